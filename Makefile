@@ -1,0 +1,111 @@
+# hbatest: one non-recursive Makefile.
+#   make            ./hbatest and plugins/*.so
+#   make check      every TAP test, run by prove
+#   make bench      hbatest side by side with fio (scripts/bench.sh)
+#   make install PREFIX=/usr/local
+#   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    := $(PREFIX)/bin
+PLUGINDIR := $(PREFIX)/lib/hbatest/plugins
+DATADIR   := $(PREFIX)/share/hbatest
+
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+LUA_PKG   := $(shell $(PKG_CONFIG) --exists lua5.4 && echo lua5.4 || echo lua-5.4)
+
+CFLAGS    ?= -O2 -g
+WARNFLAGS := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes \
+             -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+ifeq ($(WERROR),1)
+WARNFLAGS += -Werror
+endif
+BASEFLAGS := -std=gnu11 -pthread -D_GNU_SOURCE $(WARNFLAGS)
+CORE_CPPFLAGS := -Icore $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) sqlite3) \
+                 -DHB_VERSION='"$(VERSION)"' -DHB_PLUGIN_DIR='"$(PLUGINDIR)"' \
+                 -DHB_DATA_DIR='"$(DATADIR)"'
+CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(LUA_PKG) sqlite3) -ldl -lm -pthread
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+B := build
+
+CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c))
+CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/schema.o
+MAIN_OBJ  := $(B)/core/main.o
+
+ENGINE_SRCS := $(wildcard plugins/engines/*.c)
+PROBE_SRCS  := $(wildcard plugins/probes/*.c)
+PLUGINS     := $(patsubst plugins/engines/%.c,plugins/%.so,$(ENGINE_SRCS)) \
+               $(patsubst plugins/probes/%.c,plugins/%.so,$(PROBE_SRCS))
+
+UNIT_SRCS  := $(wildcard tests/unit/*.c)
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRCS))
+FIXTURE_PLUGINS := $(patsubst tests/fixtures/plugins/%.c,$(B)/tests/plugins/%.so,\
+                   $(wildcard tests/fixtures/plugins/*.c))
+
+# per-plugin link flags
+LIBS_io_uring := $(shell $(PKG_CONFIG) --libs liburing)
+LIBS_libaio   := -laio
+
+.PHONY: all check bench install uninstall clean
+all: hbatest $(PLUGINS)
+
+hbatest: $(MAIN_OBJ) $(CORE_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $^ $(CORE_LIBS)
+
+$(B)/core/%.o: core/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# db/schema.sql is compiled into the binary
+$(B)/core/schema.o: core/schema.S db/schema.sql
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	$(Q)$(CC) -c -o $@ $<
+
+plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h
+	@echo "  PLUGIN  $@"
+	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+
+plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h
+	@echo "  PLUGIN  $@"
+	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+
+$(B)/tests/%.t: tests/unit/%.c tests/tap.h $(CORE_OBJS)
+	@mkdir -p $(@D)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(CORE_OBJS) $(CORE_LIBS)
+
+$(B)/tests/plugins/%.so: tests/fixtures/plugins/%.c core/hbatest/plugin.h
+	@mkdir -p $(@D)
+	@echo "  PLUGIN  $@"
+	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $<
+
+check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
+	prove -f $(UNIT_TESTS) tests/*.t
+
+bench: all
+	bash scripts/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts
+	install -m 755 hbatest $(DESTDIR)$(BINDIR)/hbatest
+	install -m 755 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
+	cp -R scripts/. $(DESTDIR)$(DATADIR)/scripts/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/hbatest
+	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(B) hbatest $(PLUGINS)
+
+-include $(wildcard $(B)/core/*.d)

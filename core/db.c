@@ -1,0 +1,414 @@
+/* The results database. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "hist.h"
+#include "log.h"
+#include "util.h"
+
+extern const char hb_schema_sql[];
+
+const char *db_default_path(void)
+{
+	const char *p = getenv("HBATEST_DB");
+
+	return p && *p ? p : "hbatest.db";
+}
+
+int db_exec(struct db *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		log_error("database '%s': %s", db->path, msg ? msg : "error");
+		sqlite3_free(msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int db_user_version(struct db *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int db_prepare(struct db *db)
+{
+	static const char sample_sql[] =
+		"INSERT INTO samples (step_id, t, ramp, read_ops, write_ops, read_bytes, "
+		"write_bytes, errors, read_lat_mean_us, read_lat_p99_us, write_lat_mean_us, "
+		"write_lat_p99_us, lat_max_us, occupancy) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	static const char event_sql[] =
+		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
+
+	if (sqlite3_prepare_v2(db->h, sample_sql, -1, &db->ins_sample, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->h, event_sql, -1, &db->ins_event, NULL) != SQLITE_OK)
+		return -EIO;
+	return 0;
+}
+
+int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
+{
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int v;
+
+	memset(db, 0, sizeof(*db));
+	db->path = strdup(path);
+	if (!create && access(path, F_OK) != 0) {
+		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+		goto fail;
+	}
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		snprintf(err, len, "cannot open database '%s': %s", path,
+			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->h, 10000);
+	v = db_user_version(db);
+	if (v < 0) {
+		snprintf(err, len, "'%s' is not an SQLite database: %s", path,
+			 sqlite3_errmsg(db->h));
+		goto fail;
+	}
+	if (v > DB_SCHEMA_VERSION) {
+		snprintf(err, len, "database '%s' has schema version %d; this hbatest knows "
+			 "up to %d: upgrade hbatest", path, v, DB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+			 "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
+		goto fail;
+	}
+	if (v == 0) {
+		char *msg = NULL;
+
+		if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db->h, hb_schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
+		    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			snprintf(err, len, "cannot create the schema in '%s': %s", path,
+				 msg ? msg : sqlite3_errmsg(db->h));
+			sqlite3_free(msg);
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
+	}
+	if (db_prepare(db) < 0) {
+		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
+		goto fail;
+	}
+	return 0;
+fail:
+	db_close(db);
+	return -EIO;
+}
+
+void db_close(struct db *db)
+{
+	sqlite3_finalize(db->ins_sample);
+	sqlite3_finalize(db->ins_event);
+	if (db->h)
+		sqlite3_close(db->h);
+	free(db->path);
+	memset(db, 0, sizeof(*db));
+}
+
+static int step_done(struct db *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		log_error("database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		sqlite3_finalize(st);
+		return -EIO;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static sqlite3_stmt *prep(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		log_error("database '%s': %s", db->path, sqlite3_errmsg(db->h));
+	return st;
+}
+
+int64_t db_run_insert(struct db *db, const struct db_run *r)
+{
+	char now[40];
+	sqlite3_stmt *st = prep(db,
+		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
+		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?)");
+
+	if (!st)
+		return -EIO;
+	util_utc_now(now, sizeof(now));
+	sqlite3_bind_text(st, 1, r->uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, r->label, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, r->plan_path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, r->plan_sha256, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, r->plan_text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, r->host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, r->version, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, r->cmdline, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 9, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 10, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 11, r->simulated);
+	sqlite3_bind_int64(st, 12, getpid());
+	sqlite3_bind_text(st, 13, r->sets_json, -1, SQLITE_TRANSIENT);
+	if (step_done(db, st) < 0)
+		return -EIO;
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int db_run_finish(struct db *db, int64_t run_id, const char *status)
+{
+	char now[40];
+	sqlite3_stmt *st = prep(db, "UPDATE runs SET status = ?, finished_at = ?, "
+				"heartbeat_at = ? WHERE id = ?");
+
+	if (!st)
+		return -EIO;
+	util_utc_now(now, sizeof(now));
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, run_id);
+	return step_done(db, st);
+}
+
+int db_run_heartbeat(struct db *db, int64_t run_id)
+{
+	char now[40];
+	sqlite3_stmt *st = prep(db, "UPDATE runs SET heartbeat_at = ? WHERE id = ?");
+
+	if (!st)
+		return -EIO;
+	util_utc_now(now, sizeof(now));
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, run_id);
+	return step_done(db, st);
+}
+
+int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
+		     uint64_t size)
+{
+	sqlite3_stmt *st = prep(db, "INSERT OR IGNORE INTO targets (run_id, path, kind, "
+				"size_bytes) VALUES (?,?,?,?)");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)size);
+	return step_done(db, st);
+}
+
+int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s)
+{
+	char now[40], bs[256];
+	sqlite3_stmt *st = prep(db,
+		"INSERT INTO steps (run_id, seq, kind, name, group_name, tags_json, params_json, "
+		"engine, rw, bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?)");
+
+	if (!st)
+		return -EIO;
+	util_utc_now(now, sizeof(now));
+	workload_bs_text(&s->wl, bs, sizeof(bs));
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_text(st, 3, step_kind_name(s->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, s->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, s->group, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, s->tags, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, s->params_json, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, s->engine->desc->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 9, rw_name(s->wl.rw), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, bs, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 11, (int)s->wl.write_pct);
+	sqlite3_bind_int(st, 12, (int)s->wl.oio);
+	sqlite3_bind_int(st, 13, (int)s->wl.workers);
+	sqlite3_bind_int(st, 14, (int)s->wl.duration);
+	sqlite3_bind_int(st, 15, (int)s->wl.ramp);
+	sqlite3_bind_text(st, 16, now, -1, SQLITE_TRANSIENT);
+	if (step_done(db, st) < 0)
+		return -EIO;
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+static void bind_lat(sqlite3_stmt *st, int col, uint64_t ops, double v)
+{
+	if (ops)
+		sqlite3_bind_double(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+/* One statement in autocommit mode: each second is durable as it arrives. */
+int db_sample_insert(struct db *db, int64_t step_id, const struct step_sample *s)
+{
+	sqlite3_stmt *st = db->ins_sample;
+	int rc;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, step_id);
+	sqlite3_bind_int64(st, 2, (int64_t)s->t);
+	sqlite3_bind_int(st, 3, s->ramp);
+	sqlite3_bind_int64(st, 4, (int64_t)s->ops[0]);
+	sqlite3_bind_int64(st, 5, (int64_t)s->ops[1]);
+	sqlite3_bind_int64(st, 6, (int64_t)s->bytes[0]);
+	sqlite3_bind_int64(st, 7, (int64_t)s->bytes[1]);
+	sqlite3_bind_int64(st, 8, (int64_t)s->errors);
+	bind_lat(st, 9, s->ops[0], s->lat_mean[0]);
+	bind_lat(st, 10, s->ops[0], s->lat_p99[0]);
+	bind_lat(st, 11, s->ops[1], s->lat_mean[1]);
+	bind_lat(st, 12, s->ops[1], s->lat_p99[1]);
+	bind_lat(st, 13, s->ops[0] + s->ops[1], s->lat_max);
+	sqlite3_bind_double(st, 14, s->occupancy);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE) {
+		log_error("database '%s': cannot store second %llu: %s", db->path,
+			  (unsigned long long)s->t, sqlite3_errmsg(db->h));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int insert_hist(struct db *db, int64_t step_id, const char *dir, const struct hist *h)
+{
+	char *json = hist_to_json(h);
+	sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO histograms (step_id, dir, layout, "
+				"counts) VALUES (?,?,?,?)");
+
+	if (!st || !json) {
+		free(json);
+		sqlite3_finalize(st);
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, step_id);
+	sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, HIST_LAYOUT, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, json, -1, free);
+	return step_done(db, st);
+}
+
+static void bind_totals(sqlite3_stmt *st, const struct step_totals *t)
+{
+	uint64_t ops = t->ops[0] + t->ops[1];
+
+	sqlite3_bind_int64(st, 3, (int64_t)t->window_s);
+	sqlite3_bind_int64(st, 4, (int64_t)t->ops[0]);
+	sqlite3_bind_int64(st, 5, (int64_t)t->ops[1]);
+	sqlite3_bind_int64(st, 6, (int64_t)t->bytes[0]);
+	sqlite3_bind_int64(st, 7, (int64_t)t->bytes[1]);
+	sqlite3_bind_int64(st, 8, (int64_t)t->errors);
+	sqlite3_bind_double(st, 9, t->iops);
+	sqlite3_bind_double(st, 10, t->read_iops);
+	sqlite3_bind_double(st, 11, t->write_iops);
+	sqlite3_bind_double(st, 12, t->mbps);
+	bind_lat(st, 13, ops, t->lat_mean);
+	bind_lat(st, 14, ops, t->lat_p50);
+	bind_lat(st, 15, ops, t->lat_p99);
+	bind_lat(st, 16, ops, t->lat_p999);
+	bind_lat(st, 17, ops, t->lat_max);
+}
+
+int db_step_finish(struct db *db, int64_t step_id, const char *status,
+		   const struct step_totals *t, const char *error_text)
+{
+	char now[40];
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_exec(db, "BEGIN") < 0)
+		return -EIO;
+	st = prep(db, "UPDATE steps SET status = ?, finished_at = ?, window_s = ?, "
+		  "read_ops = ?, write_ops = ?, read_bytes = ?, write_bytes = ?, errors = ?, "
+		  "iops = ?, read_iops = ?, write_iops = ?, mbps = ?, lat_mean_us = ?, "
+		  "lat_p50_us = ?, lat_p99_us = ?, lat_p999_us = ?, lat_max_us = ?, "
+		  "error_text = ? WHERE id = ?");
+	if (!st) {
+		db_exec(db, "ROLLBACK");
+		return -EIO;
+	}
+	util_utc_now(now, sizeof(now));
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	bind_totals(st, t);
+	sqlite3_bind_text(st, 18, error_text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 19, step_id);
+	rc = step_done(db, st);
+	if (!rc && t->lat[0].total)
+		rc = insert_hist(db, step_id, "read", &t->lat[0]);
+	if (!rc && t->lat[1].total)
+		rc = insert_hist(db, step_id, "write", &t->lat[1]);
+	if (rc) {
+		db_exec(db, "ROLLBACK");
+		return rc;
+	}
+	return db_exec(db, "COMMIT");
+}
+
+int db_event(struct db *db, int64_t run_id, const char *level, const char *msg)
+{
+	sqlite3_stmt *st = db->ins_event;
+	char now[40];
+
+	util_utc_now(now, sizeof(now));
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, level, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, msg, -1, SQLITE_TRANSIENT);
+	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+}
+
+int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
+{
+	static const char *const queries[] = {
+		"SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1",
+		"SELECT id FROM runs WHERE uuid LIKE ?1 || '%' ORDER BY id DESC",
+		"SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC",
+	};
+
+	for (unsigned q = 0; q < ARRAY_SIZE(queries); q++) {
+		sqlite3_stmt *st = prep(db, queries[q]);
+		int64_t id = -1, n = 0;
+
+		if (!st)
+			return -EIO;
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (n++ == 0)
+				id = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		if (q == 1 && n > 1 && strlen(spec) < 36) {
+			snprintf(err, len, "run '%s' is ambiguous: %lld runs have a uuid "
+				 "starting so; give more of it", spec, (long long)n);
+			return -EINVAL;
+		}
+		if (id > 0)
+			return id;
+	}
+	snprintf(err, len, "no run '%s' in '%s' (give an id, a uuid prefix or a label; "
+		 "see hbatest list)", spec, db->path);
+	return -ENOENT;
+}

@@ -1,0 +1,159 @@
+/* hbatest plugin ABI: the only header a plugin includes.
+ * A plugin exports one symbol, `hbatest_plugin`, a const struct hb_plugin.
+ * Rules: fields are only ever appended; a new field bumps HB_ABI_MINOR. */
+#ifndef HBATEST_PLUGIN_H
+#define HBATEST_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+#define HB_ABI_MAJOR 1
+#define HB_ABI_MINOR 0
+
+#define HB_PLUGIN_SYMBOL "hbatest_plugin"
+
+enum hb_plugin_kind {
+	HB_PLUGIN_ENGINE = 1,
+	HB_PLUGIN_PROBE = 2,
+};
+
+enum hb_opt_type {
+	HB_OPT_BOOL = 1,	/* true/false */
+	HB_OPT_INT,		/* signed 64-bit decimal */
+	HB_OPT_SIZE,		/* bytes; accepts "4k", "1m", "2g" */
+	HB_OPT_STRING,
+	HB_OPT_DOUBLE,
+};
+
+/* One option a plugin accepts; the table ends with a NULL name. */
+struct hb_option {
+	const char *name;
+	enum hb_opt_type type;
+	const char *def;	/* default as text, NULL for none */
+	const char *help;
+};
+
+/* An option value as the core validated and normalised it: bools are "1"/"0",
+ * ints and sizes decimal. Every option of the table is present (default filled). */
+struct hb_kv {
+	const char *key;
+	const char *value;
+};
+
+enum hb_log_level { HB_LOG_ERROR = 0, HB_LOG_WARN, HB_LOG_INFO, HB_LOG_DEBUG };
+
+/* ---- engines ---------------------------------------------------------- */
+
+enum hb_op { HB_OP_READ = 0, HB_OP_WRITE = 1 };
+
+/* One request. The core owns the memory; the engine must not keep pointers
+ * to it past the completion it returns from reap(). */
+struct hb_io {
+	uint64_t offset;	/* bytes into the target */
+	void *buf;		/* inside setup.buf (aligned when direct) */
+	uint32_t len;		/* bytes */
+	uint8_t op;		/* enum hb_op */
+	uint8_t pad0;
+	uint16_t target;	/* index into setup.fds */
+	int64_t result;		/* engine sets: bytes transferred, or -errno */
+	uint64_t submit_ns;	/* core's; engine leaves it alone */
+	void *engine_data;	/* engine's own, per request */
+};
+
+/* What a worker hands its engine when it opens. */
+struct hb_engine_setup {
+	size_t struct_size;
+	unsigned ntargets;
+	const int *fds;		/* one per target; -1 for virtual targets */
+	const uint64_t *sizes;	/* bytes, one per target */
+	unsigned depth;		/* most requests in flight at once */
+	void *buf;		/* every hb_io.buf lies inside [buf, buf+buf_len) */
+	size_t buf_len;
+	int direct;		/* targets were opened with O_DIRECT */
+	unsigned worker;	/* index of the worker, for logs and seeds */
+	uint64_t seed;
+	const struct hb_kv *opts;	/* this engine's options, all present */
+	unsigned nopts;
+	void (*log)(enum hb_log_level level, const char *fmt, ...)
+		__attribute__((format(printf, 2, 3)));
+};
+
+/* Engine flags */
+#define HB_ENGINE_SYNC     (1u << 0)	/* submit() completes the I/O before returning */
+#define HB_ENGINE_VIRTUAL  (1u << 1)	/* targets are virtual: the core opens no files */
+
+struct hb_engine_ops {
+	size_t struct_size;
+	unsigned flags;
+	/* Required. Return 0 or -errno; *ctx is the engine's per-worker state. */
+	int (*open)(const struct hb_engine_setup *setup, void **ctx);
+	/* Required. Queue n requests; return how many were accepted (>= 0) or -errno. */
+	int (*submit)(void *ctx, struct hb_io **ios, unsigned n);
+	/* Required. Wait until at least min completions, or timeout_ns passes
+	 * (0: do not wait); store up to max of them in done[]; return the count or -errno. */
+	int (*reap)(void *ctx, unsigned min, unsigned max, struct hb_io **done,
+		    uint64_t timeout_ns);
+	/* Required. Release everything; in-flight requests have been reaped. */
+	void (*close)(void *ctx);
+	/* Optional: the engine's own clock in ns (a virtual clock for a simulator).
+	 * When present the core takes every time of this worker from it. */
+	uint64_t (*now)(void *ctx);
+};
+
+/* ---- probes ----------------------------------------------------------- */
+
+/* Where a probe reports each fact it finds. */
+typedef void (*hb_emit_fn)(void *emit_ctx, const char *key, const char *value);
+
+struct hb_probe_ops {
+	size_t struct_size;
+	/* Facts about the host (target == NULL) or one target. sysfs_root is where
+	 * /sys, /proc and /dev are read from ("/" on a live system).
+	 * Return 0, -ENOENT when it does not apply, or another -errno. */
+	int (*collect)(const char *sysfs_root, const char *target,
+		       const struct hb_kv *opts, unsigned nopts,
+		       hb_emit_fn emit, void *emit_ctx);
+	unsigned flags;
+};
+
+#define HB_PROBE_PER_TARGET (1u << 0)	/* collect() wants a target */
+
+/* ---- the descriptor --------------------------------------------------- */
+
+struct hb_plugin {
+	uint16_t abi_major;
+	uint16_t abi_minor;
+	uint32_t struct_size;	/* sizeof(struct hb_plugin) the plugin built with */
+	const char *name;
+	const char *summary;	/* one line */
+	enum hb_plugin_kind kind;
+	const void *ops;	/* struct hb_engine_ops or struct hb_probe_ops */
+	const struct hb_option *options;	/* NULL-name terminated, may be NULL */
+};
+
+#define HB_PLUGIN_INIT(kind_, name_, summary_, ops_, opts_) { \
+	.abi_major = HB_ABI_MAJOR, .abi_minor = HB_ABI_MINOR,    \
+	.struct_size = sizeof(struct hb_plugin), .name = (name_), \
+	.summary = (summary_), .kind = (kind_), .ops = (ops_),    \
+	.options = (opts_) }
+
+/* Helpers compiled into the plugin: they touch public types only. */
+static inline const char *hb_opt_str(const struct hb_kv *opts, unsigned n,
+				     const char *key)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(opts[i].key, key) == 0)
+			return opts[i].value;
+	return NULL;
+}
+
+static inline long long hb_opt_int(const struct hb_kv *opts, unsigned n,
+				   const char *key, long long def)
+{
+	const char *v = hb_opt_str(opts, n, key);
+	return v ? strtoll(v, NULL, 10) : def;
+}
+
+#endif

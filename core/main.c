@@ -1,0 +1,97 @@
+/* hbatest: the command line. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+#include "log.h"
+#include "plugin.h"
+
+static const char usage[] =
+	"usage: hbatest run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
+	"                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
+	"       hbatest list [--db FILE]\n"
+	"       hbatest show RUN [--db FILE]\n"
+	"       hbatest plugins [-v]\n"
+	"       hbatest --version | help\n"
+	"\n"
+	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
+	"--plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more), -q (less).\n"
+	"RUN is a run id, a uuid prefix or a label.\n"
+	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
+
+static const char *db_path;
+
+const char *cli_db_path(void)
+{
+	return db_path ? db_path : db_default_path();
+}
+
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hbatest %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see hbatest help)\n");
+}
+
+int cli_common_opt(int argc, char **argv, int i)
+{
+	const char *a = argv[i];
+
+	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+		log_set_verbosity(HB_LOG_DEBUG);
+		return 1;
+	}
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		log_set_verbosity(HB_LOG_WARN);
+		return 1;
+	}
+	if (strcmp(a, "--db") && strcmp(a, "--plugin-path"))
+		return 0;
+	if (i + 1 >= argc) {
+		cli_usage_error(argv[0], "option '%s' needs a value", a);
+		return -1;
+	}
+	if (!strcmp(a, "--db"))
+		db_path = argv[i + 1];
+	else
+		plugins_set_path(argv[i + 1]);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "help";
+	int rc;
+
+	log_init();
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("hbatest %s (plugin ABI %d.%d, database schema %d)\n", HB_VERSION,
+		       HB_ABI_MAJOR, HB_ABI_MINOR, DB_SCHEMA_VERSION);
+		return EXIT_DONE;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage, stdout);
+		return EXIT_DONE;
+	}
+	if (!strcmp(cmd, "run"))
+		rc = cmd_run(argc - 1, argv + 1);
+	else if (!strcmp(cmd, "list"))
+		rc = cmd_list(argc - 1, argv + 1);
+	else if (!strcmp(cmd, "show"))
+		rc = cmd_show(argc - 1, argv + 1);
+	else if (!strcmp(cmd, "plugins"))
+		rc = cmd_plugins(argc - 1, argv + 1);
+	else {
+		fprintf(stderr, "hbatest: unknown command '%s'\n\n%s", cmd, usage);
+		return EXIT_USAGE;
+	}
+	plugins_unload();
+	return rc;
+}

@@ -1,0 +1,518 @@
+/* Test plans: the Lua sandbox, require, and the hb.* functions. */
+#include <errno.h>
+#include <lauxlib.h>
+#include <limits.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "plan.h"
+#include "worker.h"
+
+#ifndef HB_DATA_DIR
+#define HB_DATA_DIR "/usr/local/share/hbatest"
+#endif
+
+/* Registry keys */
+#define REG_PLAN "hbatest.plan"		/* struct plan * */
+#define REG_DEFAULTS "hbatest.defaults"
+#define REG_TARGETS "hbatest.targets"	/* the plan's own hb.targets */
+#define REG_CLI_TARGETS "hbatest.cli_targets"
+#define REG_LOADED "hbatest.loaded"	/* require's cache */
+
+struct plan {
+	const struct plan_opts *o;
+	const struct plan_hooks *hooks;
+	struct plan_info *info;
+	bool *set_used;
+	bool interrupted;
+	char dir[PATH_MAX];		/* folder of the plan file */
+};
+
+static char interrupt_marker;
+
+static struct plan *plan_of(lua_State *L)
+{
+	struct plan *p;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_PLAN);
+	p = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	return p;
+}
+
+/* Raise "interrupted" in a way plan_execute recognises. */
+static int raise_interrupt(lua_State *L)
+{
+	plan_of(L)->interrupted = true;
+	lua_pushlightuserdata(L, &interrupt_marker);
+	return lua_error(L);
+}
+
+/* ---- hb.plan{ name=, description=, defaults={} } ---------------------- */
+static int l_plan(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	char err[512];
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+
+		if (strcmp(k, "name") && strcmp(k, "description") && strcmp(k, "defaults"))
+			return luaL_error(L, "hb.plan: unknown key '%s' (it takes name, "
+					  "description, defaults)", k);
+		lua_pop(L, 1);
+	}
+	if (lua_getfield(L, 1, "name") == LUA_TSTRING) {
+		free(p->info->name);
+		p->info->name = strdup(lua_tostring(L, -1));
+	}
+	if (lua_getfield(L, 1, "description") == LUA_TSTRING) {
+		free(p->info->description);
+		p->info->description = strdup(lua_tostring(L, -1));
+	}
+	lua_pop(L, 2);
+	switch (lua_getfield(L, 1, "defaults")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TTABLE:
+		if (plan_check_keys(L, -1, err, sizeof(err)))
+			return luaL_error(L, "hb.plan defaults: %s", err);
+		lua_pushvalue(L, -1);
+		lua_setfield(L, LUA_REGISTRYINDEX, REG_DEFAULTS);
+		break;
+	default:
+		return luaL_error(L, "hb.plan: defaults must be a table of step keys");
+	}
+	return 0;
+}
+
+/* The targets in force: --target, else what the plan set. */
+static void push_targets(lua_State *L)
+{
+	if (lua_getfield(L, LUA_REGISTRYINDEX, REG_CLI_TARGETS) != LUA_TNIL)
+		return;
+	lua_pop(L, 1);
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
+}
+
+static void push_results(lua_State *L, const struct step_totals *t, int64_t step_id, bool dry)
+{
+	lua_createtable(L, 0, 12);
+#define FIELD(name, val) (lua_pushnumber(L, (val)), lua_setfield(L, -2, name))
+	FIELD("iops", t->iops);
+	FIELD("mbps", t->mbps);
+	FIELD("read_iops", t->read_iops);
+	FIELD("write_iops", t->write_iops);
+	FIELD("lat_mean_us", t->lat_mean);
+	FIELD("lat_p50_us", t->lat_p50);
+	FIELD("lat_p99_us", t->lat_p99);
+	FIELD("lat_p999_us", t->lat_p999);
+	FIELD("lat_max_us", t->lat_max);
+#undef FIELD
+	lua_pushinteger(L, (lua_Integer)t->errors);
+	lua_setfield(L, -2, "errors");
+	lua_pushinteger(L, (lua_Integer)step_id);
+	lua_setfield(L, -2, "step_id");
+	lua_pushboolean(L, dry);
+	lua_setfield(L, -2, "dry");
+}
+
+/* ---- hb.run{ ... } -> results --------------------------------------- */
+static int l_run(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	struct step_spec *spec;
+	struct step_totals *t;
+	int64_t step_id = 0;
+	char err[1024];
+	int rc, def;
+
+	if (hb_stop_requested)
+		return raise_interrupt(L);
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	def = lua_getfield(L, LUA_REGISTRYINDEX, REG_DEFAULTS) == LUA_TTABLE ? 2 : 0;
+	push_targets(L);
+	spec = calloc(1, sizeof(*spec));
+	t = calloc(1, sizeof(*t));
+	if (!spec || !t) {
+		free(spec);
+		free(t);
+		return luaL_error(L, "out of memory");
+	}
+	rc = plan_step_from_table(L, 1, def, 3, spec, err, sizeof(err));
+	if (rc) {
+		free(spec);
+		free(t);
+		return luaL_error(L, "hb.run: %s", err);
+	}
+	lua_Debug ar;
+
+	if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
+		spec->line = ar.currentline;
+	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
+	if (rc == -EINTR) {
+		free(t);
+		return raise_interrupt(L);
+	}
+	if (rc) {
+		free(t);
+		return luaL_error(L, "hb.run: %s", err);
+	}
+	push_results(L, t, step_id, p->o->dry);
+	free(t);
+	return 1;
+}
+
+/* ---- hb.set(key, default) -------------------------------------------- */
+static int l_set(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	const char *key = luaL_checkstring(L, 1);
+	size_t klen = strlen(key);
+
+	for (unsigned i = 0; i < p->o->nsets; i++) {
+		const char *kv = p->o->sets[i], *v = kv + klen + 1;
+
+		if (strncmp(kv, key, klen) || kv[klen] != '=')
+			continue;
+		p->set_used[i] = true;
+		switch (lua_type(L, 2)) {
+		case LUA_TNUMBER:
+			if (!lua_stringtonumber(L, v))
+				return luaL_error(L, "--set %s: '%s' is not a number", key, v);
+			return 1;
+		case LUA_TBOOLEAN:
+			if (strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "1") &&
+			    strcmp(v, "0"))
+				return luaL_error(L, "--set %s: '%s' is not true or false", key, v);
+			lua_pushboolean(L, !strcmp(v, "true") || !strcmp(v, "1"));
+			return 1;
+		default:
+			lua_pushstring(L, v);
+			return 1;
+		}
+	}
+	lua_settop(L, 2);
+	return 1;
+}
+
+static int l_log(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	int n = lua_gettop(L);
+	luaL_Buffer b;
+
+	luaL_buffinit(L, &b);
+	for (int i = 1; i <= n; i++) {
+		luaL_tolstring(L, i, NULL);
+		luaL_addvalue(&b);
+		if (i < n)
+			luaL_addchar(&b, ' ');
+	}
+	luaL_pushresult(&b);
+	if (p->hooks->log)
+		p->hooks->log(p->hooks->ctx, lua_tostring(L, -1));
+	return 0;
+}
+
+static int l_sleep(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	double s = luaL_checknumber(L, 1);
+	uint64_t end;
+
+	if (s < 0)
+		return luaL_error(L, "hb.sleep: %f seconds", s);
+	if (p->o->dry)
+		return 0;
+	end = util_now_ns() + (uint64_t)(s * 1e9);
+	while (util_now_ns() < end) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		if (hb_stop_requested)
+			return raise_interrupt(L);
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* hb.targets reads the targets in force; assigning sets the plan's own */
+static int l_hb_index(lua_State *L)
+{
+	if (strcmp(luaL_checkstring(L, 2), "targets") == 0) {
+		push_targets(L);
+		return 1;
+	}
+	return 0;
+}
+
+static int l_hb_newindex(lua_State *L)
+{
+	if (strcmp(luaL_checkstring(L, 2), "targets") == 0) {
+		if (!lua_istable(L, 3) && !lua_isstring(L, 3))
+			return luaL_error(L, "hb.targets must be a path or a table of paths");
+		lua_pushvalue(L, 3);
+		lua_setfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
+		return 0;
+	}
+	lua_rawset(L, 1);
+	return 0;
+}
+
+static const luaL_Reg hb_funcs[] = {
+	{ "plan", l_plan },
+	{ "run", l_run },
+	{ "set", l_set },
+	{ "log", l_log },
+	{ "sleep", l_sleep },
+	{ NULL, NULL },
+};
+
+/* ---- require: modules from scripts/ only, text chunks only ------------ */
+static bool find_module(struct plan *p, const char *name, char *out, size_t len)
+{
+	char self[PATH_MAX], rel[256];
+	const char *dirs[4];
+	const char *env = getenv("HBATEST_SCRIPTS");
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char bindir[PATH_MAX + 16], plandir[PATH_MAX + 16];
+	unsigned nd = 0;
+
+	snprintf(rel, sizeof(rel), "%s", name);
+	for (char *c = rel; *c; c++)
+		if (*c == '.')
+			*c = '/';
+	if (env && *env)
+		dirs[nd++] = env;
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		snprintf(bindir, sizeof(bindir), "%s/scripts", self);
+		dirs[nd++] = bindir;
+	}
+	snprintf(plandir, sizeof(plandir), "%s/../scripts", p->dir);
+	dirs[nd++] = plandir;
+	dirs[nd++] = HB_DATA_DIR "/scripts";
+	for (unsigned i = 0; i < nd; i++) {
+		snprintf(out, len, "%s/%s.lua", dirs[i], rel);
+		if (access(out, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int l_require(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	const char *name = luaL_checkstring(L, 1);
+	char path[PATH_MAX], chunk[PATH_MAX + 1];
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_LOADED);
+	if (lua_getfield(L, -1, name) != LUA_TNIL)
+		return 1;
+	lua_pop(L, 1);
+	if (strstr(name, "..") || strchr(name, '/') || !find_module(p, name, path, sizeof(path)))
+		return luaL_error(L, "module '%s' not found in scripts/", name);
+	snprintf(chunk, sizeof(chunk), "@%s", path);
+	size_t sz;
+	char *src = util_read_file(path, &sz);
+
+	if (!src)
+		return luaL_error(L, "cannot read module '%s'", path);
+	int rc = luaL_loadbufferx(L, src, sz, chunk, "t");
+
+	free(src);
+	if (rc != LUA_OK)
+		return lua_error(L);
+	lua_pushstring(L, name);
+	lua_call(L, 1, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, name);
+	return 1;
+}
+
+/* load() of text only: binary chunks could break the sandbox */
+static int l_load(lua_State *L)
+{
+	int envidx = lua_gettop(L) >= 4 ? 4 : 0;
+	size_t len;
+	const char *s = luaL_checklstring(L, 1, &len);
+	const char *chunk = luaL_optstring(L, 2, "=(load)");
+
+	if (luaL_loadbufferx(L, s, len, chunk, "t") != LUA_OK) {
+		lua_pushnil(L);
+		lua_insert(L, -2);
+		return 2;
+	}
+	if (envidx) {
+		lua_pushvalue(L, envidx);
+		if (!lua_setupvalue(L, -2, 1))
+			lua_pop(L, 1);
+	}
+	return 1;
+}
+
+static int l_print(lua_State *L)
+{
+	return l_log(L);
+}
+
+static void open_sandbox(lua_State *L)
+{
+	static const char *const os_keep[] = { "time", "clock", "date", "getenv", "difftime", NULL };
+	static const char *const base_drop[] = { "dofile", "loadfile", NULL };
+
+	luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+	luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+	luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+	luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+	luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+	lua_pop(L, 5);
+	lua_newtable(L);
+	luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0);	/* not global: we pick from it */
+	for (unsigned i = 0; os_keep[i]; i++) {
+		lua_getfield(L, -1, os_keep[i]);
+		lua_setfield(L, -3, os_keep[i]);
+	}
+	lua_pop(L, 1);
+	lua_setglobal(L, "os");
+	for (unsigned i = 0; base_drop[i]; i++) {
+		lua_pushnil(L);
+		lua_setglobal(L, base_drop[i]);
+	}
+	lua_register(L, "load", l_load);
+	lua_register(L, "require", l_require);
+	lua_register(L, "print", l_print);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_LOADED);
+}
+
+static void open_hb(lua_State *L, struct plan *p)
+{
+	lua_pushlightuserdata(L, p);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_PLAN);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
+	if (p->o->ntargets) {
+		lua_createtable(L, (int)p->o->ntargets, 0);
+		for (unsigned i = 0; i < p->o->ntargets; i++) {
+			lua_pushstring(L, p->o->targets[i]);
+			lua_rawseti(L, -2, i + 1);
+		}
+		lua_setfield(L, LUA_REGISTRYINDEX, REG_CLI_TARGETS);
+	}
+	luaL_newlib(L, hb_funcs);
+	lua_pushboolean(L, p->o->dry);
+	lua_setfield(L, -2, "dry");
+	lua_createtable(L, 0, 2);
+	lua_pushcfunction(L, l_hb_index);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, l_hb_newindex);
+	lua_setfield(L, -2, "__newindex");
+	lua_setmetatable(L, -2);
+	lua_setglobal(L, "hb");
+}
+
+static int traceback(lua_State *L)
+{
+	if (lua_touserdata(L, 1) == &interrupt_marker)
+		return 1;
+	luaL_traceback(L, L, lua_tostring(L, 1), 1);
+	return 1;
+}
+
+/* The message up to the traceback; the traceback itself goes to debug. */
+static void report_error(lua_State *L, char *err, size_t len)
+{
+	const char *msg = lua_tostring(L, -1);
+	const char *tb = msg ? strstr(msg, "\nstack traceback:") : NULL;
+
+	if (!msg)
+		msg = "error object is not a string";
+	snprintf(err, len, "%.*s", tb ? (int)(tb - msg) : (int)strlen(msg), msg);
+	if (tb)
+		log_debug("%s", tb + 1);
+}
+
+static int check_sets(struct plan *p, char *err, size_t len)
+{
+	for (unsigned i = 0; i < p->o->nsets; i++) {
+		if (!p->set_used[i]) {
+			snprintf(err, len, "%s: --set %s is not read by the plan (it reads "
+				 "hb.set(\"key\", default); check the spelling)",
+				 p->o->path, p->o->sets[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
+		 struct plan_info *info, char *err, size_t len)
+{
+	struct plan p = { .o = o, .hooks = hooks, .info = info };
+	char chunk[PATH_MAX + 1], *src, *slash;
+	size_t sz;
+	int rc = 0;
+	lua_State *L;
+
+	snprintf(p.dir, sizeof(p.dir), "%s", o->path);
+	slash = strrchr(p.dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(p.dir, ".");
+	src = util_read_file(o->path, &sz);
+	if (!src) {
+		snprintf(err, len, "cannot read plan '%s': %s", o->path, strerror(errno));
+		return -errno;
+	}
+	p.set_used = calloc(o->nsets + 1, sizeof(bool));
+	L = luaL_newstate();
+	if (!L || !p.set_used) {
+		free(src);
+		free(p.set_used);
+		return -ENOMEM;
+	}
+	open_sandbox(L);
+	open_hb(L, &p);
+	lua_pushcfunction(L, traceback);
+	snprintf(chunk, sizeof(chunk), "@%s", o->path);
+	if (luaL_loadbufferx(L, src, sz, chunk, "t") != LUA_OK) {
+		report_error(L, err, len);
+		rc = -EINVAL;
+	} else if (lua_pcall(L, 0, 0, 1) != LUA_OK) {
+		if (p.interrupted) {
+			rc = -EINTR;
+		} else {
+			report_error(L, err, len);
+			rc = -EINVAL;
+		}
+	} else {
+		rc = p.interrupted ? -EINTR : check_sets(&p, err, len);
+	}
+	lua_close(L);
+	free(src);
+	free(p.set_used);
+	return rc;
+}
+
+void plan_info_free(struct plan_info *info)
+{
+	free(info->name);
+	free(info->description);
+	info->name = info->description = NULL;
+}

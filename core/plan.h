@@ -1,0 +1,51 @@
+/* Test plans: Lua 5.4 in a sandbox with the hb.* API. The only file besides
+ * plan_step.c that touches Lua. */
+#ifndef HB_PLAN_H
+#define HB_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "step.h"
+
+struct plan_opts {
+	const char *path;
+	bool dry;
+	char **targets;		/* --target, replaces hb.targets */
+	unsigned ntargets;
+	char **sets;		/* --set K=V */
+	unsigned nsets;
+};
+
+/* What the plan asks the runner to do. */
+struct plan_hooks {
+	void *ctx;
+	/* hb.run: execute (or, in the dry pass, record) one step. The spec is the
+	 * hook's to keep (it frees it). 0, -EINTR, or another -errno with err set. */
+	int (*step)(void *ctx, struct step_spec *spec, struct step_totals *t,
+		    int64_t *step_id, char *err, size_t errlen);
+	/* hb.log */
+	void (*log)(void *ctx, const char *msg);
+};
+
+struct plan_info {
+	char *name, *description;
+};
+
+/* Run the plan once. Returns 0, -EINTR when interrupted, or -EINVAL with
+ * err holding "file:line: message". */
+int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
+		 struct plan_info *info, char *err, size_t errlen);
+void plan_info_free(struct plan_info *info);
+
+/* ---- plan_step.c ---- */
+struct lua_State;
+/* Build a step from the table at idx merged over the defaults table at
+ * defaults_idx (0: none); targets_idx is hb.targets. On bad input returns
+ * -EINVAL with a message naming the key; spec is then already freed. */
+int plan_step_from_table(struct lua_State *L, int idx, int defaults_idx, int targets_idx,
+			 struct step_spec *spec, char *err, size_t errlen);
+/* Check the keys of a table of step keys (hb.plan{defaults=...}); 0 or -EINVAL. */
+int plan_check_keys(struct lua_State *L, int idx, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,554 @@
+/* From a Lua table of plan keys to a validated step. */
+#include <errno.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "plugin.h"
+#include "strbuf.h"
+#include "target.h"
+
+static const char *const step_keys[] = {
+	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
+	"align", "size", "engine", "targets", "direct", "seed", "group", "tags", NULL,
+};
+
+#define DEFAULT_ENGINE "io_uring"
+#define DEFAULT_DURATION 60
+#define DEFAULT_SEED 1
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), d[64];
+
+	if (lb >= 63)
+		return 99;
+	for (unsigned j = 0; j <= lb; j++)
+		d[j] = j;
+	for (unsigned i = 1; i <= la; i++) {
+		unsigned prev = d[0], tmp;
+
+		d[0] = i;
+		for (unsigned j = 1; j <= lb; j++) {
+			tmp = d[j];
+			d[j] = a[i - 1] == b[j - 1] ? prev
+				: 1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1])
+						   : (d[j] < d[j - 1] ? d[j] : d[j - 1]));
+			prev = tmp;
+		}
+	}
+	return d[lb];
+}
+
+static bool key_known(const char *k)
+{
+	for (unsigned i = 0; step_keys[i]; i++)
+		if (strcmp(step_keys[i], k) == 0)
+			return true;
+	return plugins_find_any(k) != NULL;
+}
+
+static int unknown_key(const char *k, char *err, size_t len)
+{
+	const char *best = NULL;
+	unsigned bd = 3;
+
+	for (unsigned i = 0; step_keys[i]; i++) {
+		unsigned d = edit_distance(k, step_keys[i]);
+
+		if (d < bd) {
+			bd = d;
+			best = step_keys[i];
+		}
+	}
+	if (best)
+		snprintf(err, len, "unknown key '%s' (did you mean '%s'?)", k, best);
+	else
+		snprintf(err, len, "unknown key '%s' (keys: name, rw, write_pct, bs, oio, "
+			 "workers, duration, ramp, range, align, size, engine, targets, "
+			 "direct, seed, group, tags, or a plugin's name)", k);
+	return -EINVAL;
+}
+
+int plan_check_keys(lua_State *L, int idx, char *err, size_t len)
+{
+	idx = lua_absindex(L, idx);
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING) {
+			lua_pop(L, 1);
+			snprintf(err, len, "a step key must be a name, not a %s",
+				 luaL_typename(L, -1));
+			return -EINVAL;
+		}
+		if (!key_known(lua_tostring(L, -1))) {
+			int rc = unknown_key(lua_tostring(L, -1), err, len);
+
+			lua_pop(L, 1);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Push the value of key: the step's own, else the default's, else nil. */
+static int get_key(lua_State *L, int idx, int def, const char *key)
+{
+	if (lua_getfield(L, idx, key) != LUA_TNIL || !def)
+		return lua_type(L, -1);
+	lua_pop(L, 1);
+	return lua_getfield(L, def, key);
+}
+
+struct keyctx {
+	lua_State *L;
+	int idx, def;
+	char *err;
+	size_t len;
+};
+
+static int bad(struct keyctx *k, const char *key, const char *want)
+{
+	snprintf(k->err, k->len, "%s=%s: expected %s", key,
+		 luaL_tolstring(k->L, -1, NULL), want);
+	lua_pop(k->L, 2);
+	return -EINVAL;
+}
+
+static int get_uint(struct keyctx *k, const char *key, unsigned lo, unsigned hi,
+		    unsigned def, unsigned *out)
+{
+	int t = get_key(k->L, k->idx, k->def, key);
+	lua_Integer v;
+	int ok;
+
+	*out = def;
+	if (t == LUA_TNIL) {
+		lua_pop(k->L, 1);
+		return 0;
+	}
+	v = lua_tointegerx(k->L, -1, &ok);
+	if (t != LUA_TNUMBER || !ok || v < lo || v > hi) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "a whole number from %u to %u", lo, hi);
+		return bad(k, key, want);
+	}
+	*out = (unsigned)v;
+	lua_pop(k->L, 1);
+	return 0;
+}
+
+static int get_size(struct keyctx *k, const char *key, uint64_t *out)
+{
+	int t = get_key(k->L, k->idx, k->def, key);
+
+	if (t == LUA_TNIL) {
+		lua_pop(k->L, 1);
+		return 0;
+	}
+	if ((t != LUA_TNUMBER && t != LUA_TSTRING) ||
+	    util_parse_size(lua_tostring(k->L, -1), out) || *out == 0)
+		return bad(k, key, "a size such as 4096, \"4k\", \"1m\" or \"2g\"");
+	lua_pop(k->L, 1);
+	return 0;
+}
+
+static int get_str(struct keyctx *k, const char *key, const char *def, char **out)
+{
+	int t = get_key(k->L, k->idx, k->def, key);
+
+	if (t == LUA_TNIL) {
+		*out = def ? strdup(def) : NULL;
+	} else if (t == LUA_TSTRING) {
+		*out = strdup(lua_tostring(k->L, -1));
+	} else {
+		return bad(k, key, "a string");
+	}
+	lua_pop(k->L, 1);
+	return 0;
+}
+
+static int add_bs(struct keyctx *k, struct workload *wl, lua_State *L, int kidx, uint32_t w)
+{
+	uint64_t sz;
+
+	if (wl->nbs == WL_MAX_BS) {
+		snprintf(k->err, k->len, "bs: at most %d block sizes", WL_MAX_BS);
+		return -EINVAL;
+	}
+	if (util_parse_size(lua_tostring(L, kidx), &sz) || sz == 0 || sz > (64u << 20)) {
+		snprintf(k->err, k->len, "bs: '%s' is not a block size (\"512\" .. \"64m\", "
+			 "e.g. \"4k\")", lua_tostring(L, kidx));
+		return -EINVAL;
+	}
+	wl->bs[wl->nbs].size = (uint32_t)sz;
+	wl->bs[wl->nbs++].weight = w;
+	return 0;
+}
+
+/* bs = "4k" | 4096 | { ["4k"]=60, ["64k"]=40 } */
+static int get_bs(struct keyctx *k, struct workload *wl)
+{
+	lua_State *L = k->L;
+	int t = get_key(L, k->idx, k->def, "bs"), rc = 0;
+
+	if (t == LUA_TNIL) {
+		lua_pushliteral(L, "4k");
+		lua_replace(L, -2);
+		t = LUA_TSTRING;
+	}
+	if (t == LUA_TSTRING || t == LUA_TNUMBER) {
+		rc = add_bs(k, wl, L, -1, 1);
+		lua_pop(L, 1);
+		return rc;
+	}
+	if (t != LUA_TTABLE)
+		return bad(k, "bs", "a block size or a table {[\"4k\"]=weight, ...}");
+	lua_pushnil(L);
+	while (!rc && lua_next(L, -2)) {
+		lua_Integer w;
+		int ok;
+
+		w = lua_tointegerx(L, -1, &ok);
+		if (lua_type(L, -2) != LUA_TSTRING && lua_type(L, -2) != LUA_TNUMBER) {
+			snprintf(k->err, k->len, "bs: keys of the table are block sizes");
+			rc = -EINVAL;
+		} else if (!ok || w < 0 || w > 1000000) {
+			snprintf(k->err, k->len, "bs: weight of '%s' must be a whole number "
+				 "from 0 to 1000000", lua_tostring(L, -2));
+			rc = -EINVAL;
+		} else {
+			lua_pushvalue(L, -2);	/* tostring on a copy keeps lua_next sane */
+			rc = add_bs(k, wl, L, -1, (uint32_t)w);
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	if (rc) {
+		lua_pop(L, 2);
+		return rc;
+	}
+	lua_pop(L, 1);
+	if (!wl->nbs) {
+		snprintf(k->err, k->len, "bs: the table is empty");
+		return -EINVAL;
+	}
+	/* a stable order, whatever the table's */
+	for (unsigned i = 1; i < wl->nbs; i++)
+		for (unsigned j = i; j > 0 && wl->bs[j].size < wl->bs[j - 1].size; j--) {
+			struct bs_choice tmp = wl->bs[j];
+
+			wl->bs[j] = wl->bs[j - 1];
+			wl->bs[j - 1] = tmp;
+		}
+	return 0;
+}
+
+/* range = "10g" (bytes) | 0.5 (a share of each target) | "50%" */
+static int get_range(struct keyctx *k, struct workload *wl)
+{
+	int t = get_key(k->L, k->idx, k->def, "range");
+	const char *s;
+	size_t n;
+
+	if (t == LUA_TNIL) {
+		lua_pop(k->L, 1);
+		return 0;
+	}
+	if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 0 && lua_tonumber(k->L, -1) <= 1) {
+		wl->range_share = lua_tonumber(k->L, -1);
+	} else if (t == LUA_TSTRING && (s = lua_tolstring(k->L, -1, &n)) && n > 1 &&
+		   s[n - 1] == '%') {
+		char *end;
+		double pct = strtod(s, &end);
+
+		if (end != s + n - 1 || pct <= 0 || pct > 100)
+			return bad(k, "range", "a share such as 0.5 or \"50%\", or a size");
+		wl->range_share = pct / 100.0;
+	} else if ((t != LUA_TNUMBER && t != LUA_TSTRING) ||
+		   util_parse_size(lua_tostring(k->L, -1), &wl->range) || !wl->range) {
+		return bad(k, "range", "a share such as 0.5 or \"50%\", or a size such as \"8g\"");
+	}
+	lua_pop(k->L, 1);
+	return 0;
+}
+
+static int get_rw(struct keyctx *k, struct workload *wl)
+{
+	unsigned pct, def;
+	int t = get_key(k->L, k->idx, k->def, "rw");
+
+	if (t == LUA_TNIL)
+		wl->rw = RW_RANDREAD;
+	else if (t != LUA_TSTRING || rw_parse(lua_tostring(k->L, -1), &wl->rw))
+		return bad(k, "rw", "one of read, write, randread, randwrite, rw, randrw");
+	lua_pop(k->L, 1);
+	def = (wl->rw == RW_READ || wl->rw == RW_RANDREAD) ? 0
+	    : (wl->rw == RW_WRITE || wl->rw == RW_RANDWRITE) ? 100 : 50;
+	if (get_uint(k, "write_pct", 0, 100, def, &pct))
+		return -EINVAL;
+	if (def != 50 && pct != def) {
+		snprintf(k->err, k->len, "write_pct=%u contradicts rw=\"%s\" (use rw=\"%s\" "
+			 "for a mix)", pct, rw_name(wl->rw),
+			 rw_is_random(wl->rw) ? "randrw" : "rw");
+		return -EINVAL;
+	}
+	wl->write_pct = pct;
+	return 0;
+}
+
+static int get_bool(struct keyctx *k, const char *key, bool def, bool *out)
+{
+	int t = get_key(k->L, k->idx, k->def, key);
+
+	*out = def;
+	if (t == LUA_TBOOLEAN)
+		*out = lua_toboolean(k->L, -1);
+	else if (t != LUA_TNIL)
+		return bad(k, key, "true or false");
+	lua_pop(k->L, 1);
+	return 0;
+}
+
+/* targets = "path" | { "path", ... }; absent: hb.targets */
+static int get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
+{
+	lua_State *L = k->L;
+	int t = get_key(L, k->idx, k->def, "targets");
+	lua_Integer n;
+
+	if (t == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_pushvalue(L, targets_idx);
+		t = lua_type(L, -1);
+	}
+	if (t == LUA_TSTRING) {
+		lua_newtable(L);
+		lua_insert(L, -2);
+		lua_rawseti(L, -2, 1);
+	} else if (t != LUA_TTABLE) {
+		return bad(k, "targets", "a path or a table of paths");
+	}
+	n = luaL_len(L, -1);
+	wl->targets = calloc(n ? (size_t)n : 1, sizeof(*wl->targets));
+	for (lua_Integer i = 1; i <= n; i++) {
+		if (lua_rawgeti(L, -1, i) != LUA_TSTRING || !*lua_tostring(L, -1)) {
+			lua_pop(L, 1);
+			return bad(k, "targets", "a path or a table of paths");
+		}
+		wl->targets[wl->ntargets++].path = strdup(lua_tostring(L, -1));
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return 0;
+}
+
+/* engine = "name"; its options in a key of the same name */
+static int get_engine(struct keyctx *k, struct step_spec *s)
+{
+	lua_State *L = k->L;
+	char *name = NULL;
+	struct hb_kv in[64];
+	unsigned nin = 0;
+	int t, rc = 0;
+
+	if (get_str(k, "engine", DEFAULT_ENGINE, &name))
+		return -EINVAL;
+	s->engine = plugins_find(name, HB_PLUGIN_ENGINE);
+	if (!s->engine) {
+		snprintf(k->err, k->len, "engine=\"%s\": no such engine plugin (see hbatest "
+			 "plugins; the path is --plugin-path or HBATEST_PLUGIN_PATH)", name);
+		free(name);
+		return -EINVAL;
+	}
+	free(name);
+	t = get_key(L, k->idx, k->def, s->engine->desc->name);
+	if (t != LUA_TTABLE && t != LUA_TNIL)
+		return bad(k, s->engine->desc->name, "a table of engine options");
+	if (t == LUA_TTABLE) {
+		lua_pushnil(L);
+		while (!rc && lua_next(L, -2)) {
+			int vt = lua_type(L, -1);
+
+			if (lua_type(L, -2) != LUA_TSTRING || nin == ARRAY_SIZE(in) ||
+			    (vt != LUA_TBOOLEAN && vt != LUA_TNUMBER && vt != LUA_TSTRING)) {
+				snprintf(k->err, k->len, "%s: options are name=value pairs of "
+					 "booleans, numbers or strings", s->engine->desc->name);
+				rc = -EINVAL;
+				lua_pop(L, 2);
+				break;
+			}
+			in[nin].key = strdup(lua_tostring(L, -2));
+			in[nin++].value = strdup(vt == LUA_TBOOLEAN
+						 ? (lua_toboolean(L, -1) ? "true" : "false")
+						 : lua_tostring(L, -1));
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	if (!rc)
+		rc = plugin_opts_resolve(s->engine, in, nin, &s->opts, &s->nopts,
+					 k->err, k->len);
+	for (unsigned i = 0; i < nin; i++) {
+		free((char *)in[i].key);
+		free((char *)in[i].value);
+	}
+	return rc;
+}
+
+static char *params_json(const struct step_spec *s)
+{
+	const struct workload *wl = &s->wl;
+	struct strbuf b = { 0 };
+	char bs[256];
+
+	workload_bs_text(wl, bs, sizeof(bs));
+	sb_printf(&b, "{\"rw\":\"%s\",\"write_pct\":%u,\"bs\":", rw_name(wl->rw), wl->write_pct);
+	sb_json_str(&b, bs);
+	sb_printf(&b, ",\"oio\":%u,\"workers\":%u,\"qd\":%u,\"duration\":%u,\"ramp\":%u,"
+		  "\"align\":%u,\"direct\":%s,\"seed\":%llu", wl->oio, wl->workers, wl->qd,
+		  wl->duration, wl->ramp, wl->align, wl->direct ? "true" : "false",
+		  (unsigned long long)wl->seed);
+	if (wl->range_share > 0)
+		sb_printf(&b, ",\"range\":%g", wl->range_share);
+	else if (wl->range)
+		sb_printf(&b, ",\"range\":%llu", (unsigned long long)wl->range);
+	if (wl->size)
+		sb_printf(&b, ",\"size\":%llu", (unsigned long long)wl->size);
+	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
+	for (unsigned i = 0; i < s->nopts; i++) {
+		sb_printf(&b, "%s", i ? "," : "");
+		sb_json_str(&b, s->opts[i].key);
+		sb_printf(&b, ":");
+		sb_json_str(&b, s->opts[i].value);
+	}
+	sb_printf(&b, "},\"targets\":[");
+	for (unsigned i = 0; i < wl->ntargets; i++) {
+		sb_printf(&b, "%s", i ? "," : "");
+		sb_json_str(&b, wl->targets[i].path);
+	}
+	sb_printf(&b, "]}");
+	return sb_take(&b);
+}
+
+static int get_tags(struct keyctx *k, struct step_spec *s)
+{
+	lua_State *L = k->L;
+	int t = get_key(L, k->idx, k->def, "tags");
+	struct strbuf b = { 0 };
+
+	if (t == LUA_TNIL) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	if (t == LUA_TSTRING) {
+		sb_printf(&b, "[");
+		sb_json_str(&b, lua_tostring(L, -1));
+		sb_printf(&b, "]");
+	} else if (t == LUA_TTABLE) {
+		lua_Integer n = luaL_len(L, -1);
+
+		sb_printf(&b, "[");
+		for (lua_Integer i = 1; i <= n; i++) {
+			if (lua_rawgeti(L, -1, i) != LUA_TSTRING) {
+				lua_pop(L, 1);
+				sb_free(&b);
+				return bad(k, "tags", "a string or a list of strings");
+			}
+			sb_printf(&b, "%s", i > 1 ? "," : "");
+			sb_json_str(&b, lua_tostring(L, -1));
+			lua_pop(L, 1);
+		}
+		sb_printf(&b, "]");
+	} else {
+		return bad(k, "tags", "a string or a list of strings");
+	}
+	lua_pop(L, 1);
+	s->tags = sb_take(&b);
+	return 0;
+}
+
+static int resolve_targets(struct step_spec *s, char *err, size_t len)
+{
+	const struct hb_engine_ops *ops = s->engine->desc->ops;
+	bool virt = ops->flags & HB_ENGINE_VIRTUAL;
+
+	for (unsigned i = 0; i < s->wl.ntargets; i++) {
+		struct target_spec *t = &s->wl.targets[i];
+		int rc = target_resolve(t->path, s->wl.size, virt, &t->kind, &t->size,
+					&t->create, err, len);
+
+		if (rc)
+			return rc;
+		if (t->kind == TARGET_BLOCK && s->wl.write_pct > 0 &&
+		    !target_write_allowed(t->path, err, len))
+			return -EPERM;
+	}
+	return 0;
+}
+
+static void default_name(struct step_spec *s)
+{
+	char bs[256];
+
+	workload_bs_text(&s->wl, bs, sizeof(bs));
+	if (s->wl.write_pct == 0 || s->wl.write_pct == 100 ||
+	    (s->wl.rw != RW_RW && s->wl.rw != RW_RANDRW))
+		s->name = util_strdup_printf("%s %s oio%u", rw_name(s->wl.rw), bs, s->wl.oio);
+	else
+		s->name = util_strdup_printf("%s %s w%u%% oio%u", rw_name(s->wl.rw), bs,
+					     s->wl.write_pct, s->wl.oio);
+}
+
+int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
+			 struct step_spec *s, char *err, size_t len)
+{
+	struct keyctx k = { L, lua_absindex(L, idx), def ? lua_absindex(L, def) : 0, err, len };
+	struct workload *wl = &s->wl;
+	unsigned seed;
+	int rc = -EINVAL;
+
+	targets_idx = lua_absindex(L, targets_idx);
+	memset(s, 0, sizeof(*s));
+	if (plan_check_keys(L, k.idx, err, len) ||
+	    get_str(&k, "name", NULL, &s->name) || get_str(&k, "group", NULL, &s->group) ||
+	    get_tags(&k, s) || get_rw(&k, wl) || get_bs(&k, wl) ||
+	    get_uint(&k, "oio", 1, 65536, 1, &wl->oio) ||
+	    get_uint(&k, "workers", 1, 1024, 1, &wl->workers) ||
+	    get_uint(&k, "duration", 1, 100000000, DEFAULT_DURATION, &wl->duration) ||
+	    get_uint(&k, "ramp", 0, 100000000, 0, &wl->ramp) ||
+	    get_range(&k, wl) || get_size(&k, "size", &wl->size) ||
+	    get_bool(&k, "direct", true, &wl->direct) ||
+	    get_uint(&k, "seed", 0, 0x7fffffff, DEFAULT_SEED, &seed) ||
+	    get_targets(&k, targets_idx, wl) || get_engine(&k, s))
+		goto fail;
+	uint64_t align = 0;
+
+	if (get_size(&k, "align", &align))
+		goto fail;
+	if (align > UINT32_MAX) {
+		snprintf(err, len, "align=%llu is too large", (unsigned long long)align);
+		goto fail;
+	}
+	wl->align = (uint32_t)align;
+	wl->seed = seed;
+	if ((rc = resolve_targets(s, err, len)))
+		goto fail;
+	rc = workload_check(wl, ((const struct hb_engine_ops *)s->engine->desc->ops)->flags,
+			    err, len);
+	if (rc)
+		goto fail;
+	if (!s->name)
+		default_name(s);
+	s->params_json = params_json(s);
+	return 0;
+fail:
+	step_spec_free(s);
+	return rc ? rc : -EINVAL;
+}

@@ -1,0 +1,318 @@
+/* The plugin loader. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "plugin.h"
+#include "util.h"
+
+#ifndef HB_PLUGIN_DIR
+#define HB_PLUGIN_DIR "/usr/local/lib/hbatest/plugins"
+#endif
+
+static struct plugin *plugins;
+static unsigned nplugins;
+static char *extra_path;
+
+void plugins_set_path(const char *path)
+{
+	free(extra_path);
+	extra_path = path ? strdup(path) : NULL;
+}
+
+const char *plugin_kind_name(enum hb_plugin_kind kind)
+{
+	return kind == HB_PLUGIN_ENGINE ? "engine" : kind == HB_PLUGIN_PROBE ? "probe" : "?";
+}
+
+const char *plugin_opt_type_name(enum hb_opt_type type)
+{
+	static const char *const names[] = { "?", "bool", "int", "size", "string", "number" };
+
+	return type >= HB_OPT_BOOL && type <= HB_OPT_DOUBLE ? names[type] : "?";
+}
+
+static int check_ops(const struct hb_plugin *d, char *err, size_t len, const char *path)
+{
+	if (d->kind == HB_PLUGIN_ENGINE) {
+		const struct hb_engine_ops *o = d->ops;
+
+		if (!o || o->struct_size < sizeof(*o) - sizeof(o->now) ||
+		    !o->open || !o->submit || !o->reap || !o->close) {
+			snprintf(err, len, "plugin '%s' (%s): engine descriptor lacks a "
+				 "required op (open, submit, reap, close)", d->name, path);
+			return -EINVAL;
+		}
+	} else if (d->kind == HB_PLUGIN_PROBE) {
+		const struct hb_probe_ops *o = d->ops;
+
+		if (!o || !o->collect) {
+			snprintf(err, len, "plugin '%s' (%s): probe descriptor lacks "
+				 "collect()", d->name, path);
+			return -EINVAL;
+		}
+	} else {
+		snprintf(err, len, "plugin '%s' (%s): unknown kind %d", d->name, path, d->kind);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int plugin_open(const char *path, struct plugin *out, char *err, size_t len)
+{
+	const struct hb_plugin *d;
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(err, len, "cannot load plugin '%s': %s", path, dlerror());
+		return -ENOEXEC;
+	}
+	d = dlsym(h, HB_PLUGIN_SYMBOL);
+	if (!d) {
+		snprintf(err, len, "'%s' is not an hbatest plugin: no symbol '%s'",
+			 path, HB_PLUGIN_SYMBOL);
+		goto reject;
+	}
+	if (d->abi_major != HB_ABI_MAJOR || d->abi_minor > HB_ABI_MINOR) {
+		snprintf(err, len, "plugin '%s' was built for ABI %u.%u; this hbatest "
+			 "has ABI %d.%d (%s)", path, d->abi_major, d->abi_minor,
+			 HB_ABI_MAJOR, HB_ABI_MINOR,
+			 d->abi_major != HB_ABI_MAJOR ? "major versions differ"
+						      : "the plugin is newer");
+		goto reject;
+	}
+	if (d->struct_size < offsetof(struct hb_plugin, options) || !d->name || !*d->name) {
+		snprintf(err, len, "plugin '%s': descriptor is truncated or has no name", path);
+		goto reject;
+	}
+	if (check_ops(d, err, len, path))
+		goto reject;
+	out->desc = d;
+	out->path = strdup(path);
+	out->handle = h;
+	return 0;
+reject:
+	dlclose(h);
+	return -EINVAL;
+}
+
+static bool already_loaded(const char *name)
+{
+	for (unsigned i = 0; i < nplugins; i++)
+		if (strcmp(plugins[i].desc->name, name) == 0)
+			return true;
+	return false;
+}
+
+static void load_dir(const char *dir)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		const char *nm = list[i]->d_name;
+		size_t l = strlen(nm);
+		char path[PATH_MAX], err[512];
+		struct plugin p;
+
+		if (l > 3 && strcmp(nm + l - 3, ".so") == 0) {
+			snprintf(path, sizeof(path), "%s/%s", dir, nm);
+			if (plugin_open(path, &p, err, sizeof(err)) < 0) {
+				log_warn("%s", err);
+			} else if (already_loaded(p.desc->name)) {	/* earlier path wins */
+				log_debug("plugin '%s' at '%s' is shadowed", p.desc->name, path);
+				dlclose(p.handle);
+				free(p.path);
+			} else {
+				struct plugin *np = realloc(plugins, (nplugins + 1) * sizeof(*np));
+
+				if (np) {
+					plugins = np;
+					plugins[nplugins++] = p;
+				}
+			}
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+}
+
+static void load_path_list(const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		load_dir(d);
+	free(copy);
+}
+
+int plugins_load(void)
+{
+	char self[PATH_MAX], dir[PATH_MAX + 16];
+	ssize_t n;
+	const char *env = getenv("HBATEST_PLUGIN_PATH");
+
+	if (extra_path)
+		load_path_list(extra_path);
+	if (env && *env)
+		load_path_list(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		snprintf(dir, sizeof(dir), "%s/plugins", self);
+		load_dir(dir);
+	}
+	load_dir(HB_PLUGIN_DIR);
+	return 0;
+}
+
+void plugins_unload(void)
+{
+	for (unsigned i = 0; i < nplugins; i++) {
+		dlclose(plugins[i].handle);
+		free(plugins[i].path);
+	}
+	free(plugins);
+	plugins = NULL;
+	nplugins = 0;
+}
+
+unsigned plugins_count(void)
+{
+	return nplugins;
+}
+
+const struct plugin *plugins_at(unsigned i)
+{
+	return i < nplugins ? &plugins[i] : NULL;
+}
+
+const struct plugin *plugins_find(const char *name, enum hb_plugin_kind kind)
+{
+	for (unsigned i = 0; i < nplugins; i++)
+		if (plugins[i].desc->kind == kind && strcmp(plugins[i].desc->name, name) == 0)
+			return &plugins[i];
+	return NULL;
+}
+
+const struct plugin *plugins_find_any(const char *name)
+{
+	for (unsigned i = 0; i < nplugins; i++)
+		if (strcmp(plugins[i].desc->name, name) == 0)
+			return &plugins[i];
+	return NULL;
+}
+
+/* Normalise one value to the option's type; NULL when it does not parse. */
+static char *opt_normalise(const struct hb_option *o, const char *v)
+{
+	uint64_t sz;
+	char *end;
+
+	switch (o->type) {
+	case HB_OPT_BOOL:
+		if (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"))
+			return strdup("1");
+		if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no"))
+			return strdup("0");
+		return NULL;
+	case HB_OPT_INT: {
+		long long x = strtoll(v, &end, 10);
+
+		return *v && !*end ? util_strdup_printf("%lld", x) : NULL;
+	}
+	case HB_OPT_SIZE:
+		return util_parse_size(v, &sz) ? NULL
+			: util_strdup_printf("%llu", (unsigned long long)sz);
+	case HB_OPT_DOUBLE:
+		strtod(v, &end);
+		return *v && !*end ? strdup(v) : NULL;
+	case HB_OPT_STRING:
+		return strdup(v);
+	}
+	return NULL;
+}
+
+static const struct hb_option *opt_find(const struct plugin *p, const char *key)
+{
+	for (const struct hb_option *o = p->desc->options; o && o->name; o++)
+		if (strcmp(o->name, key) == 0)
+			return o;
+	return NULL;
+}
+
+static void opts_known(const struct plugin *p, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct hb_option *o = p->desc->options; o && o->name && n < len; o++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", o->name);
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+int plugin_opts_resolve(const struct plugin *p, const struct hb_kv *in, unsigned nin,
+			struct hb_kv **out, unsigned *nout, char *err, size_t len)
+{
+	const struct hb_option *o;
+	struct hb_kv *kv;
+	unsigned n = 0, cap = 0;
+	char known[256];
+
+	for (o = p->desc->options; o && o->name; o++)
+		cap++;
+	kv = calloc(cap + 1, sizeof(*kv));
+	if (!kv)
+		return -ENOMEM;
+	for (unsigned i = 0; i < nin; i++) {
+		if (!opt_find(p, in[i].key)) {
+			opts_known(p, known, sizeof(known));
+			snprintf(err, len, "%s: unknown option '%s' (it takes: %s)",
+				 p->desc->name, in[i].key, known);
+			goto fail;
+		}
+	}
+	for (o = p->desc->options; o && o->name; o++) {
+		const char *v = o->def;
+
+		for (unsigned i = 0; i < nin; i++)
+			if (strcmp(in[i].key, o->name) == 0)
+				v = in[i].value;
+		if (!v)
+			continue;
+		char *norm = opt_normalise(o, v);
+
+		if (!norm) {
+			snprintf(err, len, "%s: option '%s' wants a %s, not '%s'",
+				 p->desc->name, o->name, plugin_opt_type_name(o->type), v);
+			goto fail;
+		}
+		kv[n].key = strdup(o->name);
+		kv[n++].value = norm;
+	}
+	*out = kv;
+	*nout = n;
+	return 0;
+fail:
+	plugin_opts_free(kv, n);
+	return -EINVAL;
+}
+
+void plugin_opts_free(struct hb_kv *kv, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free((char *)kv[i].key);
+		free((char *)kv[i].value);
+	}
+	free(kv);
+}

@@ -1,0 +1,85 @@
+/* The live status line: one line on stderr, rewritten in place. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "util.h"
+
+static struct {
+	bool enabled, shown;
+	unsigned index, count;
+	char name[80];
+	double later;		/* s: the steps still to come after this one */
+	char note[160];
+} pg;
+
+void progress_init(bool enabled)
+{
+	memset(&pg, 0, sizeof(pg));
+	pg.enabled = enabled;
+}
+
+bool progress_enabled(void)
+{
+	return pg.enabled;
+}
+
+void progress_clear(void)
+{
+	if (pg.enabled && pg.shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		pg.shown = false;
+	}
+}
+
+void progress_step(unsigned index, unsigned count, const char *name, double later_secs)
+{
+	pg.index = index;
+	pg.count = count;
+	snprintf(pg.name, sizeof(pg.name), "%s", name);
+	pg.later = later_secs;
+}
+
+void progress_note(const char *note)
+{
+	snprintf(pg.note, sizeof(pg.note), "%s", note);
+}
+
+static void human_rate(double v, char *buf, size_t len)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+void progress_update(uint64_t sec, uint64_t total, const struct step_sample *s)
+{
+	char el[32], rem[32], eta[32], iops[32], p99[32] = "-";
+	double mbps = 0, ops = 0, lat = 0;
+
+	if (!pg.enabled)
+		return;
+	if (s) {
+		ops = (double)(s->ops[0] + s->ops[1]);
+		mbps = (double)(s->bytes[0] + s->bytes[1]) / 1e6;
+		lat = s->lat_p99[0] > s->lat_p99[1] ? s->lat_p99[0] : s->lat_p99[1];
+		if (lat >= 1000)
+			snprintf(p99, sizeof(p99), "%.2f ms", lat / 1000);
+		else
+			snprintf(p99, sizeof(p99), "%.0f us", lat);
+	}
+	human_rate(ops, iops, sizeof(iops));
+	util_format_duration((double)sec, el, sizeof(el));
+	util_format_duration((double)(total - sec), rem, sizeof(rem));
+	util_format_duration((double)(total - sec) + pg.later, eta, sizeof(eta));
+	fprintf(stderr, "\r\033[Kstep %u/%u %.40s | %s, %s left | %s IOPS %.1f MB/s p99 %s "
+		"| plan ETA %s%s%s", pg.index, pg.count, pg.name, el, rem, iops, mbps, p99,
+		eta, pg.note[0] ? " | " : "", pg.note);
+	fflush(stderr);
+	pg.shown = true;
+}

@@ -1,0 +1,21 @@
+/* The live status line of `hbatest run` on a terminal. */
+#ifndef HB_PROGRESS_H
+#define HB_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "step.h"
+
+void progress_init(bool enabled);
+bool progress_enabled(void);
+/* A step begins: its number, how many the dry pass counted, its name, and
+ * the seconds the steps after it will take. */
+void progress_step(unsigned index, unsigned count, const char *name, double later_secs);
+void progress_update(uint64_t sec, uint64_t total, const struct step_sample *last);
+/* Clear the line (before a log message or at the end). */
+void progress_clear(void);
+/* Say something once on the line's right (e.g. a warning about the link). */
+void progress_note(const char *note);
+
+#endif

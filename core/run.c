@@ -1,0 +1,390 @@
+/* `hbatest run`: the dry pass, then the real pass into the database. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "db.h"
+#include "log.h"
+#include "plan.h"
+#include "plugin.h"
+#include "progress.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "target.h"
+#include "worker.h"
+
+struct run_ctx {
+	struct plan_opts po;
+	const char *label;
+	bool dry_only;
+	/* dry pass */
+	struct step_spec *steps;
+	unsigned nsteps;
+	double total_secs;
+	bool layout;		/* some target will be laid out */
+	/* real pass */
+	struct db db;
+	int64_t run_id;
+	unsigned seq;
+	int64_t step_id;
+	uint64_t last_beat;	/* ns */
+	bool step_failed;
+};
+
+static double step_secs(const struct step_spec *s)
+{
+	return (double)s->wl.ramp + s->wl.duration;
+}
+
+static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
+		    int64_t *step_id, char *err, size_t len)
+{
+	struct run_ctx *c = vctx;
+	struct step_spec *p = realloc(c->steps, (c->nsteps + 1) * sizeof(*p));
+
+	(void)err;
+	(void)len;
+	memset(t, 0, sizeof(*t));
+	*step_id = 0;
+	if (!p) {
+		step_spec_free(spec);
+		free(spec);
+		return -ENOMEM;
+	}
+	c->steps = p;
+	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
+	c->total_secs += step_secs(spec);
+	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+		c->layout |= spec->wl.targets[i].create;
+	free(spec);
+	return 0;
+}
+
+static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE *out)
+{
+	char dur[32];
+
+	fprintf(out, "plan %s%s%s: %u step%s\n", c->po.path, info->name ? " - " : "",
+		info->name ? info->name : "", c->nsteps, c->nsteps == 1 ? "" : "s");
+	for (unsigned i = 0; i < c->nsteps; i++) {
+		const struct step_spec *s = &c->steps[i];
+		char bs[256];
+
+		workload_bs_text(&s->wl, bs, sizeof(bs));
+		util_format_duration(step_secs(s), dur, sizeof(dur));
+		fprintf(out, "%4u  %-12s %-32s %-9s rw=%s bs=%s write_pct=%u oio=%u "
+			"workers=%u duration=%u ramp=%u engine=%s targets=%u  line %d\n",
+			i + 1, step_kind_name(s->kind), s->name, dur, rw_name(s->wl.rw), bs,
+			s->wl.write_pct, s->wl.oio, s->wl.workers, s->wl.duration, s->wl.ramp,
+			s->engine->desc->name, s->wl.ntargets, s->line);
+	}
+	util_format_duration(c->total_secs, dur, sizeof(dur));
+	fprintf(out, "estimated time: %s%s\n", dur,
+		c->layout ? " (plus laying out new file targets)" : "");
+}
+
+static void sample_hook(void *vctx, const struct step_sample *s)
+{
+	struct run_ctx *c = vctx;
+
+	db_sample_insert(&c->db, c->step_id, s);
+	if (util_now_ns() - c->last_beat > 10 * NSEC_PER_SEC) {
+		db_run_heartbeat(&c->db, c->run_id);
+		c->last_beat = util_now_ns();
+	}
+}
+
+static void tick_hook(void *vctx, uint64_t sec, uint64_t total, const struct step_sample *s)
+{
+	(void)vctx;
+	progress_update(sec, total, s);
+}
+
+static void log_step_result(unsigned seq, const struct step_spec *s, const struct step_totals *t,
+			    const char *status)
+{
+	log_info("step %u %s: %s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us, "
+		 "max %.1f us, %llu errors", seq, s->name, status, t->iops, t->mbps,
+		 t->lat_mean, t->lat_p99, t->lat_max, (unsigned long long)t->errors);
+}
+
+static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
+		     int64_t *step_id, char *err, size_t len)
+{
+	struct run_ctx *c = vctx;
+	struct step_hooks hooks = { c, sample_hook, tick_hook };
+	double later = 0;
+	const char *status;
+	int rc;
+
+	c->seq++;
+	for (unsigned i = c->seq; i < c->nsteps; i++)
+		later += step_secs(&c->steps[i]);
+	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+		db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
+				 target_kind_name(spec->wl.targets[i].kind),
+				 spec->wl.targets[i].size);
+	c->step_id = db_step_insert(&c->db, c->run_id, (int)c->seq, spec);
+	if (c->step_id < 0) {
+		snprintf(err, len, "cannot record step %u in '%s'", c->seq, c->db.path);
+		rc = -EIO;
+		goto out;
+	}
+	*step_id = c->step_id;
+	progress_step(c->seq, c->nsteps > c->seq ? c->nsteps : c->seq, spec->name, later);
+	if (!progress_enabled())
+		log_info("step %u/%u %s: %s %s", c->seq, c->nsteps, step_kind_name(spec->kind),
+			 spec->name, spec->params_json);
+	rc = step_execute(spec, &hooks, t, err, len);
+	progress_clear();
+	status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";
+	if (db_step_finish(&c->db, c->step_id, status, t, rc && rc != -EINTR ? err : NULL) < 0 &&
+	    rc == 0) {
+		snprintf(err, len, "cannot record the results of step %u in '%s'", c->seq,
+			 c->db.path);
+		rc = -EIO;
+	}
+	if (rc == 0 || rc == -EINTR)
+		log_step_result(c->seq, spec, t, status);
+	if (rc && rc != -EINTR)
+		c->step_failed = true;
+out:
+	step_spec_free(spec);
+	free(spec);
+	return rc;
+}
+
+static void plan_log(void *vctx, const char *msg)
+{
+	struct run_ctx *c = vctx;
+
+	if (!c->po.dry)
+		log_info("plan: %s", msg);
+}
+
+static void events_sink(void *vctx, enum hb_log_level level, const char *msg)
+{
+	static const char *const names[] = { "error", "warning", "info" };
+	struct run_ctx *c = vctx;
+
+	if (level <= HB_LOG_INFO)
+		db_event(&c->db, c->run_id, names[level], msg);
+}
+
+static void on_signal(int sig)
+{
+	if (hb_stop_requested)		/* a second one: stop hard */
+		signal(sig, SIG_DFL), raise(sig);
+	hb_stop_requested = true;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "hbatest");
+	for (int i = 0; i < argc; i++)
+		sb_printf(&b, " %s", argv[i]);
+	return sb_take(&b);
+}
+
+static char *sets_json(const struct plan_opts *po)
+{
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "{");
+	for (unsigned i = 0; i < po->nsets; i++) {
+		char *k = strdup(po->sets[i]), *eq = strchr(k, '=');
+
+		*eq = '\0';
+		sb_printf(&b, "%s", i ? "," : "");
+		sb_json_str(&b, k);
+		sb_printf(&b, ":");
+		sb_json_str(&b, eq + 1);
+		free(k);
+	}
+	sb_printf(&b, "}");
+	return sb_take(&b);
+}
+
+static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t len)
+{
+	struct db_run r = { 0 };
+	char sha[65], host[256] = "";
+	size_t sz;
+	char *text = util_read_file(c->po.path, &sz), *cmd, *sets;
+	int rc;
+
+	if (!text) {
+		snprintf(err, len, "cannot read plan '%s': %s", c->po.path, strerror(errno));
+		return -EIO;
+	}
+	if ((rc = db_open(&c->db, cli_db_path(), true, err, len)) < 0) {
+		free(text);
+		return rc;
+	}
+	sha256_hex(text, sz, sha);
+	gethostname(host, sizeof(host) - 1);
+	util_uuid(r.uuid);
+	cmd = join_args(argc, argv);
+	sets = sets_json(&c->po);
+	r.label = c->label;
+	r.plan_path = c->po.path;
+	r.plan_sha256 = sha;
+	r.plan_text = text;
+	r.host = host;
+	r.version = HB_VERSION;
+	r.cmdline = cmd;
+	r.sets_json = sets;
+	c->run_id = db_run_insert(&c->db, &r);
+	free(text);
+	free(cmd);
+	free(sets);
+	if (c->run_id < 0) {
+		snprintf(err, len, "cannot record the run in '%s'", c->db.path);
+		return -EIO;
+	}
+	log_set_sink(events_sink, c);
+	log_info("run %lld (%s) of %s into %s", (long long)c->run_id, r.uuid, c->po.path,
+		 c->db.path);
+	return 0;
+}
+
+static int parse_args(struct run_ctx *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int used = cli_common_opt(argc, argv, i);
+
+		if (used < 0)
+			return -1;
+		if (used) {
+			i += used - 1;
+			continue;
+		}
+		if (!strcmp(a, "--dry-run")) {
+			c->dry_only = true;
+			continue;
+		}
+		if (a[0] != '-' && !c->po.path) {
+			c->po.path = a;
+			continue;
+		}
+		if (i + 1 >= argc || a[0] != '-') {
+			cli_usage_error("run", a[0] == '-' ? "option '%s' needs a value" :
+					"unexpected argument '%s'", a);
+			return -1;
+		}
+		if (!strcmp(a, "--label")) {
+			c->label = argv[++i];
+		} else if (!strcmp(a, "--target")) {
+			c->po.targets = realloc(c->po.targets, (c->po.ntargets + 1) * sizeof(char *));
+			c->po.targets[c->po.ntargets++] = argv[++i];
+		} else if (!strcmp(a, "--set")) {
+			const char *kv = argv[++i], *eq = strchr(kv, '=');
+
+			if (!eq || eq == kv) {
+				cli_usage_error("run", "--set wants KEY=VALUE, not '%s'", kv);
+				return -1;
+			}
+			c->po.sets = realloc(c->po.sets, (c->po.nsets + 1) * sizeof(char *));
+			c->po.sets[c->po.nsets++] = (char *)kv;
+		} else if (!strcmp(a, "--destroy-data")) {
+			target_allow_destroy(argv[++i]);
+		} else {
+			cli_usage_error("run", "unknown option '%s'", a);
+			return -1;
+		}
+	}
+	if (!c->po.path) {
+		cli_usage_error("run", "no plan given");
+		return -1;
+	}
+	return 0;
+}
+
+static void free_ctx(struct run_ctx *c)
+{
+	for (unsigned i = 0; i < c->nsteps; i++)
+		step_spec_free(&c->steps[i]);
+	free(c->steps);
+	free(c->po.targets);
+	free(c->po.sets);
+}
+
+static int real_pass(struct run_ctx *c, int argc, char **argv)
+{
+	struct plan_hooks hooks = { c, real_step, plan_log };
+	struct plan_info info = { 0 };
+	char err[2048];
+	const char *status;
+	int rc;
+
+	if (begin_run(c, argc, argv, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		db_close(&c->db);
+		return EXIT_FAILED;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	c->po.dry = false;
+	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
+	plan_info_free(&info);
+	progress_clear();
+	if (rc == -EINTR) {
+		log_warn("interrupted: every whole second so far is stored");
+		status = "aborted";
+	} else if (rc) {
+		log_error("%s", err);
+		status = "failed";
+	} else {
+		status = c->step_failed ? "failed" : "done";
+	}
+	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
+	log_set_sink(NULL, NULL);
+	db_run_finish(&c->db, c->run_id, status);
+	db_close(&c->db);
+	return rc == -EINTR ? EXIT_INTERRUPTED : strcmp(status, "done") ? EXIT_FAILED : EXIT_DONE;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_ctx c = { 0 };
+	struct plan_hooks hooks = { &c, dry_step, plan_log };
+	struct plan_info info = { 0 };
+	char err[2048], dur[32];
+	int rc;
+
+	if (parse_args(&c, argc, argv) < 0) {
+		free_ctx(&c);
+		return EXIT_USAGE;
+	}
+	plugins_load();
+	c.po.dry = true;
+	rc = plan_execute(&c.po, &hooks, &info, err, sizeof(err));
+	if (rc) {
+		log_error("%s", err);
+		plan_info_free(&info);
+		free_ctx(&c);
+		return EXIT_FAILED;
+	}
+	if (c.dry_only) {
+		print_listing(&c, &info, stdout);
+		plan_info_free(&info);
+		free_ctx(&c);
+		return EXIT_DONE;
+	}
+	util_format_duration(c.total_secs, dur, sizeof(dur));
+	log_info("plan %s%s%s: %u steps, about %s", c.po.path, info.name ? " - " : "",
+		 info.name ? info.name : "", c.nsteps, dur);
+	plan_info_free(&info);
+	progress_init(isatty(STDERR_FILENO));
+	log_set_clear_hook(progress_clear);
+	rc = real_pass(&c, argc, argv);
+	free_ctx(&c);
+	return rc;
+}

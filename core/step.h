@@ -1,0 +1,59 @@
+/* One measured step: open targets, start the workers, merge their seconds
+ * into samples as they become final, and add up the measurement window. */
+#ifndef HB_STEP_H
+#define HB_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "plugin.h"
+#include "workload.h"
+
+enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };
+
+struct step_spec {
+	enum step_kind kind;
+	char *name;
+	char *group;
+	char *tags;		/* JSON array text, or NULL */
+	char *params_json;	/* every key as the plan resolved it */
+	const struct plugin *engine;
+	struct hb_kv *opts;	/* the engine's, resolved */
+	unsigned nopts;
+	struct workload wl;
+	int line;		/* plan line of the call, for messages */
+};
+
+/* One second of a step, merged over workers. Latencies in us. */
+struct step_sample {
+	uint64_t t;
+	bool ramp;
+	uint64_t ops[2], bytes[2], errors;
+	double lat_mean[2], lat_p99[2], lat_max, occupancy;
+};
+
+struct step_totals {
+	uint64_t ops[2], bytes[2], errors;
+	uint64_t window_s;	/* seconds in the measurement window that were kept */
+	double iops, read_iops, write_iops, mbps;
+	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max;	/* us */
+	struct hist lat[2];	/* ns, merged over the window */
+};
+
+struct step_hooks {
+	void *ctx;
+	/* each second as it becomes final (the main thread, in order) */
+	void (*sample)(void *ctx, const struct step_sample *s);
+	/* about once a wall-clock second, for the live line */
+	void (*tick)(void *ctx, uint64_t sec, uint64_t total_secs, const struct step_sample *last);
+};
+
+const char *step_kind_name(enum step_kind kind);
+/* 0: done; -EINTR: interrupted (samples so far are whole); else failed (err set). */
+int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
+		 struct step_totals *out, char *err, size_t errlen);
+void step_spec_free(struct step_spec *spec);
+void step_totals_finish(struct step_totals *t);
+
+#endif

@@ -1,0 +1,194 @@
+/* Targets: resolve, lay out, open, and refuse writes to devices nobody offered. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "target.h"
+#include "util.h"
+
+static char **destroy_ok;
+static unsigned ndestroy_ok;
+
+const char *target_kind_name(int kind)
+{
+	static const char *const names[] = { "file", "block", "virtual" };
+
+	return kind >= 0 && kind <= TARGET_VIRTUAL ? names[kind] : "?";
+}
+
+static int block_size(const char *path, uint64_t *size, char *err, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0) {
+		snprintf(err, len, "cannot open '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	if (ioctl(fd, BLKGETSIZE64, size) < 0) {
+		rc = -errno;
+		snprintf(err, len, "cannot read the size of '%s': %s", path, strerror(errno));
+	}
+	close(fd);
+	return rc;
+}
+
+int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
+		   int *kind, uint64_t *size, bool *create, char *err, size_t len)
+{
+	struct stat st;
+
+	*create = false;
+	if (virtual_ok) {
+		*kind = TARGET_VIRTUAL;
+		*size = want_size ? want_size : 1ull << 30;
+		return 0;
+	}
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT) {
+			snprintf(err, len, "cannot stat target '%s': %s", path, strerror(errno));
+			return -errno;
+		}
+		if (!want_size) {
+			snprintf(err, len, "target '%s' does not exist; give size= "
+				 "(e.g. size=\"1g\") to create it", path);
+			return -ENOENT;
+		}
+		char *dir = strdup(path), *slash = strrchr(dir, '/');
+
+		if (slash && slash != dir)
+			*slash = '\0';
+		else
+			strcpy(dir, slash ? "/" : ".");
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			snprintf(err, len, "cannot create target '%s': folder '%s' does "
+				 "not exist", path, dir);
+			free(dir);
+			return -ENOENT;
+		}
+		free(dir);
+		*kind = TARGET_FILE;
+		*size = want_size;
+		*create = true;
+		return 0;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		*kind = TARGET_BLOCK;
+		return block_size(path, size, err, len);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, len, "target '%s' is neither a regular file nor a block device", path);
+		return -EINVAL;
+	}
+	*kind = TARGET_FILE;
+	*size = (uint64_t)st.st_size;
+	if (want_size > *size) {	/* grow it to the size the plan asks for */
+		*size = want_size;
+		*create = true;
+	}
+	if (*size == 0) {
+		snprintf(err, len, "target '%s' is an empty file; give size= to fill it", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int target_layout(const char *path, uint64_t size, char *err, size_t len)
+{
+	const size_t chunk = 1 << 20;
+	struct stat st;
+	uint64_t off = 0;
+	char *buf;
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, len, "cannot create '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st) == 0)
+		off = (uint64_t)st.st_size / chunk * chunk;
+	buf = malloc(chunk);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	log_info("laying out '%s' (%.1f MiB of random data)", path,
+		 (double)(size - off) / (1 << 20));
+	for (uint64_t seed = off / chunk; off < size; seed++) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+
+		util_fill_random(buf, n, seed * 0x9e3779b97f4a7c15ull + 1);
+		if (pwrite(fd, buf, n, (off_t)off) != (ssize_t)n) {
+			rc = errno ? -errno : -EIO;
+			snprintf(err, len, "cannot write '%s' at %llu: %s", path,
+				 (unsigned long long)off, strerror(-rc));
+			break;
+		}
+		off += n;
+	}
+	if (!rc && fsync(fd) < 0) {
+		rc = -errno;
+		snprintf(err, len, "cannot sync '%s': %s", path, strerror(errno));
+	}
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t len)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int fd;
+
+	if (direct)
+		flags |= O_DIRECT;
+	if (kind == TARGET_BLOCK && write)
+		flags |= O_EXCL;	/* fails while mounted or held by md/dm */
+	fd = open(path, flags);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, len, "cannot open '%s'%s: %s", path,
+			 e == EINVAL && direct ? " with O_DIRECT (try direct=false)" : "",
+			 e == EBUSY ? "device is busy (mounted or held by another driver)"
+				    : strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+void target_allow_destroy(const char *device)
+{
+	char real[PATH_MAX];
+	char **p = realloc(destroy_ok, (ndestroy_ok + 1) * sizeof(*p));
+
+	if (!p)
+		return;
+	destroy_ok = p;
+	destroy_ok[ndestroy_ok++] = strdup(realpath(device, real) ? real : device);
+}
+
+bool target_write_allowed(const char *path, char *err, size_t len)
+{
+	char real[PATH_MAX];
+
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	for (unsigned i = 0; i < ndestroy_ok; i++)
+		if (strcmp(destroy_ok[i], real) == 0)
+			return true;
+	snprintf(err, len, "refusing to write to block device '%s': its data would be "
+		 "destroyed; name it with --destroy-data %s if that is what you want",
+		 path, path);
+	return false;
+}

@@ -1,0 +1,27 @@
+/* Targets: what a path is (file, block device, virtual), its size, creating a
+ * file target, opening targets for a step, and the destroy-data gate. */
+#ifndef HB_TARGET_H
+#define HB_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum target_kind { TARGET_FILE = 0, TARGET_BLOCK, TARGET_VIRTUAL };
+
+const char *target_kind_name(int kind);
+/* Find what path is. want_size (bytes, 0: none) is the plan's `size`.
+ * virtual_ok: the engine opens no file, so the path is only a name. */
+int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
+		   int *kind, uint64_t *size, bool *create, char *err, size_t errlen);
+/* Create (or grow) a file target with random data, so reads hit the media. */
+int target_layout(const char *path, uint64_t size, char *err, size_t errlen);
+/* Open for a step; returns an fd or -errno with err set. */
+int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t errlen);
+
+/* Devices named with --destroy-data. */
+void target_allow_destroy(const char *device);
+/* May a write step touch this block device? Sets err when not. */
+bool target_write_allowed(const char *path, char *err, size_t errlen);
+
+#endif

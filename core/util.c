@@ -1,0 +1,183 @@
+/* Small helpers shared by the core. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/time.h>
+
+#include "util.h"
+
+int util_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	double v, mult = 1;
+
+	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (tolower((unsigned char)*end)) {
+	case 'k': mult = 1024.0; end++; break;
+	case 'm': mult = 1024.0 * 1024; end++; break;
+	case 'g': mult = 1024.0 * 1024 * 1024; end++; break;
+	case 't': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	case 'p': mult = 1024.0 * 1024 * 1024 * 1024 * 1024; end++; break;
+	}
+	if (*end == 'i' || *end == 'I')	/* "4KiB" */
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -EINVAL;
+	v *= mult;
+	if (v < 0 || v > 1.8e19 || v != floor(v))
+		return -EINVAL;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+void util_format_size(uint64_t b, char *buf, size_t len)
+{
+	static const char units[] = "kmgtp";
+	int u = -1;
+
+	while (b >= 1024 && b % 1024 == 0 && u < 4) {
+		b /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)b);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)b, units[u]);
+}
+
+void util_format_duration(double secs, char *buf, size_t len)
+{
+	unsigned long long s = (unsigned long long)(secs + 0.5);
+
+	if (s >= 3600)
+		snprintf(buf, len, "%lluh%02llum%02llus", s / 3600, s / 60 % 60, s % 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%llum%02llus", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%llus", s);
+}
+
+void util_utc_now(char *buf, size_t len)
+{
+	struct timeval tv;
+	struct tm tm;
+
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (int)(tv.tv_usec / 1000));
+}
+
+void util_uuid(char out[37])
+{
+	unsigned char b[16];
+	size_t got = 0;
+
+	while (got < sizeof(b)) {
+		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (n <= 0) {	/* no entropy source: fall back to time */
+			uint64_t t = util_now_ns();
+
+			memcpy(b, &t, sizeof(t));
+			break;
+		}
+		got += (size_t)n;
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5],
+		 b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++) {	/* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		r->s[i] = z ^ (z >> 31);
+	}
+}
+
+void util_fill_random(void *buf, size_t len, uint64_t seed)
+{
+	struct rng r;
+	unsigned char *p = buf;
+	size_t i;
+
+	rng_seed(&r, seed);
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t v = rng_next(&r);
+
+		memcpy(p + i, &v, 8);
+	}
+	for (; i < len; i++)
+		p[i] = (unsigned char)rng_next(&r);
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			char *p = realloc(data, cap = cap ? cap * 2 : 8192);
+
+			if (!p) {
+				free(data);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			data = p;
+		}
+		size_t got = fread(data + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(data);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	data[n] = '\0';
+	if (len)
+		*len = n;
+	return data;
+}
+
+char *util_strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}

@@ -1,0 +1,270 @@
+/* Worker threads: submit, reap, time every I/O, count it into its second. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "worker.h"
+
+volatile _Atomic bool hb_stop_requested;
+
+#define REAP_TIMEOUT_NS (50 * 1000 * 1000ull)	/* so idle seconds still publish */
+
+static inline uint64_t worker_now(struct worker *w)
+{
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
+
+	return w->sh->engine_clock ? ops->now(w->ctx) : util_now_ns();
+}
+
+int worker_prepare(struct worker *w)
+{
+	const struct workload *wl = w->wl;
+	size_t maxbs = workload_max_bs(wl);
+	bool reads = wl->write_pct < 100, writes = wl->write_pct > 0;
+	size_t per_slot = (reads ? maxbs : 0) + (writes ? maxbs : 0);
+
+	w->depth = wl->qd * wl->ntargets;
+	w->ios = calloc(w->depth, sizeof(*w->ios));
+	w->batch = calloc(w->depth, sizeof(*w->batch));
+	w->done = calloc(w->depth, sizeof(*w->done));
+	w->buf_len = per_slot * w->depth;
+	w->slot_len = per_slot;
+	w->wbuf_off = reads ? maxbs : 0;
+	if (!w->ios || !w->batch || !w->done ||
+	    posix_memalign(&w->buf, 4096, w->buf_len))
+		return -ENOMEM;
+	/* writes come from buffers no read ever lands in: incompressible data */
+	util_fill_random(w->buf, w->buf_len, w->seed ^ 0x5eedb0f5);
+	for (unsigned i = 0; i < w->depth; i++)
+		w->ios[i].target = (uint16_t)(i / wl->qd);
+	for (unsigned i = 0; i < WORKER_RING; i++)
+		w->ring[i].sec = -1;
+	atomic_store(&w->published, -1);
+	atomic_store(&w->consumed, -1);
+	w->err_target = -1;
+	return gen_init(&w->gen, wl, w->index, w->seed);
+}
+
+void worker_release(struct worker *w)
+{
+	gen_free(&w->gen);
+	free(w->ios);
+	free(w->batch);
+	free(w->done);
+	free(w->buf);
+	w->ios = NULL;
+	w->batch = w->done = NULL;
+	w->buf = NULL;
+}
+
+static inline void prepare_io(struct worker *w, struct hb_io *io)
+{
+	char *slot = (char *)w->buf + (size_t)(io - w->ios) * w->slot_len;
+
+	gen_next(&w->gen, io->target, io);
+	if (io->op == HB_OP_WRITE) {
+		io->buf = slot + w->wbuf_off;
+		memcpy(io->buf, &w->write_seq, sizeof(w->write_seq));	/* no two alike */
+		w->write_seq++;
+	} else {
+		io->buf = slot;
+	}
+}
+
+/* The bucket for second sec, opened on first use. Waits (rarely) when the
+ * sampler has not yet drained the second that last used this ring slot. */
+static struct sec_bucket *bucket_for(struct worker *w, int64_t sec)
+{
+	struct sec_bucket *b = &w->ring[sec % WORKER_RING];
+
+	if (b->sec == sec)
+		return b;
+	while (atomic_load_explicit(&w->consumed, memory_order_acquire) < sec - WORKER_RING) {
+		struct timespec ts = { 0, 200 * 1000 };
+
+		if (atomic_load(&w->sh->abort))
+			return NULL;
+		nanosleep(&ts, NULL);
+	}
+	memset(b->ops, 0, sizeof(*b) - offsetof(struct sec_bucket, ops));
+	hist_reset(&b->lat[0]);
+	hist_reset(&b->lat[1]);
+	b->sec = sec;
+	return b;
+}
+
+static void account(struct worker *w, struct hb_io *io, uint64_t now)
+{
+	uint64_t lat = now - io->submit_ns;
+	int64_t sec = (int64_t)((now - w->t0) / NSEC_PER_SEC);
+	struct sec_bucket *b;
+
+	if (sec >= (int64_t)w->total_secs)
+		return;		/* completed after the step's end: drained, not counted */
+	b = bucket_for(w, sec);
+	if (!b)
+		return;
+	if (io->result != (int64_t)io->len) {
+		b->errors++;
+		if (!w->err) {
+			w->err = io->result < 0 ? (int)io->result : -EIO;
+			w->err_offset = io->offset;
+			w->err_target = io->target;
+		}
+		return;
+	}
+	b->ops[io->op]++;
+	b->bytes[io->op] += io->len;
+	b->busy_ns += lat;
+	hist_add(&b->lat[io->op], lat);
+}
+
+static int submit_batch(struct worker *w, unsigned n, unsigned *inflight)
+{
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
+	unsigned off = 0;
+	uint64_t now = worker_now(w);
+
+	for (unsigned i = 0; i < n; i++)
+		w->batch[i]->submit_ns = now;
+	while (off < n) {
+		int rc = ops->submit(w->ctx, w->batch + off, n - off);
+
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			return -EAGAIN;
+		off += (unsigned)rc;
+		*inflight += (unsigned)rc;
+	}
+	return 0;
+}
+
+static void publish(struct worker *w, int64_t upto)
+{
+	if (upto > atomic_load_explicit(&w->published, memory_order_relaxed))
+		atomic_store_explicit(&w->published, upto, memory_order_release);
+}
+
+static void worker_loop(struct worker *w)
+{
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
+	uint64_t end = w->t0 + w->total_secs * NSEC_PER_SEC, now;
+	unsigned inflight = 0, nb = 0;
+	bool stopping = false;
+
+	for (unsigned i = 0; i < w->depth; i++) {
+		prepare_io(w, &w->ios[i]);
+		w->batch[nb++] = &w->ios[i];
+	}
+	if ((w->fatal = submit_batch(w, nb, &inflight)))
+		return;
+	while (inflight) {
+		int n = ops->reap(w->ctx, 1, w->depth, w->done, REAP_TIMEOUT_NS);
+
+		if (n < 0) {
+			if (n == -EINTR)
+				continue;
+			w->fatal = n;
+			return;
+		}
+		now = worker_now(w);
+		if (!stopping && (now >= end || hb_stop_requested || atomic_load(&w->sh->abort)))
+			stopping = true;
+		nb = 0;
+		for (int i = 0; i < n; i++) {
+			struct hb_io *io = w->done[i];
+
+			account(w, io, now);
+			if (!stopping) {
+				prepare_io(w, io);
+				w->batch[nb++] = io;
+			}
+		}
+		inflight -= (unsigned)n;
+		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);
+		atomic_store_explicit(&w->inflight, inflight, memory_order_relaxed);
+		if (nb && (w->fatal = submit_batch(w, nb, &inflight)))
+			return;
+	}
+	now = worker_now(w);
+	if (now >= end)		/* every second of the step is whole */
+		publish(w, (int64_t)w->total_secs - 1);
+}
+
+/* A synchronous engine does the I/O inside submit(): time each request alone,
+ * taking the targets in turn. */
+static void worker_loop_sync(struct worker *w)
+{
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
+	uint64_t end = w->t0 + w->total_secs * NSEC_PER_SEC, now = w->t0;
+	unsigned next = 0;
+
+	while (now < end && !hb_stop_requested && !atomic_load(&w->sh->abort)) {
+		struct hb_io *io = &w->ios[next];
+		int n;
+
+		next = (next + 1) % w->depth;
+		prepare_io(w, io);
+		io->submit_ns = worker_now(w);
+		if ((n = ops->submit(w->ctx, &io, 1)) != 1 ||
+		    (n = ops->reap(w->ctx, 1, 1, w->done, 0)) != 1) {
+			w->fatal = n < 0 ? n : -EIO;
+			return;
+		}
+		now = worker_now(w);
+		account(w, io, now);
+		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);
+	}
+	if (now >= end)
+		publish(w, (int64_t)w->total_secs - 1);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
+	struct hb_engine_setup setup = {
+		.struct_size = sizeof(setup),
+		.ntargets = w->wl->ntargets,
+		.fds = w->fds,
+		.sizes = w->sizes,
+		.depth = w->depth,
+		.buf = w->buf,
+		.buf_len = w->buf_len,
+		.direct = w->wl->direct,
+		.worker = w->index,
+		.seed = w->seed,
+		.opts = w->opts,
+		.nopts = w->nopts,
+		.log = hb_log,
+	};
+
+	w->open_rc = ops->open(&setup, &w->ctx);
+	atomic_fetch_add(&w->sh->ready, 1);
+	while (!atomic_load_explicit(&w->sh->go, memory_order_acquire)) {
+		struct timespec ts = { 0, 100 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (w->open_rc == 0 && !atomic_load(&w->sh->abort)) {
+		w->t0 = w->sh->engine_clock ? ops->now(w->ctx) : w->sh->t0;
+		if (ops->flags & HB_ENGINE_SYNC)
+			worker_loop_sync(w);
+		else
+			worker_loop(w);
+		if (w->fatal)
+			atomic_store(&w->sh->abort, true);
+	}
+	if (w->open_rc == 0)
+		ops->close(w->ctx);
+	atomic_store_explicit(&w->finished, true, memory_order_release);
+	return NULL;
+}
+
+int worker_start(struct worker *w)
+{
+	return -pthread_create(&w->thread, NULL, worker_main, w);
+}

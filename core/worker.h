@@ -1,0 +1,81 @@
+/* Worker threads: each owns an engine context, a generator and a ring of
+ * per-second buckets that the sampler (main thread) drains without locks. */
+#ifndef HB_WORKER_H
+#define HB_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "plugin.h"
+#include "workload.h"
+
+#define WORKER_RING 8		/* seconds a worker may run ahead of the sampler */
+
+/* The I/Os of one worker that completed in one second of the step. */
+struct sec_bucket {
+	int64_t sec;		/* second of the step it holds; -1: none */
+	uint64_t ops[2];	/* by enum hb_op */
+	uint64_t bytes[2];
+	uint64_t errors;
+	uint64_t busy_ns;	/* sum of latencies: occupancy by Little's law */
+	struct hist lat[2];	/* ns */
+};
+
+struct worker_shared;
+
+struct worker {
+	unsigned index;
+	struct worker_shared *sh;
+	pthread_t thread;
+	const struct workload *wl;
+	const struct plugin *engine;
+	const struct hb_kv *opts;
+	unsigned nopts;
+	const int *fds;
+	const uint64_t *sizes;
+	uint64_t seed;
+	uint64_t t0;			/* ns: step start on this worker's clock */
+	uint64_t total_secs;		/* ramp + duration */
+
+	struct gen gen;
+	void *ctx;			/* engine's */
+	struct hb_io *ios;		/* depth requests */
+	struct hb_io **batch, **done;
+	void *buf;
+	size_t buf_len;
+	size_t slot_len;		/* bytes of buffer per request */
+	size_t wbuf_off;		/* where a request's write buffer starts in its slot */
+	unsigned depth;
+	uint64_t write_seq;		/* stamped into each write buffer */
+
+	struct sec_bucket ring[WORKER_RING];
+	_Atomic int64_t published;	/* seconds <= this are final in the ring */
+	_Atomic int64_t consumed;	/* the sampler has merged seconds <= this */
+	_Atomic bool finished;		/* drained and closed */
+	_Atomic uint64_t inflight;	/* for the live line */
+	int open_rc;
+	int err;			/* first I/O error (-errno), 0 if none */
+	uint64_t err_offset;
+	int err_target;
+	int fatal;			/* engine call failed: -errno */
+};
+
+/* Provided by step.c: the start handshake and the stop flag every worker reads. */
+struct worker_shared {
+	_Atomic unsigned ready;		/* workers that have opened their engine */
+	_Atomic bool go;		/* the main thread has set t0: start */
+	uint64_t t0;			/* ns, CLOCK_MONOTONIC: set before go */
+	_Atomic bool abort;		/* stop at once (error or interrupt) */
+	bool engine_clock;		/* each worker takes time from its engine */
+};
+
+int worker_prepare(struct worker *w);
+int worker_start(struct worker *w);
+/* Has the process been asked to stop (SIGINT/SIGTERM)? Set by the signal handler. */
+extern volatile _Atomic bool hb_stop_requested;
+void worker_release(struct worker *w);
+
+#endif

@@ -1,0 +1,149 @@
+-- hbatest database, schema version 1 (PRAGMA user_version).
+-- Names here are a contract: users query them by hand. Latencies are
+-- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
+
+CREATE TABLE runs (
+    id           INTEGER PRIMARY KEY,
+    uuid         TEXT NOT NULL UNIQUE,
+    label        TEXT,
+    plan_path    TEXT NOT NULL,
+    plan_sha256  TEXT NOT NULL,
+    plan_text    TEXT NOT NULL,
+    host         TEXT,
+    version      TEXT,
+    cmdline      TEXT,
+    started_at   TEXT NOT NULL,
+    finished_at  TEXT,
+    status       TEXT NOT NULL DEFAULT 'running'
+                 CHECK (status IN ('running', 'done', 'aborted', 'failed')),
+    simulated    INTEGER NOT NULL DEFAULT 0,
+    pid          INTEGER,            -- of the process running it
+    heartbeat_at TEXT,               -- refreshed while it runs
+    sets_json    TEXT                -- the --set values
+);
+
+CREATE TABLE targets (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    path       TEXT NOT NULL,
+    kind       TEXT NOT NULL CHECK (kind IN ('file', 'block', 'virtual')),
+    size_bytes INTEGER,
+    UNIQUE (run_id, path)
+);
+
+CREATE TABLE steps (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,    -- 1, 2, ... in plan order
+    kind        TEXT NOT NULL
+                CHECK (kind IN ('measure', 'precondition', 'steady-round', 'exec')),
+    name        TEXT NOT NULL,
+    group_name  TEXT,
+    tags_json   TEXT,
+    params_json TEXT NOT NULL,       -- every key as the plan resolved it
+    engine      TEXT,
+    rw          TEXT,
+    bs          TEXT,                -- "4k", or "4k:60,64k:40"
+    write_pct   INTEGER,
+    oio         INTEGER,
+    workers     INTEGER,
+    duration_s  INTEGER,
+    ramp_s      INTEGER,
+    status      TEXT NOT NULL DEFAULT 'running'
+                CHECK (status IN ('running', 'done', 'aborted', 'failed')),
+    started_at  TEXT,
+    finished_at TEXT,
+    window_s    INTEGER,             -- whole seconds in the measurement window
+    read_ops    INTEGER,
+    write_ops   INTEGER,
+    read_bytes  INTEGER,
+    write_bytes INTEGER,
+    errors      INTEGER,
+    iops        REAL,
+    read_iops   REAL,
+    write_iops  REAL,
+    mbps        REAL,                -- 10^6 bytes/s
+    lat_mean_us REAL,
+    lat_p50_us  REAL,
+    lat_p99_us  REAL,
+    lat_p999_us REAL,
+    lat_max_us  REAL,
+    error_text  TEXT,
+    UNIQUE (run_id, seq)
+);
+
+-- Second t holds the I/Os that completed in [t, t+1) s after the step began.
+CREATE TABLE samples (
+    step_id           INTEGER NOT NULL REFERENCES steps(id) ON DELETE CASCADE,
+    t                 INTEGER NOT NULL,
+    ramp              INTEGER NOT NULL,
+    read_ops          INTEGER NOT NULL,
+    write_ops         INTEGER NOT NULL,
+    read_bytes        INTEGER NOT NULL,
+    write_bytes       INTEGER NOT NULL,
+    errors            INTEGER NOT NULL,
+    read_lat_mean_us  REAL,
+    read_lat_p99_us   REAL,
+    write_lat_mean_us REAL,
+    write_lat_p99_us  REAL,
+    lat_max_us        REAL,
+    occupancy         REAL,          -- mean outstanding I/Os (Little's law)
+    PRIMARY KEY (step_id, t)
+) WITHOUT ROWID;
+
+-- Latency histograms of a step's measurement window, per direction.
+-- layout 'loglin-v1 unit=ns sub_bits=7 max_exp=42'; counts is JSON
+-- [[bucket, count], ...]; see README "Histograms" for the bucket bounds.
+CREATE TABLE histograms (
+    step_id INTEGER NOT NULL REFERENCES steps(id) ON DELETE CASCADE,
+    dir     TEXT NOT NULL CHECK (dir IN ('read', 'write')),
+    layout  TEXT NOT NULL,
+    counts  TEXT NOT NULL,
+    PRIMARY KEY (step_id, dir)
+);
+
+CREATE TABLE probes (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    phase  TEXT NOT NULL,
+    target TEXT,
+    probe  TEXT NOT NULL,
+    key    TEXT NOT NULL,
+    value  TEXT
+);
+
+CREATE TABLE events (
+    id      INTEGER PRIMARY KEY,
+    run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    at      TEXT NOT NULL,
+    level   TEXT NOT NULL CHECK (level IN ('error', 'warning', 'info')),
+    message TEXT NOT NULL
+);
+
+CREATE INDEX steps_run ON steps(run_id);
+CREATE INDEX probes_run ON probes(run_id);
+CREATE INDEX events_run ON events(run_id);
+
+-- A 'running' run whose heartbeat stopped over a minute ago reads as 'interrupted'.
+CREATE VIEW run_state AS
+SELECT r.*,
+       CASE WHEN r.status = 'running'
+             AND (julianday('now') - julianday(COALESCE(r.heartbeat_at, r.started_at)))
+                 * 86400 > 60
+            THEN 'interrupted' ELSE r.status END AS state
+FROM runs r;
+
+-- One row per step: parameters, throughput in MB/s (10^6) and MiB/s (2^20), latency.
+CREATE VIEW step_summary AS
+SELECT s.id AS step_id, s.run_id, r.uuid AS run_uuid, r.label, s.seq, s.kind, s.name,
+       s.group_name, s.engine, s.rw, s.bs, s.write_pct, s.oio, s.workers,
+       s.duration_s, s.ramp_s, s.window_s, s.status,
+       s.iops, s.read_iops, s.write_iops,
+       s.mbps,
+       CASE WHEN s.window_s > 0
+            THEN (s.read_bytes + s.write_bytes) / CAST(s.window_s AS REAL) / 1048576.0
+       END AS mibps,
+       s.lat_mean_us, s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.lat_max_us,
+       s.errors, s.params_json
+FROM steps s JOIN runs r ON r.id = s.run_id;
+
+PRAGMA user_version = 1;

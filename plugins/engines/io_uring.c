@@ -1,0 +1,172 @@
+/* io_uring engine: batched submission, registered files and buffers,
+ * optional SQ polling; submits and waits in one system call. */
+#include <errno.h>
+#include <liburing.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+
+#include "hbatest/plugin.h"
+
+struct uring_state {
+	struct io_uring ring;
+	const int *fds;
+	bool fixed_files, fixed_bufs;
+	char *buf;		/* registered region, when fixed_bufs */
+	unsigned queued;	/* SQEs prepared but not yet submitted */
+	unsigned depth;
+};
+
+static const struct hb_option uring_options[] = {
+	{ "sqpoll", HB_OPT_BOOL, "false", "a kernel thread polls the submission queue (no submit syscalls)" },
+	{ "fixedbufs", HB_OPT_BOOL, "true", "register the I/O buffers once (IORING_REGISTER_BUFFERS)" },
+	{ "registerfiles", HB_OPT_BOOL, "true", "register the target files once (fixed files)" },
+	{ "sqpoll_idle_ms", HB_OPT_INT, "1000", "with sqpoll: ms the poll thread spins before sleeping" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int uring_init(struct uring_state *st, const struct hb_engine_setup *s)
+{
+	struct io_uring_params p = { 0 };
+	bool sqpoll = hb_opt_int(s->opts, s->nopts, "sqpoll", 0);
+
+	p.flags = IORING_SETUP_CQSIZE;
+	p.cq_entries = 2 * st->depth;
+	if (sqpoll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = (unsigned)hb_opt_int(s->opts, s->nopts, "sqpoll_idle_ms", 1000);
+		return io_uring_queue_init_params(st->depth, &st->ring, &p);
+	}
+	/* the worker is the only submitter: let the kernel defer completion work to it */
+	p.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	if (io_uring_queue_init_params(st->depth, &st->ring, &p) == 0)
+		return 0;
+	p.flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	return io_uring_queue_init_params(st->depth, &st->ring, &p);
+}
+
+static void uring_register(struct uring_state *st, const struct hb_engine_setup *s)
+{
+	struct iovec iov = { s->buf, s->buf_len };
+	bool virt = false;
+	int rc;
+
+	for (unsigned i = 0; i < s->ntargets; i++)
+		virt |= s->fds[i] < 0;
+	if (!virt && hb_opt_int(s->opts, s->nopts, "registerfiles", 1)) {
+		rc = io_uring_register_files(&st->ring, s->fds, s->ntargets);
+		st->fixed_files = rc == 0;
+		if (rc < 0)
+			s->log(HB_LOG_DEBUG, "io_uring: cannot register files (%d)", rc);
+	}
+	if (hb_opt_int(s->opts, s->nopts, "fixedbufs", 1) && s->buf_len <= (1u << 30)) {
+		rc = io_uring_register_buffers(&st->ring, &iov, 1);
+		st->fixed_bufs = rc == 0;
+		if (rc < 0)
+			s->log(HB_LOG_DEBUG, "io_uring: cannot register %zu bytes of buffers "
+			       "(%d); RLIMIT_MEMLOCK?", s->buf_len, rc);
+	}
+}
+
+static int uring_open(const struct hb_engine_setup *s, void **ctx)
+{
+	struct uring_state *st = calloc(1, sizeof(*st));
+	int rc;
+
+	if (!st)
+		return -ENOMEM;
+	st->depth = s->depth;
+	st->fds = s->fds;
+	st->buf = s->buf;
+	rc = uring_init(st, s);
+	if (rc < 0) {
+		s->log(HB_LOG_ERROR, "io_uring: cannot set up a ring of %u entries (%d)",
+		       st->depth, rc);
+		free(st);
+		return rc;
+	}
+	uring_register(st, s);
+	*ctx = st;
+	return 0;
+}
+
+static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
+{
+	struct uring_state *st = ctx;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+		struct hb_io *io = ios[i];
+		int fd = st->fixed_files ? io->target : st->fds[io->target];
+
+		if (!sqe)
+			break;
+		if (st->fixed_bufs && io->op == HB_OP_WRITE)
+			io_uring_prep_write_fixed(sqe, fd, io->buf, io->len, io->offset, 0);
+		else if (st->fixed_bufs)
+			io_uring_prep_read_fixed(sqe, fd, io->buf, io->len, io->offset, 0);
+		else if (io->op == HB_OP_WRITE)
+			io_uring_prep_write(sqe, fd, io->buf, io->len, io->offset);
+		else
+			io_uring_prep_read(sqe, fd, io->buf, io->len, io->offset);
+		if (st->fixed_files)
+			sqe->flags |= IOSQE_FIXED_FILE;
+		io_uring_sqe_set_data(sqe, io);
+	}
+	st->queued += i;
+	return (int)i;	/* submitted to the kernel by the next reap() */
+}
+
+static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
+		      uint64_t timeout_ns)
+{
+	struct uring_state *st = ctx;
+	struct __kernel_timespec ts = { (long long)(timeout_ns / 1000000000u),
+					(long long)(timeout_ns % 1000000000u) };
+	struct io_uring_cqe *cqes[256], *cqe;
+	unsigned n = 0, got;
+	int rc;
+
+	if (st->queued || io_uring_cq_ready(&st->ring) < min) {
+		rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, min, &ts, NULL);
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			return rc;
+		st->queued = io_uring_sq_ready(&st->ring);
+	}
+	while (n < max) {
+		unsigned want = max - n < 256 ? max - n : 256;
+
+		got = io_uring_peek_batch_cqe(&st->ring, cqes, want);
+		if (!got)
+			break;
+		for (unsigned i = 0; i < got; i++) {
+			struct hb_io *io = io_uring_cqe_get_data(cqes[i]);
+
+			io->result = cqes[i]->res;
+			done[n++] = io;
+		}
+		io_uring_cq_advance(&st->ring, got);
+	}
+	return (int)n;
+}
+
+static void uring_close(void *ctx)
+{
+	struct uring_state *st = ctx;
+
+	io_uring_queue_exit(&st->ring);
+	free(st);
+}
+
+static const struct hb_engine_ops uring_ops = {
+	.struct_size = sizeof(struct hb_engine_ops),
+	.open = uring_open,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.close = uring_close,
+};
+
+const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_ENGINE, "io_uring",
+	"io_uring: batched submission, registered files and buffers, optional SQ polling",
+	&uring_ops, uring_options);

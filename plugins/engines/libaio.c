@@ -1,0 +1,132 @@
+/* libaio engine: Linux native AIO (io_submit/io_getevents); needs O_DIRECT
+ * to be truly asynchronous. */
+#include <errno.h>
+#include <libaio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "hbatest/plugin.h"
+
+struct libaio_state {
+	io_context_t aio;
+	const int *fds;
+	struct iocb *iocbs;	/* depth of them */
+	struct iocb **free_list, **batch;
+	unsigned nfree;
+	struct io_event *events;
+	unsigned depth;
+};
+
+static int libaio_open(const struct hb_engine_setup *s, void **ctx)
+{
+	struct libaio_state *st = calloc(1, sizeof(*st));
+	int rc;
+
+	if (!st)
+		return -ENOMEM;
+	st->depth = s->depth;
+	st->fds = s->fds;
+	st->iocbs = calloc(st->depth, sizeof(*st->iocbs));
+	st->free_list = calloc(st->depth, sizeof(*st->free_list));
+	st->batch = calloc(st->depth, sizeof(*st->batch));
+	st->events = calloc(st->depth, sizeof(*st->events));
+	if (!st->iocbs || !st->free_list || !st->batch || !st->events) {
+		rc = -ENOMEM;
+		goto free_state;
+	}
+	for (unsigned i = 0; i < st->depth; i++)
+		st->free_list[st->nfree++] = &st->iocbs[i];
+	rc = io_setup((int)st->depth, &st->aio);
+	if (rc < 0) {
+		if (rc == -EAGAIN)
+			s->log(HB_LOG_ERROR, "libaio: io_setup(%u) failed: raise "
+			       "/proc/sys/fs/aio-max-nr", st->depth);
+		goto free_state;
+	}
+	*ctx = st;
+	return 0;
+free_state:
+	free(st->iocbs);
+	free(st->free_list);
+	free(st->batch);
+	free(st->events);
+	free(st);
+	return rc;
+}
+
+static int libaio_submit(void *ctx, struct hb_io **ios, unsigned n)
+{
+	struct libaio_state *st = ctx;
+	unsigned k;
+	int rc;
+
+	for (k = 0; k < n && st->nfree; k++) {
+		struct iocb *cb = st->free_list[--st->nfree];
+		struct hb_io *io = ios[k];
+
+		if (io->op == HB_OP_WRITE)
+			io_prep_pwrite(cb, st->fds[io->target], io->buf, io->len, (long long)io->offset);
+		else
+			io_prep_pread(cb, st->fds[io->target], io->buf, io->len, (long long)io->offset);
+		cb->data = io;
+		st->batch[k] = cb;
+	}
+	do {
+		rc = io_submit(st->aio, (long)k, st->batch);
+	} while (rc == -EINTR);
+	if (rc < 0) {
+		st->nfree += k;		/* give them all back */
+		return rc == -EAGAIN ? 0 : rc;
+	}
+	for (unsigned i = (unsigned)rc; i < k; i++)	/* not taken: back to the list */
+		st->free_list[st->nfree++] = st->batch[i];
+	return rc;
+}
+
+static int libaio_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
+		       uint64_t timeout_ns)
+{
+	struct libaio_state *st = ctx;
+	struct timespec ts = { (time_t)(timeout_ns / 1000000000u),
+			       (long)(timeout_ns % 1000000000u) };
+	int n;
+
+	if (max > st->depth)
+		max = st->depth;
+	n = io_getevents(st->aio, (long)min, (long)max, st->events, &ts);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		struct hb_io *io = st->events[i].data;
+
+		/* res is unsigned long: a failure is -errno cast to it */
+		io->result = (int64_t)(long)st->events[i].res;
+		st->free_list[st->nfree++] = st->events[i].obj;
+		done[i] = io;
+	}
+	return n;
+}
+
+static void libaio_close(void *ctx)
+{
+	struct libaio_state *st = ctx;
+
+	io_destroy(st->aio);
+	free(st->iocbs);
+	free(st->free_list);
+	free(st->batch);
+	free(st->events);
+	free(st);
+}
+
+static const struct hb_engine_ops libaio_ops = {
+	.struct_size = sizeof(struct hb_engine_ops),
+	.open = libaio_open,
+	.submit = libaio_submit,
+	.reap = libaio_reap,
+	.close = libaio_close,
+};
+
+const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_ENGINE, "libaio",
+	"Linux native AIO (io_submit/io_getevents); asynchronous with direct=true",
+	&libaio_ops, NULL);
