@@ -274,9 +274,17 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 			c->po.path = a;
 			continue;
 		}
-		if (i + 1 >= argc || a[0] != '-') {
-			cli_usage_error("run", a[0] == '-' ? "option '%s' needs a value" :
-					"unexpected argument '%s'", a);
+		if (a[0] != '-') {
+			cli_usage_error("run", "unexpected argument '%s'", a);
+			return -1;
+		}
+		if (strcmp(a, "--label") && strcmp(a, "--target") && strcmp(a, "--set") &&
+		    strcmp(a, "--destroy-data")) {
+			cli_usage_error("run", "unknown option '%s'", a);
+			return -1;
+		}
+		if (i + 1 >= argc) {
+			cli_usage_error("run", "option '%s' needs a value", a);
 			return -1;
 		}
 		if (!strcmp(a, "--label")) {
@@ -293,11 +301,8 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 			}
 			c->po.sets = realloc(c->po.sets, (c->po.nsets + 1) * sizeof(char *));
 			c->po.sets[c->po.nsets++] = (char *)kv;
-		} else if (!strcmp(a, "--destroy-data")) {
-			target_allow_destroy(argv[++i]);
 		} else {
-			cli_usage_error("run", "unknown option '%s'", a);
-			return -1;
+			target_allow_destroy(argv[++i]);
 		}
 	}
 	if (!c->po.path) {

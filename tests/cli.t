@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The command line: version, help, usage errors and their exit codes.
+. "$(dirname "$0")/lib.sh"
+
+out=$("$HB" --version); ok $? "--version exits 0"
+like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.0, database schema 1\)' "--version names the ABI and schema"
+out=$("$HB" help); ok $? "help exits 0"
+like "$out" 'hbatest run PLAN.lua' "help shows the run synopsis"
+"$HB" frobnicate >/dev/null 2>&1; is $? 2 "an unknown command exits 2"
+"$HB" run 2>/dev/null; is $? 2 "run without a plan exits 2"
+out=$("$HB" run x.lua --bogus 2>&1); is $? 2 "an unknown option exits 2"
+like "$out" "unknown option '--bogus'" "and names the option"
+out=$("$HB" run x.lua --set novalue 2>&1); is $? 2 "--set without = exits 2"
+out=$("$HB" list --db "$TMP/none.db" 2>&1); is $? 1 "list on a missing database fails"
+like "$out" "no database '$TMP/none.db'" "and names the file"
+[ ! -e "$TMP/none.db" ]; ok $? "list does not create a database"
+out=$("$HB" plugins); ok $? "plugins exits 0"
+for e in null psync libaio io_uring; do
+	like "$out" "^$e +engine +1\.0 +$ROOT/plugins/$e\.so" "plugins lists the $e engine with ABI and file"
+done
+out=$("$HB" plugins -v)
+like "$out" 'sqpoll=bool' "plugins -v lists engine options"
+out=$("$HB" plugins --plugin-path "$ROOT/build/tests/plugins" 2>&1)
+like "$out" "warning: plugin '$ROOT/build/tests/plugins/abi_major.so' was built for ABI 2\.0" \
+	"a plugin of another ABI is reported with its file and version"
+like "$out" '^good +engine' "a valid plugin on --plugin-path is listed"
+done_testing

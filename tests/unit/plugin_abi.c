@@ -1,0 +1,57 @@
+/* Plugin loader: ABI versions, missing ops, option validation. */
+#include "plugin.h"
+#include "tap.h"
+
+#define DIR "build/tests/plugins/"
+
+static void refused(const char *file, const char *want1, const char *want2, const char *what)
+{
+	struct plugin p;
+	char err[512] = "", path[256];
+	int rc;
+
+	snprintf(path, sizeof(path), DIR "%s", file);
+	rc = plugin_open(path, &p, err, sizeof(err));
+
+	ok(rc < 0 && strstr(err, file) && strstr(err, want1) && (!want2 || strstr(err, want2)),
+	   "%s is refused: %s", what, err);
+}
+
+int main(void)
+{
+	struct plugin p;
+	char err[512] = "", want[32];
+	struct hb_kv *kv = NULL;
+	unsigned n = 0;
+
+	snprintf(want, sizeof(want), "ABI %d.%d", HB_ABI_MAJOR, HB_ABI_MINOR);
+	refused("abi_major.so", want, "major versions differ", "a plugin of another ABI major");
+	refused("abi_minor.so", want, "newer", "a plugin of a newer ABI minor");
+	refused("no_reap.so", "required op", NULL, "an engine without reap()");
+	refused("no_symbol.so", "hbatest_plugin", NULL, "a shared object without the symbol");
+	refused("missing.so", "cannot load", NULL, "a file that does not exist");
+
+	ok(plugin_open(DIR "good.so", &p, err, sizeof(err)) == 0 &&
+	   !strcmp(p.desc->name, "good"), "a valid plugin loads (%s)", err);
+
+	struct hb_kv in1[] = { { "flag", "true" }, { "chunk", "64k" } };
+	ok(plugin_opts_resolve(&p, in1, 2, &kv, &n, err, sizeof(err)) == 0 && n == 3 &&
+	   !strcmp(hb_opt_str(kv, n, "flag"), "1") && !strcmp(hb_opt_str(kv, n, "chunk"), "65536") &&
+	   !strcmp(hb_opt_str(kv, n, "count"), "3"),
+	   "options are normalised and defaults filled in");
+	plugin_opts_free(kv, n);
+
+	struct hb_kv in2[] = { { "flagg", "true" } };
+	ok(plugin_opts_resolve(&p, in2, 1, &kv, &n, err, sizeof(err)) < 0 &&
+	   strstr(err, "unknown option 'flagg'") && strstr(err, "flag, count, chunk, mode"),
+	   "an unknown option is refused with the list of known ones (%s)", err);
+
+	struct hb_kv in3[] = { { "count", "many" } };
+	ok(plugin_opts_resolve(&p, in3, 1, &kv, &n, err, sizeof(err)) < 0 &&
+	   strstr(err, "'count' wants a int"), "a value of the wrong type is refused (%s)", err);
+
+	struct hb_kv in4[] = { { "chunk", "4q" } };
+	ok(plugin_opts_resolve(&p, in4, 1, &kv, &n, err, sizeof(err)) < 0 &&
+	   strstr(err, "size"), "a bad size string is refused (%s)", err);
+	return tap_done();
+}
