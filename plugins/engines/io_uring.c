@@ -22,6 +22,7 @@ static const struct hb_option uring_options[] = {
 	{ "fixedbufs", HB_OPT_BOOL, "true", "register the I/O buffers once (IORING_REGISTER_BUFFERS)" },
 	{ "registerfiles", HB_OPT_BOOL, "true", "register the target files once (fixed files)" },
 	{ "sqpoll_idle_ms", HB_OPT_INT, "1000", "with sqpoll: ms the poll thread spins before sleeping" },
+	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -38,10 +39,15 @@ static int uring_init(struct uring_state *st, const struct hb_engine_setup *s)
 		return io_uring_queue_init_params(st->depth, &st->ring, &p);
 	}
 	/* the worker is the only submitter: let the kernel defer completion work to it */
-	p.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	p.flags |= IORING_SETUP_SINGLE_ISSUER;
+	if (hb_opt_int(s->opts, s->nopts, "defer_taskrun", 1))
+		p.flags |= IORING_SETUP_DEFER_TASKRUN;
+	else
+		p.flags |= IORING_SETUP_COOP_TASKRUN;
 	if (io_uring_queue_init_params(st->depth, &st->ring, &p) == 0)
 		return 0;
-	p.flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	p.flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+		     IORING_SETUP_COOP_TASKRUN);
 	return io_uring_queue_init_params(st->depth, &st->ring, &p);
 }
 
