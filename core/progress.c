@@ -47,6 +47,17 @@ void progress_note(const char *note)
 	snprintf(pg.note, sizeof(pg.note), "%s", note);
 }
 
+void progress_layout(uint64_t done, uint64_t total)
+{
+	if (!pg.enabled)
+		return;
+	fprintf(stderr, "\r\033[Kstep %u/%u %.40s | laying out the target: %.0f%% of %.1f GiB",
+		pg.index, pg.count, pg.name, 100.0 * (double)done / (double)total,
+		(double)total / (1 << 30));
+	fflush(stderr);
+	pg.shown = true;
+}
+
 static void human_rate(double v, char *buf, size_t len)
 {
 	if (v >= 1e6)

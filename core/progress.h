@@ -13,6 +13,7 @@ bool progress_enabled(void);
  * the seconds the steps after it will take. */
 void progress_step(unsigned index, unsigned count, const char *name, double later_secs);
 void progress_update(uint64_t sec, uint64_t total, const struct step_sample *last);
+void progress_layout(uint64_t done, uint64_t total);
 /* Clear the line (before a log message or at the end). */
 void progress_clear(void);
 /* Say something once on the line's right (e.g. a warning about the link). */

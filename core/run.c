@@ -104,6 +104,14 @@ static void tick_hook(void *vctx, uint64_t sec, uint64_t total, const struct ste
 	progress_update(sec, total, s);
 }
 
+static void layout_hook(void *vctx, uint64_t done, uint64_t total)
+{
+	struct run_ctx *c = vctx;
+
+	db_run_heartbeat(&c->db, c->run_id);
+	progress_layout(done, total);
+}
+
 static void log_step_result(unsigned seq, const struct step_spec *s, const struct step_totals *t,
 			    const char *status)
 {
@@ -116,7 +124,7 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		     int64_t *step_id, char *err, size_t len)
 {
 	struct run_ctx *c = vctx;
-	struct step_hooks hooks = { c, sample_hook, tick_hook };
+	struct step_hooks hooks = { c, sample_hook, tick_hook, layout_hook };
 	double later = 0;
 	const char *status;
 	int rc;

@@ -51,7 +51,8 @@ static void close_targets(struct step_run *r)
 	free(r->sizes);
 }
 
-static int open_targets(struct step_run *r, char *err, size_t len)
+static int open_targets(struct step_run *r, const struct step_hooks *hooks,
+			char *err, size_t len)
 {
 	const struct workload *wl = &r->spec->wl;
 	const struct hb_engine_ops *ops = r->spec->engine->desc->ops;
@@ -73,7 +74,9 @@ static int open_targets(struct step_run *r, char *err, size_t len)
 		if (t->kind == TARGET_BLOCK && writes && !target_write_allowed(t->path, err, len))
 			return -EPERM;
 		if (t->create) {
-			if ((rc = target_layout(t->path, t->size, err, len)) < 0)
+			rc = target_layout(t->path, t->size, hooks ? hooks->layout : NULL,
+					   hooks ? hooks->ctx : NULL, err, len);
+			if (rc < 0)
 				return rc;
 			t->create = false;
 		}
@@ -275,7 +278,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 	memset(t, 0, sizeof(*t));
 	hist_reset(&t->lat[0]);
 	hist_reset(&t->lat[1]);
-	rc = open_targets(&r, err, len);
+	rc = open_targets(&r, hooks, err, len);
 	if (rc == 0)
 		rc = start_workers(&r, err, len);
 	if (r.nstarted) {

@@ -47,6 +47,8 @@ struct step_hooks {
 	void (*sample)(void *ctx, const struct step_sample *s);
 	/* about once a wall-clock second, for the live line */
 	void (*tick)(void *ctx, uint64_t sec, uint64_t total_secs, const struct step_sample *last);
+	/* about once a second while a file target is laid out */
+	void (*layout)(void *ctx, uint64_t done, uint64_t total);
 };
 
 const char *step_kind_name(enum step_kind kind);

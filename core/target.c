@@ -14,6 +14,7 @@
 #include "log.h"
 #include "target.h"
 #include "util.h"
+#include "worker.h"
 
 static char **destroy_ok;
 static unsigned ndestroy_ok;
@@ -102,11 +103,12 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 	return 0;
 }
 
-int target_layout(const char *path, uint64_t size, char *err, size_t len)
+int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
+		  uint64_t done, uint64_t total), void *ctx, char *err, size_t len)
 {
 	const size_t chunk = 1 << 20;
 	struct stat st;
-	uint64_t off = 0;
+	uint64_t off = 0, last = util_now_ns();
 	char *buf;
 	int fd, rc = 0;
 
@@ -135,6 +137,15 @@ int target_layout(const char *path, uint64_t size, char *err, size_t len)
 			break;
 		}
 		off += n;
+		if (hb_stop_requested) {
+			snprintf(err, len, "interrupted while laying out '%s'", path);
+			rc = -EINTR;
+			break;
+		}
+		if (progress && util_now_ns() - last >= NSEC_PER_SEC) {
+			progress(ctx, off, size);
+			last = util_now_ns();
+		}
 	}
 	if (!rc && fsync(fd) < 0) {
 		rc = -errno;

@@ -14,8 +14,11 @@ const char *target_kind_name(int kind);
  * virtual_ok: the engine opens no file, so the path is only a name. */
 int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		   int *kind, uint64_t *size, bool *create, char *err, size_t errlen);
-/* Create (or grow) a file target with random data, so reads hit the media. */
-int target_layout(const char *path, uint64_t size, char *err, size_t errlen);
+/* Create (or grow) a file target with random data, so reads hit the media.
+ * progress (may be NULL) is called about once a second; a stop request
+ * (SIGINT/SIGTERM) ends it with -EINTR. */
+int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
+		  uint64_t done, uint64_t total), void *ctx, char *err, size_t errlen);
 /* Open for a step; returns an fd or -errno with err set. */
 int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t errlen);
 

@@ -1,7 +1,11 @@
 #!/bin/sh
 # Install what hbatest builds, tests and benchmarks with (Debian 12 / Ubuntu).
-# Run as root (or with sudo). The README and .ci/run both use it.
+# Runs apt-get as root, through sudo when started by another user.
+# The README and .ci/run both use it.
 set -eu
+if [ "$(id -u)" != 0 ]; then
+	exec sudo sh "$0" "$@"
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
