@@ -281,10 +281,10 @@ static const luaL_Reg hb_funcs[] = {
 static bool find_module(struct plan *p, const char *name, char *out, size_t len)
 {
 	char self[PATH_MAX], rel[256];
-	const char *dirs[4];
+	const char *dirs[5];
 	const char *env = getenv("HBATEST_SCRIPTS");
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char bindir[PATH_MAX + 16], plandir[PATH_MAX + 16];
+	char bindir[PATH_MAX + 16], sharedir[PATH_MAX + 32], plandir[PATH_MAX + 16];
 	unsigned nd = 0;
 
 	snprintf(rel, sizeof(rel), "%s", name);
@@ -298,6 +298,8 @@ static bool find_module(struct plan *p, const char *name, char *out, size_t len)
 		*strrchr(self, '/') = '\0';
 		snprintf(bindir, sizeof(bindir), "%s/scripts", self);
 		dirs[nd++] = bindir;
+		snprintf(sharedir, sizeof(sharedir), "%s/../share/hbatest/scripts", self);
+		dirs[nd++] = sharedir;
 	}
 	snprintf(plandir, sizeof(plandir), "%s/../scripts", p->dir);
 	dirs[nd++] = plandir;

@@ -156,7 +156,7 @@ static void load_path_list(const char *list)
 
 int plugins_load(void)
 {
-	char self[PATH_MAX], dir[PATH_MAX + 16];
+	char self[PATH_MAX], dir[PATH_MAX + 32];
 	ssize_t n;
 	const char *env = getenv("HBATEST_PLUGIN_PATH");
 
@@ -170,6 +170,8 @@ int plugins_load(void)
 		*strrchr(self, '/') = '\0';
 		snprintf(dir, sizeof(dir), "%s/plugins", self);
 		load_dir(dir);
+		snprintf(dir, sizeof(dir), "%s/../lib/hbatest/plugins", self);
+		load_dir(dir);	/* an installed tree moved elsewhere */
 	}
 	load_dir(HB_PLUGIN_DIR);
 	return 0;

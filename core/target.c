@@ -19,6 +19,29 @@
 static char **destroy_ok;
 static unsigned ndestroy_ok;
 
+/* Files an earlier step of the dry pass will lay out: later steps may use them. */
+static struct planned { char *path; uint64_t size; } *planned;
+static unsigned nplanned;
+
+static const struct planned *planned_find(const char *path)
+{
+	for (unsigned i = 0; i < nplanned; i++)
+		if (strcmp(planned[i].path, path) == 0)
+			return &planned[i];
+	return NULL;
+}
+
+static void planned_add(const char *path, uint64_t size)
+{
+	struct planned *p;
+
+	if (planned_find(path) || !(p = realloc(planned, (nplanned + 1) * sizeof(*p))))
+		return;
+	planned = p;
+	planned[nplanned].path = strdup(path);
+	planned[nplanned++].size = size;
+}
+
 const char *target_kind_name(int kind)
 {
 	static const char *const names[] = { "file", "block", "virtual" };
@@ -59,6 +82,11 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 			snprintf(err, len, "cannot stat target '%s': %s", path, strerror(errno));
 			return -errno;
 		}
+		if (!want_size && planned_find(path)) {	/* an earlier step creates it */
+			*kind = TARGET_FILE;
+			*size = planned_find(path)->size;
+			return 0;
+		}
 		if (!want_size) {
 			snprintf(err, len, "target '%s' does not exist; give size= "
 				 "(e.g. size=\"1g\") to create it", path);
@@ -80,6 +108,7 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		*kind = TARGET_FILE;
 		*size = want_size;
 		*create = true;
+		planned_add(path, want_size);
 		return 0;
 	}
 	if (S_ISBLK(st.st_mode)) {

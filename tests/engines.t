@@ -53,4 +53,11 @@ hb.run{ engine = "psync", rw = "write", bs = "64k", direct = false, duration = 1
 LUA
 "$HB" run "$TMP/buffered.lua" --db "$DB" --target "$F" -q; ok $? "buffered sequential writes with psync run"
 is "$(check_invariant "$DB" 6)" 1 "buffered: samples add up"
+# a later step may use the file an earlier step lays out
+cat > "$TMP/later.lua" <<LUA
+hb.run{ engine = "io_uring", rw = "randread", duration = 1, size = "8m" }
+hb.run{ engine = "io_uring", io_uring = { sqpoll = true }, rw = "randwrite", duration = 1 }
+LUA
+"$HB" run "$TMP/later.lua" --db "$DB" --target "$TMP/later.dat" -q
+ok $? "a step without size= uses the file an earlier step creates (and sqpoll runs)"
 done_testing

@@ -23,7 +23,7 @@ wait_samples() {
 run=0
 for sig in INT TERM; do
 	run=$((run + 1))
-	"$HB" run "$TMP/long.lua" --db "$DB" --target "$TMP/t.dat" -q &
+	"$HB" run "$TMP/long.lua" --db "$DB" --target "$TMP/t.dat" -q 2>"$TMP/stderr" &
 	pid=$!
 	wait_samples $run 3; ok $? "SIG$sig: seconds reach the database while the step runs"
 	is "$(q "$DB" "SELECT status FROM runs WHERE id = $run")" running "SIG$sig: the run reads 'running' meanwhile"
@@ -42,7 +42,7 @@ for sig in INT TERM; do
 done
 
 # a process that dies without cleaning up reads as 'interrupted'
-"$HB" run "$TMP/long.lua" --db "$DB" --target "$TMP/t.dat" -q &
+"$HB" run "$TMP/long.lua" --db "$DB" --target "$TMP/t.dat" -q 2>"$TMP/stderr" &
 pid=$!
 wait_samples 3 2
 kill -KILL $pid; wait $pid 2>/dev/null
