@@ -84,7 +84,7 @@ $(B)/tests/%.t: tests/unit/%.c tests/tap.h $(CORE_OBJS)
 	@echo "  TEST    $@"
 	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(CORE_OBJS) $(CORE_LIBS)
 
-$(B)/tests/plugins/%.so: tests/fixtures/plugins/%.c core/hbatest/plugin.h
+$(B)/tests/plugins/%.so: tests/fixtures/plugins/%.c tests/fixtures/plugins/stub_ops.h core/hbatest/plugin.h
 	@mkdir -p $(@D)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $<
