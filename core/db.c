@@ -9,6 +9,7 @@
 #include "hist.h"
 #include "log.h"
 #include "util.h"
+#include "worker.h"
 
 extern const char hb_schema_sql[];
 
@@ -225,8 +226,9 @@ int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step
 	char now[40], bs[256];
 	sqlite3_stmt *st = prep(db,
 		"INSERT INTO steps (run_id, seq, kind, name, group_name, tags_json, params_json, "
-		"engine, rw, bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?)");
+		"engine, rw, bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at, "
+		"axis, axis_value, round, passes) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?)");
 
 	if (!st)
 		return -EIO;
@@ -239,7 +241,7 @@ int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step
 	sqlite3_bind_text(st, 5, s->group, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, s->tags, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 7, s->params_json, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, s->engine->desc->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, s->engine ? s->engine->desc->name : NULL, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 9, rw_name(s->wl.rw), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, bs, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 11, (int)s->wl.write_pct);
@@ -248,6 +250,16 @@ int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step
 	sqlite3_bind_int(st, 14, (int)s->wl.duration);
 	sqlite3_bind_int(st, 15, (int)s->wl.ramp);
 	sqlite3_bind_text(st, 16, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 17, s->axis, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 18, s->axis_value, -1, SQLITE_TRANSIENT);
+	if (s->round)
+		sqlite3_bind_int(st, 19, (int)s->round);
+	if (s->wl.passes)
+		sqlite3_bind_int(st, 20, (int)s->wl.passes);
+	if (s->kind == STEP_EXEC) {	/* no workload: leave those columns empty */
+		for (int c = 8; c <= 15; c++)
+			sqlite3_bind_null(st, c);
+	}
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);
@@ -330,8 +342,49 @@ static void bind_totals(sqlite3_stmt *st, const struct step_totals *t)
 	bind_lat(st, 17, ops, t->lat_max);
 }
 
+static int insert_step_targets(struct db *db, int64_t step_id, const struct step_spec *s,
+			       const struct step_totals *t)
+{
+	for (unsigned i = 0; i < t->ntargets && t->tgt; i++) {
+		const uint64_t *c = &t->tgt[i * TGT_COUNTERS];
+		sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO step_targets (step_id, path, "
+					"read_ops, write_ops, read_bytes, write_bytes, errors) "
+					"VALUES (?,?,?,?,?,?,?)");
+
+		if (!st)
+			return -EIO;
+		sqlite3_bind_int64(st, 1, step_id);
+		sqlite3_bind_text(st, 2, s->wl.targets[i].path, -1, SQLITE_TRANSIENT);
+		for (int k = 0; k < TGT_COUNTERS; k++)
+			sqlite3_bind_int64(st, 3 + k, (int64_t)c[k]);
+		if (step_done(db, st) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+static int finish_extra(struct db *db, int64_t step_id, const struct step_spec *s,
+			const struct step_totals *t)
+{
+	sqlite3_stmt *st;
+
+	if (s->kind != STEP_EXEC && !s->wl.passes)
+		return 0;
+	st = prep(db, "UPDATE steps SET elapsed_s = ?, exit_status = ?, duration_s = "
+		  "CASE WHEN passes IS NOT NULL THEN window_s ELSE duration_s END WHERE id = ?");
+	if (!st)
+		return -EIO;
+	if (t->elapsed_s > 0)
+		sqlite3_bind_double(st, 1, t->elapsed_s);
+	if (s->kind == STEP_EXEC)
+		sqlite3_bind_int(st, 2, t->exit_status);
+	sqlite3_bind_int64(st, 3, step_id);
+	return step_done(db, st);
+}
+
 int db_step_finish(struct db *db, int64_t step_id, const char *status,
-		   const struct step_totals *t, const char *error_text)
+		   const struct step_spec *s, const struct step_totals *t,
+		   const char *error_text)
 {
 	char now[40];
 	sqlite3_stmt *st;
@@ -359,6 +412,10 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 		rc = insert_hist(db, step_id, "read", &t->lat[0]);
 	if (!rc && t->lat[1].total)
 		rc = insert_hist(db, step_id, "write", &t->lat[1]);
+	if (!rc)
+		rc = insert_step_targets(db, step_id, s, t);
+	if (!rc)
+		rc = finish_extra(db, step_id, s, t);
 	if (rc) {
 		db_exec(db, "ROLLBACK");
 		return rc;

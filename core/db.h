@@ -37,7 +37,8 @@ int db_target_insert(struct db *db, int64_t run_id, const char *path, const char
 int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s);
 int db_sample_insert(struct db *db, int64_t step_id, const struct step_sample *smp);
 int db_step_finish(struct db *db, int64_t step_id, const char *status,
-		   const struct step_totals *t, const char *error_text);
+		   const struct step_spec *s, const struct step_totals *t,
+		   const char *error_text);
 int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
 /* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);

@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "plan.h"
+#include "strbuf.h"
 #include "worker.h"
 
 #ifndef HB_DATA_DIR
@@ -103,6 +104,15 @@ static void push_targets(lua_State *L)
 	lua_getfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
 }
 
+static int caller_line(lua_State *L)
+{
+	lua_Debug ar;
+
+	if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
+		return ar.currentline;
+	return 0;
+}
+
 static void push_results(lua_State *L, const struct step_totals *t, int64_t step_id, bool dry)
 {
 	lua_createtable(L, 0, 12);
@@ -154,21 +164,103 @@ static int l_run(lua_State *L)
 		free(t);
 		return luaL_error(L, "hb.run: %s", err);
 	}
-	lua_Debug ar;
-
-	if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
-		spec->line = ar.currentline;
+	spec->line = caller_line(L);
 	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
-	if (rc == -EINTR) {
+	if (rc == 0)
+		push_results(L, t, step_id, p->o->dry);
+	step_totals_release(t);
+	free(t);
+	if (rc == -EINTR)
+		return raise_interrupt(L);
+	if (rc)
+		return luaL_error(L, "hb.run: %s", err);
+	return 1;
+}
+
+/* ---- hb.exec{ cmd=, bytes=, name=, group=, estimate= } ----------------- */
+static int exec_spec(lua_State *L, struct step_spec *s, char *err, size_t len)
+{
+	static const char *const keys[] = { "cmd", "bytes", "name", "group", "estimate", NULL };
+
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+		bool known = false;
+
+		for (unsigned i = 0; keys[i]; i++)
+			known |= !strcmp(k, keys[i]);
+		lua_pop(L, 1);
+		if (!known) {
+			lua_pop(L, 1);
+			snprintf(err, len, "unknown key '%s' (it takes cmd, bytes, name, group, "
+				 "estimate)", k);
+			return -EINVAL;
+		}
+	}
+	if (lua_getfield(L, 1, "cmd") != LUA_TSTRING || !*lua_tostring(L, -1)) {
+		snprintf(err, len, "cmd= must be the command to run (a string)");
+		return -EINVAL;
+	}
+	s->kind = STEP_EXEC;
+	s->cmd = strdup(lua_tostring(L, -1));
+	if (lua_getfield(L, 1, "bytes") != LUA_TNIL &&
+	    util_parse_size(lua_tostring(L, -1) ? lua_tostring(L, -1) : "", &s->exec_bytes)) {
+		snprintf(err, len, "bytes=%s: expected a size such as \"1t\"",
+			 luaL_tolstring(L, -1, NULL));
+		return -EINVAL;
+	}
+	s->name = strdup(lua_getfield(L, 1, "name") == LUA_TSTRING ? lua_tostring(L, -1) : s->cmd);
+	if (lua_getfield(L, 1, "group") == LUA_TSTRING)
+		s->group = strdup(lua_tostring(L, -1));
+	s->estimate = lua_getfield(L, 1, "estimate") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "{\"cmd\":");
+	sb_json_str(&b, s->cmd);
+	sb_printf(&b, ",\"bytes\":%llu}", (unsigned long long)s->exec_bytes);
+	s->params_json = sb_take(&b);
+	lua_settop(L, 1);
+	return 0;
+}
+
+static int l_exec(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	struct step_spec *spec = calloc(1, sizeof(*spec));
+	struct step_totals *t = calloc(1, sizeof(*t));
+	int64_t step_id = 0;
+	char err[1024];
+	int rc;
+
+	if (hb_stop_requested) {
+		free(spec);
 		free(t);
 		return raise_interrupt(L);
 	}
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	rc = exec_spec(L, spec, err, sizeof(err));
 	if (rc) {
+		step_spec_free(spec);
+		free(spec);
 		free(t);
-		return luaL_error(L, "hb.run: %s", err);
+		return luaL_error(L, "hb.exec: %s", err);
 	}
-	push_results(L, t, step_id, p->o->dry);
+	spec->line = caller_line(L);
+	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
+	if (rc == 0) {
+		push_results(L, t, step_id, p->o->dry);
+		lua_pushnumber(L, t->elapsed_s);
+		lua_setfield(L, -2, "elapsed_s");
+		lua_pushinteger(L, t->exit_status);
+		lua_setfield(L, -2, "exit_status");
+	}
+	step_totals_release(t);
 	free(t);
+	if (rc == -EINTR)
+		return raise_interrupt(L);
+	if (rc)
+		return luaL_error(L, "hb.exec: %s", err);
 	return 1;
 }
 
@@ -271,6 +363,7 @@ static int l_hb_newindex(lua_State *L)
 static const luaL_Reg hb_funcs[] = {
 	{ "plan", l_plan },
 	{ "run", l_run },
+	{ "exec", l_exec },
 	{ "set", l_set },
 	{ "log", l_log },
 	{ "sleep", l_sleep },

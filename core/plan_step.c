@@ -14,7 +14,8 @@
 
 static const char *const step_keys[] = {
 	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
-	"align", "size", "engine", "targets", "direct", "seed", "group", "tags", NULL,
+	"align", "size", "engine", "targets", "direct", "seed", "group", "tags",
+	"kind", "passes", "axis", "round", NULL,
 };
 
 #define DEFAULT_ENGINE "io_uring"
@@ -70,7 +71,8 @@ static int unknown_key(const char *k, char *err, size_t len)
 	else
 		snprintf(err, len, "unknown key '%s' (keys: name, rw, write_pct, bs, oio, "
 			 "workers, duration, ramp, range, align, size, engine, targets, "
-			 "direct, seed, group, tags, or a plugin's name)", k);
+			 "direct, seed, group, tags, kind, passes, axis, round, or a "
+			 "plugin's name)", k);
 	return -EINVAL;
 }
 
@@ -421,6 +423,14 @@ static char *params_json(const struct step_spec *s)
 		sb_printf(&b, ",\"range\":%llu", (unsigned long long)wl->range);
 	if (wl->size)
 		sb_printf(&b, ",\"size\":%llu", (unsigned long long)wl->size);
+	if (wl->passes)
+		sb_printf(&b, ",\"passes\":%u", wl->passes);
+	if (s->axis) {
+		sb_printf(&b, ",\"axis\":");
+		sb_json_str(&b, s->axis);
+	}
+	if (s->round)
+		sb_printf(&b, ",\"round\":%u", s->round);
 	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
 	for (unsigned i = 0; i < s->nopts; i++) {
 		sb_printf(&b, "%s", i ? "," : "");
@@ -493,11 +503,92 @@ static int resolve_targets(struct step_spec *s, char *err, size_t len)
 	return 0;
 }
 
+static int get_kind(struct keyctx *k, struct step_spec *s)
+{
+	char *kind = NULL;
+
+	if (get_str(k, "kind", "measure", &kind))
+		return -EINVAL;
+	if (!strcmp(kind, "measure"))
+		s->kind = STEP_MEASURE;
+	else if (!strcmp(kind, "precondition"))
+		s->kind = STEP_PRECONDITION;
+	else if (!strcmp(kind, "steady-round"))
+		s->kind = STEP_STEADY_ROUND;
+	else {
+		snprintf(k->err, k->len, "kind=\"%s\": expected measure, precondition or "
+			 "steady-round", kind);
+		free(kind);
+		return -EINVAL;
+	}
+	free(kind);
+	return 0;
+}
+
+/* A fill writes passes x the range and stops; duration is then only a cap. */
+static int check_fill(struct keyctx *k, struct step_spec *s, bool duration_given)
+{
+	struct workload *wl = &s->wl;
+
+	if (!wl->passes)
+		return 0;
+	if (wl->rw != RW_WRITE && wl->rw != RW_RANDWRITE) {
+		snprintf(k->err, k->len, "passes=%u fills the targets: it needs rw=\"write\" "
+			 "or \"randwrite\", not \"%s\"", wl->passes, rw_name(wl->rw));
+		return -EINVAL;
+	}
+	if (!duration_given)
+		wl->duration = 100000000;	/* about 3 years: no limit in practice */
+	return 0;
+}
+
+static int get_axis(struct keyctx *k, struct step_spec *s)
+{
+	static const char *const axes[] = { "oio", "write_pct", "bs", "workers", "rw", NULL };
+	const struct workload *wl = &s->wl;
+	char buf[256];
+
+	if (get_str(k, "axis", NULL, &s->axis) || !s->axis)
+		return k->err[0] ? -EINVAL : 0;
+	for (unsigned i = 0; axes[i]; i++) {
+		if (strcmp(axes[i], s->axis))
+			continue;
+		if (!strcmp(s->axis, "bs"))
+			workload_bs_text(wl, buf, sizeof(buf));
+		else if (!strcmp(s->axis, "rw"))
+			snprintf(buf, sizeof(buf), "%s", rw_name(wl->rw));
+		else
+			snprintf(buf, sizeof(buf), "%u", !strcmp(s->axis, "oio") ? wl->oio :
+				 !strcmp(s->axis, "workers") ? wl->workers : wl->write_pct);
+		s->axis_value = strdup(buf);
+		return 0;
+	}
+	snprintf(k->err, k->len, "axis=\"%s\": expected oio, write_pct, bs, workers or rw",
+		 s->axis);
+	return -EINVAL;
+}
+
+static double estimate_secs(const struct step_spec *s)
+{
+	double bytes = 0;
+
+	if (!s->wl.passes)
+		return (double)s->wl.ramp + s->wl.duration;
+	for (unsigned i = 0; i < s->wl.ntargets; i++)
+		bytes += (double)workload_span(&s->wl, i) * s->wl.passes;
+	return bytes / 1e9;	/* a fill: guessed at 1 GB/s */
+}
+
 static void default_name(struct step_spec *s)
 {
 	char bs[256];
 
 	workload_bs_text(&s->wl, bs, sizeof(bs));
+	if (s->wl.passes) {
+		s->name = util_strdup_printf("fill %ux %s %s", s->wl.passes, bs,
+					     s->wl.rw == RW_WRITE ? "sequential" : "random");
+		return;
+	}
 	if (s->wl.write_pct == 0 || s->wl.write_pct == 100 ||
 	    (s->wl.rw != RW_RW && s->wl.rw != RW_RANDRW))
 		s->name = util_strdup_printf("%s %s oio%u", rw_name(s->wl.rw), bs, s->wl.oio);
@@ -513,9 +604,13 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	struct workload *wl = &s->wl;
 	unsigned seed;
 	int rc = -EINVAL;
+	bool duration_given;
 
 	targets_idx = lua_absindex(L, targets_idx);
 	memset(s, 0, sizeof(*s));
+	err[0] = '\0';
+	duration_given = get_key(L, k.idx, k.def, "duration") != LUA_TNIL;
+	lua_pop(L, 1);
 	if (plan_check_keys(L, k.idx, err, len) ||
 	    get_str(&k, "name", NULL, &s->name) || get_str(&k, "group", NULL, &s->group) ||
 	    get_tags(&k, s) || get_rw(&k, wl) || get_bs(&k, wl) ||
@@ -526,6 +621,9 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_range(&k, wl) || get_size(&k, "size", &wl->size) ||
 	    get_bool(&k, "direct", true, &wl->direct) ||
 	    get_uint(&k, "seed", 0, 0x7fffffff, DEFAULT_SEED, &seed) ||
+	    get_uint(&k, "passes", 0, 1000, 0, &wl->passes) ||
+	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
+	    check_fill(&k, s, duration_given) ||
 	    get_targets(&k, targets_idx, wl) || get_engine(&k, s))
 		goto fail;
 	uint64_t align = 0;
@@ -542,10 +640,11 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 		goto fail;
 	rc = workload_check(wl, ((const struct hb_engine_ops *)s->engine->desc->ops)->flags,
 			    err, len);
-	if (rc)
+	if (rc || (rc = get_axis(&k, s)))
 		goto fail;
 	if (!s->name)
 		default_name(s);
+	s->estimate = estimate_secs(s);
 	s->params_json = params_json(s);
 	return 0;
 fail:

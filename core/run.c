@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "db.h"
+#include "exec.h"
 #include "log.h"
 #include "plan.h"
 #include "plugin.h"
@@ -26,6 +27,7 @@ struct run_ctx {
 	unsigned nsteps;
 	double total_secs;
 	bool layout;		/* some target will be laid out */
+	bool fills;		/* some step is a fill, whose time is a guess */
 	/* real pass */
 	struct db db;
 	int64_t run_id;
@@ -37,7 +39,7 @@ struct run_ctx {
 
 static double step_secs(const struct step_spec *s)
 {
-	return (double)s->wl.ramp + s->wl.duration;
+	return s->estimate;
 }
 
 static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
@@ -58,6 +60,7 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->steps = p;
 	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
 	c->total_secs += step_secs(spec);
+	c->fills |= spec->wl.passes > 0;
 	for (unsigned i = 0; i < spec->wl.ntargets; i++)
 		c->layout |= spec->wl.targets[i].create;
 	free(spec);
@@ -74,17 +77,31 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 		const struct step_spec *s = &c->steps[i];
 		char bs[256];
 
-		workload_bs_text(&s->wl, bs, sizeof(bs));
 		util_format_duration(step_secs(s), dur, sizeof(dur));
-		fprintf(out, "%4u  %-12s %-32s %-9s rw=%s bs=%s write_pct=%u oio=%u "
-			"workers=%u duration=%u ramp=%u engine=%s targets=%u  line %d\n",
-			i + 1, step_kind_name(s->kind), s->name, dur, rw_name(s->wl.rw), bs,
-			s->wl.write_pct, s->wl.oio, s->wl.workers, s->wl.duration, s->wl.ramp,
-			s->engine->desc->name, s->wl.ntargets, s->line);
+		fprintf(out, "%4u  %-12s %-32s %s%-9s ", i + 1, step_kind_name(s->kind),
+			s->name, s->wl.passes ? "~" : "", dur);
+		if (s->kind == STEP_EXEC) {
+			fprintf(out, "cmd=%s  line %d\n", s->cmd, s->line);
+			continue;
+		}
+		workload_bs_text(&s->wl, bs, sizeof(bs));
+		fprintf(out, "rw=%s bs=%s write_pct=%u oio=%u workers=%u ", rw_name(s->wl.rw),
+			bs, s->wl.write_pct, s->wl.oio, s->wl.workers);
+		if (s->wl.passes)
+			fprintf(out, "passes=%u ", s->wl.passes);
+		else
+			fprintf(out, "duration=%u ramp=%u ", s->wl.duration, s->wl.ramp);
+		if (s->axis)
+			fprintf(out, "axis=%s ", s->axis);
+		if (s->round)
+			fprintf(out, "round=%u ", s->round);
+		fprintf(out, "engine=%s targets=%u  line %d\n", s->engine->desc->name,
+			s->wl.ntargets, s->line);
 	}
 	util_format_duration(c->total_secs, dur, sizeof(dur));
-	fprintf(out, "estimated time: %s%s\n", dur,
-		c->layout ? " (plus laying out new file targets)" : "");
+	fprintf(out, "estimated time: %s%s%s\n", dur,
+		c->layout ? " (plus laying out new file targets)" : "",
+		c->fills ? " (~: fills counted at 1 GB/s)" : "");
 }
 
 static void sample_hook(void *vctx, const struct step_sample *s)
@@ -115,6 +132,13 @@ static void layout_hook(void *vctx, uint64_t done, uint64_t total)
 static void log_step_result(unsigned seq, const struct step_spec *s, const struct step_totals *t,
 			    const char *status)
 {
+	if (s->kind == STEP_EXEC) {
+		log_info("step %u %s: %s: %.1f s, exit status %d%s", seq, s->name, status,
+			 t->elapsed_s, t->exit_status, s->exec_bytes ? "" : " (no bytes= given)");
+		if (s->exec_bytes)
+			log_info("step %u: %.1f MB/s", seq, t->mbps);
+		return;
+	}
 	log_info("step %u %s: %s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us, "
 		 "max %.1f us, %llu errors", seq, s->name, status, t->iops, t->mbps,
 		 t->lat_mean, t->lat_p99, t->lat_max, (unsigned long long)t->errors);
@@ -132,7 +156,7 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->seq++;
 	for (unsigned i = c->seq; i < c->nsteps; i++)
 		later += step_secs(&c->steps[i]);
-	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+	for (unsigned i = 0; i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
 		db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
 				 target_kind_name(spec->wl.targets[i].kind),
 				 spec->wl.targets[i].size);
@@ -147,10 +171,14 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	if (!progress_enabled())
 		log_info("step %u/%u %s: %s %s", c->seq, c->nsteps, step_kind_name(spec->kind),
 			 spec->name, spec->params_json);
-	rc = step_execute(spec, &hooks, t, err, len);
+	if (spec->kind == STEP_EXEC)
+		rc = exec_run(spec, t, err, len);
+	else
+		rc = step_execute(spec, &hooks, t, err, len);
 	progress_clear();
 	status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";
-	if (db_step_finish(&c->db, c->step_id, status, t, rc && rc != -EINTR ? err : NULL) < 0 &&
+	if (db_step_finish(&c->db, c->step_id, status, spec, t,
+			   rc && rc != -EINTR ? err : NULL) < 0 &&
 	    rc == 0) {
 		snprintf(err, len, "cannot record the results of step %u in '%s'", c->seq,
 			 c->db.path);
@@ -342,8 +370,11 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 		db_close(&c->db);
 		return EXIT_FAILED;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	c->po.dry = false;
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
 	plan_info_free(&info);

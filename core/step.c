@@ -20,6 +20,7 @@ struct step_run {
 	int *fds;
 	uint64_t *sizes;
 	struct hist sec_lat[2];		/* scratch: one second, merged */
+	uint64_t *sec_tgt;		/* scratch: one second's per-target counters */
 };
 
 const char *step_kind_name(enum step_kind kind)
@@ -35,6 +36,9 @@ void step_spec_free(struct step_spec *s)
 	free(s->group);
 	free(s->tags);
 	free(s->params_json);
+	free(s->axis);
+	free(s->axis_value);
+	free(s->cmd);
 	plugin_opts_free(s->opts, s->nopts);
 	for (unsigned i = 0; i < s->wl.ntargets; i++)
 		free(s->wl.targets[i].path);
@@ -136,6 +140,7 @@ static void merge_second(struct step_run *r, uint64_t sec, struct step_sample *s
 	memset(smp, 0, sizeof(*smp));
 	smp->t = sec;
 	smp->ramp = sec < r->spec->wl.ramp;
+	memset(r->sec_tgt, 0, r->spec->wl.ntargets * TGT_COUNTERS * sizeof(uint64_t));
 	hist_reset(&r->sec_lat[0]);
 	hist_reset(&r->sec_lat[1]);
 	for (unsigned i = 0; i < r->nworkers; i++) {
@@ -143,6 +148,8 @@ static void merge_second(struct step_run *r, uint64_t sec, struct step_sample *s
 		struct sec_bucket *b = &w->ring[sec % WORKER_RING];
 
 		if (b->sec == (int64_t)sec) {
+			for (unsigned k = 0; k < r->spec->wl.ntargets * TGT_COUNTERS; k++)
+				r->sec_tgt[k] += b->tgt[k];
 			for (int d = 0; d < 2; d++) {
 				smp->ops[d] += b->ops[d];
 				smp->bytes[d] += b->bytes[d];
@@ -174,6 +181,8 @@ static void add_to_totals(struct step_run *r, const struct step_sample *smp,
 	}
 	t->errors += smp->errors;
 	t->window_s++;
+	for (unsigned k = 0; k < t->ntargets * TGT_COUNTERS; k++)
+		t->tgt[k] += r->sec_tgt[k];
 }
 
 static int64_t min_published(struct step_run *r, bool *all_finished)
@@ -225,10 +234,18 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
 	}
 }
 
+void step_totals_release(struct step_totals *t)
+{
+	free(t->tgt);
+	t->tgt = NULL;
+	t->ntargets = 0;
+}
+
 void step_totals_finish(struct step_totals *t)
 {
 	struct hist all;
-	double secs = (double)t->window_s;
+	/* a fill ends inside its last second: rate it by the time it took */
+	double secs = t->filled && t->elapsed_s > 0 ? t->elapsed_s : (double)t->window_s;
 
 	hist_reset(&all);
 	hist_merge(&all, &t->lat[0]);
@@ -278,6 +295,14 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 	memset(t, 0, sizeof(*t));
 	hist_reset(&t->lat[0]);
 	hist_reset(&t->lat[1]);
+	t->ntargets = spec->wl.ntargets;
+	t->tgt = calloc(t->ntargets * TGT_COUNTERS, sizeof(uint64_t));
+	r.sec_tgt = calloc(t->ntargets * TGT_COUNTERS, sizeof(uint64_t));
+	if (!t->tgt || !r.sec_tgt) {
+		free(r.sec_tgt);
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
 	rc = open_targets(&r, hooks, err, len);
 	if (rc == 0)
 		rc = start_workers(&r, err, len);
@@ -302,7 +327,16 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			rc = collect_errors(&r, err, len);
 		if (rc == 0 && hb_stop_requested)
 			rc = -EINTR;
+		for (unsigned i = 0; i < r.nstarted; i++) {
+			struct worker *w = &r.workers[i];
+			double el = (double)(w->end_ns - w->t0) / 1e9;
+
+			t->filled |= w->exhausted;
+			if (w->exhausted && el > t->elapsed_s)
+				t->elapsed_s = el;
+		}
 	}
+	free(r.sec_tgt);
 	for (unsigned i = 0; r.workers && i < r.nworkers; i++)
 		worker_release(&r.workers[i]);
 	free(r.workers);

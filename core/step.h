@@ -23,6 +23,12 @@ struct step_spec {
 	unsigned nopts;
 	struct workload wl;
 	int line;		/* plan line of the call, for messages */
+	char *axis;		/* the key a sweep varies at this step, or NULL */
+	char *axis_value;
+	unsigned round;		/* steady-state round, 0: none */
+	char *cmd;		/* exec steps: the shell command */
+	uint64_t exec_bytes;	/* exec steps: bytes it moves, for MB/s (0: unknown) */
+	double estimate;	/* s: what the dry pass counts for this step */
 };
 
 /* One second of a step, merged over workers. Latencies in us. */
@@ -38,6 +44,11 @@ struct step_totals {
 	uint64_t window_s;	/* seconds in the measurement window that were kept */
 	double iops, read_iops, write_iops, mbps;
 	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max;	/* us */
+	bool filled;		/* a fill (passes=) wrote all it was to write */
+	double elapsed_s;	/* exec steps: wall time */
+	int exit_status;	/* exec steps */
+	unsigned ntargets;
+	uint64_t *tgt;		/* per target, TGT_COUNTERS each (worker.h); malloc'd */
 	struct hist lat[2];	/* ns, merged over the window */
 };
 
@@ -57,5 +68,6 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		 struct step_totals *out, char *err, size_t errlen);
 void step_spec_free(struct step_spec *spec);
 void step_totals_finish(struct step_totals *t);
+void step_totals_release(struct step_totals *t);
 
 #endif

@@ -39,8 +39,12 @@ int worker_prepare(struct worker *w)
 	util_fill_random(w->buf, w->buf_len, w->seed ^ 0x5eedb0f5);
 	for (unsigned i = 0; i < w->depth; i++)
 		w->ios[i].target = (uint16_t)(i / wl->qd);
-	for (unsigned i = 0; i < WORKER_RING; i++)
+	for (unsigned i = 0; i < WORKER_RING; i++) {
 		w->ring[i].sec = -1;
+		w->ring[i].tgt = calloc(wl->ntargets * TGT_COUNTERS, sizeof(uint64_t));
+		if (!w->ring[i].tgt)
+			return -ENOMEM;
+	}
 	atomic_store(&w->published, -1);
 	atomic_store(&w->consumed, -1);
 	w->err_target = -1;
@@ -50,6 +54,10 @@ int worker_prepare(struct worker *w)
 void worker_release(struct worker *w)
 {
 	gen_free(&w->gen);
+	for (unsigned i = 0; i < WORKER_RING; i++) {
+		free(w->ring[i].tgt);
+		w->ring[i].tgt = NULL;
+	}
 	free(w->ios);
 	free(w->batch);
 	free(w->done);
@@ -59,11 +67,17 @@ void worker_release(struct worker *w)
 	w->buf = NULL;
 }
 
-static inline void prepare_io(struct worker *w, struct hb_io *io)
+/* Fill in the next request of io's queue; false when a fill has issued all
+ * it was to write on that target. */
+static inline bool prepare_io(struct worker *w, struct hb_io *io)
 {
 	char *slot = (char *)w->buf + (size_t)(io - w->ios) * w->slot_len;
+	struct gen_stream *s = &w->gen.streams[io->target];
 
 	gen_next(&w->gen, io->target, io);
+	if (s->budget < io->len)
+		return false;
+	s->budget -= io->len;
 	if (io->op == HB_OP_WRITE) {
 		io->buf = slot + w->wbuf_off;
 		memcpy(io->buf, &w->write_seq, sizeof(w->write_seq));	/* no two alike */
@@ -71,6 +85,7 @@ static inline void prepare_io(struct worker *w, struct hb_io *io)
 	} else {
 		io->buf = slot;
 	}
+	return true;
 }
 
 /* The bucket for second sec, opened on first use. Waits (rarely) when the
@@ -88,7 +103,8 @@ static struct sec_bucket *bucket_for(struct worker *w, int64_t sec)
 			return NULL;
 		nanosleep(&ts, NULL);
 	}
-	memset(b->ops, 0, sizeof(*b) - offsetof(struct sec_bucket, ops));
+	memset(b->ops, 0, offsetof(struct sec_bucket, tgt) - offsetof(struct sec_bucket, ops));
+	memset(b->tgt, 0, w->wl->ntargets * TGT_COUNTERS * sizeof(uint64_t));
 	hist_reset(&b->lat[0]);
 	hist_reset(&b->lat[1]);
 	b->sec = sec;
@@ -108,6 +124,7 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 		return;
 	if (io->result != (int64_t)io->len) {
 		b->errors++;
+		b->tgt[io->target * TGT_COUNTERS + TGT_ERRORS]++;
 		if (!w->err) {
 			w->err = io->result < 0 ? (int)io->result : -EIO;
 			w->err_offset = io->offset;
@@ -117,6 +134,8 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	}
 	b->ops[io->op]++;
 	b->bytes[io->op] += io->len;
+	b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op]++;
+	b->tgt[io->target * TGT_COUNTERS + TGT_BYTES + io->op] += io->len;
 	b->busy_ns += lat;
 	hist_add(&b->lat[io->op], lat);
 }
@@ -148,6 +167,13 @@ static void publish(struct worker *w, int64_t upto)
 		atomic_store_explicit(&w->published, upto, memory_order_release);
 }
 
+static void finish_fill(struct worker *w, uint64_t now)
+{
+	w->exhausted = true;
+	w->end_ns = now;
+	publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC));
+}
+
 static void worker_loop(struct worker *w)
 {
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
@@ -155,10 +181,9 @@ static void worker_loop(struct worker *w)
 	unsigned inflight = 0, nb = 0;
 	bool stopping = false;
 
-	for (unsigned i = 0; i < w->depth; i++) {
-		prepare_io(w, &w->ios[i]);
-		w->batch[nb++] = &w->ios[i];
-	}
+	for (unsigned i = 0; i < w->depth; i++)
+		if (prepare_io(w, &w->ios[i]))
+			w->batch[nb++] = &w->ios[i];
 	if ((w->fatal = submit_batch(w, nb, &inflight)))
 		return;
 	while (inflight) {
@@ -178,10 +203,8 @@ static void worker_loop(struct worker *w)
 			struct hb_io *io = w->done[i];
 
 			account(w, io, now);
-			if (!stopping) {
-				prepare_io(w, io);
+			if (!stopping && prepare_io(w, io))
 				w->batch[nb++] = io;
-			}
 		}
 		inflight -= (unsigned)n;
 		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);
@@ -192,6 +215,8 @@ static void worker_loop(struct worker *w)
 	now = worker_now(w);
 	if (now >= end)		/* every second of the step is whole */
 		publish(w, (int64_t)w->total_secs - 1);
+	else if (!stopping)	/* a fill is complete: its last second is too */
+		finish_fill(w, now);
 }
 
 /* A synchronous engine does the I/O inside submit(): time each request alone,
@@ -207,7 +232,10 @@ static void worker_loop_sync(struct worker *w)
 		int n;
 
 		next = (next + 1) % w->depth;
-		prepare_io(w, io);
+		if (!prepare_io(w, io)) {
+			finish_fill(w, now);
+			return;
+		}
 		io->submit_ns = worker_now(w);
 		if ((n = ops->submit(w->ctx, &io, 1)) != 1 ||
 		    (n = ops->reap(w->ctx, 1, 1, w->done, 0)) != 1) {

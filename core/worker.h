@@ -21,8 +21,12 @@ struct sec_bucket {
 	uint64_t bytes[2];
 	uint64_t errors;
 	uint64_t busy_ns;	/* sum of latencies: occupancy by Little's law */
+	uint64_t *tgt;		/* per target: TGT_COUNTERS each (worker_prepare) */
 	struct hist lat[2];	/* ns */
 };
+
+/* Per-target counters of a second: ops and bytes by direction, errors. */
+enum { TGT_OPS = 0, TGT_BYTES = 2, TGT_ERRORS = 4, TGT_COUNTERS = 5 };
 
 struct worker_shared;
 
@@ -56,6 +60,8 @@ struct worker {
 	_Atomic int64_t consumed;	/* the sampler has merged seconds <= this */
 	_Atomic bool finished;		/* drained and closed */
 	_Atomic uint64_t inflight;	/* for the live line */
+	bool exhausted;			/* a fill wrote all it was to write */
+	uint64_t end_ns;		/* when it finished, on its clock */
 	int open_rc;
 	int err;			/* first I/O error (-errno), 0 if none */
 	uint64_t err_offset;

@@ -223,6 +223,10 @@ int gen_init(struct gen *g, const struct workload *wl, unsigned worker, uint64_t
 			s->hi = s->lo + seg;
 		}
 		s->cursor = s->lo;
+		s->budget = UINT64_MAX;
+		if (wl->passes)	/* each worker fills its share, passes times */
+			s->budget = g->random ? span / wl->workers * wl->passes
+					      : (s->hi - s->lo) * wl->passes;
 	}
 	return 0;
 }

@@ -43,6 +43,7 @@ struct workload {
 	uint64_t size;		/* bytes for targets to create; 0: none given */
 	bool direct;
 	uint64_t seed;
+	unsigned passes;	/* > 0: write passes x the range, then stop (a fill) */
 	struct target_spec *targets;
 	unsigned ntargets;
 };
@@ -64,6 +65,7 @@ uint64_t workload_span(const struct workload *wl, unsigned i);
 struct gen_stream {
 	uint64_t lo, hi;	/* bytes: sequential segment, or random span */
 	uint64_t cursor;	/* next sequential offset */
+	uint64_t budget;	/* bytes this stream may still issue (fills) */
 };
 
 struct gen {

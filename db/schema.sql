@@ -69,7 +69,45 @@ CREATE TABLE steps (
     lat_p999_us REAL,
     lat_max_us  REAL,
     error_text  TEXT,
+    axis        TEXT,                -- the key a sweep varies ('oio', 'write_pct', 'bs')
+    axis_value  TEXT,                -- its value at this step
+    round       INTEGER,             -- steady-state round, 1..
+    passes      INTEGER,             -- fills: passes over the range
+    exit_status INTEGER,             -- exec steps: the command's exit status
+    elapsed_s   REAL,                -- exec steps and fills: wall (or engine) time
     UNIQUE (run_id, seq)
+);
+
+-- Per-target totals of a step's measurement window (they add up to the step's).
+CREATE TABLE step_targets (
+    step_id     INTEGER NOT NULL REFERENCES steps(id) ON DELETE CASCADE,
+    path        TEXT NOT NULL,
+    read_ops    INTEGER NOT NULL,
+    write_ops   INTEGER NOT NULL,
+    read_bytes  INTEGER NOT NULL,
+    write_bytes INTEGER NOT NULL,
+    errors      INTEGER NOT NULL,
+    PRIMARY KEY (step_id, path)
+);
+
+-- The outcome of each hb.steady{}: SNIA PTS steady state over its rounds.
+CREATE TABLE steady_state (
+    id             INTEGER PRIMARY KEY,
+    run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    name           TEXT NOT NULL,
+    attained       INTEGER NOT NULL,
+    rounds         INTEGER NOT NULL,
+    window_first   INTEGER,          -- round numbers of the window
+    window_last    INTEGER,
+    mean           REAL,             -- of the tracking variable over the window
+    slope          REAL,             -- least-squares slope per round
+    data_excursion REAL,             -- max - min over the window
+    slope_excursion REAL,            -- slope x (window - 1)
+    max_data_excursion REAL,         -- the limits, as shares of the mean
+    max_slope_excursion REAL,
+    track          TEXT,             -- what was tracked ('iops', ...)
+    first_step_id  INTEGER,
+    last_step_id   INTEGER
 );
 
 -- Second t holds the I/Os that completed in [t, t+1) s after the step began.
@@ -120,6 +158,7 @@ CREATE TABLE events (
 );
 
 CREATE INDEX steps_run ON steps(run_id);
+CREATE INDEX steady_run ON steady_state(run_id);
 CREATE INDEX probes_run ON probes(run_id);
 CREATE INDEX events_run ON events(run_id);
 
@@ -139,11 +178,21 @@ SELECT s.id AS step_id, s.run_id, r.uuid AS run_uuid, r.label, s.seq, s.kind, s.
        s.duration_s, s.ramp_s, s.window_s, s.status,
        s.iops, s.read_iops, s.write_iops,
        s.mbps,
-       CASE WHEN s.window_s > 0
-            THEN (s.read_bytes + s.write_bytes) / CAST(s.window_s AS REAL) / 1048576.0
-       END AS mibps,
+       s.mbps * 1000000.0 / 1048576.0 AS mibps,
        s.lat_mean_us, s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.lat_max_us,
-       s.errors, s.params_json
+       s.errors, s.axis, s.axis_value, s.round, s.params_json
 FROM steps s JOIN runs r ON r.id = s.run_id;
+
+-- OIO sweeps: one row per point, for IOPS/latency-versus-OIO charts.
+CREATE VIEW oio_sweep AS
+SELECT run_id, label, group_name, rw, bs, write_pct, oio, iops, mbps, mibps,
+       lat_mean_us, lat_p99_us, step_id
+FROM step_summary WHERE axis = 'oio' AND status = 'done';
+
+-- Write-mix sweeps: one row per write percentage.
+CREATE VIEW write_mix_sweep AS
+SELECT run_id, label, group_name, rw, bs, oio, write_pct, iops, read_iops, write_iops,
+       mbps, lat_mean_us, lat_p99_us, step_id
+FROM step_summary WHERE axis = 'write_pct' AND status = 'done';
 
 PRAGMA user_version = 1;
