@@ -8,6 +8,7 @@
 #include "db.h"
 #include "hist.h"
 #include "log.h"
+#include "plan.h"
 #include "util.h"
 #include "worker.h"
 
@@ -421,6 +422,36 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 		return rc;
 	}
 	return db_exec(db, "COMMIT");
+}
+
+int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r)
+{
+	sqlite3_stmt *st = prep(db,
+		"INSERT INTO steady_state (run_id, name, attained, rounds, window_first, "
+		"window_last, mean, slope, data_excursion, slope_excursion, max_data_excursion, "
+		"max_slope_excursion, track, first_step_id, last_step_id) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, r->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 3, r->attained);
+	sqlite3_bind_int(st, 4, r->rounds);
+	if (r->window_last) {
+		sqlite3_bind_int(st, 5, r->window_first);
+		sqlite3_bind_int(st, 6, r->window_last);
+		sqlite3_bind_double(st, 7, r->mean);
+		sqlite3_bind_double(st, 8, r->slope);
+		sqlite3_bind_double(st, 9, r->data_excursion);
+		sqlite3_bind_double(st, 10, r->slope_excursion);
+	}
+	sqlite3_bind_double(st, 11, r->max_data_excursion);
+	sqlite3_bind_double(st, 12, r->max_slope_excursion);
+	sqlite3_bind_text(st, 13, r->track, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 14, r->first_step_id);
+	sqlite3_bind_int64(st, 15, r->last_step_id);
+	return step_done(db, st);
 }
 
 int db_event(struct db *db, int64_t run_id, const char *level, const char *msg)

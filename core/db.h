@@ -40,6 +40,8 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 		   const struct step_spec *s, const struct step_totals *t,
 		   const char *error_text);
 int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
+struct steady_result;
+int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r);
 /* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);
 /* Default database path: $HBATEST_DB or ./hbatest.db */

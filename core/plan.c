@@ -104,13 +104,33 @@ static void push_targets(lua_State *L)
 	lua_getfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
 }
 
+/* The line of the plan that led here: the innermost frame in the plan file
+ * itself (a call may come through a scripts/ module such as hb.sweep). */
 static int caller_line(lua_State *L)
 {
+	const char *path = plan_of(L)->o->path;
 	lua_Debug ar;
 
-	if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
-		return ar.currentline;
+	for (int level = 1; lua_getstack(L, level, &ar); level++) {
+		if (lua_getinfo(L, "Sl", &ar) && ar.source[0] == '@' &&
+		    strcmp(ar.source + 1, path) == 0 && ar.currentline > 0)
+			return ar.currentline;
+	}
 	return 0;
+}
+
+/* Raise "plan.lua:LINE: msg", naming the plan's line even from a module. */
+static int plan_error(lua_State *L, const char *fmt, const char *what, const char *msg)
+{
+	int line = caller_line(L);
+
+	if (line > 0)
+		lua_pushfstring(L, "%s:%d: ", plan_of(L)->o->path, line);
+	else
+		luaL_where(L, 1);
+	lua_pushfstring(L, fmt, what, msg);
+	lua_concat(L, 2);
+	return lua_error(L);
 }
 
 static void push_results(lua_State *L, const struct step_totals *t, int64_t step_id, bool dry)
@@ -162,7 +182,7 @@ static int l_run(lua_State *L)
 	if (rc) {
 		free(spec);
 		free(t);
-		return luaL_error(L, "hb.run: %s", err);
+		return plan_error(L, "%s: %s", "hb.run", err);
 	}
 	spec->line = caller_line(L);
 	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
@@ -173,7 +193,7 @@ static int l_run(lua_State *L)
 	if (rc == -EINTR)
 		return raise_interrupt(L);
 	if (rc)
-		return luaL_error(L, "hb.run: %s", err);
+		return plan_error(L, "%s: %s", "hb.run", err);
 	return 1;
 }
 
@@ -244,7 +264,7 @@ static int l_exec(lua_State *L)
 		step_spec_free(spec);
 		free(spec);
 		free(t);
-		return luaL_error(L, "hb.exec: %s", err);
+		return plan_error(L, "%s: %s", "hb.exec", err);
 	}
 	spec->line = caller_line(L);
 	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
@@ -260,8 +280,48 @@ static int l_exec(lua_State *L)
 	if (rc == -EINTR)
 		return raise_interrupt(L);
 	if (rc)
-		return luaL_error(L, "hb.exec: %s", err);
+		return plan_error(L, "%s: %s", "hb.exec", err);
 	return 1;
+}
+
+/* ---- hb._record_steady{...}: scripts/hbatest.lua stores hb.steady's outcome */
+static double num_field(lua_State *L, const char *k)
+{
+	double v;
+
+	lua_getfield(L, 1, k);
+	v = lua_tonumber(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
+static int l_record_steady(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	struct steady_result r = { 0 };
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	if (p->o->dry || !p->hooks->steady)
+		return 0;
+	lua_getfield(L, 1, "name");
+	lua_getfield(L, 1, "track");
+	lua_getfield(L, 1, "attained");
+	r.name = lua_tostring(L, -3) ? lua_tostring(L, -3) : "steady";
+	r.track = lua_tostring(L, -2) ? lua_tostring(L, -2) : "iops";
+	r.attained = lua_toboolean(L, -1);
+	r.rounds = (int)num_field(L, "rounds");
+	r.window_first = (int)num_field(L, "window_first");
+	r.window_last = (int)num_field(L, "window_last");
+	r.mean = num_field(L, "mean");
+	r.slope = num_field(L, "slope");
+	r.data_excursion = num_field(L, "data_excursion");
+	r.slope_excursion = num_field(L, "slope_excursion");
+	r.max_data_excursion = num_field(L, "max_data_excursion");
+	r.max_slope_excursion = num_field(L, "max_slope_excursion");
+	r.first_step_id = (int64_t)num_field(L, "first_step_id");
+	r.last_step_id = (int64_t)num_field(L, "last_step_id");
+	p->hooks->steady(p->hooks->ctx, &r);
+	return 0;
 }
 
 /* ---- hb.set(key, default) -------------------------------------------- */
@@ -364,6 +424,7 @@ static const luaL_Reg hb_funcs[] = {
 	{ "plan", l_plan },
 	{ "run", l_run },
 	{ "exec", l_exec },
+	{ "_record_steady", l_record_steady },
 	{ "set", l_set },
 	{ "log", l_log },
 	{ "sleep", l_sleep },
@@ -542,6 +603,25 @@ static void report_error(lua_State *L, char *err, size_t len)
 		log_debug("%s", tb + 1);
 }
 
+/* hb.sweep, hb.profile, hb.steady, hb.precondition live in scripts/hbatest.lua */
+static int load_library(lua_State *L, struct plan *p, char *err, size_t len)
+{
+	char path[PATH_MAX];
+
+	if (!find_module(p, "hbatest", path, sizeof(path))) {
+		snprintf(err, len, "cannot find scripts/hbatest.lua (the plan library) beside "
+			 "the binary, the plan or $HBATEST_SCRIPTS: is hbatest installed whole?");
+		return -ENOENT;
+	}
+	lua_getglobal(L, "require");
+	lua_pushliteral(L, "hbatest");
+	if (lua_pcall(L, 1, 0, 1) != LUA_OK) {
+		report_error(L, err, len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_sets(struct plan *p, char *err, size_t len)
 {
 	for (unsigned i = 0; i < p->o->nsets; i++) {
@@ -585,6 +665,12 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 	open_sandbox(L);
 	open_hb(L, &p);
 	lua_pushcfunction(L, traceback);
+	if (load_library(L, &p, err, len)) {
+		lua_close(L);
+		free(src);
+		free(p.set_used);
+		return -ENOENT;
+	}
 	snprintf(chunk, sizeof(chunk), "@%s", o->path);
 	if (luaL_loadbufferx(L, src, sz, chunk, "t") != LUA_OK) {
 		report_error(L, err, len);

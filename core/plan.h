@@ -17,6 +17,16 @@ struct plan_opts {
 	unsigned nsets;
 };
 
+/* The outcome of one hb.steady{} (see scripts/snia.lua). */
+struct steady_result {
+	const char *name, *track;
+	bool attained;
+	int rounds, window_first, window_last;
+	double mean, slope, data_excursion, slope_excursion;
+	double max_data_excursion, max_slope_excursion;
+	int64_t first_step_id, last_step_id;
+};
+
 /* What the plan asks the runner to do. */
 struct plan_hooks {
 	void *ctx;
@@ -26,6 +36,8 @@ struct plan_hooks {
 		    int64_t *step_id, char *err, size_t errlen);
 	/* hb.log */
 	void (*log)(void *ctx, const char *msg);
+	/* hb.steady's outcome, to store (real pass only) */
+	void (*steady)(void *ctx, const struct steady_result *r);
 };
 
 struct plan_info {

@@ -526,9 +526,12 @@ static int get_kind(struct keyctx *k, struct step_spec *s)
 }
 
 /* A fill writes passes x the range and stops; duration is then only a cap. */
-static int check_fill(struct keyctx *k, struct step_spec *s, bool duration_given)
+/* A fill's own keys only: a plan's default duration or ramp is meant for
+ * measured steps, not as a cap on a fill. */
+static int check_fill(struct keyctx *k, struct step_spec *s)
 {
 	struct workload *wl = &s->wl;
+	bool own_duration, own_ramp;
 
 	if (!wl->passes)
 		return 0;
@@ -537,8 +540,13 @@ static int check_fill(struct keyctx *k, struct step_spec *s, bool duration_given
 			 "or \"randwrite\", not \"%s\"", wl->passes, rw_name(wl->rw));
 		return -EINVAL;
 	}
-	if (!duration_given)
+	own_duration = lua_getfield(k->L, k->idx, "duration") != LUA_TNIL;
+	own_ramp = lua_getfield(k->L, k->idx, "ramp") != LUA_TNIL;
+	lua_pop(k->L, 2);
+	if (!own_duration)
 		wl->duration = 100000000;	/* about 3 years: no limit in practice */
+	if (!own_ramp)
+		wl->ramp = 0;
 	return 0;
 }
 
@@ -604,13 +612,10 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	struct workload *wl = &s->wl;
 	unsigned seed;
 	int rc = -EINVAL;
-	bool duration_given;
 
 	targets_idx = lua_absindex(L, targets_idx);
 	memset(s, 0, sizeof(*s));
 	err[0] = '\0';
-	duration_given = get_key(L, k.idx, k.def, "duration") != LUA_TNIL;
-	lua_pop(L, 1);
 	if (plan_check_keys(L, k.idx, err, len) ||
 	    get_str(&k, "name", NULL, &s->name) || get_str(&k, "group", NULL, &s->group) ||
 	    get_tags(&k, s) || get_rw(&k, wl) || get_bs(&k, wl) ||
@@ -623,7 +628,7 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_uint(&k, "seed", 0, 0x7fffffff, DEFAULT_SEED, &seed) ||
 	    get_uint(&k, "passes", 0, 1000, 0, &wl->passes) ||
 	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
-	    check_fill(&k, s, duration_given) ||
+	    check_fill(&k, s) ||
 	    get_targets(&k, targets_idx, wl) || get_engine(&k, s))
 		goto fail;
 	uint64_t align = 0;

@@ -202,6 +202,18 @@ static void plan_log(void *vctx, const char *msg)
 		log_info("plan: %s", msg);
 }
 
+static void steady_hook(void *vctx, const struct steady_result *r)
+{
+	struct run_ctx *c = vctx;
+
+	db_steady_insert(&c->db, c->run_id, r);
+	if (r->attained)
+		log_info("steady state '%s' attained in %d rounds (window %d-%d, mean %.1f)",
+			 r->name, r->rounds, r->window_first, r->window_last, r->mean);
+	else
+		log_warn("steady state '%s' not attained in %d rounds", r->name, r->rounds);
+}
+
 static void events_sink(void *vctx, enum hb_log_level level, const char *msg)
 {
 	static const char *const names[] = { "error", "warning", "info" };
@@ -359,7 +371,7 @@ static void free_ctx(struct run_ctx *c)
 
 static int real_pass(struct run_ctx *c, int argc, char **argv)
 {
-	struct plan_hooks hooks = { c, real_step, plan_log };
+	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook };
 	struct plan_info info = { 0 };
 	char err[2048];
 	const char *status;
@@ -398,7 +410,7 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
 	struct run_ctx c = { 0 };
-	struct plan_hooks hooks = { &c, dry_step, plan_log };
+	struct plan_hooks hooks = { &c, dry_step, plan_log, NULL };
 	struct plan_info info = { 0 };
 	char err[2048], dur[32];
 	int rc;
