@@ -154,8 +154,8 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 	char now[40];
 	sqlite3_stmt *st = prep(db,
 		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
-		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?)");
+		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json, "
+		"targets_json) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?)");
 
 	if (!st)
 		return -EIO;
@@ -173,6 +173,7 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 	sqlite3_bind_int(st, 11, r->simulated);
 	sqlite3_bind_int64(st, 12, getpid());
 	sqlite3_bind_text(st, 13, r->sets_json, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 14, r->targets_json, -1, SQLITE_TRANSIENT);
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);

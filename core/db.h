@@ -20,7 +20,7 @@ struct db {
 struct db_run {
 	char uuid[37];
 	const char *label, *plan_path, *plan_sha256, *plan_text;
-	const char *host, *version, *cmdline, *sets_json;
+	const char *host, *version, *cmdline, *sets_json, *targets_json;
 	bool simulated;
 };
 

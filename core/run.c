@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "plugin.h"
 #include "progress.h"
+#include "resume.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "target.h"
@@ -22,6 +23,9 @@ struct run_ctx {
 	struct plan_opts po;
 	const char *label;
 	bool dry_only;
+	bool resume, force;
+	const char *resume_spec;	/* RUN after --resume, or NULL */
+	struct resume rs;
 	/* dry pass */
 	struct step_spec *steps;
 	unsigned nsteps;
@@ -154,6 +158,14 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	int rc;
 
 	c->seq++;
+	if (c->resume) {
+		rc = resume_step(&c->db, &c->rs, c->seq, spec, t, step_id, err, len);
+		if (rc) {
+			step_spec_free(spec);
+			free(spec);
+			return rc < 0 ? rc : 0;
+		}
+	}
 	for (unsigned i = c->seq; i < c->nsteps; i++)
 		later += step_secs(&c->steps[i]);
 	for (unsigned i = 0; i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
@@ -240,6 +252,19 @@ static char *join_args(int argc, char **argv)
 	return sb_take(&b);
 }
 
+static char *targets_json(const struct plan_opts *po)
+{
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "[");
+	for (unsigned i = 0; i < po->ntargets; i++) {
+		sb_printf(&b, "%s", i ? "," : "");
+		sb_json_str(&b, po->targets[i]);
+	}
+	sb_printf(&b, "]");
+	return sb_take(&b);
+}
+
 static char *sets_json(const struct plan_opts *po)
 {
 	struct strbuf b = { 0 };
@@ -264,9 +289,22 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	struct db_run r = { 0 };
 	char sha[65], host[256] = "";
 	size_t sz;
-	char *text = util_read_file(c->po.path, &sz), *cmd, *sets;
+	char *text, *cmd, *sets, *tgts;
 	int rc;
 
+	if (c->resume) {	/* the database is open already */
+		if (resume_reopen(&c->db, &c->rs) < 0) {
+			snprintf(err, len, "cannot reopen run %lld in '%s'",
+				 (long long)c->rs.run_id, c->db.path);
+			return -EIO;
+		}
+		c->run_id = c->rs.run_id;
+		log_set_sink(events_sink, c);
+		log_info("resuming run %lld (%s) of %s", (long long)c->run_id, c->rs.uuid,
+			 c->po.path);
+		return 0;
+	}
+	text = util_read_file(c->po.path, &sz);
 	if (!text) {
 		snprintf(err, len, "cannot read plan '%s': %s", c->po.path, strerror(errno));
 		return -EIO;
@@ -280,6 +318,8 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	util_uuid(r.uuid);
 	cmd = join_args(argc, argv);
 	sets = sets_json(&c->po);
+	tgts = targets_json(&c->po);
+	r.targets_json = tgts;
 	r.label = c->label;
 	r.plan_path = c->po.path;
 	r.plan_sha256 = sha;
@@ -292,6 +332,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	free(text);
 	free(cmd);
 	free(sets);
+	free(tgts);
 	if (c->run_id < 0) {
 		snprintf(err, len, "cannot record the run in '%s'", c->db.path);
 		return -EIO;
@@ -314,8 +355,14 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 			i += used - 1;
 			continue;
 		}
-		if (!strcmp(a, "--dry-run")) {
-			c->dry_only = true;
+		if (!strcmp(a, "--dry-run") || !strcmp(a, "--force")) {
+			*(a[2] == 'd' ? &c->dry_only : &c->force) = true;
+			continue;
+		}
+		if (!strcmp(a, "--resume")) {	/* an optional RUN follows */
+			c->resume = true;
+			if (i + 1 < argc && argv[i + 1][0] != '-' && !strstr(argv[i + 1], ".lua"))
+				c->resume_spec = argv[++i];
 			continue;
 		}
 		if (a[0] != '-' && !c->po.path) {
@@ -353,7 +400,12 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 			target_allow_destroy(argv[++i]);
 		}
 	}
-	if (!c->po.path) {
+	if (c->resume && (c->po.ntargets || c->po.nsets || c->label)) {
+		cli_usage_error("run", "--resume replays the run with its own targets, --set "
+				"values and label; give none of them");
+		return -1;
+	}
+	if (!c->po.path && !c->resume) {
 		cli_usage_error("run", "no plan given");
 		return -1;
 	}
@@ -365,8 +417,13 @@ static void free_ctx(struct run_ctx *c)
 	for (unsigned i = 0; i < c->nsteps; i++)
 		step_spec_free(&c->steps[i]);
 	free(c->steps);
-	free(c->po.targets);
-	free(c->po.sets);
+	if (c->resume) {	/* po's lists point into rs */
+		resume_free(&c->rs);
+	} else {
+		free(c->po.targets);
+		free(c->po.sets);
+	}
+	db_close(&c->db);
 }
 
 static int real_pass(struct run_ctx *c, int argc, char **argv)
@@ -379,7 +436,6 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 
 	if (begin_run(c, argc, argv, err, sizeof(err)) < 0) {
 		log_error("%s", err);
-		db_close(&c->db);
 		return EXIT_FAILED;
 	}
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -403,8 +459,26 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
 	log_set_sink(NULL, NULL);
 	db_run_finish(&c->db, c->run_id, status);
-	db_close(&c->db);
 	return rc == -EINTR ? EXIT_INTERRUPTED : strcmp(status, "done") ? EXIT_FAILED : EXIT_DONE;
+}
+
+/* --resume: the run, its plan, targets and --set values from the database */
+static int open_resume(struct run_ctx *c)
+{
+	char err[1024];
+
+	if (db_open(&c->db, cli_db_path(), false, err, sizeof(err)) < 0 ||
+	    resume_load(&c->db, c->resume_spec, c->po.path, c->force, &c->rs, err,
+			sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	c->po.path = c->rs.plan_path;
+	c->po.targets = c->rs.targets;
+	c->po.ntargets = c->rs.ntargets;
+	c->po.sets = c->rs.sets;
+	c->po.nsets = c->rs.nsets;
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -416,8 +490,13 @@ int cmd_run(int argc, char **argv)
 	int rc;
 
 	if (parse_args(&c, argc, argv) < 0) {
+		c.resume = false;
 		free_ctx(&c);
 		return EXIT_USAGE;
+	}
+	if (c.resume && open_resume(&c) < 0) {
+		free_ctx(&c);
+		return EXIT_FAILED;
 	}
 	plugins_load();
 	c.po.dry = true;

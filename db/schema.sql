@@ -19,7 +19,8 @@ CREATE TABLE runs (
     simulated    INTEGER NOT NULL DEFAULT 0,
     pid          INTEGER,            -- of the process running it
     heartbeat_at TEXT,               -- refreshed while it runs
-    sets_json    TEXT                -- the --set values
+    sets_json    TEXT,               -- the --set values
+    targets_json TEXT                -- the --target values (a JSON list)
 );
 
 CREATE TABLE targets (

@@ -1,0 +1,264 @@
+/* Resuming a run after Ctrl-C, a crash or SIGKILL. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "resume.h"
+#include "sha256.h"
+#include "util.h"
+
+static char **column_list(struct db *db, const char *sql, int64_t run_id, unsigned *n)
+{
+	sqlite3_stmt *st;
+	char **v = NULL;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char **p = realloc(v, (*n + 1) * sizeof(*v));
+
+		if (!p)
+			break;
+		v = p;
+		v[(*n)++] = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err, size_t len)
+{
+	sqlite3_stmt *st;
+	int64_t id = -ENOENT;
+
+	sqlite3_prepare_v2(db->h, "SELECT id FROM runs WHERE status != 'done' AND "
+			   "(?1 IS NULL OR plan_path = ?1) ORDER BY id DESC LIMIT 1", -1, &st, NULL);
+	sqlite3_bind_text(st, 1, plan_path, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (id < 0)
+		snprintf(err, len, "no unfinished run%s%s in '%s' to resume", plan_path ? " of " : "",
+			 plan_path ? plan_path : "", db->path);
+	return id;
+}
+
+/* Is the run free to resume: not done, not running in a live process? */
+static int check_state(struct db *db, struct resume *r, const char **sha, char *err, size_t len,
+		       sqlite3_stmt **keep)
+{
+	sqlite3_stmt *st;
+	char me[256] = "";
+
+	sqlite3_prepare_v2(db->h, "SELECT status, host, pid, plan_path, plan_sha256, uuid "
+			   "FROM runs WHERE id = ?", -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, r->run_id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return -ENOENT;
+	}
+	const char *status = (const char *)sqlite3_column_text(st, 0);
+	const char *host = (const char *)sqlite3_column_text(st, 1);
+	pid_t pid = (pid_t)sqlite3_column_int64(st, 2);
+
+	gethostname(me, sizeof(me) - 1);
+	if (!strcmp(status, "done")) {
+		snprintf(err, len, "run %lld is done: nothing to resume", (long long)r->run_id);
+		sqlite3_finalize(st);
+		return -EINVAL;
+	}
+	if (!strcmp(status, "running") && host && !strcmp(host, me) && pid > 0 &&
+	    (kill(pid, 0) == 0 || errno != ESRCH)) {
+		snprintf(err, len, "run %lld is still running (pid %d)", (long long)r->run_id, pid);
+		sqlite3_finalize(st);
+		return -EBUSY;
+	}
+	snprintf(r->uuid, sizeof(r->uuid), "%s", sqlite3_column_text(st, 5));
+	*sha = (const char *)sqlite3_column_text(st, 4);
+	if (!r->plan_path)
+		r->plan_path = strdup((const char *)sqlite3_column_text(st, 3));
+	*keep = st;
+	return 0;
+}
+
+static void load_steps(struct db *db, struct resume *r)
+{
+	sqlite3_stmt *st;
+
+	sqlite3_prepare_v2(db->h, "SELECT seq, id, status = 'done', params_json, iops, mbps, "
+			   "read_iops, write_iops, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, "
+			   "lat_max_us, errors, elapsed_s, exit_status FROM steps WHERE run_id = ? "
+			   "ORDER BY seq", -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, r->run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct resume_step *p = realloc(r->steps, (r->nsteps + 1) * sizeof(*p)), *s;
+
+		if (!p)
+			break;
+		r->steps = p;
+		s = &r->steps[r->nsteps++];
+		memset(s, 0, sizeof(*s));
+		s->seq = (unsigned)sqlite3_column_int(st, 0);
+		s->id = sqlite3_column_int64(st, 1);
+		s->done = sqlite3_column_int(st, 2);
+		s->params_json = strdup((const char *)sqlite3_column_text(st, 3));
+		s->iops = sqlite3_column_double(st, 4);
+		s->mbps = sqlite3_column_double(st, 5);
+		s->read_iops = sqlite3_column_double(st, 6);
+		s->write_iops = sqlite3_column_double(st, 7);
+		s->lat_mean = sqlite3_column_double(st, 8);
+		s->lat_p50 = sqlite3_column_double(st, 9);
+		s->lat_p99 = sqlite3_column_double(st, 10);
+		s->lat_p999 = sqlite3_column_double(st, 11);
+		s->lat_max = sqlite3_column_double(st, 12);
+		s->errors = (uint64_t)sqlite3_column_int64(st, 13);
+		s->elapsed_s = sqlite3_column_double(st, 14);
+		s->exit_status = sqlite3_column_int(st, 15);
+	}
+	sqlite3_finalize(st);
+}
+
+int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
+		struct resume *r, char *err, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	const char *sha;
+	char now_sha[65];
+	size_t sz;
+	char *text;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->run_id = spec ? db_find_run(db, spec, err, len) : newest_unfinished(db, plan_path, err, len);
+	if (r->run_id < 0)
+		return (int)r->run_id;
+	if (plan_path)
+		r->plan_path = strdup(plan_path);
+	if ((rc = check_state(db, r, &sha, err, len, &st)) < 0)
+		return rc;
+	text = util_read_file(r->plan_path, &sz);
+	if (!text) {
+		snprintf(err, len, "cannot read plan '%s' of run %lld: %s", r->plan_path,
+			 (long long)r->run_id, strerror(errno));
+		sqlite3_finalize(st);
+		return -ENOENT;
+	}
+	sha256_hex(text, sz, now_sha);
+	free(text);
+	if (strcmp(now_sha, sha) && !force) {
+		snprintf(err, len, "plan '%s' changed since run %lld started (sha256 %.12s, now "
+			 "%.12s): resume with --force to replay the new text", r->plan_path,
+			 (long long)r->run_id, sha, now_sha);
+		sqlite3_finalize(st);
+		return -EINVAL;
+	}
+	sqlite3_finalize(st);
+	r->targets = column_list(db, "SELECT value FROM runs, json_each(runs.targets_json) "
+				 "WHERE runs.id = ? ORDER BY json_each.key", r->run_id, &r->ntargets);
+	r->sets = column_list(db, "SELECT json_each.key || '=' || json_each.value FROM runs, "
+			      "json_each(runs.sets_json) WHERE runs.id = ?", r->run_id, &r->nsets);
+	load_steps(db, r);
+	return 0;
+}
+
+int resume_reopen(struct db *db, struct resume *r)
+{
+	sqlite3_stmt *st;
+	char now[40];
+	int rc;
+
+	util_utc_now(now, sizeof(now));
+	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET status = 'running', finished_at = NULL, "
+			       "pid = ?, heartbeat_at = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, getpid());
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, r->run_id);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	/* hb.steady records its outcome again as the plan replays */
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM steady_state WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int delete_from(struct db *db, struct resume *r, unsigned seq)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM steps WHERE run_id = ? AND seq >= ?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, (int)seq);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	if (!rc && sqlite3_changes(db->h))
+		log_info("resume: step %u onwards starts over (%d unfinished step%s removed)",
+			 seq, sqlite3_changes(db->h), sqlite3_changes(db->h) == 1 ? "" : "s");
+	sqlite3_finalize(st);
+	r->truncated = true;
+	return rc;
+}
+
+int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
+		struct step_totals *t, int64_t *step_id, char *err, size_t len)
+{
+	struct resume_step *s = NULL;
+
+	if (r->truncated)
+		return 0;
+	for (unsigned i = 0; i < r->nsteps; i++)
+		if (r->steps[i].seq == seq)
+			s = &r->steps[i];
+	if (!s || !s->done)
+		return delete_from(db, r, seq);
+	if (strcmp(s->params_json, spec->params_json)) {
+		snprintf(err, len, "step %u '%s' is not the step run %lld did there (its "
+			 "parameters differ): the plan no longer replays the same steps",
+			 seq, spec->name, (long long)r->run_id);
+		return -EINVAL;
+	}
+	t->iops = s->iops;
+	t->mbps = s->mbps;
+	t->read_iops = s->read_iops;
+	t->write_iops = s->write_iops;
+	t->lat_mean = s->lat_mean;
+	t->lat_p50 = s->lat_p50;
+	t->lat_p99 = s->lat_p99;
+	t->lat_p999 = s->lat_p999;
+	t->lat_max = s->lat_max;
+	t->errors = s->errors;
+	t->elapsed_s = s->elapsed_s;
+	t->exit_status = s->exit_status;
+	*step_id = s->id;
+	log_info("step %u %s: done earlier, not run again", seq, spec->name);
+	return 1;
+}
+
+void resume_free(struct resume *r)
+{
+	for (unsigned i = 0; i < r->ntargets; i++)
+		free(r->targets[i]);
+	for (unsigned i = 0; i < r->nsets; i++)
+		free(r->sets[i]);
+	for (unsigned i = 0; i < r->nsteps; i++)
+		free(r->steps[i].params_json);
+	free(r->targets);
+	free(r->sets);
+	free(r->steps);
+	free(r->plan_path);
+	memset(r, 0, sizeof(*r));
+}

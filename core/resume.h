@@ -1,0 +1,47 @@
+/* Resuming a run: which run, its plan, targets and --set values, and the
+ * steps already done, which a replay returns from the database without I/O. */
+#ifndef HB_RESUME_H
+#define HB_RESUME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "step.h"
+
+struct resume_step {
+	unsigned seq;
+	int64_t id;
+	bool done;
+	char *params_json;
+	double iops, mbps, read_iops, write_iops;
+	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max, elapsed_s;	/* us, s */
+	uint64_t errors;
+	int exit_status;
+};
+
+struct resume {
+	int64_t run_id;
+	char uuid[37];
+	char *plan_path;
+	char **targets, **sets;	/* as the run was started with */
+	unsigned ntargets, nsets;
+	struct resume_step *steps;
+	unsigned nsteps;
+	bool truncated;		/* the unfinished steps are gone: run the rest */
+};
+
+/* Find the run (spec: id, uuid prefix, label; NULL: the newest unfinished
+ * one, of plan_path when given), check it can resume, and load it. */
+int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
+		struct resume *r, char *err, size_t errlen);
+/* Mark the run running again under this process. */
+int resume_reopen(struct db *db, struct resume *r);
+/* Step seq of the replay: 1 and its stored results when it was done (the
+ * spec must match), 0 when it is to run (unfinished steps are deleted first),
+ * or -EINVAL when the plan now asks something else at that step. */
+int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
+		struct step_totals *t, int64_t *step_id, char *err, size_t errlen);
+void resume_free(struct resume *r);
+
+#endif
