@@ -1,0 +1,36 @@
+-- plans/jbod-hba.lua: an HBA with its drives as JBOD, Iometer style, after the
+-- LSI 9207-8e review (shared/reference 000): 8 SSDs, one target per drive.
+--
+--   hbatest run plans/jbod-hba.lua --label "9207-8e PCIe3 x8" \
+--       --target /dev/sdb --target /dev/sdc ... --target /dev/sdi
+--
+-- What it does: 4k random read IOPS and 1M sequential read throughput across
+-- all drives at once, with 4 and then 32 workers; every worker keeps `qd`
+-- (32) I/Os in flight on every drive, so oio = workers x drives x qd. Each
+-- point warms up 30 s and measures 120 s; per-drive totals land in
+-- step_targets, so a slow drive or a starved port shows.
+-- How long: 4 points of 2m30s = 10 minutes. Read-only: no --destroy-data.
+-- Settings (--set): seconds, ramp, qd, engine, size.
+local seconds = hb.set("seconds", 120)
+local ramp = hb.set("ramp", 30)
+local qd = hb.set("qd", 32)
+
+hb.plan{
+  name = "JBOD HBA",
+  description = "4k random read IOPS and 1M sequential read MB/s over all drives, 4 and 32 workers",
+  defaults = { engine = hb.set("engine", "io_uring"), duration = seconds, ramp = ramp,
+               size = hb.set("size", nil) },  -- size: only to rehearse on files
+}
+
+local drives = #hb.targets
+if drives == 0 then error("give the drives with --target (one per drive)") end
+
+for _, workers in ipairs{ 4, 32 } do
+  local oio = workers * drives * qd
+  hb.run{ name = ("4k random read, %d workers"):format(workers), rw = "randread",
+          bs = "4k", workers = workers, oio = oio, group = "4k random read",
+          axis = "workers" }
+  hb.run{ name = ("1M sequential read, %d workers"):format(workers), rw = "read",
+          bs = "1m", workers = workers, oio = oio, group = "1M sequential read",
+          axis = "workers" }
+end

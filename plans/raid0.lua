@@ -1,0 +1,15 @@
+-- plans/raid0.lua: the RAID review suite on one RAID0 volume.
+--
+--   hbatest run plans/raid0.lua --target /dev/sdX --destroy-data /dev/sdX \
+--       --label "Adaptec ASR-8885 RAID0"
+--
+-- The same suite as plans/raid5.lua (scripts/review.lua): a 2x capacity 128k
+-- sequential fill, 9,000 s of 4k random writes at OIO 256, 4k/8k random OIO
+-- sweeps 2..256, 4k/8k write-mix sweeps 0..100% at OIO 64, 128k sequential
+-- OIO sweeps, and OLTP, web server and e-mail profiles over OIO 2..256:
+-- 94 measured points of 30 s warm-up + 120 s.
+--
+-- How long: about 6h25m plus the fill; --dry-run prints the estimate for your
+-- settings. Settings (--set): seconds, ramp, precondition, passes, mix_oio,
+-- workers, engine, size.
+require("review").raid("RAID0")

@@ -1,0 +1,20 @@
+-- plans/raid5.lua: the RAID review suite on one RAID5 volume.
+--
+--   hbatest run plans/raid5.lua --target /dev/sdX --destroy-data /dev/sdX \
+--       --label "LSI 9361-8i RAID5"
+--
+-- What it does (scripts/review.lua): a 2x capacity 128k sequential fill and
+-- 9,000 s of 4k random writes at OIO 256 (sampled every second: the descent to
+-- steady state); 4k and 8k random read and write OIO sweeps 2..256; 4k and 8k
+-- write-mix sweeps 0..100% in steps of 10 at OIO 64; 128k sequential read and
+-- write OIO sweeps; OLTP, web server and e-mail profiles over OIO 2..256.
+-- 94 measured points of 30 s warm-up + 120 s.
+--
+-- How long: about 6h25m plus the fill (2x capacity at the array's sequential
+-- write speed); `hbatest run plans/raid5.lua --dry-run --target ...` prints the
+-- estimate for your settings. A one-minute rehearsal on a file:
+--   hbatest run plans/raid5.lua --target /tmp/r5.dat --set size=64m \
+--       --set seconds=1 --set ramp=0 --set precondition=1
+-- Settings (--set): seconds, ramp, precondition, passes, mix_oio, workers,
+-- engine, size.
+require("review").raid("RAID5")
