@@ -123,12 +123,14 @@ end
 -- hb.precondition{...}: with no duration, the SNIA workload-independent
 -- preconditioning: a sequential fill of passes (2) x capacity in 128k writes
 -- at OIO 32. With a duration, a timed workload (randwrite by default), e.g.
--- { duration = 9000, bs = "4k", oio = 256 }. Every second is sampled.
+-- { duration = 9000, bs = "4k", oio = 256 }. Every second is sampled and, unless
+-- the call sets ramp, counted: the plan's default ramp does not apply.
 function hb.precondition(t)
   if t ~= nil and type(t) ~= "table" then error("hb.precondition: expected a table", 2) end
   local step = copy(t or {})
   step.kind = "precondition"
   step.oio = step.oio or 32
+  step.ramp = step.ramp or 0    -- every second of the descent counts
   if step.duration == nil then
     step.passes = step.passes or 2
     step.rw = step.rw or "write"
