@@ -160,6 +160,31 @@ static void show_steps(struct db *db, int64_t id)
 	sqlite3_finalize(st);
 }
 
+static void show_steady(struct db *db, int64_t id)
+{
+	sqlite3_stmt *st;
+
+	sqlite3_prepare_v2(db->h, "SELECT name, attained, rounds, window_first, window_last, "
+			   "mean, data_excursion / mean * 100, slope_excursion / mean * 100, "
+			   "max_data_excursion * 100, max_slope_excursion * 100, track "
+			   "FROM steady_state WHERE run_id = ? ORDER BY id", -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		printf("\nsteady state '%s': %s after %d rounds", sqlite3_column_text(st, 0),
+		       sqlite3_column_int(st, 1) ? "attained" : "NOT attained",
+		       sqlite3_column_int(st, 2));
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			printf("; window rounds %d-%d, mean %s %.1f, data excursion %.1f%% (max "
+			       "%.0f%%), slope excursion %.1f%% (max %.0f%%)",
+			       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
+			       sqlite3_column_text(st, 10), sqlite3_column_double(st, 5),
+			       sqlite3_column_double(st, 6), sqlite3_column_double(st, 8),
+			       sqlite3_column_double(st, 7), sqlite3_column_double(st, 9));
+		printf("\n");
+	}
+	sqlite3_finalize(st);
+}
+
 static void show_events(struct db *db, int64_t id)
 {
 	sqlite3_stmt *st;
@@ -192,6 +217,7 @@ int cmd_show(int argc, char **argv)
 	}
 	show_run(&db, id);
 	show_steps(&db, id);
+	show_steady(&db, id);
 	printf("\n");
 	show_events(&db, id);
 	db_close(&db);

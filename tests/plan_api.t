@@ -113,6 +113,10 @@ is "$(q "$DB" "SELECT count(*) || ':' || min(round) || ':' || max(round) FROM st
 is "$(q "$DB" "SELECT (SELECT min(id) FROM steps WHERE run_id = $id) = first_step_id FROM steady_state WHERE run_id = $id AND name = 'made up'")" 1 \
 	"the outcome points at its rounds' steps"
 grep -q "steady state 'never' not attained in 6 rounds" "$TMP/stderr"; ok $? "a steady state not attained is a warning"
+out=$("$HB" show "$id" --db "$DB")
+like "$out" "steady state 'made up': attained after 10 rounds; window rounds 6-10, mean function 112.0, data excursion 8.0% \(max 20%\), slope excursion 6.1% \(max 10%\)" \
+	"show reports the steady state with its window and why"
+like "$out" "steady state 'never': NOT attained after 6 rounds" "and one not attained"
 
 # --- hb.exec ------------------------------------------------------------------
 cat > "$TMP/exec.lua" <<LUA
