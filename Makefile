@@ -52,6 +52,7 @@ FIXTURE_PLUGINS := $(patsubst tests/fixtures/plugins/%.c,$(B)/tests/plugins/%.so
 # per-plugin link flags
 LIBS_io_uring := $(shell $(PKG_CONFIG) --libs liburing)
 LIBS_libaio   := -laio
+LIBS_sim      := -lm
 
 .PHONY: all check bench install uninstall clean
 all: hbatest $(PLUGINS)

@@ -351,6 +351,65 @@ static int get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
 	return 0;
 }
 
+static const char *kv_find(const struct hb_kv *kv, unsigned n, const char *key)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].value;
+	return NULL;
+}
+
+/* An engine option preset="name" pulls its values from the Lua module
+ * scripts/<engine>_presets.lua; options the plan gives win over the preset's. */
+static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
+			 unsigned *nin, unsigned cap)
+{
+	lua_State *L = k->L;
+	const char *preset = kv_find(in, *nin, "preset");
+	int rc = 0;
+
+	if (!preset)
+		return 0;
+	lua_getglobal(L, "require");
+	lua_pushfstring(L, "%s_presets", engine);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+		snprintf(k->err, k->len, "%s: cannot load scripts/%s_presets.lua: %s", engine,
+			 engine, lua_tostring(L, -1) ? lua_tostring(L, -1) : "not a table");
+		lua_pop(L, 1);
+		return -EINVAL;
+	}
+	if (lua_getfield(L, -1, preset) != LUA_TTABLE) {
+		snprintf(k->err, k->len, "%s: no preset '%s' in scripts/%s_presets.lua",
+			 engine, preset, engine);
+		lua_pop(L, 2);
+		return -EINVAL;
+	}
+	lua_pushnil(L);
+	while (!rc && lua_next(L, -2)) {
+		int vt = lua_type(L, -1);
+
+		if (lua_type(L, -2) == LUA_TSTRING && !kv_find(in, *nin, lua_tostring(L, -2)) &&
+		    (vt == LUA_TNUMBER || vt == LUA_TSTRING || vt == LUA_TBOOLEAN)) {
+			if (*nin == cap) {
+				snprintf(k->err, k->len, "%s: too many options", engine);
+				rc = -EINVAL;
+			} else {
+				lua_pushvalue(L, -1);	/* tostring on a copy */
+				in[*nin].key = strdup(lua_tostring(L, -3));
+				in[(*nin)++].value = strdup(vt == LUA_TBOOLEAN
+					? (lua_toboolean(L, -1) ? "true" : "false")
+					: lua_tostring(L, -1));
+				lua_pop(L, 1);
+			}
+		}
+		lua_pop(L, 1);
+	}
+	if (rc)
+		lua_pop(L, 1);	/* the key lua_next left */
+	lua_pop(L, 2);
+	return rc;
+}
+
 /* engine = "name"; its options in a key of the same name */
 static int get_engine(struct keyctx *k, struct step_spec *s)
 {
@@ -394,6 +453,8 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 		}
 	}
 	lua_pop(L, 1);
+	if (!rc)
+		rc = expand_preset(k, s->engine->desc->name, in, &nin, ARRAY_SIZE(in));
 	if (!rc)
 		rc = plugin_opts_resolve(s->engine, in, nin, &s->opts, &s->nopts,
 					 k->err, k->len);
@@ -491,8 +552,12 @@ static int resolve_targets(struct step_spec *s, char *err, size_t len)
 
 	for (unsigned i = 0; i < s->wl.ntargets; i++) {
 		struct target_spec *t = &s->wl.targets[i];
-		int rc = target_resolve(t->path, s->wl.size, virt, &t->kind, &t->size,
-					&t->create, err, len);
+		uint64_t want = s->wl.size;
+		int rc;
+
+		if (virt && !want && ops->target_size)
+			want = ops->target_size(s->opts, s->nopts, i);
+		rc = target_resolve(t->path, want, virt, &t->kind, &t->size, &t->create, err, len);
 
 		if (rc)
 			return rc;

@@ -32,6 +32,7 @@ struct run_ctx {
 	double total_secs;
 	bool layout;		/* some target will be laid out */
 	bool fills;		/* some step is a fill, whose time is a guess */
+	bool simulated;		/* some step runs on a simulating engine */
 	/* real pass */
 	struct db db;
 	int64_t run_id;
@@ -65,6 +66,11 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
 	c->total_secs += step_secs(spec);
 	c->fills |= spec->wl.passes > 0;
+	if (spec->engine) {
+		const struct hb_engine_ops *ops = spec->engine->desc->ops;
+
+		c->simulated |= (ops->flags & HB_ENGINE_SIMULATED) != 0;
+	}
 	for (unsigned i = 0; i < spec->wl.ntargets; i++)
 		c->layout |= spec->wl.targets[i].create;
 	free(spec);
@@ -181,8 +187,8 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	*step_id = c->step_id;
 	progress_step(c->seq, c->nsteps > c->seq ? c->nsteps : c->seq, spec->name, later);
 	if (!progress_enabled())
-		log_info("step %u/%u %s: %s %s", c->seq, c->nsteps, step_kind_name(spec->kind),
-			 spec->name, spec->params_json);
+		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
+			 spec->name);
 	if (spec->kind == STEP_EXEC)
 		rc = exec_run(spec, t, err, len);
 	else
@@ -321,6 +327,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	tgts = targets_json(&c->po);
 	r.targets_json = tgts;
 	r.label = c->label;
+	r.simulated = c->simulated;
 	r.plan_path = c->po.path;
 	r.plan_sha256 = sha;
 	r.plan_text = text;

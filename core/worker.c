@@ -24,14 +24,17 @@ int worker_prepare(struct worker *w)
 	size_t maxbs = workload_max_bs(wl);
 	bool reads = wl->write_pct < 100, writes = wl->write_pct > 0;
 	size_t per_slot = (reads ? maxbs : 0) + (writes ? maxbs : 0);
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
 
+	if (ops->flags & HB_ENGINE_VIRTUAL)	/* no data moves: one small shared buffer */
+		per_slot = 0;
 	w->depth = wl->qd * wl->ntargets;
 	w->ios = calloc(w->depth, sizeof(*w->ios));
 	w->batch = calloc(w->depth, sizeof(*w->batch));
 	w->done = calloc(w->depth, sizeof(*w->done));
-	w->buf_len = per_slot * w->depth;
+	w->buf_len = per_slot ? per_slot * w->depth : 4096;
 	w->slot_len = per_slot;
-	w->wbuf_off = reads ? maxbs : 0;
+	w->wbuf_off = reads && per_slot ? maxbs : 0;
 	if (!w->ios || !w->batch || !w->done ||
 	    posix_memalign(&w->buf, 4096, w->buf_len))
 		return -ENOMEM;
@@ -268,6 +271,7 @@ static void *worker_main(void *arg)
 		.opts = w->opts,
 		.nopts = w->nopts,
 		.log = hb_log,
+		.nworkers = w->wl->workers,
 	};
 
 	w->open_rc = ops->open(&setup, &w->ctx);

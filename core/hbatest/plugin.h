@@ -78,11 +78,13 @@ struct hb_engine_setup {
 	unsigned nopts;
 	void (*log)(enum hb_log_level level, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
+	unsigned nworkers;	/* workers of the step, each with its own context */
 };
 
 /* Engine flags */
 #define HB_ENGINE_SYNC     (1u << 0)	/* submit() completes the I/O before returning */
 #define HB_ENGINE_VIRTUAL  (1u << 1)	/* targets are virtual: the core opens no files */
+#define HB_ENGINE_SIMULATED (1u << 2)	/* results model hardware: runs are marked simulated */
 
 struct hb_engine_ops {
 	size_t struct_size;
@@ -100,6 +102,9 @@ struct hb_engine_ops {
 	/* Optional: the engine's own clock in ns (a virtual clock for a simulator).
 	 * When present the core takes every time of this worker from it. */
 	uint64_t (*now)(void *ctx);
+	/* Optional, for virtual targets: the size in bytes of target i under these
+	 * options (e.g. a simulated array's capacity), used when the plan gives no size. */
+	uint64_t (*target_size)(const struct hb_kv *opts, unsigned nopts, unsigned target);
 };
 
 /* ---- probes ----------------------------------------------------------- */
