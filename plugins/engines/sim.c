@@ -210,7 +210,8 @@ static double write_svc(const struct sim_cfg *c, double written)
 	double fresh = 1 / c->wr_svc_fresh, steady = 1 / c->wr_svc_steady;
 	double rate = steady + (fresh - steady) * (c->decline > 0 ? exp(-x / c->decline) : 0);
 
-	if (c->gc_period > 0 && fmod(x, c->gc_period) < c->gc_length)
+	/* the dip closes each period: a fresh drive does not start in one */
+	if (c->gc_period > 0 && fmod(x, c->gc_period) >= c->gc_period - c->gc_length)
 		rate *= c->gc_factor;
 	return 1 / rate;
 }

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The sim engine: deterministic, never above the link ceiling, RAID5 small
+# writes at a quarter of RAID0's when reads and writes cost the same, Little's
+# law at every OIO point, the write decline reaching a plateau, a 9,000 s
+# preconditioning stored second by second, and runs marked simulated.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/sim.db"
+run() { "$HB" run "$@" --db "$DB" -q 2>>"$TMP/stderr"; }
+last_run() { q "$DB" "SELECT max(id) FROM runs"; }
+
+# --- determinism ---------------------------------------------------------------
+cat > "$TMP/det.lua" <<'LUA'
+hb.run{ engine = "sim", sim = { preset = "lsi3108-8sas", drive_capacity = "4g" },
+        targets = { "vol" }, rw = "randrw", write_pct = 30, bs = { ["4k"] = 3, ["64k"] = 1 },
+        oio = 32, workers = 2, duration = 20, ramp = 2, seed = hb.set("seed", 1) }
+LUA
+samples() { q "$DB" "SELECT group_concat(t || ':' || read_ops || ':' || write_ops || ':' || read_bytes || ':' || read_lat_p99_us || ':' || write_lat_mean_us, ' ') FROM samples WHERE step_id = (SELECT max(id) FROM steps WHERE run_id = $1)"; }
+run "$TMP/det.lua"; ok $? "a sim step runs"; a=$(samples "$(last_run)")
+run "$TMP/det.lua"; b=$(samples "$(last_run)")
+run "$TMP/det.lua" --set seed=2; c=$(samples "$(last_run)")
+is "$(printf '%s' "$a" | wc -w)" 22 "22 samples (2 ramp + 20)"
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "the same seed gives the same samples, to the last figure"
+[ "$a" != "$c" ]; ok $? "another seed gives other samples"
+is "$(q "$DB" "SELECT simulated FROM runs WHERE id = 1")" 1 "the run is marked simulated"
+is "$(q "$DB" "SELECT kind || ':' || size_bytes FROM targets WHERE run_id = 1")" "virtual:30064771072" \
+	"the target is virtual, sized as the RAID5 volume (7 x 4 GiB)"
+like "$("$HB" list --db "$DB")" '^ +1 .*\[simulated\]' "list marks it simulated"
+like "$("$HB" show 1 --db "$DB")" '^run 1 \[simulated\]' "show marks it simulated"
+
+# --- the link ceiling ------------------------------------------------------------
+# 8 fast drives (2 GB/s each) behind each link: the link is the bottleneck
+cat > "$TMP/link.lua" <<'LUA'
+hb.targets = { "a", "b", "c", "d", "e", "f", "g", "h" }
+for _, link in ipairs{ "pcie3x8", "pcie3x4", "pcie2x8", "pcie4x4" } do
+  hb.run{ name = link, engine = "sim", sim = { link = link, drive_read_mbps = 2000 },
+          rw = "read", bs = "1m", oio = 8 * 16, duration = 10 }
+end
+LUA
+run "$TMP/link.lua"; ok $? "sequential reads through four links"
+id=$(last_run)
+# ceiling per direction: GT/s x lanes x encoding / 8 x efficiency (0.70 PCIe 1-2, 0.76 from 3)
+for pair in "pcie3x8:$(awk 'BEGIN { print 8e9 * 8 * 128 / 130 / 8 * 0.76 }')" \
+            "pcie3x4:$(awk 'BEGIN { print 8e9 * 4 * 128 / 130 / 8 * 0.76 }')" \
+            "pcie2x8:$(awk 'BEGIN { print 5e9 * 8 * 8 / 10 / 8 * 0.70 }')" \
+            "pcie4x4:$(awk 'BEGIN { print 16e9 * 4 * 128 / 130 / 8 * 0.76 }')"; do
+	link=${pair%%:*}; ceil=${pair#*:}
+	# a second counts the I/Os that complete in it: one 1 MiB request may straddle its start
+	is "$(q "$DB" "SELECT max(s.read_bytes) <= $ceil + 1048576 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = $id AND t.name = '$link'")" 1 \
+		"$link: no second moves more than the ceiling ($(awk -v c="$ceil" 'BEGIN { printf "%.2f", c / 1e9 }') GB/s) plus one request"
+	is "$(q "$DB" "SELECT mbps * 1e6 >= 0.97 * $ceil FROM steps WHERE run_id = $id AND name = '$link'")" 1 \
+		"$link: and the step reaches it (bus-bound)"
+done
+
+# --- RAID5 small random writes: 4 drive I/Os per host write ----------------------
+cat > "$TMP/raid.lua" <<'LUA'
+for _, layout in ipairs{ "raid0", "raid5" } do
+  hb.run{ name = layout, engine = "sim", targets = { "vol" }, rw = "randwrite", bs = "4k",
+          oio = 256, duration = 10, sim = { layout = layout, drive_read_iops = 50000,
+          drive_write_iops = 50000, drive_write_iops_steady = 50000, jitter = 0,
+          gc_factor = 1 } }
+end
+LUA
+run "$TMP/raid.lua"; ok $? "RAID0 and RAID5 4k random writes"
+id=$(last_run)
+ratio=$(q "$DB" "SELECT (SELECT iops FROM steps WHERE run_id = $id AND name = 'raid5') / (SELECT iops FROM steps WHERE run_id = $id AND name = 'raid0')")
+is "$(awk -v r="$ratio" 'BEGIN { print (r > 0.23 && r < 0.27) }')" 1 \
+	"with reads as dear as writes RAID5 does a quarter of RAID0's small writes (ratio $ratio)"
+
+# --- Little's law at every point of an OIO sweep ----------------------------------
+cat > "$TMP/little.lua" <<'LUA'
+hb.sweep{ base = { engine = "sim", targets = { "vol" }, rw = "randrw", write_pct = 30,
+                   duration = 10, sim = { preset = "lsi3108-8sas" } },
+          oio = { 1, 2, 4, 8, 16, 32, 64, 128, 256 } }
+LUA
+run "$TMP/little.lua"; ok $? "an OIO sweep 1..256"
+id=$(last_run)
+is "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $id AND abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio")" 9 \
+	"IOPS x mean latency = OIO within 2% at all 9 points"
+is "$(q "$DB" "SELECT count(*) FROM (SELECT iops, lag(iops) OVER (ORDER BY oio) AS prev FROM steps WHERE run_id = $id) WHERE prev IS NOT NULL AND iops < 0.98 * prev")" 0 \
+	"IOPS never falls as OIO grows"
+is "$(q "$DB" "SELECT (SELECT iops FROM steps WHERE run_id = $id AND oio = 256) < 1.05 * (SELECT iops FROM steps WHERE run_id = $id AND oio = 128)")" 1 \
+	"and levels off once a resource saturates"
+
+# --- the write decline and its plateau ---------------------------------------------
+cat > "$TMP/decline.lua" <<'LUA'
+hb.precondition{ engine = "sim", targets = { "vol" }, duration = 600, bs = "4k", oio = 64,
+                 sim = { layout = "raid0", drives = 4, drive_capacity = "2g",
+                         drive_write_iops = 40000, drive_write_iops_steady = 10000,
+                         gc_factor = 1 } }
+LUA
+run "$TMP/decline.lua"; ok $? "600 s of 4k random writes on fresh drives"
+sid=$(q "$DB" "SELECT max(id) FROM steps")
+first=$(q "$DB" "SELECT write_ops FROM samples WHERE step_id = $sid AND t = 0")
+last=$(q "$DB" "SELECT avg(write_ops) FROM samples WHERE step_id = $sid AND t >= 500")
+is "$(awk -v f="$first" -v l="$last" 'BEGIN { print (f > 3 * l) }')" 1 "write IOPS decline from fresh ($first) to steady ($last)"
+is "$(awk -v l="$last" 'BEGIN { print (l > 38000 && l < 42000) }')" 1 "the plateau is the drives' steady rate (4 x 10,000 IOPS)"
+is "$(q "$DB" "SELECT max(write_ops) < 1.1 * $last AND min(write_ops) > 0.9 * $last FROM samples WHERE step_id = $sid AND t >= 500")" 1 \
+	"and flat: every second of the last 100 within 10%"
+
+# --- a 9,000 s preconditioning, every second stored ----------------------------------
+cat > "$TMP/long.lua" <<'LUA'
+hb.precondition{ engine = "sim", targets = { "d" }, duration = 9000, bs = "4k", oio = 8,
+                 sim = { drives = 1, drive_capacity = "1g", drive_write_iops = 2000,
+                         drive_write_iops_steady = 500 } }
+LUA
+start=$(date +%s.%N)
+run "$TMP/long.lua"; ok $? "a 9,000 s preconditioning step runs"
+echo "# it took $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s of wall time"
+sid=$(q "$DB" "SELECT max(id) FROM steps")
+is "$(q "$DB" "SELECT count(*) || ':' || min(t) || ':' || max(t) FROM samples WHERE step_id = $sid")" "9000:0:8999" \
+	"it stores 9,000 samples, seconds 0..8999"
+is "$(check_invariant "$DB" "$sid")" 1 "and they add up to the step's totals"
+
+# --- presets ----------------------------------------------------------------------
+printf 'hb.run{ engine = "sim", sim = { preset = "nope" }, targets = "v", duration = 1 }\n' > "$TMP/bad.lua"
+out=$("$HB" run "$TMP/bad.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown preset fails"
+like "$out" "bad.lua:1: hb.run: sim: no preset 'nope' in scripts/sim_presets.lua" "with the plan line"
+printf 'hb.run{ engine = "sim", sim = { link = "pcie9x8" }, targets = "v", duration = 1 }\n' > "$TMP/bad2.lua"
+out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails"
+like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"
+[ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
+done_testing
