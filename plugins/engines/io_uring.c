@@ -11,7 +11,7 @@
 struct uring_state {
 	struct io_uring ring;
 	const int *fds;
-	bool fixed_files, fixed_bufs;
+	bool fixed_files, fixed_bufs, sqpoll;
 	char *buf;		/* registered region, when fixed_bufs */
 	unsigned queued;	/* SQEs prepared but not yet submitted */
 	unsigned depth;
@@ -31,6 +31,7 @@ static int uring_init(struct uring_state *st, const struct hb_engine_setup *s)
 	struct io_uring_params p = { 0 };
 	bool sqpoll = hb_opt_int(s->opts, s->nopts, "sqpoll", 0);
 
+	st->sqpoll = sqpoll;
 	p.flags = IORING_SETUP_CQSIZE;
 	p.cq_entries = 2 * st->depth;
 	if (sqpoll) {
@@ -106,6 +107,11 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 		struct hb_io *io = ios[i];
 		int fd = st->fixed_files ? io->target : st->fds[io->target];
 
+		if (!sqe && st->sqpoll) {	/* the poll thread is behind: let it catch up */
+			io_uring_submit(&st->ring);
+			io_uring_sqring_wait(&st->ring);
+			sqe = io_uring_get_sqe(&st->ring);
+		}
 		if (!sqe)
 			break;
 		if (st->fixed_bufs && io->op == HB_OP_WRITE)
