@@ -53,6 +53,7 @@ FIXTURE_PLUGINS := $(patsubst tests/fixtures/plugins/%.c,$(B)/tests/plugins/%.so
 LIBS_io_uring := $(shell $(PKG_CONFIG) --libs liburing)
 LIBS_libaio   := -laio
 LIBS_sim      := -lm
+LIBS_pcie     := -lpci
 
 .PHONY: all check bench install uninstall clean
 all: hbatest $(PLUGINS)

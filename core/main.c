@@ -14,6 +14,7 @@ static const char usage[] =
 	"       hbatest list [--db FILE]\n"
 	"       hbatest show RUN [--db FILE]\n"
 	"       hbatest plugins [-v]\n"
+	"       hbatest probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)\n"
 	"       hbatest --version | help\n"
 	"\n"
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
 		rc = cmd_show(argc - 1, argv + 1);
 	else if (!strcmp(cmd, "plugins"))
 		rc = cmd_plugins(argc - 1, argv + 1);
+	else if (!strcmp(cmd, "probe"))
+		rc = cmd_probe(argc - 1, argv + 1);
 	else {
 		fprintf(stderr, "hbatest: unknown command '%s'\n\n%s", cmd, usage);
 		return EXIT_USAGE;

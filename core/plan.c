@@ -324,6 +324,19 @@ static int l_record_steady(lua_State *L)
 	return 0;
 }
 
+/* ---- hb.probe(phase) ------------------------------------------------------ */
+static int l_probe(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	const char *phase = luaL_checkstring(L, 1);
+
+	if (!strcmp(phase, "start") || !strcmp(phase, "end"))
+		return luaL_error(L, "hb.probe: 'start' and 'end' are taken by the run itself");
+	if (!p->o->dry && p->hooks->probe)
+		p->hooks->probe(p->hooks->ctx, phase);
+	return 0;
+}
+
 /* ---- hb.set(key, default) -------------------------------------------- */
 static int l_set(lua_State *L)
 {
@@ -424,6 +437,7 @@ static const luaL_Reg hb_funcs[] = {
 	{ "plan", l_plan },
 	{ "run", l_run },
 	{ "exec", l_exec },
+	{ "probe", l_probe },
 	{ "_record_steady", l_record_steady },
 	{ "set", l_set },
 	{ "log", l_log },

@@ -38,6 +38,8 @@ struct plan_hooks {
 	void (*log)(void *ctx, const char *msg);
 	/* hb.steady's outcome, to store (real pass only) */
 	void (*steady)(void *ctx, const struct steady_result *r);
+	/* hb.probe(phase): a snapshot of the test bed (real pass only) */
+	void (*probe)(void *ctx, const char *phase);
 };
 
 struct plan_info {

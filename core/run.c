@@ -12,6 +12,7 @@
 #include "log.h"
 #include "plan.h"
 #include "plugin.h"
+#include "probe.h"
 #include "progress.h"
 #include "resume.h"
 #include "sha256.h"
@@ -33,6 +34,9 @@ struct run_ctx {
 	bool layout;		/* some target will be laid out */
 	bool fills;		/* some step is a fill, whose time is a guess */
 	bool simulated;		/* some step runs on a simulating engine */
+	char **probe_targets;	/* the real (not virtual) targets of the dry pass */
+	unsigned nprobe_targets;
+	bool link_warned;
 	/* real pass */
 	struct db db;
 	int64_t run_id;
@@ -45,6 +49,45 @@ struct run_ctx {
 static double step_secs(const struct step_spec *s)
 {
 	return s->estimate;
+}
+
+static void note_probe_target(struct run_ctx *c, const struct target_spec *t)
+{
+	char **p;
+
+	if (t->kind == TARGET_VIRTUAL && strncmp(t->path, "/dev/", 5))
+		return;		/* a simulated drive's name, not a device */
+	for (unsigned i = 0; i < c->nprobe_targets; i++)
+		if (!strcmp(c->probe_targets[i], t->path))
+			return;
+	p = realloc(c->probe_targets, (c->nprobe_targets + 1) * sizeof(*p));
+	if (!p)
+		return;
+	c->probe_targets = p;
+	c->probe_targets[c->nprobe_targets++] = strdup(t->path);
+}
+
+/* A snapshot of the test bed into the probes table; a link trained below its
+ * maximum is a warning, once a run, in the events and on the live line. */
+static void run_probes(void *vctx, const char *phase)
+{
+	struct run_ctx *c = vctx;
+	struct facts f;
+
+	probe_collect(c->probe_targets, c->nprobe_targets, &f);
+	if (facts_store(&c->db, c->run_id, phase, &f) < 0)
+		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
+	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++) {
+		const char *msg = facts_find(&f, c->probe_targets[i], "pcie", "link_downtrained");
+
+		if (msg) {
+			log_warn("%s: %s", c->probe_targets[i], msg);
+			progress_note(msg);
+			c->link_warned = true;
+		}
+	}
+	log_debug("probes (%s): %u facts", phase, f.n);
+	facts_free(&f);
 }
 
 static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
@@ -66,6 +109,8 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
 	c->total_secs += step_secs(spec);
 	c->fills |= spec->wl.passes > 0;
+	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+		note_probe_target(c, &spec->wl.targets[i]);
 	if (spec->engine) {
 		const struct hb_engine_ops *ops = spec->engine->desc->ops;
 
@@ -431,11 +476,14 @@ static void free_ctx(struct run_ctx *c)
 		free(c->po.sets);
 	}
 	db_close(&c->db);
+	for (unsigned i = 0; i < c->nprobe_targets; i++)
+		free(c->probe_targets[i]);
+	free(c->probe_targets);
 }
 
 static int real_pass(struct run_ctx *c, int argc, char **argv)
 {
-	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook };
+	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes };
 	struct plan_info info = { 0 };
 	char err[2048];
 	const char *status;
@@ -451,6 +499,7 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	c->po.dry = false;
+	run_probes(c, "start");
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
 	plan_info_free(&info);
 	progress_clear();
@@ -463,6 +512,7 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	} else {
 		status = c->step_failed ? "failed" : "done";
 	}
+	run_probes(c, "end");
 	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
 	log_set_sink(NULL, NULL);
 	db_run_finish(&c->db, c->run_id, status);
@@ -491,7 +541,7 @@ static int open_resume(struct run_ctx *c)
 int cmd_run(int argc, char **argv)
 {
 	struct run_ctx c = { 0 };
-	struct plan_hooks hooks = { &c, dry_step, plan_log, NULL };
+	struct plan_hooks hooks = { &c, dry_step, plan_log, NULL, NULL };
 	struct plan_info info = { 0 };
 	char err[2048], dur[32];
 	int rc;

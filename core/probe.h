@@ -1,0 +1,32 @@
+/* Probes: run the probe plugins over the host and the targets, and keep,
+ * print or store the facts they report. */
+#ifndef HB_PROBE_H
+#define HB_PROBE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db.h"
+
+struct fact {
+	char *target;		/* NULL for host facts */
+	char *probe, *key, *value;
+};
+
+struct facts {
+	struct fact *v;
+	unsigned n;
+};
+
+/* $HBATEST_SYSFS_ROOT, or "/" */
+const char *probe_root(void);
+/* Host probes, then every per-target probe for each target that is (or lies
+ * on) a block device. A probe that does not apply or fails adds nothing. */
+void probe_collect(char *const *targets, unsigned ntargets, struct facts *out);
+const char *facts_find(const struct facts *f, const char *target, const char *probe,
+		       const char *key);
+void facts_print(const struct facts *f, FILE *out);
+int facts_store(struct db *db, int64_t run_id, const char *phase, const struct facts *f);
+void facts_free(struct facts *f);
+
+#endif

@@ -1,0 +1,68 @@
+/* block probe: what the kernel says of a target's block device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hbatest/plugin.h"
+
+static int block_collect(const char *root, const char *target, const struct hb_kv *opts,
+			 unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	static const struct { const char *attr, *key; } attrs[] = {
+		{ "device/model", "model" }, { "device/vendor", "vendor" },
+		{ "device/rev", "revision" }, { "device/firmware_rev", "revision" },
+		{ "device/serial", "serial" }, { "device/wwid", "wwid" }, { "wwid", "wwid" },
+		{ "queue/logical_block_size", "logical_block_size" },
+		{ "queue/physical_block_size", "physical_block_size" },
+		{ "queue/rotational", "rotational" }, { "queue/nr_requests", "nr_requests" },
+		{ "device/queue_depth", "queue_depth" }, { "queue/write_cache", "write_cache" },
+		{ "queue/max_sectors_kb", "max_sectors_kb" },
+	};
+	char dir[PATH_MAX], rel[PATH_MAX + 16], buf[512];
+	bool has_rev = false, has_wwid = false;
+
+	(void)opts;
+	(void)nopts;
+	if (hb_block_sysdir(root, target, dir, sizeof(dir)))
+		return -ENOENT;
+	emit(ctx, "device", strrchr(dir, '/') + 1);
+	snprintf(rel, sizeof(rel), "%s/size", dir);
+	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) >= 0) {
+		char bytes[32];
+
+		snprintf(bytes, sizeof(bytes), "%llu", strtoull(buf, NULL, 10) * 512);
+		emit(ctx, "size_bytes", bytes);
+	}
+	for (unsigned i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		bool rev = !strcmp(attrs[i].key, "revision"), wwid = !strcmp(attrs[i].key, "wwid");
+
+		if ((rev && has_rev) || (wwid && has_wwid))
+			continue;	/* first source wins */
+		if (hb_emit_attr(root, dir, attrs[i].attr, attrs[i].key, emit, ctx)) {
+			has_rev |= rev;
+			has_wwid |= wwid;
+		}
+	}
+	snprintf(rel, sizeof(rel), "%s/queue/scheduler", dir);
+	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) >= 0) {	/* "none [mq-deadline] kyber" */
+		char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
+
+		if (open && close) {
+			*close = '\0';
+			emit(ctx, "scheduler", open + 1);
+		} else {
+			emit(ctx, "scheduler", buf);
+		}
+	}
+	return 0;
+}
+
+static const struct hb_probe_ops block_ops = {
+	.struct_size = sizeof(struct hb_probe_ops),
+	.collect = block_collect,
+	.flags = HB_PROBE_PER_TARGET,
+};
+
+const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "block",
+	"model, serial, size, sector sizes, queue settings of a target's block device",
+	&block_ops, NULL);
