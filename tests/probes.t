@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Probes on fixture sysfs trees (tests/fixtures/sysfs, the kernel's layout):
+# every parsed value, the computed link ceilings, the downtrained-link
+# warning, absent attributes left absent; and on this machine.
+. "$(dirname "$0")/lib.sh"
+
+FIX="$ROOT/tests/fixtures/sysfs"
+DB="$TMP/p.db"
+printf 'hb.run{ engine = "null", duration = 1, oio = #hb.targets }\nhb.probe("mid")\n' > "$TMP/p.lua"
+
+# snapshot FIXTURE TARGET...: a null run whose probes read the fixture
+snapshot() {
+	local fix=$1; shift
+	local args=()
+	for t in "$@"; do args+=(--target "$t"); done
+	HBATEST_SYSFS_ROOT="$FIX/$fix" "$HB" run "$TMP/p.lua" --db "$DB" -q "${args[@]}" 2>"$TMP/stderr"
+}
+run_id() { q "$DB" "SELECT max(id) FROM runs"; }
+fact() { q "$DB" "SELECT value FROM probes WHERE run_id = $(run_id) AND phase = 'start' AND COALESCE(target, 'host') = '$1' AND probe = '$2' AND key = '$3'"; }
+facts_of() { q "$DB" "SELECT group_concat(key || '=' || value, '; ') FROM (SELECT key, value FROM probes WHERE run_id = $(run_id) AND phase = 'start' AND COALESCE(target, 'host') = '$1' AND probe = '$2' ORDER BY rowid)"; }
+
+# --- mpt3sas HBA, 8 SATA SSDs, PCIe3 trained x4 of x8 ---------------------------
+snapshot mpt3sas-pcie3-x4 /dev/sdb /dev/sdc /dev/sdd /dev/sde /dev/sdf /dev/sdg /dev/sdh /dev/sdi
+ok $? "mpt3sas fixture: a run with 8 targets probes them"
+is "$(facts_of host host)" "hostname=bench1; kernel=5.15.0-91-generic; cpu_model=Intel(R) Xeon(R) CPU E5-2620 v3 @ 2.40GHz; sockets=2; cores=4; threads=8; memory_bytes=135056732160; numa_nodes=2" \
+	"host: kernel, CPU, 2 sockets x 2 cores, 8 threads, memory, NUMA nodes"
+is "$(facts_of /dev/sdb block)" "device=sdb; size_bytes=512110190592; model=Samsung SSD 850; vendor=ATA; revision=2B6Q; wwid=$(cat "$FIX/mpt3sas-pcie3-x4/sys/class/block/sdb/device/wwid"); logical_block_size=512; physical_block_size=4096; rotational=0; nr_requests=256; queue_depth=32; write_cache=write back; max_sectors_kb=512; scheduler=mq-deadline" \
+	"block: every attribute of sdb"
+is "$(q "$DB" "SELECT count(DISTINCT target) FROM probes WHERE run_id = $(run_id) AND probe = 'block'")" 8 "block facts for all 8 drives"
+is "$(fact /dev/sdb pcie address):$(fact /dev/sdb pcie vendor_id):$(fact /dev/sdb pcie device_id):$(fact /dev/sdb pcie driver):$(fact /dev/sdb pcie numa_node)" \
+	"0000:03:00.0:0x1000:0x0097:mpt3sas:0" "pcie: the HBA's address, IDs, driver and NUMA node"
+like "$(fact /dev/sdb pcie vendor_name) / $(fact /dev/sdb pcie device_name)" 'LSI.* / SAS3008' "pcie: names from the PCI ID database"
+is "$(fact /dev/sdb pcie current_link_width)/$(fact /dev/sdb pcie max_link_width)" "4/8" "pcie: trained x4 of x8"
+is "$(fact /dev/sdb pcie ceiling_current_bytes_per_s)" 3938461538 "ceiling of PCIe3 x4: 8 GT/s x 4 x 128/130 / 8 = 3.94 GB/s"
+is "$(fact /dev/sdb pcie ceiling_max_bytes_per_s)" 7876923077 "ceiling of PCIe3 x8: 7.88 GB/s"
+is "$(fact /dev/sdb pcie link_downtrained)" "link trained x4 of x8: ceiling 3.94 GB/s (x8: 7.88 GB/s)" "the downtrained link is a fact"
+is "$(q "$DB" "SELECT count(*) FROM events WHERE run_id = $(run_id) AND level = 'warning' AND message = '/dev/sdb: link trained x4 of x8: ceiling 3.94 GB/s (x8: 7.88 GB/s)'")" 1 \
+	"and a warning event of the run, once"
+is "$(facts_of /dev/sdb scsi_host)" "host=host0; driver=mpt3sas; board_name=SAS9300-8i; board_assembly=H3-25573-00H; firmware=16.00.01.00; bios=08.37.00.00; nvdata=0e.01.00.07; can_queue=8056; cmd_per_lun=7; sg_tablesize=128" \
+	"scsi_host: driver, board, firmware, BIOS, can_queue"
+is "$(fact /dev/sdb smart status)" "skipped: not a live system (HBATEST_SYSFS_ROOT is set)" "smart: one clear skipped fact"
+is "$(q "$DB" "SELECT group_concat(phase) FROM (SELECT DISTINCT phase FROM probes WHERE run_id = $(run_id) ORDER BY rowid)")" "start,mid,end" \
+	"snapshots at start, from hb.probe, and at end"
+
+# --- MegaRAID RAID volume, PCIe3 x8 ----------------------------------------------
+snapshot megaraid-pcie3-x8 /dev/sda; ok $? "megaraid fixture"
+is "$(fact /dev/sda block model):$(fact /dev/sda block vendor):$(fact /dev/sda block size_bytes)" "MR9361-8i:AVAGO:7000259821568" \
+	"block: the RAID volume's model and size"
+is "$(fact /dev/sda pcie driver):$(fact /dev/sda pcie ceiling_current_bytes_per_s)" "megaraid_sas:7876923077" "pcie: megaraid_sas at PCIe3 x8, 7.88 GB/s"
+like "$(fact /dev/sda pcie device_name)" 'MegaRAID SAS-3 3108' "pcie: the 3108 by name"
+is "$(fact /dev/sda pcie link_downtrained)" "" "a link at its maximum is not flagged"
+is "$(q "$DB" "SELECT count(*) FROM events WHERE run_id = $(run_id) AND level = 'warning'")" 0 "and no warning"
+is "$(fact /dev/sda scsi_host driver):$(fact /dev/sda scsi_host can_queue)" "megaraid_sas:928" "scsi_host: megaraid_sas, can_queue 928"
+is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = $(run_id) AND probe = 'scsi_host' AND key IN ('firmware', 'bios', 'board_name')")" 0 \
+	"firmware, BIOS and board the driver does not expose are absent, not invented"
+
+# --- SAS2008 HBA, PCIe2 x8 ----------------------------------------------------------
+snapshot hba-pcie2-x8 /dev/sdb; ok $? "PCIe2 fixture"
+is "$(fact /dev/sdb pcie ceiling_current_bytes_per_s)" 4000000000 "ceiling of PCIe2 x8: 5 GT/s x 8 x 8/10 / 8 = 4.00 GB/s"
+is "$(fact /dev/sdb scsi_host driver):$(fact /dev/sdb scsi_host firmware)" "mpt2sas:20.00.07.00" "scsi_host: mpt2sas and its firmware"
+
+# --- NVMe, PCIe4 x4 -------------------------------------------------------------------
+snapshot nvme-pcie4-x4 /dev/nvme0n1; ok $? "NVMe fixture"
+is "$(facts_of /dev/nvme0n1 nvme)" "controller=nvme0; model=Samsung SSD 980 PRO 1TB; serial=S5GXNF0R123456A; firmware=5B2QGXA7; transport=pcie; queue_count=17" \
+	"nvme: model, serial, firmware, transport"
+is "$(fact /dev/nvme0n1 pcie ceiling_current_bytes_per_s):$(fact /dev/nvme0n1 pcie driver)" "7876923077:nvme" "ceiling of PCIe4 x4: 7.88 GB/s"
+is "$(fact /dev/nvme0n1 block model)$(fact /dev/nvme0n1 block vendor)" "" "block: no model or vendor file for NVMe namespaces, so none reported"
+is "$(fact /dev/nvme0n1 scsi_host host)" "" "no SCSI host behind an NVMe drive"
+
+# --- hbatest probe, on a fixture and on this machine -------------------------------
+out=$(HBATEST_SYSFS_ROOT="$FIX/hba-pcie2-x8" "$HB" probe /dev/sdb); ok $? "hbatest probe on a fixture"
+like "$out" '^/dev/sdb$' "groups facts by target"
+like "$out" '^  pcie +address +0000:01:00\.0$' "and by probe"
+dd if=/dev/zero of="$TMP/local.dat" bs=1M count=1 status=none
+out=$("$HB" probe "$TMP/local.dat" /no/such/file); ok $? "hbatest probe on this machine exits 0"
+like "$out" '^ +kernel +[0-9]' "it reports this host's kernel"
+like "$out" "^$TMP/local.dat\$" "a file target resolves to the device holding it"
+like "$out" "/no/such/file
+  \\(not a block device" "a path that is no device is said so, not an error"
+printf 'hb.run{ engine = "psync", duration = 1 }\n' > "$TMP/local.lua"
+"$HB" run "$TMP/local.lua" --db "$DB" --target "$TMP/local.dat" -q 2>/dev/null
+ok $? "a run on a file here stores its probes and does not fail on missing attributes"
+is "$(q "$DB" "SELECT count(*) > 0 FROM probes WHERE run_id = $(run_id) AND probe = 'block' AND phase = 'end'")" 1 \
+	"the end snapshot has the file's block device"
+done_testing
