@@ -82,4 +82,26 @@ printf 'hb.run{ engine = "psync", duration = 1 }\n' > "$TMP/local.lua"
 ok $? "a run on a file here stores its probes and does not fail on missing attributes"
 is "$(q "$DB" "SELECT count(*) > 0 FROM probes WHERE run_id = $(run_id) AND probe = 'block' AND phase = 'end'")" 1 \
 	"the end snapshot has the file's block device"
+# smartctl: a stand-in on PATH prints what smartctl -j prints for an NVMe drive
+mkdir -p "$TMP/bin"
+cat > "$TMP/bin/smartctl" <<'SH'
+#!/bin/sh
+cat <<'JSON'
+{ "smartctl": { "version": [7, 3], "exit_status": 0 },
+  "smart_status": { "passed": true },
+  "nvme_smart_health_information_log": { "critical_warning": 0, "temperature": 41,
+    "available_spare": 100, "percentage_used": 3, "media_errors": 0 },
+  "temperature": { "current": 41 },
+  "power_on_time": { "hours": 1234 } }
+JSON
+SH
+chmod +x "$TMP/bin/smartctl"
+out=$(PATH="$TMP/bin:$PATH" "$HB" probe "$TMP/local.dat")
+like "$out" ' smart +status +read' "smart: smartctl's JSON is read"
+for kv in "temperature_c +41" "power_on_hours +1234" "smart_passed +true" "percentage_used +3" "media_errors +0" "available_spare +100"; do
+	like "$out" "^ +$kv\$" "smart: $(printf '%s' "$kv" | tr -s ' +' ' ')"
+done
+printf '#!/bin/sh\necho "{ \\"smartctl\\": { \\"messages\\": [ { \\"string\\": \\"/dev/x: Unable to detect device type\\" } ], \\"exit_status\\": 1 } }"\n' > "$TMP/bin/smartctl"
+out=$(PATH="$TMP/bin:$PATH" "$HB" probe "$TMP/local.dat")
+like "$out" ' smart +status +unavailable: /dev/x: Unable to detect device type' "smart: a device smartctl cannot read says why"
 done_testing

@@ -89,6 +89,18 @@ static int smart_collect(const char *root, const char *target, const struct hb_k
 	n = fread(json, 1, (1 << 20) - 1, f);
 	json[n] = '\0';
 	pclose(f);
+	/* exit status bits 0-1: bad command line, or the device could not be opened or identified */
+	if (!json_number(json, "smartctl", "exit_status", val, sizeof(val)) || (atoi(val) & 3)) {
+		char msg[256] = "smartctl could not read the device";
+		const char *s = strstr(json, "\"string\"");
+
+		if (s && (s = strchr(s + 8, '"')))
+			snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(s + 1, "\""), s + 1);
+		snprintf(cmd, sizeof(cmd), "unavailable: %s", msg);
+		emit(ctx, "status", cmd);
+		free(json);
+		return 0;
+	}
 	emit(ctx, "status", "read");
 	for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if (json_number(json, fields[i].within, fields[i].key, val, sizeof(val)))
