@@ -14,6 +14,8 @@ struct uring_state {
 	bool fixed_files, fixed_bufs, sqpoll;
 	char *buf;		/* registered region, when fixed_bufs */
 	unsigned queued;	/* SQEs prepared but not yet submitted */
+	unsigned inflight;	/* submitted or queued, not yet reaped */
+	unsigned wait_nr;	/* completions to wait for at once (batching) */
 	unsigned depth;
 };
 
@@ -23,6 +25,7 @@ static const struct hb_option uring_options[] = {
 	{ "registerfiles", HB_OPT_BOOL, "true", "register the target files once (fixed files)" },
 	{ "sqpoll_idle_ms", HB_OPT_INT, "1000", "with sqpoll: ms the poll thread spins before sleeping" },
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
+	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -85,6 +88,9 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 	st->depth = s->depth;
 	st->fds = s->fds;
 	st->buf = s->buf;
+	st->wait_nr = (unsigned)hb_opt_int(s->opts, s->nopts, "wait_nr", 1);
+	if (st->wait_nr < 1)
+		st->wait_nr = 1;
 	rc = uring_init(st, s);
 	if (rc < 0) {
 		s->log(HB_LOG_ERROR, "io_uring: cannot set up a ring of %u entries (%d)",
@@ -127,6 +133,7 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 		io_uring_sqe_set_data(sqe, io);
 	}
 	st->queued += i;
+	st->inflight += i;
 	return (int)i;	/* submitted to the kernel by the next reap() */
 }
 
@@ -140,6 +147,8 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 	unsigned n = 0, got;
 	int rc;
 
+	if (min && st->wait_nr > min)	/* batch: wait for more, never more than are out */
+		min = st->wait_nr < st->inflight ? st->wait_nr : st->inflight;
 	if (st->queued || io_uring_cq_ready(&st->ring) < min) {
 		rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, min, &ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
@@ -160,6 +169,7 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 		}
 		io_uring_cq_advance(&st->ring, got);
 	}
+	st->inflight -= n;
 	return (int)n;
 }
 
