@@ -1,6 +1,5 @@
 /* `hbatest list`, `show` and `plugins`: read-only views for people. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,17 +44,11 @@ static const char *run_state(sqlite3_stmt *st, int col_state, int col_host, int 
 {
 	const char *state = (const char *)sqlite3_column_text(st, col_state);
 	const char *host = (const char *)sqlite3_column_text(st, col_host);
-	char me[256] = "";
 
 	if (!state || strcmp(state, "running"))
 		return state ? state : "?";
-	gethostname(me, sizeof(me) - 1);
-	if (host && !strcmp(host, me)) {
-		pid_t pid = (pid_t)sqlite3_column_int64(st, col_pid);
-
-		if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
-			return "interrupted";
-	}
+	if (util_process_state(host, sqlite3_column_int64(st, col_pid)) == 0)
+		return "interrupted";
 	return state;
 }
 

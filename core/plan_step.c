@@ -351,21 +351,13 @@ static int get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
 	return 0;
 }
 
-static const char *kv_find(const struct hb_kv *kv, unsigned n, const char *key)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].value;
-	return NULL;
-}
-
 /* An engine option preset="name" pulls its values from the Lua module
  * scripts/<engine>_presets.lua; options the plan gives win over the preset's. */
 static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
 			 unsigned *nin, unsigned cap)
 {
 	lua_State *L = k->L;
-	const char *preset = kv_find(in, *nin, "preset");
+	const char *preset = hb_opt_str(in, *nin, "preset");
 	int rc = 0;
 
 	if (!preset)
@@ -388,7 +380,7 @@ static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
 	while (!rc && lua_next(L, -2)) {
 		int vt = lua_type(L, -1);
 
-		if (lua_type(L, -2) == LUA_TSTRING && !kv_find(in, *nin, lua_tostring(L, -2)) &&
+		if (lua_type(L, -2) == LUA_TSTRING && !hb_opt_str(in, *nin, lua_tostring(L, -2)) &&
 		    (vt == LUA_TNUMBER || vt == LUA_TSTRING || vt == LUA_TBOOLEAN)) {
 			if (*nin == cap) {
 				snprintf(k->err, k->len, "%s: too many options", engine);

@@ -52,11 +52,14 @@ static int device_of(const char *root, const char *target, char *out, size_t len
 		return 0;
 	}
 	if (stat(target, &st) < 0) {	/* a file not laid out yet: its folder's device */
-		char dir[PATH_MAX];
+		char dir[PATH_MAX], *slash;
 
 		snprintf(dir, sizeof(dir), "%s", target);
-		if (!strrchr(dir, '/') || stat(strrchr(dir, '/') == dir ? "/" :
-					       (*strrchr(dir, '/') = '\0', dir), &st) < 0)
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return -ENOENT;
+		slash[slash == dir] = '\0';	/* "/x" -> "/", "/a/x" -> "/a" */
+		if (stat(dir, &st) < 0)
 			return -ENOENT;
 	}
 	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;

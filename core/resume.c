@@ -54,7 +54,6 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 		       sqlite3_stmt **keep)
 {
 	sqlite3_stmt *st;
-	char me[256] = "";
 
 	sqlite3_prepare_v2(db->h, "SELECT status, host, pid, plan_path, plan_sha256, uuid "
 			   "FROM runs WHERE id = ?", -1, &st, NULL);
@@ -67,14 +66,12 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 	const char *host = (const char *)sqlite3_column_text(st, 1);
 	pid_t pid = (pid_t)sqlite3_column_int64(st, 2);
 
-	gethostname(me, sizeof(me) - 1);
 	if (!strcmp(status, "done")) {
 		snprintf(err, len, "run %lld is done: nothing to resume", (long long)r->run_id);
 		sqlite3_finalize(st);
 		return -EINVAL;
 	}
-	if (!strcmp(status, "running") && host && !strcmp(host, me) && pid > 0 &&
-	    (kill(pid, 0) == 0 || errno != ESRCH)) {
+	if (!strcmp(status, "running") && util_process_state(host, pid) == 1) {
 		snprintf(err, len, "run %lld is still running (pid %d)", (long long)r->run_id, pid);
 		sqlite3_finalize(st);
 		return -EBUSY;

@@ -82,9 +82,11 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 			snprintf(err, len, "cannot stat target '%s': %s", path, strerror(errno));
 			return -errno;
 		}
-		if (!want_size && planned_find(path)) {	/* an earlier step creates it */
+		const struct planned *later = want_size ? NULL : planned_find(path);
+
+		if (later) {	/* an earlier step creates it */
 			*kind = TARGET_FILE;
-			*size = planned_find(path)->size;
+			*size = later->size;
 			return 0;
 		}
 		if (!want_size) {

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <signal.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -168,6 +170,16 @@ char *util_read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return data;
+}
+
+int util_process_state(const char *host, int64_t pid)
+{
+	char me[256] = "";
+
+	gethostname(me, sizeof(me) - 1);
+	if (!host || strcmp(host, me) || pid <= 0)
+		return -1;
+	return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
 }
 
 char *util_strdup_printf(const char *fmt, ...)

@@ -23,6 +23,9 @@ void util_uuid(char out[37]);
 /* Fill buf with random bytes (seeded, fast, not cryptographic). */
 void util_fill_random(void *buf, size_t len, uint64_t seed);
 char *util_read_file(const char *path, size_t *len);
+/* Is the process that ran a run still there? 1: alive on this host, 0: gone
+ * from this host, -1: cannot tell (another host, or no pid). */
+int util_process_state(const char *host, int64_t pid);
 char *util_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static inline uint64_t util_now_ns(void)
