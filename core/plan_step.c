@@ -1,6 +1,7 @@
 /* From a Lua table of plan keys to a validated step. */
 #include <errno.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <lua.h>
 #include <math.h>
 #include <stdio.h>
@@ -537,6 +538,29 @@ static int get_tags(struct keyctx *k, struct step_spec *s)
 	return 0;
 }
 
+/* The same target twice in a step would split its load and halve its totals. */
+static int check_twice(const struct step_spec *s, unsigned i, char *err, size_t len)
+{
+	const struct target_spec *t = &s->wl.targets[i];
+	char real[PATH_MAX], other[PATH_MAX];
+	bool virt = t->kind == TARGET_VIRTUAL;
+
+	if (virt || !realpath(t->path, real))
+		snprintf(real, sizeof(real), "%s", t->path);
+	for (unsigned j = 0; j < i; j++) {
+		const char *o = s->wl.targets[j].path;
+
+		if (strcmp(!virt && realpath(o, other) ? other : o, real))
+			continue;
+		if (strcmp(o, t->path))
+			snprintf(err, len, "target '%s' is given twice (also as '%s')", t->path, o);
+		else
+			snprintf(err, len, "target '%s' is given twice", t->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int resolve_targets(struct step_spec *s, char *err, size_t len)
 {
 	const struct hb_engine_ops *ops = s->engine->desc->ops;
@@ -553,11 +577,10 @@ static int resolve_targets(struct step_spec *s, char *err, size_t len)
 
 		if (rc)
 			return rc;
-		if (t->kind == TARGET_BLOCK && s->wl.write_pct > 0 &&
-		    !target_write_allowed(t->path, err, len))
-			return -EPERM;
+		if ((rc = check_twice(s, i, err, len)))
+			return rc;
 	}
-	return 0;
+	return 0;	/* may the run write there: the dry pass asks guard.c */
 }
 
 static int get_kind(struct keyctx *k, struct step_spec *s)

@@ -1,5 +1,6 @@
 /* `hbatest run`: the dry pass, then the real pass into the database. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli.h"
 #include "db.h"
 #include "exec.h"
+#include "guard.h"
 #include "log.h"
 #include "plan.h"
 #include "plugin.h"
@@ -90,22 +92,37 @@ static void run_probes(void *vctx, const char *phase)
 	facts_free(&f);
 }
 
+/* The guard, for each target the step writes or lays out. */
+static int guard_step(const struct step_spec *spec, char *err, size_t len)
+{
+	for (unsigned i = 0; spec->kind != STEP_EXEC && i < spec->wl.ntargets; i++) {
+		const struct target_spec *t = &spec->wl.targets[i];
+		int rc;
+
+		if (t->kind == TARGET_VIRTUAL || (!spec->wl.write_pct && !t->create))
+			continue;
+		if ((rc = guard_check_write(t->path, t->kind, err, len)))
+			return rc;
+	}
+	return 0;
+}
+
 static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		    int64_t *step_id, char *err, size_t len)
 {
 	struct run_ctx *c = vctx;
 	struct step_spec *p = realloc(c->steps, (c->nsteps + 1) * sizeof(*p));
+	int rc = p ? guard_step(spec, err, len) : -ENOMEM;
 
-	(void)err;
-	(void)len;
 	memset(t, 0, sizeof(*t));
 	*step_id = 0;
-	if (!p) {
+	if (p)
+		c->steps = p;
+	if (rc) {
 		step_spec_free(spec);
 		free(spec);
-		return -ENOMEM;
+		return rc;
 	}
-	c->steps = p;
 	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
 	c->total_secs += step_secs(spec);
 	c->fills |= spec->wl.passes > 0;
@@ -153,6 +170,8 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 		fprintf(out, "engine=%s targets=%u  line %d\n", s->engine->desc->name,
 			s->wl.ntargets, s->line);
 	}
+	for (unsigned i = 0; guard_destroys(i); i++)
+		fprintf(out, "destroys %s\n", guard_destroys(i));
 	util_format_duration(c->total_secs, dur, sizeof(dur));
 	fprintf(out, "estimated time: %s%s%s\n", dur,
 		c->layout ? " (plus laying out new file targets)" : "",
@@ -395,6 +414,36 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	return 0;
 }
 
+/* --target PATH: not empty, and not one given already (by any name) */
+static int add_target(struct run_ctx *c, const char *path)
+{
+	char real[PATH_MAX], other[PATH_MAX];
+	char **p;
+
+	if (!*path) {
+		cli_usage_error("run", "--target wants a path, not an empty string");
+		return -1;
+	}
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	for (unsigned i = 0; i < c->po.ntargets; i++) {
+		const char *t = c->po.targets[i];
+
+		if (strcmp(realpath(t, other) ? other : t, real))
+			continue;
+		cli_usage_error("run", "--target '%s' is given twice%s%s%s", path,
+				strcmp(t, path) ? " (as '" : "", strcmp(t, path) ? t : "",
+				strcmp(t, path) ? "')" : "");
+		return -1;
+	}
+	p = realloc(c->po.targets, (c->po.ntargets + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	c->po.targets = p;
+	c->po.targets[c->po.ntargets++] = (char *)path;
+	return 0;
+}
+
 static int parse_args(struct run_ctx *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -437,8 +486,8 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 		if (!strcmp(a, "--label")) {
 			c->label = argv[++i];
 		} else if (!strcmp(a, "--target")) {
-			c->po.targets = realloc(c->po.targets, (c->po.ntargets + 1) * sizeof(char *));
-			c->po.targets[c->po.ntargets++] = argv[++i];
+			if (add_target(c, argv[++i]) < 0)
+				return -1;
 		} else if (!strcmp(a, "--set")) {
 			const char *kv = argv[++i], *eq = strchr(kv, '=');
 
@@ -476,6 +525,7 @@ static void free_ctx(struct run_ctx *c)
 		free(c->po.sets);
 	}
 	db_close(&c->db);
+	guard_release();
 	for (unsigned i = 0; i < c->nprobe_targets; i++)
 		free(c->probe_targets[i]);
 	free(c->probe_targets);
@@ -499,6 +549,12 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	c->po.dry = false;
+	for (unsigned i = 0; guard_destroys(i); i++) {	/* the dry pass printed them */
+		char *msg = util_strdup_printf("will destroy %s", guard_destroys(i));
+
+		events_sink(c, HB_LOG_INFO, msg);
+		free(msg);
+	}
 	run_probes(c, "start");
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
 	plan_info_free(&info);
@@ -556,6 +612,7 @@ int cmd_run(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	plugins_load();
+	guard_init(cli_db_path(), c.po.path);
 	c.po.dry = true;
 	rc = plan_execute(&c.po, &hooks, &info, err, sizeof(err));
 	if (rc) {

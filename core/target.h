@@ -19,10 +19,12 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
  * (SIGINT/SIGTERM) ends it with -EINTR. */
 int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
 		  uint64_t done, uint64_t total), void *ctx, char *err, size_t errlen);
-/* Open for a step; returns an fd or -errno with err set. */
+/* Open for a step; returns an fd or -errno with err set. Never O_EXCL: the
+ * run holds one exclusive claim per written device (guard.c), and an engine's
+ * fds may outlive its step (io_uring's registered files). */
 int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t errlen);
 
-/* Devices named with --destroy-data. */
+/* Devices named with --destroy-data (guard.c asks target_write_allowed). */
 void target_allow_destroy(const char *device);
 /* May a write step touch this block device? Sets err when not. */
 bool target_write_allowed(const char *path, char *err, size_t errlen);

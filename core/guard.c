@@ -1,0 +1,491 @@
+/* The device guard: may this run write there? */
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "log.h"
+#include "strbuf.h"
+#include "target.h"
+#include "util.h"
+
+#ifndef HB_DATA_DIR
+#define HB_DATA_DIR "/usr/local/share/hbatest"
+#endif
+#ifndef HB_PLUGIN_DIR
+#define HB_PLUGIN_DIR "/usr/local/lib/hbatest/plugins"
+#endif
+
+#define FAMILY_MAX 256
+
+/* Files no step writes: the database and its journals, the plan. */
+static struct protected { char *path; const char *what; } *protect;
+static unsigned nprotect;
+
+/* A block device the run writes: held open O_EXCL from the dry pass on. */
+static struct claim {
+	dev_t dev;
+	int fd;
+	char *destroys;		/* "/dev/sdb: ext4 (UUID ...)" */
+} *claims;
+static unsigned nclaims;
+
+/* A device and its kin, by kernel name ("loop0", "loop0p1"). */
+struct family {
+	unsigned n;		/* the device itself is [0] */
+	struct member { dev_t dev; char name[256]; } m[FAMILY_MAX];
+};
+
+static void protect_add(const char *path, const char *suffix, const char *what)
+{
+	struct protected *p = realloc(protect, (nprotect + 1) * sizeof(*p));
+
+	if (!p)
+		return;
+	protect = p;
+	protect[nprotect].path = util_strdup_printf("%s%s", path, suffix);
+	protect[nprotect++].what = what;
+}
+
+void guard_init(const char *db_path, const char *plan_path)
+{
+	static const char *const journals[] = { "-wal", "-shm", "-journal" };
+
+	if (db_path)
+		protect_add(db_path, "", "the results database");
+	for (unsigned i = 0; db_path && i < ARRAY_SIZE(journals); i++)
+		protect_add(db_path, journals[i], "a journal of the results database");
+	if (plan_path)
+		protect_add(plan_path, "", "the plan");
+}
+
+/* path absolute and free of symlinks, even before it exists (its folder does). */
+static void canon(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (realpath(path, real)) {
+		if (snprintf(out, len, "%s", real) >= (int)len)
+			out[0] = '\0';
+		return;
+	}
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dir) ||
+	    !realpath(dir, real) ||
+	    snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "",
+		     slash ? slash + 1 : path) >= (int)len)
+		snprintf(out, len, "%s", path);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char ca[PATH_MAX], cb[PATH_MAX];
+	struct stat sa, sb;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	canon(a, ca, sizeof(ca));
+	canon(b, cb, sizeof(cb));
+	return strcmp(ca, cb) == 0;
+}
+
+/* Is the file at canonical path inside folder dir? Then dir's real path is in real. */
+static bool inside(const char *path, const char *dir, char *real)
+{
+	size_t n;
+
+	if (!realpath(dir, real) || !strcmp(real, "/"))
+		return false;
+	n = strlen(real);
+	return !strncmp(path, real, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The hbatest tree: the binary's folder (with plugins/ and scripts/ in a
+ * checkout), an installed tree beside it, and the installed data and plugins. */
+static bool in_hbatest_tree(const char *path, char *tree)
+{
+	char self[PATH_MAX], dir[PATH_MAX + 32], real[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	canon(path, real, sizeof(real));
+	if (inside(real, HB_DATA_DIR, tree) || inside(real, HB_PLUGIN_DIR, tree))
+		return true;
+	if (n <= 0)
+		return false;
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	if (inside(real, self, tree))
+		return true;
+	snprintf(dir, sizeof(dir), "%s/../share/hbatest", self);
+	if (inside(real, dir, tree))
+		return true;
+	snprintf(dir, sizeof(dir), "%s/../lib/hbatest", self);
+	return inside(real, dir, tree);
+}
+
+static int check_protected(const char *path, char *err, size_t len)
+{
+	char tree[PATH_MAX];
+
+	for (unsigned i = 0; i < nprotect; i++) {
+		if (!same_file(path, protect[i].path))
+			continue;
+		snprintf(err, len, "refusing to write to '%s': it is %s ('%s')", path,
+			 protect[i].what, protect[i].path);
+		return -EPERM;
+	}
+	if (in_hbatest_tree(path, tree)) {
+		snprintf(err, len, "refusing to write to '%s': it is inside hbatest's own "
+			 "files ('%s')", path, tree);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static bool read_dev(const char *file, dev_t *dev)
+{
+	FILE *f = fopen(file, "re");
+	unsigned ma, mi;
+	bool ok = f && fscanf(f, "%u:%u", &ma, &mi) == 2;
+
+	if (f)
+		fclose(f);
+	if (ok)
+		*dev = makedev(ma, mi);
+	return ok;
+}
+
+static void family_add(struct family *f, dev_t dev, const char *name)
+{
+	if (f->n >= FAMILY_MAX)
+		return;
+	f->m[f->n].dev = dev;
+	snprintf(f->m[f->n++].name, sizeof(f->m[0].name), "%s", name);
+}
+
+/* What writing a device touches, from sysfs: a disk and all its partitions,
+ * or a partition and its disk; without sysfs, the device alone. */
+static void family_of(const char *path, dev_t dev, struct family *f)
+{
+	char sys[PATH_MAX], disk[PATH_MAX], file[PATH_MAX + 300];
+	struct dirent *e;
+	DIR *d;
+
+	f->n = 0;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(sys, disk)) {
+		family_add(f, dev, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/partition", disk);
+	if (access(file, F_OK) == 0) {
+		family_add(f, dev, strrchr(disk, '/') + 1);
+		*strrchr(disk, '/') = '\0';
+		snprintf(file, sizeof(file), "%s/dev", disk);
+		if (read_dev(file, &dev))
+			family_add(f, dev, strrchr(disk, '/') + 1);
+		return;
+	}
+	family_add(f, dev, strrchr(disk, '/') + 1);
+	d = opendir(disk);
+	while (d && (e = readdir(d))) {
+		snprintf(file, sizeof(file), "%s/%s/partition", disk, e->d_name);
+		if (e->d_name[0] == '.' || access(file, F_OK))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/dev", disk, e->d_name);
+		if (read_dev(file, &dev))
+			family_add(f, dev, e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+static const struct member *family_find(const struct family *f, dev_t dev)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->m[i].dev == dev)
+			return &f->m[i];
+	return NULL;
+}
+
+/* mountinfo escapes blanks as \040 */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
+			*o = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* A member of f mounted (by its number, or as the source of a mount whose
+ * number is anonymous, as btrfs's): its name and mount point. */
+static const struct member *mounted(const struct family *f, char *where, size_t len)
+{
+	FILE *mi = fopen("/proc/self/mountinfo", "re");
+	char line[8192], mnt[4096], src[4096];
+	const struct member *m = NULL;
+	unsigned ma, mi_;
+	struct stat st;
+
+	while (mi && !m && fgets(line, sizeof(line), mi)) {
+		const char *dash = strstr(line, " - ");
+
+		if (sscanf(line, "%*d %*d %u:%u %*s %4095s", &ma, &mi_, mnt) != 3)
+			continue;
+		m = family_find(f, makedev(ma, mi_));
+		if (!m && dash && sscanf(dash + 3, "%*s %4095s", src) == 1 &&
+		    src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode))
+			m = family_find(f, st.st_rdev);
+		if (m) {
+			unescape(mnt);
+			snprintf(where, len, "%s", mnt);
+		}
+	}
+	if (mi)
+		fclose(mi);
+	return m;
+}
+
+static const struct member *swapped(const struct family *f)
+{
+	FILE *sw = fopen("/proc/swaps", "re");
+	char name[4096];
+	const struct member *m = NULL;
+	struct stat st;
+	int c;
+
+	while (sw && !m && fscanf(sw, "%4095s", name) == 1) {
+		if (stat(name, &st) == 0 && S_ISBLK(st.st_mode))
+			m = family_find(f, st.st_rdev);
+		while ((c = fgetc(sw)) != EOF && c != '\n')
+			;
+	}
+	if (sw)
+		fclose(sw);
+	return m;
+}
+
+/* A member of f with a holder (dm, md, LVM, bcache...): "dm-0 (vg-data)". */
+static const struct member *held(const struct family *f, char *holder, size_t len)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 300], name[256] = "";
+
+	for (unsigned i = 0; i < f->n; i++) {
+		struct dirent *e = NULL;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "/sys/class/block/%s/holders", f->m[i].name);
+		d = opendir(dir);
+		while (d && (e = readdir(d)) && e->d_name[0] == '.')
+			;
+		if (d && e) {
+			FILE *n;
+
+			snprintf(file, sizeof(file), "/sys/class/block/%s/dm/name", e->d_name);
+			if ((n = fopen(file, "re")) && fscanf(n, "%255s", name) == 1)
+				snprintf(holder, len, "%s (%s)", e->d_name, name);
+			else
+				snprintf(holder, len, "%s", e->d_name);
+			if (n)
+				fclose(n);
+		}
+		if (d)
+			closedir(d);
+		if (d && e)
+			return &f->m[i];
+	}
+	return NULL;
+}
+
+/* "it" for the device itself, else "/dev/loop0p1" */
+static const char *who(const struct family *f, const struct member *m, char *buf, size_t len)
+{
+	if (m == &f->m[0])
+		return "it";
+	snprintf(buf, len, "/dev/%s", m->name);
+	return buf;
+}
+
+/* Mounted, swapped on or held: refused whatever the command line says. */
+static int check_unused(const char *path, const struct family *f, char *err, size_t len)
+{
+	char what[4096], name[300];
+	const struct member *m;
+	const char *always = "always refused, even with --destroy-data";
+
+	if ((m = mounted(f, what, sizeof(what)))) {
+		snprintf(err, len, "refusing to write to '%s': %s is mounted on %s (%s; "
+			 "unmount it first)", path, who(f, m, name, sizeof(name)), what, always);
+		return -EBUSY;
+	}
+	if ((m = swapped(f))) {
+		snprintf(err, len, "refusing to write to '%s': %s is in use as swap (%s; "
+			 "swapoff it first)", path, who(f, m, name, sizeof(name)), always);
+		return -EBUSY;
+	}
+	if ((m = held(f, what, sizeof(what)))) {
+		snprintf(err, len, "refusing to write to '%s': %s is held by %s, a "
+			 "device-mapper, LVM or md RAID device built on it (%s; remove that "
+			 "first)", path, who(f, m, name, sizeof(name)), what, always);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static void describe_value(struct strbuf *b, blkid_probe pr, const char *key,
+			   const char *fmt)
+{
+	const char *v;
+
+	if (blkid_probe_lookup_value(pr, key, &v, NULL) == 0 && *v)
+		sb_printf(b, fmt, v);
+}
+
+/* What libblkid finds: "ext4 (UUID ..., LABEL ...), dos partition table with
+ * 2 partitions", or that it finds nothing. */
+static char *describe(const char *path)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	struct strbuf b = { 0 };
+	blkid_partlist pl;
+	int rc;
+
+	if (!pr)
+		return util_strdup_printf("%s: cannot probe it for signatures: %s", path,
+					  strerror(errno));
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
+					  BLKID_SUBLKS_LABEL);
+	blkid_probe_enable_partitions(pr, 1);
+	rc = blkid_do_safeprobe(pr);
+	sb_printf(&b, "%s: ", path);
+	if (rc == 1)
+		sb_printf(&b, "no partition table or signature found");
+	else if (rc == -2)
+		sb_printf(&b, "several conflicting signatures (wipefs -n %s lists them)", path);
+	else if (rc < 0)
+		sb_printf(&b, "cannot probe it for signatures");
+	if (rc == 0) {
+		describe_value(&b, pr, "TYPE", "%s");
+		if (blkid_probe_has_value(pr, "TYPE") &&
+		    (blkid_probe_has_value(pr, "UUID") || blkid_probe_has_value(pr, "LABEL"))) {
+			sb_printf(&b, " (");
+			describe_value(&b, pr, "UUID", "UUID %s");
+			if (blkid_probe_has_value(pr, "UUID") && blkid_probe_has_value(pr, "LABEL"))
+				sb_printf(&b, ", ");
+			describe_value(&b, pr, "LABEL", "LABEL %s");
+			sb_printf(&b, ")");
+		}
+		pl = blkid_probe_get_partitions(pr);
+		if (pl) {
+			blkid_parttable tab = blkid_partlist_get_table(pl);
+			int n = blkid_partlist_numof_partitions(pl);
+
+			sb_printf(&b, "%s%s partition table with %d partition%s",
+				  blkid_probe_has_value(pr, "TYPE") ? ", " : "",
+				  tab ? blkid_parttable_get_type(tab) : "a", n, n == 1 ? "" : "s");
+		}
+	}
+	blkid_free_probe(pr);
+	return sb_take(&b);
+}
+
+/* Hold the device O_EXCL for the run: the steps then open it without, so an
+ * engine's lingering references (io_uring's registered files) never make the
+ * next step's open fail, and nobody mounts or assembles it meanwhile. */
+static int claim(const char *path, dev_t dev, char *err, size_t len)
+{
+	struct claim *c = realloc(claims, (nclaims + 1) * sizeof(*c));
+	int fd;
+
+	if (!c)
+		return -ENOMEM;
+	claims = c;
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, len, "cannot claim '%s' for the run: %s", path, e == EBUSY ?
+			 "device is busy (open exclusively by another program: a mount in "
+			 "another namespace, a RAID, or another hbatest run)" : strerror(e));
+		return -e;
+	}
+	c = &claims[nclaims++];
+	c->dev = dev;
+	c->fd = fd;
+	c->destroys = describe(path);
+	log_info("will destroy %s", c->destroys);
+	return 0;
+}
+
+static int check_block(const char *path, char *err, size_t len)
+{
+	struct family *f;
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st) < 0) {
+		snprintf(err, len, "cannot stat target '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	for (unsigned i = 0; i < nclaims; i++)
+		if (claims[i].dev == st.st_rdev)
+			return 0;	/* approved by an earlier step */
+	f = malloc(sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	family_of(path, st.st_rdev, f);
+	rc = check_unused(path, f, err, len);
+	free(f);
+	if (rc)
+		return rc;
+	if (!target_write_allowed(path, err, len))
+		return -EPERM;
+	return claim(path, st.st_rdev, err, len);
+}
+
+int guard_check_write(const char *path, int kind, char *err, size_t len)
+{
+	int rc = check_protected(path, err, len);
+
+	if (rc || kind != TARGET_BLOCK)
+		return rc;
+	return check_block(path, err, len);
+}
+
+const char *guard_destroys(unsigned i)
+{
+	return i < nclaims ? claims[i].destroys : NULL;
+}
+
+void guard_release(void)
+{
+	for (unsigned i = 0; i < nclaims; i++) {
+		close(claims[i].fd);
+		free(claims[i].destroys);
+	}
+	free(claims);
+	claims = NULL;
+	nclaims = 0;
+	for (unsigned i = 0; i < nprotect; i++)
+		free(protect[i].path);
+	free(protect);
+	protect = NULL;
+	nprotect = 0;
+}

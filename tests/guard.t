@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# The guard (README "Safety"): what a write step never touches (the database,
+# its journals, the plan, hbatest's own files, a mounted or held device), what
+# needs --destroy-data, what the dry pass says it destroys, and the claim a
+# run holds on the devices it writes. Block devices are loop devices this test
+# creates and detaches (root only).
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/guard.db"
+cat > "$TMP/write.lua" <<'LUA'
+hb.run{ engine = "psync", rw = "randwrite", bs = "4k", duration = 1, size = "1m" }
+LUA
+cat > "$TMP/read2.lua" <<'LUA'
+hb.run{ engine = "psync", rw = "randread", bs = "4k", oio = 2, duration = 1 }
+LUA
+cat > "$TMP/twice.lua" <<'LUA'
+hb.run{ engine = "psync", rw = "randread", bs = "4k", oio = 2, duration = 1,
+        targets = { hb.set("a", ""), hb.set("b", "") } }
+LUA
+
+# ---- files no write step may touch ----------------------------------------
+"$HB" run "$TMP/write.lua" --db "$DB" --target "$TMP/data.img" -q
+ok $? "a write step to a scratch file runs"
+db_sum=$(sha256sum < "$DB")
+plan_sum=$(sha256sum < "$TMP/write.lua")
+ln -s "$DB" "$TMP/alias.db"
+ln "$DB" "$TMP/hardlink.db"
+for t in "$DB" "$TMP/alias.db" "$TMP/hardlink.db" "$DB-wal" "$DB-shm" "$DB-journal"; do
+	out=$("$HB" run "$TMP/write.lua" --db "$DB" --target "$t" 2>&1); rc=$?
+	ok $((rc == 0)) "a write step to '${t#"$TMP"/}' fails"
+	like "$out" "write.lua:1: .*refusing to write to '$t': it is (the results database|a journal of the results database)" \
+		"and says it is the database or its journal"
+done
+out=$("$HB" run "$TMP/write.lua" --db "$TMP/plan.db" --target "$TMP/write.lua" 2>&1); rc=$?
+ok $((rc == 0)) "a write step to the plan itself fails"
+like "$out" "refusing to write to '$TMP/write.lua': it is the plan" "and says it is the plan"
+is "$(sha256sum < "$DB")" "$db_sum" "the database is byte-identical"
+is "$(sha256sum < "$TMP/write.lua")" "$plan_sum" "the plan is byte-identical"
+[ ! -e "$DB-wal" ] && [ ! -e "$DB-journal" ]; ok $? "no journal file was laid out"
+
+mine="$ROOT/plugins/guard-test-$$.dat"
+cleanup_hooks+=("rm -f '$mine'")
+out=$("$HB" run "$TMP/write.lua" --db "$DB" --target "$mine" 2>&1); rc=$?
+ok $((rc == 0)) "a write step to a file inside hbatest's tree fails"
+like "$out" "refusing to write to '$mine': it is inside hbatest's own files" "and says so"
+[ ! -e "$mine" ]; ok $? "the file was not created"
+
+out=$("$HB" run "$TMP/write.lua" --db "$DB" --target "" 2>&1); rc=$?
+is "$rc" 2 "--target \"\" is a usage error"
+like "$out" "--target wants a path" "that says a path is wanted"
+ln -s "$TMP/data.img" "$TMP/alias.img"
+out=$("$HB" run "$TMP/read2.lua" --db "$DB" --target "$TMP/data.img" --target "$TMP/alias.img" 2>&1); rc=$?
+is "$rc" 2 "the same --target twice (by another name) is a usage error"
+like "$out" "--target '$TMP/alias.img' is given twice \\(as '$TMP/data.img'\\)" "naming both"
+out=$("$HB" run "$TMP/twice.lua" --db "$DB" --set a="$TMP/data.img" --set b="$TMP/alias.img" 2>&1); rc=$?
+ok $((rc == 0)) "a step naming one target twice fails"
+like "$out" "twice.lua:1: .*target '$TMP/alias.img' is given twice" "naming it"
+is "$(sha256sum < "$DB")" "$db_sum" "the database is still byte-identical"
+
+# ---- block devices ----------------------------------------------------------
+if [ "$(id -u)" != 0 ]; then
+	skip "loop devices need root"
+	done_testing; exit
+fi
+# mkloop VAR FILE [losetup options]: attach FILE, detach it at exit
+mkloop() {
+	local dev
+
+	dev=$(losetup --find --show "${@:3}" "$2")
+	if [ -z "$dev" ]; then
+		ok 1 "as root, a loop device can be made on ${2#"$TMP"/}"
+		return 1
+	fi
+	cleanup_hooks=("losetup -d '$dev'" "${cleanup_hooks[@]}")
+	printf -v "$1" '%s' "$dev"
+}
+# mountit DEV [mount options]: mount it on $TMP/mnt, unmount at exit (before the detach)
+mountit() {
+	mkdir -p "$TMP/mnt"
+	mount "${@:2}" "$1" "$TMP/mnt"
+	ok $? "$1 mounted on $TMP/mnt"
+	cleanup_hooks=("umount '$TMP/mnt'" "${cleanup_hooks[@]}")
+}
+unmount() {
+	umount "$TMP/mnt"
+	ok $? "unmounted"
+	cleanup_hooks=("${cleanup_hooks[@]:1}")
+}
+# dos PATH: a dos partition table with two 16 MiB partitions at 1 and 17 MiB
+dos() {
+	printf '\000\000\000\000\203\000\000\000\000\010\000\000\000\200\000\000' |
+		dd of="$1" bs=1 seek=446 conv=notrunc status=none
+	printf '\000\000\000\000\203\000\000\000\000\210\000\000\000\200\000\000' |
+		dd of="$1" bs=1 seek=462 conv=notrunc status=none
+	printf '\125\252' | dd of="$1" bs=1 seek=510 conv=notrunc status=none
+}
+runs() { [ -e "$1" ] && q "$1" "SELECT count(*) FROM runs" || echo 0; }
+
+truncate -s 64M "$TMP/fs.img" "$TMP/parts.img" "$TMP/blank.img"
+mkloop FS "$TMP/fs.img" || { done_testing; exit; }
+UUID=0b5c4a1e-7d7f-4c35-9d3e-8a1f2b3c4d5e
+if command -v mkfs.ext4 >/dev/null && mkfs.ext4 -q -F -U "$UUID" "$FS"; then
+	out=$("$HB" run "$TMP/write.lua" --db "$TMP/none.db" --target "$FS" 2>&1); rc=$?
+	ok $((rc == 0)) "an ext4 device is not written without --destroy-data"
+	like "$out" "write.lua:1: .*refusing to write to block device '$FS'.*--destroy-data $FS" \
+		"and the message names the flag"
+	out=$("$HB" run "$TMP/write.lua" --target "$FS" --destroy-data "$FS" --dry-run 2>"$TMP/err")
+	ok $? "with --destroy-data the dry run passes"
+	like "$out" "destroys $FS: ext4 \\(UUID $UUID\\)" "the listing says an ext4 is destroyed"
+	like "$(cat "$TMP/err")" "will destroy $FS: ext4 \\(UUID $UUID\\)" "and so does the log"
+
+	sum=$(sha256sum < "$TMP/fs.img")
+	mountit "$FS" -o ro,noload	# read-only: the mount itself writes nothing
+	out=$("$HB" run "$TMP/write.lua" --db "$TMP/none.db" --target "$FS" --destroy-data "$FS" 2>&1); rc=$?
+	ok $((rc == 0)) "a mounted device is refused even with --destroy-data"
+	like "$out" "write.lua:1: .*refusing to write to '$FS': it is mounted on $TMP/mnt .*always refused" \
+		"naming the mount point"
+	is "$(runs "$TMP/none.db")" 0 "no run was written"
+	unmount
+	is "$(sha256sum < "$TMP/fs.img")" "$sum" "the file system was not written"
+else
+	skip "no mkfs.ext4"
+fi
+
+# A partition table: the kernel finds the partitions (or partx adds them).
+dos "$TMP/parts.img"
+mkloop PARTS "$TMP/parts.img" -P || { done_testing; exit; }
+[ -b "${PARTS}p1" ] || partx -a "$PARTS" 2>/dev/null
+if [ -b "${PARTS}p2" ] && command -v mkfs.ext4 >/dev/null && mkfs.ext4 -q -F "${PARTS}p2"; then
+	out=$("$HB" run "$TMP/write.lua" --target "$PARTS" --destroy-data "$PARTS" --dry-run 2>&1)
+	ok $? "a partitioned device is written with --destroy-data"
+	like "$out" "destroys $PARTS: dos partition table with 2 partitions" \
+		"the listing says a partition table with 2 partitions is destroyed"
+	out=$("$HB" run "$TMP/write.lua" --target "${PARTS}p2" --destroy-data "$PARTS" --dry-run 2>&1); rc=$?
+	ok $((rc == 0)) "--destroy-data naming the disk does not cover its partition"
+	like "$out" "refusing to write to block device '${PARTS}p2'.*--destroy-data ${PARTS}p2" "the partition must be named"
+
+	mountit "${PARTS}p2"
+	out=$("$HB" run "$TMP/write.lua" --db "$TMP/none.db" --target "$PARTS" --destroy-data "$PARTS" 2>&1); rc=$?
+	ok $((rc == 0)) "a disk with a mounted partition is refused even with --destroy-data"
+	like "$out" "refusing to write to '$PARTS': ${PARTS}p2 is mounted on $TMP/mnt" \
+		"naming the partition and its mount point"
+	"$HB" run "$TMP/write.lua" --target "${PARTS}p1" --destroy-data "${PARTS}p1" --dry-run >/dev/null 2>&1
+	ok $? "another partition of that disk may be written"
+	is "$(runs "$TMP/none.db")" 0 "no run was written"
+	unmount
+else
+	skip "no partitions on a loop device here (kernel without partition tables, or no mkfs.ext4)"
+fi
+
+# The run's claim: one O_EXCL open of each written device for the whole run.
+mkloop BLANK "$TMP/blank.img" || { done_testing; exit; }
+cat > "$TMP/long.lua" <<'LUA'
+hb.run{ engine = "io_uring", rw = "randwrite", bs = "4k", oio = 4, duration = 1 }
+hb.run{ engine = "psync", rw = "randwrite", bs = "4k", duration = 600 }
+LUA
+"$HB" run "$TMP/long.lua" --db "$TMP/long.db" --target "$BLANK" --destroy-data "$BLANK" -q &
+pid=$!
+cleanup_hooks=("kill $pid 2>/dev/null; wait $pid" "${cleanup_hooks[@]}")
+for _ in $(seq 300); do	# until the second step runs
+	[ "$(q "$TMP/long.db" "SELECT count(*) FROM steps" 2>/dev/null)" = 2 ] && break
+	sleep 0.1
+done
+is "$(q "$TMP/long.db" "SELECT count(*) FROM steps")" 2 "a run writing $BLANK is in its second step"
+out=$("$HB" run "$TMP/write.lua" --db "$TMP/second.db" --target "$BLANK" --destroy-data "$BLANK" 2>&1); rc=$?
+ok $((rc == 0)) "a second run writing that device is refused"
+like "$out" "write.lua:1: .*cannot claim '$BLANK' for the run: device is busy" "in its dry pass"
+is "$(runs "$TMP/second.db")" 0 "before it wrote a run"
+if command -v mkfs.ext4 >/dev/null; then
+	mkfs.ext4 -q -F "$BLANK" >/dev/null 2>&1; rc=$?
+	ok $((rc == 0)) "mkfs cannot claim the device mid-run"
+fi
+kill -INT $pid
+wait $pid
+is "$?" 130 "the run stops on SIGINT"
+cleanup_hooks=("${cleanup_hooks[@]:1}")
+is "$(q "$TMP/long.db" "SELECT status FROM runs")" aborted "and is recorded aborted"
+like "$(q "$TMP/long.db" "SELECT message FROM events")" "will destroy $BLANK: no partition table or signature found" \
+	"the run's events say what it destroys"
+"$HB" run "$TMP/write.lua" --target "$BLANK" --destroy-data "$BLANK" --dry-run >/dev/null 2>&1
+ok $? "the claim ends with the run"
+
+# Held by device-mapper (when the kernel has it).
+name="hbatest-guard-$$"
+if command -v dmsetup >/dev/null &&
+   dmsetup create "$name" --table "0 $((64 * 2048)) linear $BLANK 0" >/dev/null 2>&1; then
+	cleanup_hooks=("dmsetup remove '$name'" "${cleanup_hooks[@]}")
+	out=$("$HB" run "$TMP/write.lua" --target "$BLANK" --destroy-data "$BLANK" 2>&1); rc=$?
+	ok $((rc == 0)) "a device held by device-mapper is refused even with --destroy-data"
+	like "$out" "refusing to write to '$BLANK': it is held by dm-[0-9]+ \\($name\\)" "naming the holder"
+else
+	skip "no device-mapper here"
+fi
+done_testing
