@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ static unsigned nclaims;
 /* A device and its kin, by kernel name ("loop0", "loop0p1"). */
 struct family {
 	unsigned n;		/* the device itself is [0] */
+	bool partition;		/* [0] is a partition, [1] its disk */
 	struct member { dev_t dev; char name[256]; } m[FAMILY_MAX];
 };
 
@@ -181,6 +183,7 @@ static void family_of(const char *path, dev_t dev, struct family *f)
 	DIR *d;
 
 	f->n = 0;
+	f->partition = false;
 	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (!realpath(sys, disk)) {
 		family_add(f, dev, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
@@ -188,6 +191,7 @@ static void family_of(const char *path, dev_t dev, struct family *f)
 	}
 	snprintf(file, sizeof(file), "%s/partition", disk);
 	if (access(file, F_OK) == 0) {
+		f->partition = true;
 		family_add(f, dev, strrchr(disk, '/') + 1);
 		*strrchr(disk, '/') = '\0';
 		snprintf(file, sizeof(file), "%s/dev", disk);
@@ -408,15 +412,26 @@ static char *describe(const char *path)
 
 /* Hold the device O_EXCL for the run: the steps then open it without, so an
  * engine's lingering references (io_uring's registered files) never make the
- * next step's open fail, and nobody mounts or assembles it meanwhile. */
-static int claim(const char *path, dev_t dev, char *err, size_t len)
+ * next step's open fail, and nobody mounts or assembles it meanwhile. A disk's
+ * claim covers its partitions (the kernel refuses to claim them then), so a
+ * partition of a claimed disk gets none, and a disk takes over the claims of
+ * its partitions. */
+static int claim(const char *path, dev_t dev, const struct family *f, char *err, size_t len)
 {
 	struct claim *c = realloc(claims, (nclaims + 1) * sizeof(*c));
-	int fd;
+	int fd = -1;
 
 	if (!c)
 		return -ENOMEM;
 	claims = c;
+	for (unsigned i = 0; i < nclaims; i++) {
+		if (claims[i].fd < 0 || !family_find(f, claims[i].dev))
+			continue;
+		if (f->partition)
+			goto covered;		/* its disk is claimed */
+		close(claims[i].fd);	/* a partition: the disk's claim replaces it */
+		claims[i].fd = -1;
+	}
 	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -426,6 +441,7 @@ static int claim(const char *path, dev_t dev, char *err, size_t len)
 			 "another namespace, a RAID, or another hbatest run)" : strerror(e));
 		return -e;
 	}
+covered:
 	c = &claims[nclaims++];
 	c->dev = dev;
 	c->fd = fd;
@@ -452,12 +468,12 @@ static int check_block(const char *path, char *err, size_t len)
 		return -ENOMEM;
 	family_of(path, st.st_rdev, f);
 	rc = check_unused(path, f, err, len);
+	if (!rc && !target_write_allowed(path, err, len))
+		rc = -EPERM;
+	if (!rc)
+		rc = claim(path, st.st_rdev, f, err, len);
 	free(f);
-	if (rc)
-		return rc;
-	if (!target_write_allowed(path, err, len))
-		return -EPERM;
-	return claim(path, st.st_rdev, err, len);
+	return rc;
 }
 
 int guard_check_write(const char *path, int kind, char *err, size_t len)
@@ -477,7 +493,8 @@ const char *guard_destroys(unsigned i)
 void guard_release(void)
 {
 	for (unsigned i = 0; i < nclaims; i++) {
-		close(claims[i].fd);
+		if (claims[i].fd >= 0)
+			close(claims[i].fd);
 		free(claims[i].destroys);
 	}
 	free(claims);

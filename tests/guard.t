@@ -144,6 +144,18 @@ if [ -b "${PARTS}p2" ] && command -v mkfs.ext4 >/dev/null && mkfs.ext4 -q -F "${
 	ok $? "another partition of that disk may be written"
 	is "$(runs "$TMP/none.db")" 0 "no run was written"
 	unmount
+
+	# A partition, then its disk, then another partition: one claim covers them.
+	cat > "$TMP/kin.lua" <<'LUA'
+for _, t in ipairs{ hb.set("p1", ""), hb.set("disk", ""), hb.set("p2", "") } do
+	hb.run{ engine = "io_uring", rw = "randwrite", bs = "4k", oio = 4, duration = 1, targets = t }
+end
+LUA
+	"$HB" run "$TMP/kin.lua" --db "$TMP/kin.db" --set p1="${PARTS}p1" --set disk="$PARTS" \
+		--set p2="${PARTS}p2" --destroy-data "${PARTS}p1" --destroy-data "$PARTS" \
+		--destroy-data "${PARTS}p2" -q
+	ok $? "a run writes a partition, its disk and another partition"
+	is "$(q "$TMP/kin.db" "SELECT group_concat(status) FROM steps")" "done,done,done" "every step is done"
 else
 	skip "no partitions on a loop device here (kernel without partition tables, or no mkfs.ext4)"
 fi
@@ -154,7 +166,8 @@ cat > "$TMP/long.lua" <<'LUA'
 hb.run{ engine = "io_uring", rw = "randwrite", bs = "4k", oio = 4, duration = 1 }
 hb.run{ engine = "psync", rw = "randwrite", bs = "4k", duration = 600 }
 LUA
-"$HB" run "$TMP/long.lua" --db "$TMP/long.db" --target "$BLANK" --destroy-data "$BLANK" -q &
+"$HB" run "$TMP/long.lua" --db "$TMP/long.db" --target "$BLANK" --destroy-data "$BLANK" -q \
+	2>"$TMP/long.err" &
 pid=$!
 cleanup_hooks=("kill $pid 2>/dev/null; wait $pid" "${cleanup_hooks[@]}")
 for _ in $(seq 300); do	# until the second step runs
