@@ -74,15 +74,14 @@ static void canon(const char *path, char *out, size_t len)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(path, '/');
+	int n = slash ? (int)(slash - path) : 0;
 
 	if (realpath(path, real)) {
-		if (snprintf(out, len, "%s", real) >= (int)len)
-			out[0] = '\0';
+		snprintf(out, len, "%s", real);
 		return;
 	}
-	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
-		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dir) ||
-	    !realpath(dir, real) ||
+	snprintf(dir, sizeof(dir), "%.*s", n ? n : 1, slash ? path : ".");
+	if (!realpath(dir, real) ||
 	    snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "",
 		     slash ? slash + 1 : path) >= (int)len)
 		snprintf(out, len, "%s", path);

@@ -193,6 +193,20 @@ like "$(q "$TMP/long.db" "SELECT message FROM events")" "will destroy $BLANK: no
 "$HB" run "$TMP/write.lua" --target "$BLANK" --destroy-data "$BLANK" --dry-run >/dev/null 2>&1
 ok $? "the claim ends with the run"
 
+# In use as swap.
+truncate -s 64M "$TMP/swap.img"
+mkloop SWAP "$TMP/swap.img" || { done_testing; exit; }
+if command -v mkswap >/dev/null && mkswap -q "$SWAP" >/dev/null 2>&1 && swapon "$SWAP" 2>/dev/null; then
+	cleanup_hooks=("swapoff '$SWAP'" "${cleanup_hooks[@]}")
+	out=$("$HB" run "$TMP/write.lua" --target "$SWAP" --destroy-data "$SWAP" 2>&1); rc=$?
+	ok $((rc == 0)) "a swap device is refused even with --destroy-data"
+	like "$out" "refusing to write to '$SWAP': it is in use as swap" "saying so"
+	swapoff "$SWAP"
+	cleanup_hooks=("${cleanup_hooks[@]:1}")
+else
+	skip "cannot swap on a loop device here"
+fi
+
 # Held by device-mapper (when the kernel has it).
 name="hbatest-guard-$$"
 if command -v dmsetup >/dev/null &&
