@@ -1,7 +1,6 @@
 /* From a Lua table of plan keys to a validated step. */
 #include <errno.h>
 #include <lauxlib.h>
-#include <limits.h>
 #include <lua.h>
 #include <math.h>
 #include <stdio.h>
@@ -541,21 +540,13 @@ static int get_tags(struct keyctx *k, struct step_spec *s)
 /* The same target twice in a step would split its load and halve its totals. */
 static int check_twice(const struct step_spec *s, unsigned i, char *err, size_t len)
 {
-	const struct target_spec *t = &s->wl.targets[i];
-	char real[PATH_MAX], other[PATH_MAX];
-	bool virt = t->kind == TARGET_VIRTUAL;
+	const char *path = s->wl.targets[i].path;
 
-	if (virt || !realpath(t->path, real))
-		snprintf(real, sizeof(real), "%s", t->path);
 	for (unsigned j = 0; j < i; j++) {
-		const char *o = s->wl.targets[j].path;
-
-		if (strcmp(!virt && realpath(o, other) ? other : o, real))
+		if (!target_same_path(s->wl.targets[j].path, path))
 			continue;
-		if (strcmp(o, t->path))
-			snprintf(err, len, "target '%s' is given twice (also as '%s')", t->path, o);
-		else
-			snprintf(err, len, "target '%s' is given twice", t->path);
+		snprintf(err, len, "target '%s' is given twice (first as '%s')", path,
+			 s->wl.targets[j].path);
 		return -EINVAL;
 	}
 	return 0;

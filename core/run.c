@@ -1,6 +1,5 @@
 /* `hbatest run`: the dry pass, then the real pass into the database. */
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,23 +416,17 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 /* --target PATH: not empty, and not one given already (by any name) */
 static int add_target(struct run_ctx *c, const char *path)
 {
-	char real[PATH_MAX], other[PATH_MAX];
 	char **p;
 
 	if (!*path) {
 		cli_usage_error("run", "--target wants a path, not an empty string");
 		return -1;
 	}
-	if (!realpath(path, real))
-		snprintf(real, sizeof(real), "%s", path);
 	for (unsigned i = 0; i < c->po.ntargets; i++) {
-		const char *t = c->po.targets[i];
-
-		if (strcmp(realpath(t, other) ? other : t, real))
+		if (!target_same_path(c->po.targets[i], path))
 			continue;
-		cli_usage_error("run", "--target '%s' is given twice%s%s%s", path,
-				strcmp(t, path) ? " (as '" : "", strcmp(t, path) ? t : "",
-				strcmp(t, path) ? "')" : "");
+		cli_usage_error("run", "--target '%s' is given twice (first as '%s')", path,
+				c->po.targets[i]);
 		return -1;
 	}
 	p = realloc(c->po.targets, (c->po.ntargets + 1) * sizeof(*p));

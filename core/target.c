@@ -208,6 +208,13 @@ int target_open(const char *path, int kind, bool write, bool direct, char *err, 
 	return fd;
 }
 
+bool target_same_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	return !strcmp(realpath(a, ra) ? ra : a, realpath(b, rb) ? rb : b);
+}
+
 void target_allow_destroy(const char *device)
 {
 	char real[PATH_MAX];

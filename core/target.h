@@ -24,6 +24,10 @@ int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
  * fds may outlive its step (io_uring's registered files). */
 int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t errlen);
 
+/* Do a and b name one target? Compares real paths; a path that does not
+ * resolve (a file still to create, a virtual name) compares as written. */
+bool target_same_path(const char *a, const char *b);
+
 /* Devices named with --destroy-data (guard.c asks target_write_allowed). */
 void target_allow_destroy(const char *device);
 /* May a write step touch this block device? Sets err when not. */

@@ -51,7 +51,7 @@ like "$out" "--target wants a path" "that says a path is wanted"
 ln -s "$TMP/data.img" "$TMP/alias.img"
 out=$("$HB" run "$TMP/read2.lua" --db "$DB" --target "$TMP/data.img" --target "$TMP/alias.img" 2>&1); rc=$?
 is "$rc" 2 "the same --target twice (by another name) is a usage error"
-like "$out" "--target '$TMP/alias.img' is given twice \\(as '$TMP/data.img'\\)" "naming both"
+like "$out" "--target '$TMP/alias.img' is given twice \\(first as '$TMP/data.img'\\)" "naming both"
 out=$("$HB" run "$TMP/twice.lua" --db "$DB" --set a="$TMP/data.img" --set b="$TMP/alias.img" 2>&1); rc=$?
 ok $((rc == 0)) "a step naming one target twice fails"
 like "$out" "twice.lua:1: .*target '$TMP/alias.img' is given twice" "naming it"
