@@ -14,6 +14,7 @@
 
 #include "guard.h"
 #include "log.h"
+#include "probe.h"	/* probe_root(): sysfs, or a test's stand-in */
 #include "strbuf.h"
 #include "target.h"
 #include "util.h"
@@ -183,7 +184,8 @@ static void family_of(const char *path, dev_t dev, struct family *f)
 
 	f->n = 0;
 	f->partition = false;
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	snprintf(sys, sizeof(sys), "%s/sys/dev/block/%u:%u", probe_root(), major(dev),
+		 minor(dev));
 	if (!realpath(sys, disk)) {
 		family_add(f, dev, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 		return;
@@ -293,14 +295,16 @@ static const struct member *held(const struct family *f, char *holder, size_t le
 		struct dirent *e = NULL;
 		DIR *d;
 
-		snprintf(dir, sizeof(dir), "/sys/class/block/%s/holders", f->m[i].name);
+		snprintf(dir, sizeof(dir), "%s/sys/class/block/%s/holders", probe_root(),
+			 f->m[i].name);
 		d = opendir(dir);
 		while (d && (e = readdir(d)) && e->d_name[0] == '.')
 			;
 		if (d && e) {
 			FILE *n;
 
-			snprintf(file, sizeof(file), "/sys/class/block/%s/dm/name", e->d_name);
+			snprintf(file, sizeof(file), "%s/sys/class/block/%s/dm/name",
+				 probe_root(), e->d_name);
 			if ((n = fopen(file, "re")) && fscanf(n, "%255s", name) == 1)
 				snprintf(holder, len, "%s (%s)", e->d_name, name);
 			else

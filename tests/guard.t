@@ -193,6 +193,21 @@ like "$(q "$TMP/long.db" "SELECT message FROM events")" "will destroy $BLANK: no
 "$HB" run "$TMP/write.lua" --target "$BLANK" --destroy-data "$BLANK" --dry-run >/dev/null 2>&1
 ok $? "the claim ends with the run"
 
+# Held by md, dm or LVM: a stand-in sysfs (as the probes' tests use) gives the
+# loop device a holder, then the kernel's own device-mapper when it has one.
+mm=$(cat "/sys/class/block/${BLANK#/dev/}/dev")
+dev="$TMP/sysfs/sys/devices/virtual/block/${BLANK#/dev/}"
+mkdir -p "$dev/holders/dm-7" "$TMP/sysfs/sys/dev/block" "$TMP/sysfs/sys/class/block/dm-7/dm"
+echo "$mm" > "$dev/dev"
+ln -s "../../devices/virtual/block/${BLANK#/dev/}" "$TMP/sysfs/sys/dev/block/$mm"
+ln -s "../../devices/virtual/block/${BLANK#/dev/}" "$TMP/sysfs/sys/class/block/${BLANK#/dev/}"
+echo vg-data > "$TMP/sysfs/sys/class/block/dm-7/dm/name"
+out=$(HBATEST_SYSFS_ROOT="$TMP/sysfs" "$HB" run "$TMP/write.lua" --target "$BLANK" \
+	--destroy-data "$BLANK" 2>&1); rc=$?
+ok $((rc == 0)) "a held device is refused even with --destroy-data"
+like "$out" "write.lua:1: .*refusing to write to '$BLANK': it is held by dm-7 \(vg-data\), a device-mapper, LVM or md RAID device" \
+	"naming the holder"
+
 # In use as swap.
 truncate -s 64M "$TMP/swap.img"
 mkloop SWAP "$TMP/swap.img" || { done_testing; exit; }
@@ -207,7 +222,6 @@ else
 	skip "cannot swap on a loop device here"
 fi
 
-# Held by device-mapper (when the kernel has it).
 name="hbatest-guard-$$"
 if command -v dmsetup >/dev/null &&
    dmsetup create "$name" --table "0 $((64 * 2048)) linear $BLANK 0" >/dev/null 2>&1; then
