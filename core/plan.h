@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "step.h"
 
@@ -15,7 +16,15 @@ struct plan_opts {
 	unsigned ntargets;
 	char **sets;		/* --set K=V */
 	unsigned nsets;
+	bool allow_exec;	/* --allow-exec: hb.exec may run shell commands */
+	bool listing;		/* --dry-run: list hb.exec commands even without it */
+	uint64_t lua_memory;	/* bytes the plan's Lua may use; 0: PLAN_LUA_MEMORY */
 };
+
+/* Limits on a plan's Lua: memory (--lua-memory raises it) and the wall time
+ * the dry pass may spend in Lua, where a plan only lists its steps. */
+#define PLAN_LUA_MEMORY (1ull << 30)
+#define PLAN_DRY_LIMIT_S 10
 
 /* The outcome of one hb.steady{} (see scripts/snia.lua). */
 struct steady_result {
