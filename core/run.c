@@ -368,15 +368,16 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	int rc;
 
 	if (c->resume) {	/* the database is open already */
-		if (resume_reopen(&c->db, &c->rs) < 0) {
-			snprintf(err, len, "cannot reopen run %lld in '%s'",
-				 (long long)c->rs.run_id, c->db.path);
-			return -EIO;
-		}
+		if ((rc = resume_reopen(&c->db, &c->rs, err, len)) < 0)
+			return rc;
 		c->run_id = c->rs.run_id;
 		log_set_sink(events_sink, c);
 		log_info("resuming run %lld (%s) of %s", (long long)c->run_id, c->rs.uuid,
 			 c->po.path);
+		if (c->rs.new_text)
+			log_warn("plan '%s' changed since the run started (sha256 %s -> %s): "
+				 "replayed with --force", c->po.path, c->rs.old_sha,
+				 c->rs.new_sha);
 		return 0;
 	}
 	text = util_read_file(c->po.path, &sz);

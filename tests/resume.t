@@ -15,7 +15,7 @@ end
 hb.exec{ cmd = "true", name = "after" }
 LUA
 
-"$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable -q 2>/dev/null &
+"$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable --allow-exec -q 2>/dev/null &
 pid=$!
 # kill it once step 3 has stored a sample
 for _ in $(seq 300); do
@@ -40,7 +40,12 @@ out=$("$HB" run --resume resumable --db "$DB" --target /elsewhere 2>&1); is $? 2
 	"--resume with --target is a usage error (the run's own targets are replayed)"
 cp "$TMP/plan.orig" "$PLAN"
 
-out=$("$HB" run --resume --db "$DB" 2>&1); is $? 0 "--resume finishes the run"
+out=$("$HB" run --resume --db "$DB" 2>&1); is $? 1 "--resume without --allow-exec again is refused"
+like "$out" "plan.lua:7: hb.exec: running shell commands needs --allow-exec on the command line \(the command: true\)" \
+	"naming the plan line and the flag"
+is "$(q "$DB" "SELECT status FROM runs")" running "and leaves the run as it was"
+
+out=$("$HB" run --resume --db "$DB" --allow-exec 2>&1); is $? 0 "--resume finishes the run"
 is "$(q "$DB" "SELECT count(*) || ':' || status || ':' || uuid FROM runs")" "1:done:$uuid" \
 	"one run, done, under the same uuid"
 is "$(q "$DB" "SELECT group_concat(seq, ',') FROM (SELECT seq FROM steps ORDER BY seq)")" "1,2,3,4,5,6" \
