@@ -31,17 +31,9 @@ struct plan {
 	const struct plan_hooks *hooks;
 	struct plan_info *info;
 	bool *set_used;
-	bool interrupted;
 	char dir[PATH_MAX];		/* folder of the plan file */
-	lua_State *L;
-	/* limits: see plan_hook() and plan_alloc() */
-	uint64_t mem, mem_limit, mem_hard;	/* bytes */
-	uint64_t start_ns, hook_ns;	/* when the plan started; time spent in step hooks */
-	int refused_line;		/* where the allocator last refused, -1: never */
-	char limit_msg[PATH_MAX + 256];	/* a limit passed: raised again and again */
+	struct plan_limits lim;
 };
-
-static char interrupt_marker;
 
 static struct plan *plan_of(lua_State *L)
 {
@@ -51,123 +43,6 @@ static struct plan *plan_of(lua_State *L)
 	p = lua_touserdata(L, -1);
 	lua_pop(L, 1);
 	return p;
-}
-
-/* Raise "interrupted" in a way plan_execute recognises. */
-static int raise_interrupt(lua_State *L)
-{
-	plan_of(L)->interrupted = true;
-	lua_pushlightuserdata(L, &interrupt_marker);
-	return lua_error(L);
-}
-
-/* The innermost line in the plan file itself from stack level `level` out
- * (a call may come through a scripts/ module such as hb.sweep), or 0. Pushes
- * nothing, so the allocator may call it. */
-static int plan_line(lua_State *L, const char *path, int level)
-{
-	lua_Debug ar;
-
-	for (; lua_getstack(L, level, &ar); level++) {
-		if (lua_getinfo(L, "Sl", &ar) && ar.source[0] == '@' &&
-		    strcmp(ar.source + 1, path) == 0 && ar.currentline > 0)
-			return ar.currentline;
-	}
-	return 0;
-}
-
-/* ---- limits: the stop flag, the dry pass's time, memory ----------------- */
-#define HOOK_EVERY 10000	/* Lua instructions between two plan_hook() calls */
-
-static void format_mib(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
-		snprintf(buf, len, "%llu GiB", (unsigned long long)(bytes >> 30));
-	else
-		snprintf(buf, len, "%.0f MiB", (double)bytes / (1 << 20));
-}
-
-/* "plan.lua:12", or "plan.lua" when no line of the plan is on the stack */
-static void plan_where(const struct plan *p, int line, char *buf, size_t len)
-{
-	if (line > 0)
-		snprintf(buf, len, "%s:%d", p->o->path, line);
-	else
-		snprintf(buf, len, "%s", p->o->path);
-}
-
-static void set_memory_msg(struct plan *p, int line)
-{
-	char lim[32], where[PATH_MAX + 16];
-
-	format_mib(p->mem_limit, lim, sizeof(lim));
-	plan_where(p, line, where, sizeof(where));
-	snprintf(p->limit_msg, sizeof(p->limit_msg), "%s: the plan's Lua needs more memory "
-		 "than its limit of %s (--lua-memory SIZE raises it)", where, lim);
-}
-
-/* Past a limit? Then limit_msg says which, at which plan line. */
-static void check_limits(lua_State *L, struct plan *p)
-{
-	uint64_t in_lua = util_now_ns() - p->start_ns - p->hook_ns;
-
-	if (p->o->dry && in_lua > PLAN_DRY_LIMIT_S * NSEC_PER_SEC) {
-		char where[PATH_MAX + 16];
-
-		plan_where(p, plan_line(L, p->o->path, 0), where, sizeof(where));
-		snprintf(p->limit_msg, sizeof(p->limit_msg), "%s: the dry pass has run for %d s: "
-			 "does the plan loop forever?", where, PLAN_DRY_LIMIT_S);
-		return;
-	}
-	if (p->mem > p->mem_limit) {
-		lua_gc(L, LUA_GCCOLLECT);	/* garbage is not usage */
-		if (p->mem > p->mem_limit)
-			set_memory_msg(p, plan_line(L, p->o->path, 0));
-	}
-}
-
-/* Every HOOK_EVERY instructions, in every Lua function and coroutine: stop
- * on SIGINT/SIGTERM/SIGHUP even inside an endless loop, and raise a limit
- * again each time, so a pcall in the plan cannot swallow it. */
-static void plan_hook(lua_State *L, lua_Debug *ar)
-{
-	struct plan *p = plan_of(L);
-
-	(void)ar;
-	if (hb_stop_requested)
-		raise_interrupt(L);
-	if (!p->limit_msg[0])
-		check_limits(L, p);
-	if (p->limit_msg[0]) {
-		lua_pushstring(L, p->limit_msg);
-		lua_error(L);
-	}
-}
-
-/* Lua's allocator, counting bytes. Beyond a margin over the limit it refuses,
- * which Lua raises as "not enough memory" (after one emergency collection,
- * which calls here again); it notes the plan line for the message. */
-static void *plan_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-	struct plan *p = ud;
-	void *n;
-
-	if (!ptr)
-		osize = 0;	/* then it is the kind of object, not a size */
-	if (nsize == 0) {
-		free(ptr);
-		p->mem -= osize;
-		return NULL;
-	}
-	if (nsize > osize && p->mem + (nsize - osize) > p->mem_hard) {
-		if (p->L)
-			p->refused_line = plan_line(p->L, p->o->path, 0);
-		return NULL;
-	}
-	n = realloc(ptr, nsize);
-	if (n)
-		p->mem = p->mem - osize + nsize;
-	return n;
 }
 
 /* ---- hb.plan{ name=, description=, defaults={} } ---------------------- */
@@ -247,7 +122,7 @@ static int call_step(struct plan *p, struct step_spec *spec, struct step_totals 
 	uint64_t t0 = util_now_ns();
 	int rc = p->hooks->step(p->hooks->ctx, spec, t, step_id, err, len);
 
-	p->hook_ns += util_now_ns() - t0;
+	p->lim.hook_ns += util_now_ns() - t0;
 	return rc;
 }
 
@@ -284,7 +159,7 @@ static int l_run(lua_State *L)
 	int rc, def;
 
 	if (hb_stop_requested)
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
 	def = lua_getfield(L, LUA_REGISTRYINDEX, REG_DEFAULTS) == LUA_TTABLE ? 2 : 0;
@@ -309,7 +184,7 @@ static int l_run(lua_State *L)
 	step_totals_release(t);
 	free(t);
 	if (rc == -EINTR)
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	if (rc)
 		return plan_error(L, "%s: %s", "hb.run", err);
 	return 1;
@@ -373,7 +248,7 @@ static int l_exec(lua_State *L)
 	if (hb_stop_requested) {
 		free(spec);
 		free(t);
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	}
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
@@ -404,7 +279,7 @@ static int l_exec(lua_State *L)
 	step_totals_release(t);
 	free(t);
 	if (rc == -EINTR)
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	if (rc)
 		return plan_error(L, "%s: %s", "hb.exec", err);
 	return 1;
@@ -530,7 +405,7 @@ static int l_sleep(lua_State *L)
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 
 		if (hb_stop_requested)
-			return raise_interrupt(L);
+			return plan_raise_interrupt(L);
 		nanosleep(&ts, NULL);
 	}
 	return 0;
@@ -722,108 +597,6 @@ static void open_hb(lua_State *L, struct plan *p)
 	lua_setglobal(L, "hb");
 }
 
-/* A table's first few scalar fields: {code=1, what="disk"} */
-static void add_table_text(lua_State *L, int idx, luaL_Buffer *b)
-{
-	int n = 0;
-
-	luaL_addchar(b, '{');
-	lua_pushnil(L);
-	while (lua_next(L, idx)) {
-		if (n++ == 8) {
-			luaL_addstring(b, ", ...");
-			lua_pop(L, 2);
-			break;
-		}
-		if (n > 1)
-			luaL_addstring(b, ", ");
-		if (lua_type(L, -2) == LUA_TSTRING)
-			lua_pushfstring(L, "%s=", lua_tostring(L, -2));
-		else
-			lua_pushfstring(L, "[%s]=", luaL_typename(L, -2));
-		luaL_addvalue(b);
-		if (lua_type(L, -1) == LUA_TSTRING)
-			lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1));
-		else if (lua_type(L, -1) == LUA_TNUMBER || lua_type(L, -1) == LUA_TBOOLEAN)
-			luaL_tolstring(L, -1, NULL);
-		else
-			lua_pushstring(L, luaL_typename(L, -1));
-		luaL_addvalue(b);
-		lua_pop(L, 1);
-	}
-	luaL_addchar(b, '}');
-}
-
-/* Replace the error value at 1 that is not a string (error(42), error(nil),
- * error({code = 1}), an object with __tostring) by a message with the plan
- * line: Lua adds a position only to string messages. */
-static void error_value_text(lua_State *L)
-{
-	struct plan *p = plan_of(L);
-	char where[PATH_MAX + 16];
-	luaL_Buffer b;
-
-	plan_where(p, plan_line(L, p->o->path, 1), where, sizeof(where));
-	luaL_buffinit(L, &b);
-	luaL_addstring(&b, where);
-	if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
-		lua_pop(L, 1);
-		luaL_addstring(&b, ": ");
-		luaL_tolstring(L, 1, NULL);
-		luaL_addvalue(&b);
-	} else if (lua_istable(L, 1)) {
-		luaL_addstring(&b, ": error raised with a table: ");
-		add_table_text(L, 1, &b);
-	} else if (lua_isnil(L, 1)) {
-		luaL_addstring(&b, ": error raised with nil (no message)");
-	} else {
-		lua_pushfstring(L, ": error raised with a %s: ", luaL_typename(L, 1));
-		luaL_addvalue(&b);
-		luaL_tolstring(L, 1, NULL);
-		luaL_addvalue(&b);
-	}
-	luaL_pushresult(&b);
-	lua_replace(L, 1);
-}
-
-static int traceback(lua_State *L)
-{
-	if (lua_touserdata(L, 1) == &interrupt_marker)
-		return 1;
-	if (lua_type(L, 1) != LUA_TSTRING)
-		error_value_text(L);
-	luaL_traceback(L, L, lua_tostring(L, 1), 1);
-	return 1;
-}
-
-/* The message up to the traceback; the traceback itself goes to debug. */
-static void report_error(lua_State *L, char *err, size_t len)
-{
-	const char *msg = lua_tostring(L, -1);
-	const char *tb = msg ? strstr(msg, "\nstack traceback:") : NULL;
-
-	if (!msg)
-		msg = "error object is not a string";
-	snprintf(err, len, "%.*s", tb ? (int)(tb - msg) : (int)strlen(msg), msg);
-	if (tb)
-		log_debug("%s", tb + 1);
-}
-
-/* Why a protected call into the plan failed: -EINTR, or -EINVAL and err. A
- * limit passed wins over whatever the plan made of it. */
-static int plan_failure(lua_State *L, struct plan *p, int status, char *err, size_t len)
-{
-	if (p->interrupted)
-		return -EINTR;
-	if (!p->limit_msg[0] && status == LUA_ERRMEM)
-		set_memory_msg(p, p->refused_line);
-	if (p->limit_msg[0])
-		snprintf(err, len, "%s", p->limit_msg);
-	else
-		report_error(L, err, len);
-	return -EINVAL;
-}
-
 /* hb.sweep, hb.profile, hb.steady, hb.precondition live in scripts/hbatest.lua */
 static int load_library(lua_State *L, struct plan *p, char *err, size_t len)
 {
@@ -838,7 +611,7 @@ static int load_library(lua_State *L, struct plan *p, char *err, size_t len)
 	lua_getglobal(L, "require");
 	lua_pushliteral(L, "hbatest");
 	rc = lua_pcall(L, 1, 0, 1);
-	return rc == LUA_OK ? 0 : plan_failure(L, p, rc, err, len);
+	return plan_limits_check(L, &p->lim, rc, err, len);
 }
 
 static int check_sets(struct plan *p, char *err, size_t len)
@@ -854,12 +627,6 @@ static int check_sets(struct plan *p, char *err, size_t len)
 	return 0;
 }
 
-static int plan_panic(lua_State *L)
-{
-	log_error("plan: unprotected Lua error: %s", lua_tostring(L, -1));
-	return 0;	/* then Lua aborts */
-}
-
 /* The chunk, run with every limit in force; 0, -EINTR or -EINVAL with err. */
 static int run_chunk(lua_State *L, struct plan *p, const char *src, size_t sz, char *err,
 		     size_t len)
@@ -871,21 +638,14 @@ static int run_chunk(lua_State *L, struct plan *p, const char *src, size_t sz, c
 	st = luaL_loadbufferx(L, src, sz, chunk, "t");
 	if (st == LUA_OK)
 		st = lua_pcall(L, 0, 0, 1);
-	if (st != LUA_OK)
-		return plan_failure(L, p, st, err, len);
-	if (p->interrupted)
-		return -EINTR;
-	if (p->limit_msg[0]) {	/* the plan caught it with pcall */
-		snprintf(err, len, "%s", p->limit_msg);
-		return -EINVAL;
-	}
-	return check_sets(p, err, len);
+	st = plan_limits_check(L, &p->lim, st, err, len);
+	return st ? st : check_sets(p, err, len);
 }
 
 int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		 struct plan_info *info, char *err, size_t len)
 {
-	struct plan p = { .o = o, .hooks = hooks, .info = info, .refused_line = -1 };
+	struct plan p = { .o = o, .hooks = hooks, .info = info };
 	char *src, *slash;
 	size_t sz;
 	int rc;
@@ -902,22 +662,16 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		snprintf(err, len, "cannot read plan '%s': %s", o->path, strerror(errno));
 		return -errno;
 	}
-	p.mem_limit = o->lua_memory ? o->lua_memory : PLAN_LUA_MEMORY;
-	p.mem_hard = p.mem_limit + p.mem_limit / 8;
 	p.set_used = calloc(o->nsets + 1, sizeof(bool));
-	L = p.set_used ? lua_newstate(plan_alloc, &p) : NULL;
+	L = p.set_used ? plan_limits_open(&p.lim, o->path, o->dry, o->lua_memory) : NULL;
 	if (!L) {
 		free(src);
 		free(p.set_used);
 		return -ENOMEM;
 	}
-	p.L = L;
-	lua_atpanic(L, plan_panic);
 	open_sandbox(L);
 	open_hb(L, &p);
-	lua_pushcfunction(L, traceback);
-	p.start_ns = util_now_ns();
-	lua_sethook(L, plan_hook, LUA_MASKCOUNT, HOOK_EVERY);
+	lua_pushcfunction(L, plan_traceback);
 	rc = load_library(L, &p, err, len);
 	if (rc == 0)
 		rc = run_chunk(L, &p, src, sz, err, len);
