@@ -11,7 +11,11 @@
 #include "plan.h"
 #include "worker.h"
 
-#define HOOK_EVERY 10000	/* Lua instructions between two limits_hook() calls */
+/* Lua instructions between two limits_hook() calls. A count hook makes the
+ * VM look at every instruction: a pure-Lua loop runs about 2x slower (1e8
+ * additions: 0.44 -> 0.97 s), which a plan, microseconds of Lua a step, does
+ * not feel. It covers coroutines too, which inherit the hook. */
+#define HOOK_EVERY 10000
 
 static char interrupt_marker;
 
