@@ -1,4 +1,5 @@
 /* The core's logging: every message goes through hb_log(). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@ static void *sink_ctx;
 static void (*clear_hook)(void);
 static pthread_t main_thread;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic bool stderr_gone;	/* a pipe whose reader left (| head) */
 
 void log_init(void)
 {
@@ -34,6 +36,21 @@ void log_set_clear_hook(void (*fn)(void))
 	clear_hook = fn;
 }
 
+void log_stderr(const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	if (stderr_gone)
+		return;
+	va_start(ap, fmt);
+	rc = vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (rc < 0 && errno == EPIPE)
+		stderr_gone = true;
+	clearerr(stderr);
+}
+
 void hb_log(enum hb_log_level level, const char *fmt, ...)
 {
 	static const char *const prefix[] = { "error: ", "warning: ", "", "debug: " };
@@ -52,6 +69,6 @@ void hb_log(enum hb_log_level level, const char *fmt, ...)
 	pthread_mutex_lock(&log_lock);
 	if (on_main && clear_hook)
 		clear_hook();
-	fprintf(stderr, "hbatest: %s%s\n", prefix[level], msg);
+	log_stderr("hbatest: %s%s\n", prefix[level], msg);
 	pthread_mutex_unlock(&log_lock);
 }

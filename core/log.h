@@ -12,6 +12,9 @@ void log_set_verbosity(int level);	/* messages above it are not printed */
 void log_set_sink(log_sink_fn fn, void *ctx);
 /* Called before a message is printed, so a live status line can clear itself. */
 void log_set_clear_hook(void (*fn)(void));
+/* Print to stderr; once it is a broken pipe (EPIPE), print nothing more
+ * there: the run goes on, its events still reach the database. */
+void log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hb_log(enum hb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -11,6 +11,9 @@
 static const char usage[] =
 	"usage: hbatest run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	"                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
+	"                            [--allow-exec] [--lua-memory SIZE]\n"
+	"       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
+	"                            [--allow-exec] [--lua-memory SIZE]\n"
 	"       hbatest list [--db FILE]\n"
 	"       hbatest show RUN [--db FILE]\n"
 	"       hbatest plugins [-v]\n"
@@ -20,6 +23,10 @@ static const char usage[] =
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
 	"--plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more), -q (less).\n"
 	"RUN is a run id, a uuid prefix or a label.\n"
+	"run: --allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
+	"--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
+	"pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
+	"ignored, as under nohup) abort the run, recorded, exit 130.\n"
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
 
 int main(int argc, char **argv)

@@ -31,11 +31,9 @@ struct plan {
 	const struct plan_hooks *hooks;
 	struct plan_info *info;
 	bool *set_used;
-	bool interrupted;
 	char dir[PATH_MAX];		/* folder of the plan file */
+	struct plan_limits lim;
 };
-
-static char interrupt_marker;
 
 static struct plan *plan_of(lua_State *L)
 {
@@ -45,14 +43,6 @@ static struct plan *plan_of(lua_State *L)
 	p = lua_touserdata(L, -1);
 	lua_pop(L, 1);
 	return p;
-}
-
-/* Raise "interrupted" in a way plan_execute recognises. */
-static int raise_interrupt(lua_State *L)
-{
-	plan_of(L)->interrupted = true;
-	lua_pushlightuserdata(L, &interrupt_marker);
-	return lua_error(L);
 }
 
 /* ---- hb.plan{ name=, description=, defaults={} } ---------------------- */
@@ -104,19 +94,10 @@ static void push_targets(lua_State *L)
 	lua_getfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
 }
 
-/* The line of the plan that led here: the innermost frame in the plan file
- * itself (a call may come through a scripts/ module such as hb.sweep). */
+/* The line of the plan that led to the C function running now. */
 static int caller_line(lua_State *L)
 {
-	const char *path = plan_of(L)->o->path;
-	lua_Debug ar;
-
-	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		if (lua_getinfo(L, "Sl", &ar) && ar.source[0] == '@' &&
-		    strcmp(ar.source + 1, path) == 0 && ar.currentline > 0)
-			return ar.currentline;
-	}
-	return 0;
+	return plan_line(L, plan_of(L)->o->path, 1);
 }
 
 /* Raise "plan.lua:LINE: msg", naming the plan's line even from a module. */
@@ -131,6 +112,18 @@ static int plan_error(lua_State *L, const char *fmt, const char *what, const cha
 	lua_pushfstring(L, fmt, what, msg);
 	lua_concat(L, 2);
 	return lua_error(L);
+}
+
+/* Run the step hook. Its time (a device probed, a step run) is not the
+ * plan's own time in Lua, which the dry pass limits. */
+static int call_step(struct plan *p, struct step_spec *spec, struct step_totals *t,
+		     int64_t *step_id, char *err, size_t len)
+{
+	uint64_t t0 = util_now_ns();
+	int rc = p->hooks->step(p->hooks->ctx, spec, t, step_id, err, len);
+
+	p->lim.hook_ns += util_now_ns() - t0;
+	return rc;
 }
 
 static void push_results(lua_State *L, const struct step_totals *t, int64_t step_id, bool dry)
@@ -166,7 +159,7 @@ static int l_run(lua_State *L)
 	int rc, def;
 
 	if (hb_stop_requested)
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
 	def = lua_getfield(L, LUA_REGISTRYINDEX, REG_DEFAULTS) == LUA_TTABLE ? 2 : 0;
@@ -185,13 +178,13 @@ static int l_run(lua_State *L)
 		return plan_error(L, "%s: %s", "hb.run", err);
 	}
 	spec->line = caller_line(L);
-	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
+	rc = call_step(p, spec, t, &step_id, err, sizeof(err));
 	if (rc == 0)
 		push_results(L, t, step_id, p->o->dry);
 	step_totals_release(t);
 	free(t);
 	if (rc == -EINTR)
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	if (rc)
 		return plan_error(L, "%s: %s", "hb.run", err);
 	return 1;
@@ -255,7 +248,7 @@ static int l_exec(lua_State *L)
 	if (hb_stop_requested) {
 		free(spec);
 		free(t);
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	}
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
@@ -266,8 +259,16 @@ static int l_exec(lua_State *L)
 		free(t);
 		return plan_error(L, "%s: %s", "hb.exec", err);
 	}
+	if (!p->o->allow_exec && !p->o->listing) {
+		snprintf(err, sizeof(err), "running shell commands needs --allow-exec on the "
+			 "command line (the command: %s)", spec->cmd);
+		step_spec_free(spec);
+		free(spec);
+		free(t);
+		return plan_error(L, "%s: %s", "hb.exec", err);
+	}
 	spec->line = caller_line(L);
-	rc = p->hooks->step(p->hooks->ctx, spec, t, &step_id, err, sizeof(err));
+	rc = call_step(p, spec, t, &step_id, err, sizeof(err));
 	if (rc == 0) {
 		push_results(L, t, step_id, p->o->dry);
 		lua_pushnumber(L, t->elapsed_s);
@@ -278,7 +279,7 @@ static int l_exec(lua_State *L)
 	step_totals_release(t);
 	free(t);
 	if (rc == -EINTR)
-		return raise_interrupt(L);
+		return plan_raise_interrupt(L);
 	if (rc)
 		return plan_error(L, "%s: %s", "hb.exec", err);
 	return 1;
@@ -404,7 +405,7 @@ static int l_sleep(lua_State *L)
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 
 		if (hb_stop_requested)
-			return raise_interrupt(L);
+			return plan_raise_interrupt(L);
 		nanosleep(&ts, NULL);
 	}
 	return 0;
@@ -596,31 +597,11 @@ static void open_hb(lua_State *L, struct plan *p)
 	lua_setglobal(L, "hb");
 }
 
-static int traceback(lua_State *L)
-{
-	if (lua_touserdata(L, 1) == &interrupt_marker)
-		return 1;
-	luaL_traceback(L, L, lua_tostring(L, 1), 1);
-	return 1;
-}
-
-/* The message up to the traceback; the traceback itself goes to debug. */
-static void report_error(lua_State *L, char *err, size_t len)
-{
-	const char *msg = lua_tostring(L, -1);
-	const char *tb = msg ? strstr(msg, "\nstack traceback:") : NULL;
-
-	if (!msg)
-		msg = "error object is not a string";
-	snprintf(err, len, "%.*s", tb ? (int)(tb - msg) : (int)strlen(msg), msg);
-	if (tb)
-		log_debug("%s", tb + 1);
-}
-
 /* hb.sweep, hb.profile, hb.steady, hb.precondition live in scripts/hbatest.lua */
 static int load_library(lua_State *L, struct plan *p, char *err, size_t len)
 {
 	char path[PATH_MAX];
+	int rc;
 
 	if (!find_module(p, "hbatest", path, sizeof(path))) {
 		snprintf(err, len, "cannot find scripts/hbatest.lua (the plan library) beside "
@@ -629,11 +610,8 @@ static int load_library(lua_State *L, struct plan *p, char *err, size_t len)
 	}
 	lua_getglobal(L, "require");
 	lua_pushliteral(L, "hbatest");
-	if (lua_pcall(L, 1, 0, 1) != LUA_OK) {
-		report_error(L, err, len);
-		return -EINVAL;
-	}
-	return 0;
+	rc = lua_pcall(L, 1, 0, 1);
+	return plan_limits_check(L, &p->lim, rc, err, len);
 }
 
 static int check_sets(struct plan *p, char *err, size_t len)
@@ -649,13 +627,28 @@ static int check_sets(struct plan *p, char *err, size_t len)
 	return 0;
 }
 
+/* The chunk, run with every limit in force; 0, -EINTR or -EINVAL with err. */
+static int run_chunk(lua_State *L, struct plan *p, const char *src, size_t sz, char *err,
+		     size_t len)
+{
+	char chunk[PATH_MAX + 1];
+	int st;
+
+	snprintf(chunk, sizeof(chunk), "@%s", p->o->path);
+	st = luaL_loadbufferx(L, src, sz, chunk, "t");
+	if (st == LUA_OK)
+		st = lua_pcall(L, 0, 0, 1);
+	st = plan_limits_check(L, &p->lim, st, err, len);
+	return st ? st : check_sets(p, err, len);
+}
+
 int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		 struct plan_info *info, char *err, size_t len)
 {
 	struct plan p = { .o = o, .hooks = hooks, .info = info };
-	char chunk[PATH_MAX + 1], *src, *slash;
+	char *src, *slash;
 	size_t sz;
-	int rc = 0;
+	int rc;
 	lua_State *L;
 
 	snprintf(p.dir, sizeof(p.dir), "%s", o->path);
@@ -670,35 +663,18 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		return -errno;
 	}
 	p.set_used = calloc(o->nsets + 1, sizeof(bool));
-	L = luaL_newstate();
-	if (!L || !p.set_used) {
+	L = p.set_used ? plan_limits_open(&p.lim, o->path, o->dry, o->lua_memory) : NULL;
+	if (!L) {
 		free(src);
 		free(p.set_used);
 		return -ENOMEM;
 	}
 	open_sandbox(L);
 	open_hb(L, &p);
-	lua_pushcfunction(L, traceback);
-	if (load_library(L, &p, err, len)) {
-		lua_close(L);
-		free(src);
-		free(p.set_used);
-		return -ENOENT;
-	}
-	snprintf(chunk, sizeof(chunk), "@%s", o->path);
-	if (luaL_loadbufferx(L, src, sz, chunk, "t") != LUA_OK) {
-		report_error(L, err, len);
-		rc = -EINVAL;
-	} else if (lua_pcall(L, 0, 0, 1) != LUA_OK) {
-		if (p.interrupted) {
-			rc = -EINTR;
-		} else {
-			report_error(L, err, len);
-			rc = -EINVAL;
-		}
-	} else {
-		rc = p.interrupted ? -EINTR : check_sets(&p, err, len);
-	}
+	lua_pushcfunction(L, plan_traceback);
+	rc = load_library(L, &p, err, len);
+	if (rc == 0)
+		rc = run_chunk(L, &p, src, sz, err, len);
 	lua_close(L);
 	free(src);
 	free(p.set_used);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "progress.h"
 #include "util.h"
 
@@ -28,8 +29,7 @@ bool progress_enabled(void)
 void progress_clear(void)
 {
 	if (pg.enabled && pg.shown) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
+		log_stderr("\r\033[K");
 		pg.shown = false;
 	}
 }
@@ -51,10 +51,9 @@ void progress_layout(uint64_t done, uint64_t total)
 {
 	if (!pg.enabled)
 		return;
-	fprintf(stderr, "\r\033[Kstep %u/%u %.40s | laying out the target: %.0f%% of %.1f GiB",
-		pg.index, pg.count, pg.name, 100.0 * (double)done / (double)total,
-		(double)total / (1 << 30));
-	fflush(stderr);
+	log_stderr("\r\033[Kstep %u/%u %.40s | laying out the target: %.0f%% of %.1f GiB",
+		   pg.index, pg.count, pg.name, 100.0 * (double)done / (double)total,
+		   (double)total / (1 << 30));
 	pg.shown = true;
 }
 
@@ -88,9 +87,8 @@ void progress_update(uint64_t sec, uint64_t total, const struct step_sample *s)
 	util_format_duration((double)sec, el, sizeof(el));
 	util_format_duration((double)(total - sec), rem, sizeof(rem));
 	util_format_duration((double)(total - sec) + pg.later, eta, sizeof(eta));
-	fprintf(stderr, "\r\033[Kstep %u/%u %.40s | %s, %s left | %s IOPS %.1f MB/s p99 %s "
-		"| plan ETA %s%s%s", pg.index, pg.count, pg.name, el, rem, iops, mbps, p99,
-		eta, pg.note[0] ? " | " : "", pg.note);
-	fflush(stderr);
+	log_stderr("\r\033[Kstep %u/%u %.40s | %s, %s left | %s IOPS %.1f MB/s p99 %s "
+		   "| plan ETA %s%s%s", pg.index, pg.count, pg.name, el, rem, iops, mbps, p99,
+		   eta, pg.note[0] ? " | " : "", pg.note);
 	pg.shown = true;
 }

@@ -77,6 +77,8 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 		return -EBUSY;
 	}
 	snprintf(r->uuid, sizeof(r->uuid), "%s", sqlite3_column_text(st, 5));
+	snprintf(r->was_status, sizeof(r->was_status), "%s", status);
+	r->was_pid = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : pid;
 	*sha = (const char *)sqlite3_column_text(st, 4);
 	if (!r->plan_path)
 		r->plan_path = strdup((const char *)sqlite3_column_text(st, 3));
@@ -147,13 +149,20 @@ int resume_load(struct db *db, const char *spec, const char *plan_path, bool for
 		return -ENOENT;
 	}
 	sha256_hex(text, sz, now_sha);
-	free(text);
 	if (strcmp(now_sha, sha) && !force) {
 		snprintf(err, len, "plan '%s' changed since run %lld started (sha256 %.12s, now "
 			 "%.12s): resume with --force to replay the new text", r->plan_path,
 			 (long long)r->run_id, sha, now_sha);
+		free(text);
 		sqlite3_finalize(st);
 		return -EINVAL;
+	}
+	if (strcmp(now_sha, sha)) {	/* --force: the run will record the new text */
+		r->new_text = text;
+		snprintf(r->old_sha, sizeof(r->old_sha), "%s", sha);
+		snprintf(r->new_sha, sizeof(r->new_sha), "%s", now_sha);
+	} else {
+		free(text);
 	}
 	sqlite3_finalize(st);
 	r->targets = column_list(db, "SELECT value FROM runs, json_each(runs.targets_json) "
@@ -164,31 +173,95 @@ int resume_load(struct db *db, const char *spec, const char *plan_path, bool for
 	return 0;
 }
 
-int resume_reopen(struct db *db, struct resume *r)
+/* The lock that keeps a run to one process is the run's row: taking it is
+ * a compare-and-set in one IMMEDIATE transaction (status and pid as
+ * resume_load read them), so of two resumes that read the same state only
+ * one sees its UPDATE change a row. The winner's pid, alive, then refuses
+ * every later resume in check_state. */
+static int take_run(struct db *db, struct resume *r)
 {
 	sqlite3_stmt *st;
-	char now[40];
+	char now[40], host[256] = "";
 	int rc;
 
 	util_utc_now(now, sizeof(now));
+	gethostname(host, sizeof(host) - 1);
 	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET status = 'running', finished_at = NULL, "
-			       "pid = ?, heartbeat_at = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, getpid());
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, r->run_id);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
-	if (rc)
-		return rc;
-	/* hb.steady records its outcome again as the plan replays */
-	if (sqlite3_prepare_v2(db->h, "DELETE FROM steady_state WHERE run_id = ?", -1, &st,
+			       "pid = ?1, host = ?2, heartbeat_at = ?3, "
+			       "plan_text = coalesce(?4, plan_text), "
+			       "plan_sha256 = coalesce(?5, plan_sha256) "
+			       "WHERE id = ?6 AND status = ?7 AND pid IS ?8", -1, &st,
 			       NULL) != SQLITE_OK)
 		return -EIO;
-	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int64(st, 1, getpid());
+	sqlite3_bind_text(st, 2, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+	if (r->new_text) {
+		sqlite3_bind_text(st, 4, r->new_text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, r->new_sha, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_int64(st, 6, r->run_id);
+	sqlite3_bind_text(st, 7, r->was_status, -1, SQLITE_STATIC);
+	if (r->was_pid >= 0)
+		sqlite3_bind_int64(st, 8, r->was_pid);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_finalize(st);
+	if (rc == 0 && sqlite3_changes(db->h) != 1)
+		rc = -EBUSY;
 	return rc;
+}
+
+/* Who holds the run now (after take_run lost): its pid, or -1. */
+static int64_t holder_pid(struct db *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	int64_t pid = -1;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT pid FROM runs WHERE id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		pid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return pid;
+}
+
+int resume_reopen(struct db *db, struct resume *r, char *err, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, len, "cannot lock '%s' to take run %lld: %s", db->path,
+			 (long long)r->run_id, sqlite3_errmsg(db->h));
+		return -EIO;
+	}
+	rc = take_run(db, r);
+	/* hb.steady records its outcome again as the plan replays */
+	if (rc == 0 && sqlite3_prepare_v2(db->h, "DELETE FROM steady_state WHERE run_id = ?",
+					  -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, r->run_id);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	} else if (rc == 0) {
+		rc = -EIO;
+	}
+	sqlite3_finalize(st);
+	if (rc == -EBUSY)
+		snprintf(err, len, "run %lld was taken by another resume (pid %lld) since this "
+			 "one read it: a run is resumed once", (long long)r->run_id,
+			 (long long)holder_pid(db, r->run_id));
+	else if (rc)
+		snprintf(err, len, "cannot take run %lld in '%s': %s", (long long)r->run_id,
+			 db->path, sqlite3_errmsg(db->h));
+	if (rc || sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		if (!rc)
+			snprintf(err, len, "cannot take run %lld in '%s': %s",
+				 (long long)r->run_id, db->path, sqlite3_errmsg(db->h));
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		return rc ? rc : -EIO;
+	}
+	return 0;
 }
 
 static int delete_from(struct db *db, struct resume *r, unsigned seq)
@@ -257,5 +330,6 @@ void resume_free(struct resume *r)
 	free(r->sets);
 	free(r->steps);
 	free(r->plan_path);
+	free(r->new_text);
 	memset(r, 0, sizeof(*r));
 }

@@ -29,14 +29,23 @@ struct resume {
 	struct resume_step *steps;
 	unsigned nsteps;
 	bool truncated;		/* the unfinished steps are gone: run the rest */
+	/* the run's state as resume_load read it: resume_reopen takes the run
+	 * only if it is still so (another resume may have taken it since) */
+	char was_status[16];
+	int64_t was_pid;	/* -1: NULL */
+	/* --force over a changed plan: the text the replay runs, and both hashes */
+	char *new_text;
+	char old_sha[65], new_sha[65];
 };
 
 /* Find the run (spec: id, uuid prefix, label; NULL: the newest unfinished
  * one, of plan_path when given), check it can resume, and load it. */
 int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
 		struct resume *r, char *err, size_t errlen);
-/* Mark the run running again under this process. */
-int resume_reopen(struct db *db, struct resume *r);
+/* Take the run for this process: running again, under our pid and host, and
+ * with the new plan text after --force. Atomic: of two resumes exactly one
+ * wins; the other gets -EBUSY and err naming the pid that holds the run. */
+int resume_reopen(struct db *db, struct resume *r, char *err, size_t errlen);
 /* Step seq of the replay: 1 and its stored results when it was done (the
  * spec must match), 0 when it is to run (unfinished steps are deleted first),
  * or -EINVAL when the plan now asks something else at that step. */

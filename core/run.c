@@ -152,7 +152,8 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 		fprintf(out, "%4u  %-12s %-32s %s%-9s ", i + 1, step_kind_name(s->kind),
 			s->name, s->wl.passes ? "~" : "", dur);
 		if (s->kind == STEP_EXEC) {
-			fprintf(out, "cmd=%s  line %d\n", s->cmd, s->line);
+			fprintf(out, "cmd=%s  line %d%s\n", s->cmd, s->line,
+				c->po.allow_exec ? "" : "  (needs --allow-exec)");
 			continue;
 		}
 		workload_bs_text(&s->wl, bs, sizeof(bs));
@@ -311,6 +312,29 @@ static void on_signal(int sig)
 	hb_stop_requested = true;
 }
 
+/* A write to a closed pipe returns EPIPE (log.c then stops writing there).
+ * A handler rather than SIG_IGN: an hb.exec command gets the default back. */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) abort the
+ * run, recorded; SIGHUP is left alone when ignored at start (nohup). */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigpipe;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
 static char *join_args(int argc, char **argv)
 {
 	struct strbuf b = { 0 };
@@ -362,15 +386,16 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	int rc;
 
 	if (c->resume) {	/* the database is open already */
-		if (resume_reopen(&c->db, &c->rs) < 0) {
-			snprintf(err, len, "cannot reopen run %lld in '%s'",
-				 (long long)c->rs.run_id, c->db.path);
-			return -EIO;
-		}
+		if ((rc = resume_reopen(&c->db, &c->rs, err, len)) < 0)
+			return rc;
 		c->run_id = c->rs.run_id;
 		log_set_sink(events_sink, c);
 		log_info("resuming run %lld (%s) of %s", (long long)c->run_id, c->rs.uuid,
 			 c->po.path);
+		if (c->rs.new_text)
+			log_warn("plan '%s' changed since the run started (sha256 %s -> %s): "
+				 "replayed with --force", c->po.path, c->rs.old_sha,
+				 c->rs.new_sha);
 		return 0;
 	}
 	text = util_read_file(c->po.path, &sz);
@@ -437,6 +462,35 @@ static int add_target(struct run_ctx *c, const char *path)
 	return 0;
 }
 
+/* --set K=V, once per key: a second value would silently lose to the first */
+static int add_set(struct run_ctx *c, const char *kv)
+{
+	size_t klen = (size_t)(strchr(kv, '=') - kv);
+
+	for (unsigned i = 0; i < c->po.nsets; i++) {
+		if (!strncmp(c->po.sets[i], kv, klen + 1)) {
+			cli_usage_error("run", "--set %.*s is given twice ('%s' and '%s'): give "
+					"each key once", (int)klen, kv, c->po.sets[i] + klen + 1,
+					kv + klen + 1);
+			return -1;
+		}
+	}
+	c->po.sets = realloc(c->po.sets, (c->po.nsets + 1) * sizeof(char *));
+	c->po.sets[c->po.nsets++] = (char *)kv;
+	return 0;
+}
+
+/* --lua-memory SIZE: what the plan's Lua may allocate (default 1 GiB) */
+static int parse_lua_memory(struct run_ctx *c, const char *v)
+{
+	if (util_parse_size(v, &c->po.lua_memory) || c->po.lua_memory < (1u << 20)) {
+		cli_usage_error("run", "--lua-memory %s: expected a size of at least 1m, such as "
+				"\"2g\"", v);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_ctx *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -451,6 +505,10 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 		}
 		if (!strcmp(a, "--dry-run") || !strcmp(a, "--force")) {
 			*(a[2] == 'd' ? &c->dry_only : &c->force) = true;
+			continue;
+		}
+		if (!strcmp(a, "--allow-exec")) {	/* only here: a plan cannot set it */
+			c->po.allow_exec = true;
 			continue;
 		}
 		if (!strcmp(a, "--resume")) {	/* an optional RUN follows */
@@ -468,7 +526,7 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 			return -1;
 		}
 		if (strcmp(a, "--label") && strcmp(a, "--target") && strcmp(a, "--set") &&
-		    strcmp(a, "--destroy-data")) {
+		    strcmp(a, "--destroy-data") && strcmp(a, "--lua-memory")) {
 			cli_usage_error("run", "unknown option '%s'", a);
 			return -1;
 		}
@@ -488,8 +546,11 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 				cli_usage_error("run", "--set wants KEY=VALUE, not '%s'", kv);
 				return -1;
 			}
-			c->po.sets = realloc(c->po.sets, (c->po.nsets + 1) * sizeof(char *));
-			c->po.sets[c->po.nsets++] = (char *)kv;
+			if (add_set(c, kv) < 0)
+				return -1;
+		} else if (!strcmp(a, "--lua-memory")) {
+			if (parse_lua_memory(c, argv[++i]) < 0)
+				return -1;
 		} else {
 			target_allow_destroy(argv[++i]);
 		}
@@ -532,15 +593,11 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	const char *status;
 	int rc;
 
+	catch_signals();	/* before the run row: a signal from here on is recorded */
 	if (begin_run(c, argc, argv, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
 	}
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits return EINTR */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	c->po.dry = false;
 	for (unsigned i = 0; guard_destroys(i); i++) {	/* the dry pass printed them */
 		char *msg = util_strdup_printf("will destroy %s", guard_destroys(i));
@@ -607,6 +664,7 @@ int cmd_run(int argc, char **argv)
 	plugins_load();
 	guard_init(cli_db_path(), c.po.path);
 	c.po.dry = true;
+	c.po.listing = c.dry_only;
 	rc = plan_execute(&c.po, &hooks, &info, err, sizeof(err));
 	if (rc) {
 		log_error("%s", err);

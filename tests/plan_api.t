@@ -123,16 +123,20 @@ cat > "$TMP/exec.lua" <<LUA
 local r = hb.exec{ cmd = "head -c 3000000 /dev/zero > '$TMP/copy.out'", bytes = 3000000, name = "copy" }
 assert(hb.dry or (r.exit_status == 0 and r.elapsed_s > 0))
 LUA
-run "$TMP/exec.lua"; ok $? "hb.exec times a command"
+run "$TMP/exec.lua" --allow-exec; ok $? "hb.exec times a command (with --allow-exec)"
 id=$(last_run)
 is "$(q "$DB" "SELECT kind || ':' || name || ':' || exit_status || ':' || (abs(mbps - 3.0 / elapsed_s) < 1e-6) FROM steps WHERE run_id = $id")" \
 	"exec:copy:0:1" "its duration and throughput (bytes / elapsed) are stored"
 [ -s "$TMP/copy.out" ]; ok $? "the command ran"
 printf 'hb.exec{ cmd = "exit 3" }\nhb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/fail.lua"
-out=$("$HB" run "$TMP/fail.lua" --db "$DB" 2>&1); is $? 1 "a failing command fails the run"
+out=$("$HB" run "$TMP/fail.lua" --db "$DB" --allow-exec 2>&1); is $? 1 "a failing command fails the run"
 like "$out" "fail.lua:1: hb.exec: 'exit 3' exited with status 3" "with the plan line and the status"
 is "$(q "$DB" "SELECT status || ':' || (SELECT count(*) FROM steps WHERE run_id = runs.id) FROM runs WHERE id = $(last_run)")" "failed:1" \
 	"the run is failed and stops there"
+
+out=$("$HB" run "$TMP/exec.lua" --db "$DB" --dry-run 2>&1); is $? 0 "--dry-run without --allow-exec lists the commands"
+like "$out" "exec +copy .*cmd=head -c 3000000 /dev/zero > '$TMP/copy.out' +line 1 +\(needs --allow-exec\)" \
+	"with the command, its line and the flag it needs"
 
 # --- several targets and workers: per-target totals ----------------------------
 cat > "$TMP/jbod.lua" <<LUA

@@ -45,6 +45,48 @@ bad 'for i = 1, 40 do
           oio = (i == 37) and 3 or 4, workers = 2 }
 end' 2 'oio=3 does not split evenly' "a mistake at step 37 is found before any I/O"
 
+# hb.exec is a root shell: only the operator's --allow-exec lets it run
+bad 'hb.run{ engine = "null", targets = "v", duration = 1 }
+hb.exec{ cmd = "dd if=/dev/zero of='"$TMP"'/wiped bs=1k count=1" }' 2 \
+	"hb.exec: running shell commands needs --allow-exec on the command line \(the command: dd if=/dev/zero of=$TMP/wiped" \
+	"hb.exec without --allow-exec"
+bad 'hb.allow_exec = true
+rawset(hb, "allow_exec", true)
+hb.exec{ cmd = "touch '"$TMP"'/wiped" }' 3 "needs --allow-exec on the command line" \
+	"a plan cannot grant itself --allow-exec" --set allow_exec=true
+[ ! -e "$TMP/wiped" ]; ok $? "the refused commands did not run"
+
+# a plan's Lua has limits: wall time in the dry pass, memory, and error values
+# that are not strings still give a message with the plan line
+bad 'hb.run{ engine = "null", targets = "v", duration = 1 }
+local caught = pcall(function()
+  while true do end
+end)
+hb.log("a pcall does not swallow the limit")' 3 "the dry pass has run for 10 s: does the plan loop forever\?" \
+	"an endless loop in the dry pass, even inside pcall"
+bad 'local t = {}
+while true do t[#t + 1] = string.rep("x", 1000000) .. #t end' 2 \
+	"the plan's Lua needs more memory than its limit of 64 MiB \(--lua-memory SIZE raises it\)" \
+	"a memory bomb under --lua-memory 64m" --lua-memory 64m
+bad 'local keep = {}
+for i = 1, 100 do keep[i] = string.rep("x", 1000) .. i end
+local s = string.rep("y", 1500000000)' 3 "needs more memory than its limit of 1 GiB" \
+	"one allocation past the default limit (1 GiB)"
+bad 'hb.log("x")
+error({ code = 1, why = "disk" })' 2 'error raised with a table: \{(code=1, why="disk"|why="disk", code=1)\}' \
+	"error() with a table (its fields in Lua's order)"
+bad 'error(42)' 1 "error raised with a number: 42" "error() with a number"
+bad 'local x
+error(x)' 2 "error raised with nil \(no message\)" "error() with nil"
+bad 'error(setmetatable({}, { __tostring = function() return "disk full" end }))' 1 "disk full$" \
+	"error() with an object that has __tostring"
+
+out=$("$HB" run "$TMP/good.lua" --db "$DB" --lua-memory lots 2>&1); is $? 2 "--lua-memory takes a size"
+like "$out" "--lua-memory lots: expected a size" "and says so"
+out=$("$HB" run "$TMP/good.lua" --db "$DB" --set secs=5 --set secs=10 2>&1); is $? 2 "a repeated --set key is a usage error"
+like "$out" "--set secs is given twice \('5' and '10'\)" "naming the key and both values"
+is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "repeated --set: database unchanged"
+
 out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1); rc=$?
 ok $((rc == 0)) "an unused --set key fails the run"
 like "$out" "--set duration=5 is not read by the plan" "and names the key"

@@ -15,7 +15,7 @@ end
 hb.exec{ cmd = "true", name = "after" }
 LUA
 
-"$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable -q 2>/dev/null &
+"$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable --allow-exec -q 2>/dev/null &
 pid=$!
 # kill it once step 3 has stored a sample
 for _ in $(seq 300); do
@@ -40,7 +40,12 @@ out=$("$HB" run --resume resumable --db "$DB" --target /elsewhere 2>&1); is $? 2
 	"--resume with --target is a usage error (the run's own targets are replayed)"
 cp "$TMP/plan.orig" "$PLAN"
 
-out=$("$HB" run --resume --db "$DB" 2>&1); is $? 0 "--resume finishes the run"
+out=$("$HB" run --resume --db "$DB" 2>&1); is $? 1 "--resume without --allow-exec again is refused"
+like "$out" "plan.lua:7: hb.exec: running shell commands needs --allow-exec on the command line \(the command: true\)" \
+	"naming the plan line and the flag"
+is "$(q "$DB" "SELECT status FROM runs")" running "and leaves the run as it was"
+
+out=$("$HB" run --resume --db "$DB" --allow-exec 2>&1); is $? 0 "--resume finishes the run"
 is "$(q "$DB" "SELECT count(*) || ':' || status || ':' || uuid FROM runs")" "1:done:$uuid" \
 	"one run, done, under the same uuid"
 is "$(q "$DB" "SELECT group_concat(seq, ',') FROM (SELECT seq FROM steps ORDER BY seq)")" "1,2,3,4,5,6" \
@@ -59,4 +64,35 @@ is "$(q "$DB" "SELECT count(*) FROM samples WHERE step_id NOT IN (SELECT id FROM
 	"no samples are left from the step that started over"
 out=$("$HB" run --resume 1 --db "$DB" 2>&1); is $? 1 "a done run does not resume"
 like "$out" "run 1 is done: nothing to resume" "and says so"
+
+# two resumes of one run started at once: exactly one takes it, the other is
+# refused naming the pid that holds it, and no step runs twice
+DB2="$TMP/race.db"
+cat > "$TMP/race.lua" <<'LUA'
+for i = 1, 3 do hb.run{ name = "s" .. i, engine = "null", targets = "v", duration = 1 } end
+LUA
+"$HB" run "$TMP/race.lua" --db "$DB2" -q 2>/dev/null; ok $? "a run to race over"
+for round in 1 2 3 4 5; do
+	q "$DB2" "UPDATE runs SET status = 'aborted'; UPDATE steps SET status = 'aborted' WHERE seq = 3"
+	"$HB" run --resume 1 --db "$DB2" >"$TMP/a.out" 2>&1 & a=$!
+	"$HB" run --resume 1 --db "$DB2" >"$TMP/b.out" 2>&1 & b=$!
+	wait $a; ra=$?; wait $b; rb=$?
+	if [ $ra = 0 ]; then win=$a; lose=$TMP/b.out; else win=$b; lose=$TMP/a.out; fi
+	is "$(printf '%s\n' $ra $rb | sort | tr '\n' ' ')" "0 1 " "race $round: one resume wins, the other fails"
+	like "$(cat "$lose")" "run 1 (is still running|was taken by another resume) \(pid $win\)" \
+		"race $round: the loser names the winner's pid"
+	is "$(q "$DB2" "SELECT status || ':' || (SELECT group_concat(seq) FROM (SELECT seq FROM steps ORDER BY seq)) FROM runs")" \
+		"done:1,2,3" "race $round: the run is done with each step once"
+done
+
+# --resume --force over a changed plan records the new text and hash
+q "$DB2" "UPDATE runs SET status = 'aborted'; UPDATE steps SET status = 'aborted' WHERE seq = 3"
+old_sha=$(q "$DB2" "SELECT plan_sha256 FROM runs")
+printf -- '-- edited\n' >> "$TMP/race.lua"
+new_sha=$(sha256sum "$TMP/race.lua" | cut -d' ' -f1)
+"$HB" run --resume 1 --force --db "$DB2" -q 2>/dev/null; ok $? "--resume --force replays a changed plan"
+is "$(q "$DB2" "SELECT plan_sha256 = '$new_sha' AND plan_text = CAST(readfile('$TMP/race.lua') AS TEXT) FROM runs")" 1 \
+	"the run now holds the new plan text and hash"
+is "$(q "$DB2" "SELECT count(*) FROM events WHERE message = 'plan ''$TMP/race.lua'' changed since the run started (sha256 $old_sha -> $new_sha): replayed with --force'")" 1 \
+	"an event says the plan changed (old -> new hash) and was replayed with --force"
 done_testing
