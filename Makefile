@@ -112,7 +112,10 @@ build/tests/plugins/%.so: tests/fixtures/plugins/%.c tests/fixtures/plugins/stub
 # Under SANITIZE=1 every process the tests start writes its sanitizer reports
 # to $(SAN_LOG)/ (leaks too: LSan at exit, third-party ones suppressed by
 # tests/lsan.supp); a report fails `make check` even where a test ignores the
-# exit status of the command that printed it.
+# exit status of the command that printed it. Stacks are unwound by frame
+# pointers (fast): one through a library built without them (libpci, libudev)
+# stops there; rerun that command with ASAN_OPTIONS=fast_unwind_on_malloc=0
+# for the whole stack. Plugins stay mapped at exit under ASan (core/plugin.c).
 SAN_LOG := $(CURDIR)/build/san/log
 ifeq ($(SANITIZE),1)
 SAN_COMMON := log_path=$(SAN_LOG)/report:print_stacktrace=1:exitcode=86

@@ -97,8 +97,9 @@ int main(void)
 	expect(leak, "a leak");
 	expect(undefined, "a signed overflow");
 	rmdir(dir);
-#else
-	ok(1, "# SKIP not a SANITIZE=1 build");
-#endif
 	return tap_done();
+#else
+	printf("1..0 # SKIP not a SANITIZE=1 build\n");
+	return 0;
+#endif
 }
