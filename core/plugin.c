@@ -291,7 +291,7 @@ int plugin_opts_resolve(const struct plugin *p, const struct hb_kv *in, unsigned
 	const struct hb_option *o;
 	struct hb_kv *kv;
 	unsigned n = 0, cap = 0;
-	char known[256];
+	char known[1024];	/* every option name of the biggest table (sim: 21) */
 
 	for (o = p->desc->options; o && o->name; o++)
 		cap++;

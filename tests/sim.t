@@ -132,5 +132,9 @@ like "$out" "bad.lua:1: hb.run: sim: no preset 'nope' in scripts/sim_presets.lua
 printf 'hb.run{ engine = "sim", sim = { link = "pcie9x8" }, targets = "v", duration = 1 }\n' > "$TMP/bad2.lua"
 out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails"
 like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"
+printf 'hb.run{ engine = "sim", sim = { bogus = 1 }, targets = "v", duration = 1 }\n' > "$TMP/bad3.lua"
+out=$("$HB" run "$TMP/bad3.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown sim option fails"
+like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter\)" \
+	"and lists every option the engine takes, to the last"
 [ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
 done_testing
