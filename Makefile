@@ -27,8 +27,10 @@ endif
 # whenever the mode differs from the last build's (build/mode), so a plain and
 # a sanitized build never mix, one after the other, both ways.
 ifeq ($(SANITIZE),1)
-SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
-             -fno-sanitize-recover=undefined -DHB_SANITIZE
+# (GCC's "undefined" leaves out float-cast-overflow: a double too big for the
+# integer it is cast to, as the sim engine's clock and sizes could be.)
+SANFLAGS  := -fsanitize=address,undefined,float-cast-overflow \
+             -fno-omit-frame-pointer -fno-sanitize-recover=all -DHB_SANITIZE
 B         := build/san
 MODE      := sanitize
 else

@@ -1,10 +1,11 @@
-/* SANITIZE=1: a heap overflow, a leak and undefined behaviour each end the
- * process with exit code 86 (ASAN_OPTIONS/UBSAN_OPTIONS as `make check` sets
- * them) and leave a report file, which `make check` turns into a failure. Each
- * runs in a child that writes its report to a scratch folder, not the one
- * `make check` watches. Without SANITIZE=1 there is nothing to check. */
+/* SANITIZE=1: a heap overflow, a leak, undefined behaviour and a float cast
+ * out of range each end the process with exit code 86 (ASAN_OPTIONS and
+ * UBSAN_OPTIONS as `make check` sets them) and leave a report file, which
+ * `make check` turns into a failure. Each runs in a child that writes its
+ * report to a scratch folder, not the one `make check` watches. */
 #include <dirent.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +69,14 @@ __attribute__((noinline)) static void undefined(void)
 	x = x + 1;
 }
 
+__attribute__((noinline)) static void cast(void)
+{
+	volatile double d = 1e30;
+	volatile uint64_t x = (uint64_t)d;
+
+	(void)x;
+}
+
 static void expect(void (*fn)(void), const char *what)
 {
 	char log[sizeof(dir) + 8];
@@ -96,6 +105,7 @@ int main(void)
 	expect(overflow, "a heap overflow");
 	expect(leak, "a leak");
 	expect(undefined, "a signed overflow");
+	expect(cast, "a double out of an integer's range");
 	rmdir(dir);
 	return tap_done();
 #else
