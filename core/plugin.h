@@ -25,6 +25,8 @@ const struct plugin *plugins_find(const char *name, enum hb_plugin_kind kind);
 const struct plugin *plugins_find_any(const char *name);
 /* Load one file; returns 0 or -errno with a message in err. */
 int plugin_open(const char *path, struct plugin *out, char *err, size_t errlen);
+/* Undo plugin_open (for one not handed to the list plugins_load keeps). */
+void plugin_close(struct plugin *p);
 const char *plugin_kind_name(enum hb_plugin_kind kind);
 const char *plugin_opt_type_name(enum hb_opt_type type);
 

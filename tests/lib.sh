@@ -59,3 +59,7 @@ check_invariant() {
 	    AND (SELECT count(*) FROM samples WHERE step_id=$id AND ramp=0) = window_s
 	    FROM steps WHERE id=$id"
 }
+
+# sanitized: whether ./hbatest is a SANITIZE=1 build. ASan reserves terabytes
+# of address space, so a test that lowers `ulimit -v` must skip then.
+sanitized() { ldd "$HB" 2>/dev/null | grep -q libasan; }

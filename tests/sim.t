@@ -2,7 +2,8 @@
 # The sim engine: deterministic, never above the link ceiling, RAID5 small
 # writes at a quarter of RAID0's when reads and writes cost the same, Little's
 # law at every OIO point, the write decline reaching a plateau, a 9,000 s
-# preconditioning stored second by second, and runs marked simulated.
+# preconditioning stored second by second, runs marked simulated, and drive
+# wear kept for any number of option sets.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/sim.db"
@@ -112,6 +113,18 @@ is "$(q "$DB" "SELECT count(*) || ':' || min(t) || ':' || max(t) FROM samples WH
 	"it stores 9,000 samples, seconds 0..8999"
 is "$(check_invariant "$DB" "$sid")" 1 "and they add up to the step's totals"
 
+# --- wear is kept per option set, for as many sets as a plan uses -------------------
+cat > "$TMP/many.lua" <<'LUA'
+for i = 1, 40 do
+  hb.run{ name = "set" .. i, engine = "sim", targets = { "d" }, rw = "randwrite", bs = "4k",
+          oio = 4, duration = 1, sim = { drives = 1, drive_latency_us = 50 + i } }
+end
+LUA
+run "$TMP/many.lua"; ok $? "a plan with 40 distinct sim option sets runs"
+id=$(last_run)
+is "$(q "$DB" "SELECT status || ':' || (SELECT count(*) FROM steps WHERE run_id = $id AND status = 'done') FROM runs WHERE id = $id")" "done:40" \
+	"the run and its 40 steps are done"
+
 # --- presets ----------------------------------------------------------------------
 printf 'hb.run{ engine = "sim", sim = { preset = "nope" }, targets = "v", duration = 1 }\n' > "$TMP/bad.lua"
 out=$("$HB" run "$TMP/bad.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown preset fails"
@@ -119,5 +132,9 @@ like "$out" "bad.lua:1: hb.run: sim: no preset 'nope' in scripts/sim_presets.lua
 printf 'hb.run{ engine = "sim", sim = { link = "pcie9x8" }, targets = "v", duration = 1 }\n' > "$TMP/bad2.lua"
 out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails"
 like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"
+printf 'hb.run{ engine = "sim", sim = { bogus = 1 }, targets = "v", duration = 1 }\n' > "$TMP/bad3.lua"
+out=$("$HB" run "$TMP/bad3.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown sim option fails"
+like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter\)" \
+	"and lists every option the engine takes, to the last"
 [ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
 done_testing

@@ -46,18 +46,21 @@ struct pending {
 };
 
 /* Drives keep their wear from step to step: what was written to them, by
- * configuration (the same options are the same drives), for the process. */
-#define WEAR_SLOTS 32
-static struct wear {
-	uint64_t key;		/* hash of the options; 0: free */
+ * configuration (the same options are the same drives), for the process.
+ * One entry per distinct option set, as many as a plan uses; freed when the
+ * plugin is unloaded. */
+struct wear {
+	struct wear *next;
+	uint64_t key;		/* hash of the options */
 	unsigned ndrives;
-	double *written;	/* bytes, all workers */
-} wear[WEAR_SLOTS];
+	double written[];	/* bytes, all workers, per drive */
+};
+static struct wear *wear_list;
 static pthread_mutex_t wear_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct sim_state {
 	struct sim_cfg c;
-	struct wear *wear;
+	uint64_t wear_key;	/* its entry in wear_list, looked up under the lock */
 	double *written0;	/* this worker's share of the wear when it opened */
 	struct pipe link[2], ctrl;
 	struct sim_drive *drives;
@@ -322,44 +325,63 @@ static uint64_t opts_key(const struct hb_kv *o, unsigned n)
 	return h ? h : 1;
 }
 
+static struct wear *wear_find(uint64_t key, unsigned ndrives)
+{
+	for (struct wear *w = wear_list; w; w = w->next)
+		if (w->key == key && w->ndrives == ndrives)
+			return w;
+	return NULL;
+}
+
 /* Take this worker's share of the drives' wear (0 when new). */
 static int wear_attach(struct sim_state *st, uint64_t key)
 {
-	struct wear *w = NULL;
+	struct wear *w;
 	int rc = 0;
 
 	pthread_mutex_lock(&wear_lock);
-	for (unsigned i = 0; i < WEAR_SLOTS && !w; i++)
-		if (wear[i].key == key)
-			w = &wear[i];
-	for (unsigned i = 0; i < WEAR_SLOTS && !w; i++) {
-		if (!wear[i].key) {
-			wear[i].written = calloc(st->c.ndrives, sizeof(double));
-			if (!wear[i].written)
-				break;
-			wear[i].key = key;
-			wear[i].ndrives = st->c.ndrives;
-			w = &wear[i];
+	w = wear_find(key, st->c.ndrives);
+	if (!w) {
+		w = calloc(1, sizeof(*w) + st->c.ndrives * sizeof(w->written[0]));
+		if (w) {
+			w->key = key;
+			w->ndrives = st->c.ndrives;
+			w->next = wear_list;
+			wear_list = w;
 		}
 	}
 	if (w) {
 		for (unsigned d = 0; d < st->c.ndrives; d++)
 			st->drives[d].written = st->written0[d] = w->written[d] / st->c.nworkers;
-		st->wear = w;
+		st->wear_key = key;
 	} else {
-		rc = -ENOSPC;
+		rc = -ENOMEM;
 	}
 	pthread_mutex_unlock(&wear_lock);
 	return rc;
 }
 
+/* dlclose() or exit: the wear of every configuration goes with the plugin. */
+__attribute__((destructor)) static void wear_free_all(void)
+{
+	pthread_mutex_lock(&wear_lock);
+	while (wear_list) {
+		struct wear *w = wear_list;
+
+		wear_list = w->next;
+		free(w);
+	}
+	pthread_mutex_unlock(&wear_lock);
+}
+
 static void wear_detach(struct sim_state *st)
 {
-	if (!st->wear)
-		return;
+	struct wear *w;
+
 	pthread_mutex_lock(&wear_lock);
-	for (unsigned d = 0; d < st->c.ndrives; d++)
-		st->wear->written[d] += st->drives[d].written - st->written0[d];
+	w = st->wear_key ? wear_find(st->wear_key, st->c.ndrives) : NULL;
+	for (unsigned d = 0; w && d < st->c.ndrives; d++)
+		w->written[d] += st->drives[d].written - st->written0[d];
 	pthread_mutex_unlock(&wear_lock);
 }
 

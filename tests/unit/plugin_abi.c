@@ -53,5 +53,6 @@ int main(void)
 	struct hb_kv in4[] = { { "chunk", "4q" } };
 	ok(plugin_opts_resolve(&p, in4, 1, &kv, &n, err, sizeof(err)) < 0 &&
 	   strstr(err, "size"), "a bad size string is refused (%s)", err);
+	plugin_close(&p);
 	return tap_done();
 }
