@@ -255,11 +255,12 @@ static int queue_store(struct sample_queue *q, const struct step_hooks *hooks)
 {
 	int rc;
 
-	if (q->rc || !q->n || !hooks || !hooks->store) {
-		if (!q->rc && (!hooks || !hooks->store))
-			q->n = 0;
+	if (q->rc)
 		return q->rc;
-	}
+	if (!hooks || !hooks->store)
+		q->n = 0;	/* nowhere to store them */
+	if (!q->n)
+		return 0;
 	q->last_try = util_now_ns();
 	rc = hooks->store(hooks->ctx, q->v, (unsigned)q->n, q->err, sizeof(q->err));
 	if (rc == -EBUSY) {
