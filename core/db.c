@@ -1,4 +1,5 @@
-/* The results database. */
+/* The results database: writing runs, steps, samples and events. Every
+ * failure leaves its reason in db->err for the caller to report once. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,19 @@
 #include "util.h"
 #include "worker.h"
 
-extern const char hb_schema_sql[];
+#define DB_MAX_PENDING 1000	/* events kept while the database is busy */
 
-const char *db_default_path(void)
+struct db_event_entry {
+	int64_t run_id;
+	char at[40];
+	const char *level;	/* static */
+	char *msg;
+};
+
+static int db_fail(struct db *db, int rc)
 {
-	const char *p = getenv("HBATEST_DB");
-
-	return p && *p ? p : "hbatest.db";
+	snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+	return db_errno(rc);
 }
 
 int db_exec(struct db *db, const char *sql)
@@ -33,92 +40,27 @@ int db_exec(struct db *db, const char *sql)
 	return 0;
 }
 
-static int db_user_version(struct db *db)
+/* sqlite3_exec that reports through db->err, not the log */
+static int db_run(struct db *db, const char *sql)
 {
-	sqlite3_stmt *st;
-	int v = -1;
+	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
 
-	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return rc == SQLITE_OK ? 0 : db_fail(db, rc);
 }
 
-static int db_prepare(struct db *db)
+static void db_rollback(struct db *db)
 {
-	static const char sample_sql[] =
-		"INSERT INTO samples (step_id, t, ramp, read_ops, write_ops, read_bytes, "
-		"write_bytes, errors, read_lat_mean_us, read_lat_p99_us, write_lat_mean_us, "
-		"write_lat_p99_us, lat_max_us, occupancy) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-	static const char event_sql[] =
-		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
-
-	if (sqlite3_prepare_v2(db->h, sample_sql, -1, &db->ins_sample, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->h, event_sql, -1, &db->ins_event, NULL) != SQLITE_OK)
-		return -EIO;
-	return 0;
-}
-
-int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
-{
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	int v;
-
-	memset(db, 0, sizeof(*db));
-	db->path = strdup(path);
-	if (!create && access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
-		goto fail;
-	}
-	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
-		snprintf(err, len, "cannot open database '%s': %s", path,
-			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
-		goto fail;
-	}
-	sqlite3_busy_timeout(db->h, 10000);
-	v = db_user_version(db);
-	if (v < 0) {
-		snprintf(err, len, "'%s' is not an SQLite database: %s", path,
-			 sqlite3_errmsg(db->h));
-		goto fail;
-	}
-	if (v > DB_SCHEMA_VERSION) {
-		snprintf(err, len, "database '%s' has schema version %d; this hbatest knows "
-			 "up to %d: upgrade hbatest", path, v, DB_SCHEMA_VERSION);
-		goto fail;
-	}
-	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-			 "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
-		goto fail;
-	}
-	if (v == 0) {
-		char *msg = NULL;
-
-		if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(db->h, hb_schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
-		    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-			snprintf(err, len, "cannot create the schema in '%s': %s", path,
-				 msg ? msg : sqlite3_errmsg(db->h));
-			sqlite3_free(msg);
-			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-			goto fail;
-		}
-	}
-	if (db_prepare(db) < 0) {
-		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
-		goto fail;
-	}
-	return 0;
-fail:
-	db_close(db);
-	return -EIO;
+	if (!sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
 void db_close(struct db *db)
 {
+	if (db->npending && db->h)
+		db_event_flush(db);
+	for (unsigned i = 0; i < db->npending; i++)
+		free(db->pending[i].msg);
+	free(db->pending);
 	sqlite3_finalize(db->ins_sample);
 	sqlite3_finalize(db->ins_event);
 	if (db->h)
@@ -132,9 +74,9 @@ static int step_done(struct db *db, sqlite3_stmt *st)
 	int rc = sqlite3_step(st);
 
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		log_error("database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		rc = db_fail(db, rc);
 		sqlite3_finalize(st);
-		return -EIO;
+		return rc;
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -143,9 +85,10 @@ static int step_done(struct db *db, sqlite3_stmt *st)
 static sqlite3_stmt *prep(struct db *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
 
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		log_error("database '%s': %s", db->path, sqlite3_errmsg(db->h));
+	if (rc != SQLITE_OK)
+		db_fail(db, rc);
 	return st;
 }
 
@@ -229,8 +172,8 @@ int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step
 	sqlite3_stmt *st = prep(db,
 		"INSERT INTO steps (run_id, seq, kind, name, group_name, tags_json, params_json, "
 		"engine, rw, bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at, "
-		"axis, axis_value, round, passes) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?)");
+		"axis, axis_value, round, passes, on_error) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)");
 
 	if (!st)
 		return -EIO;
@@ -258,9 +201,11 @@ int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step
 		sqlite3_bind_int(st, 19, (int)s->round);
 	if (s->wl.passes)
 		sqlite3_bind_int(st, 20, (int)s->wl.passes);
+	sqlite3_bind_text(st, 21, step_on_error_name(s->on_error), -1, SQLITE_STATIC);
 	if (s->kind == STEP_EXEC) {	/* no workload: leave those columns empty */
 		for (int c = 8; c <= 15; c++)
 			sqlite3_bind_null(st, c);
+		sqlite3_bind_null(st, 21);
 	}
 	if (step_done(db, st) < 0)
 		return -EIO;
@@ -275,8 +220,7 @@ static void bind_lat(sqlite3_stmt *st, int col, uint64_t ops, double v)
 		sqlite3_bind_null(st, col);
 }
 
-/* One statement in autocommit mode: each second is durable as it arrives. */
-int db_sample_insert(struct db *db, int64_t step_id, const struct step_sample *s)
+static int sample_bind_step(struct db *db, int64_t step_id, const struct step_sample *s)
 {
 	sqlite3_stmt *st = db->ins_sample;
 	int rc;
@@ -297,12 +241,25 @@ int db_sample_insert(struct db *db, int64_t step_id, const struct step_sample *s
 	bind_lat(st, 13, s->ops[0] + s->ops[1], s->lat_max);
 	sqlite3_bind_double(st, 14, s->occupancy);
 	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE) {
-		log_error("database '%s': cannot store second %llu: %s", db->path,
-			  (unsigned long long)s->t, sqlite3_errmsg(db->h));
-		return -EIO;
-	}
-	return 0;
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);
+}
+
+/* One transaction per batch: usually one second, more after the database
+ * was busy. INSERT OR REPLACE: a batch retried after a commit whose outcome
+ * was unclear stores the same rows again. */
+int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *s,
+		      unsigned n)
+{
+	int rc = db_run(db, "BEGIN IMMEDIATE");
+
+	for (unsigned i = 0; !rc && i < n; i++)
+		rc = sample_bind_step(db, step_id, &s[i]);
+	if (!rc)
+		rc = db_run(db, "COMMIT");
+	if (rc)
+		db_rollback(db);
+	return rc;
 }
 
 static int insert_hist(struct db *db, int64_t step_id, const char *dir, const struct hist *h)
@@ -392,15 +349,15 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 	sqlite3_stmt *st;
 	int rc;
 
-	if (db_exec(db, "BEGIN") < 0)
-		return -EIO;
+	if ((rc = db_run(db, "BEGIN IMMEDIATE")) < 0)
+		return rc;
 	st = prep(db, "UPDATE steps SET status = ?, finished_at = ?, window_s = ?, "
 		  "read_ops = ?, write_ops = ?, read_bytes = ?, write_bytes = ?, errors = ?, "
 		  "iops = ?, read_iops = ?, write_iops = ?, mbps = ?, lat_mean_us = ?, "
 		  "lat_p50_us = ?, lat_p99_us = ?, lat_p999_us = ?, lat_max_us = ?, "
 		  "error_text = ? WHERE id = ?");
 	if (!st) {
-		db_exec(db, "ROLLBACK");
+		db_rollback(db);
 		return -EIO;
 	}
 	util_utc_now(now, sizeof(now));
@@ -418,11 +375,11 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 		rc = insert_step_targets(db, step_id, s, t);
 	if (!rc)
 		rc = finish_extra(db, step_id, s, t);
-	if (rc) {
-		db_exec(db, "ROLLBACK");
-		return rc;
-	}
-	return db_exec(db, "COMMIT");
+	if (!rc)
+		rc = db_run(db, "COMMIT");
+	if (rc)
+		db_rollback(db);
+	return rc;
 }
 
 int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r)
@@ -455,18 +412,62 @@ int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *
 	return step_done(db, st);
 }
 
-int db_event(struct db *db, int64_t run_id, const char *level, const char *msg)
+static int event_store(struct db *db, const struct db_event_entry *e)
 {
 	sqlite3_stmt *st = db->ins_event;
-	char now[40];
+	int rc;
 
-	util_utc_now(now, sizeof(now));
 	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, level, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, msg, -1, SQLITE_TRANSIENT);
-	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_bind_int64(st, 1, e->run_id);
+	sqlite3_bind_text(st, 2, e->at, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, e->level, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, e->msg, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);
+}
+
+int db_event_flush(struct db *db)
+{
+	unsigned done = 0;
+	int rc = 0;
+
+	while (done < db->npending && !(rc = event_store(db, &db->pending[done])))
+		free(db->pending[done++].msg);
+	memmove(db->pending, db->pending + done, (db->npending - done) * sizeof(*db->pending));
+	db->npending -= done;
+	return rc;
+}
+
+int db_event(struct db *db, int64_t run_id, const char *level, const char *msg)
+{
+	struct db_event_entry e = { .run_id = run_id, .level = level, .msg = (char *)msg };
+	struct db_event_entry *p;
+	int rc = 0;
+
+	int busy_ms = db->busy_ms;
+
+	util_utc_now(e.at, sizeof(e.at));
+	if (busy_ms > DB_STEP_BUSY_MS)	/* a log line never waits long */
+		db_set_busy_timeout(db, DB_STEP_BUSY_MS);
+	if (db->npending)
+		rc = db_event_flush(db);
+	if (!rc)
+		rc = event_store(db, &e);
+	db_set_busy_timeout(db, busy_ms);
+	if (!rc)
+		return 0;
+	if (rc != -EBUSY || db->npending >= DB_MAX_PENDING)
+		return rc;
+	p = realloc(db->pending, (db->npending + 1) * sizeof(*p));
+	if (!p || !(e.msg = strdup(msg))) {
+		if (p)
+			db->pending = p;
+		return -ENOMEM;
+	}
+	db->pending = p;
+	db->pending[db->npending++] = e;
+	return rc;
 }
 
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
@@ -480,15 +481,22 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	for (unsigned q = 0; q < ARRAY_SIZE(queries); q++) {
 		sqlite3_stmt *st = prep(db, queries[q]);
 		int64_t id = -1, n = 0;
+		int rc;
 
-		if (!st)
+		if (!st) {
+			snprintf(err, len, "database '%s': %s", db->path, db_errmsg(db));
 			return -EIO;
+		}
 		sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			if (n++ == 0)
 				id = sqlite3_column_int64(st, 0);
 		}
 		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
+			return -EIO;
+		}
 		if (q == 1 && n > 1 && strlen(spec) < 36) {
 			snprintf(err, len, "run '%s' is ambiguous: %lld runs have a uuid "
 				 "starting so; give more of it", spec, (long long)n);

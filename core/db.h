@@ -8,13 +8,26 @@
 
 #include "step.h"
 
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
+
+/* How long a statement waits for another process's lock: between steps a
+ * long wait costs nothing; inside a step the sampler must keep merging
+ * seconds, so it tries briefly and retries later (see step.c). */
+#define DB_BUSY_MS (60 * 1000)
+#define DB_STEP_BUSY_MS 50
+
+struct db_event_entry;
 
 struct db {
 	sqlite3 *h;
 	char *path;
+	bool readonly;
+	int busy_ms;		/* the busy timeout in force */
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_event;
+	char err[512];		/* the last failure, for the caller's message */
+	struct db_event_entry *pending;	/* events not yet stored (busy) */
+	unsigned npending;
 };
 
 struct db_run {
@@ -24,10 +37,22 @@ struct db_run {
 	bool simulated;
 };
 
-/* Open (creating the file and schema when missing); err names the file. */
+/* Open for writing (creating the file and schema when missing, upgrading an
+ * older schema); PRAGMA quick_check first. err names the file. */
 int db_open(struct db *db, const char *path, bool create, char *err, size_t errlen);
+/* Open for reading only (PRAGMA query_only): never creates, initialises or
+ * changes the file. full: integrity_check (every page and index) instead of
+ * quick_check. */
+int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
 void db_close(struct db *db);
 int db_exec(struct db *db, const char *sql);
+/* The reason of the last failed call: "database is locked". */
+const char *db_errmsg(const struct db *db);
+/* -errno for an SQLite result code: -EBUSY (locked: try again), -ENOSPC, -EIO... */
+int db_errno(int sqlite_rc);
+void db_set_busy_timeout(struct db *db, int ms);
+/* Has the file been deleted or replaced under the open connection? */
+bool db_moved(struct db *db);
 
 int64_t db_run_insert(struct db *db, const struct db_run *run);
 int db_run_finish(struct db *db, int64_t run_id, const char *status);
@@ -35,11 +60,18 @@ int db_run_heartbeat(struct db *db, int64_t run_id);
 int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
 		     uint64_t size);
 int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s);
-int db_sample_insert(struct db *db, int64_t step_id, const struct step_sample *smp);
+/* n seconds in one transaction: all or none. 0, -EBUSY (nothing stored:
+ * retry), or another -errno (db_errmsg says why). */
+int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *s,
+		      unsigned n);
 int db_step_finish(struct db *db, int64_t step_id, const char *status,
 		   const struct step_spec *s, const struct step_totals *t,
 		   const char *error_text);
+/* Tries briefly: an event that cannot be stored now (busy) is kept and
+ * stored with the next one, or by db_close. */
 int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
+/* Store the events kept while the database was busy; 0 or -errno. */
+int db_event_flush(struct db *db);
 struct steady_result;
 int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r);
 /* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */

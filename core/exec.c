@@ -10,11 +10,38 @@
 #include "log.h"
 #include "worker.h"
 
-int exec_run(const struct step_spec *s, struct step_totals *t, char *err, size_t len)
+/* Wait for pid without blocking for long: tick about once a second, and
+ * pass a stop request on as SIGTERM. Polls, at most 20 ms late. */
+static int exec_wait(pid_t pid, int *status, exec_tick_fn tick, void *ctx)
+{
+	uint64_t last_tick = util_now_ns();
+	long nap_ns = 1000 * 1000;
+	bool killed = false;
+	pid_t got;
+
+	while ((got = waitpid(pid, status, WNOHANG)) == 0 || (got < 0 && errno == EINTR)) {
+		struct timespec ts = { 0, nap_ns };
+
+		if (hb_stop_requested && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+		if (tick && util_now_ns() - last_tick >= NSEC_PER_SEC) {
+			tick(ctx);
+			last_tick = util_now_ns();
+		}
+		nanosleep(&ts, NULL);
+		if (nap_ns < 20 * 1000 * 1000)
+			nap_ns *= 2;
+	}
+	return got < 0 ? -errno : 0;
+}
+
+int exec_run(const struct step_spec *s, struct step_totals *t, exec_tick_fn tick, void *ctx,
+	     char *err, size_t len)
 {
 	uint64_t start = util_now_ns();
-	bool killed = false;
-	int status = 0;
+	int status = 0, rc;
 	pid_t pid;
 
 	log_info("exec: %s", s->cmd);
@@ -28,15 +55,9 @@ int exec_run(const struct step_spec *s, struct step_totals *t, char *err, size_t
 		execl("/bin/sh", "sh", "-c", s->cmd, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			snprintf(err, len, "cannot wait for '%s': %s", s->cmd, strerror(errno));
-			return -errno;
-		}
-		if (hb_stop_requested && !killed) {
-			kill(pid, SIGTERM);
-			killed = true;
-		}
+	if ((rc = exec_wait(pid, &status, tick, ctx)) < 0) {
+		snprintf(err, len, "cannot wait for '%s': %s", s->cmd, strerror(-rc));
+		return rc;
 	}
 	t->elapsed_s = (double)(util_now_ns() - start) / 1e9;
 	t->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -6,8 +6,12 @@
 
 #include "step.h"
 
+/* Called about once a second while the command runs (the run's heartbeat). */
+typedef void (*exec_tick_fn)(void *ctx);
+
 /* Run s->cmd with /bin/sh; 0 when it exits 0, -EINTR when interrupted (the
  * command gets SIGTERM), else -ECHILD with err saying how it ended. */
-int exec_run(const struct step_spec *s, struct step_totals *t, char *err, size_t errlen);
+int exec_run(const struct step_spec *s, struct step_totals *t, exec_tick_fn tick, void *ctx,
+	     char *err, size_t errlen);
 
 #endif

@@ -15,7 +15,7 @@
 static const char *const step_keys[] = {
 	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
 	"align", "size", "engine", "targets", "direct", "seed", "group", "tags",
-	"kind", "passes", "axis", "round", NULL,
+	"kind", "passes", "axis", "round", "on_error", NULL,
 };
 
 #define DEFAULT_ENGINE "io_uring"
@@ -71,7 +71,7 @@ static int unknown_key(const char *k, char *err, size_t len)
 	else
 		snprintf(err, len, "unknown key '%s' (keys: name, rw, write_pct, bs, oio, "
 			 "workers, duration, ramp, range, align, size, engine, targets, "
-			 "direct, seed, group, tags, kind, passes, axis, round, or a "
+			 "direct, seed, group, tags, kind, passes, axis, round, on_error, or a "
 			 "plugin's name)", k);
 	return -EINVAL;
 }
@@ -484,6 +484,8 @@ static char *params_json(const struct step_spec *s)
 	}
 	if (s->round)
 		sb_printf(&b, ",\"round\":%u", s->round);
+	if (s->on_error != ON_ERROR_FAIL)	/* the default stays out: older runs resume */
+		sb_printf(&b, ",\"on_error\":\"%s\"", step_on_error_name(s->on_error));
 	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
 	for (unsigned i = 0; i < s->nopts; i++) {
 		sb_printf(&b, "%s", i ? "," : "");
@@ -596,6 +598,24 @@ static int get_kind(struct keyctx *k, struct step_spec *s)
 	return 0;
 }
 
+static int get_on_error(struct keyctx *k, struct step_spec *s)
+{
+	char *v = NULL;
+	int rc = 0;
+
+	if (get_str(k, "on_error", "fail", &v))
+		return -EINVAL;
+	if (!strcmp(v, "continue")) {
+		s->on_error = ON_ERROR_CONTINUE;
+	} else if (strcmp(v, "fail")) {
+		snprintf(k->err, k->len, "on_error=\"%s\": expected \"fail\" (stop the step at "
+			 "the first I/O error) or \"continue\" (count errors and go on)", v);
+		rc = -EINVAL;
+	}
+	free(v);
+	return rc;
+}
+
 /* A fill writes passes x the range and stops; duration is then only a cap. */
 /* A fill's own keys only: a plan's default duration or ramp is meant for
  * measured steps, not as a cap on a fill. */
@@ -699,6 +719,7 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_uint(&k, "seed", 0, 0x7fffffff, DEFAULT_SEED, &seed) ||
 	    get_uint(&k, "passes", 0, 1000, 0, &wl->passes) ||
 	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
+	    get_on_error(&k, s) ||
 	    check_fill(&k, s) ||
 	    get_targets(&k, targets_idx, wl) || get_engine(&k, s))
 		goto fail;

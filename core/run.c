@@ -178,15 +178,48 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 		c->fills ? " (~: fills counted at 1 GB/s)" : "");
 }
 
-static void sample_hook(void *vctx, const struct step_sample *s)
+#define HEARTBEAT_NS (10 * NSEC_PER_SEC)
+
+static void heartbeat(struct run_ctx *c)
+{
+	if (util_now_ns() - c->last_beat < HEARTBEAT_NS)
+		return;
+	if (db_run_heartbeat(&c->db, c->run_id) == 0)	/* busy: the next call retries */
+		c->last_beat = util_now_ns();
+}
+
+static bool db_gone(struct run_ctx *c, char *err, size_t len)
+{
+	if (!db_moved(&c->db))
+		return false;
+	snprintf(err, len, "database '%s' was deleted or replaced while the run was writing "
+		 "to it: stopping, as nothing written from now on would be kept", c->db.path);
+	return true;
+}
+
+static int store_hook(void *vctx, const struct step_sample *s, unsigned n, char *err,
+		      size_t len)
 {
 	struct run_ctx *c = vctx;
+	int rc;
 
-	db_sample_insert(&c->db, c->step_id, s);
-	if (util_now_ns() - c->last_beat > 10 * NSEC_PER_SEC) {
-		db_run_heartbeat(&c->db, c->run_id);
-		c->last_beat = util_now_ns();
+	if (db_gone(c, err, len))
+		return -ESTALE;
+	rc = db_samples_insert(&c->db, c->step_id, s, n);
+	if (rc == -EBUSY) {
+		snprintf(err, len, "database '%s' is busy (%s)", c->db.path, db_errmsg(&c->db));
+	} else if (rc) {
+		snprintf(err, len, "cannot store second %llu of step %u in '%s': %s",
+			 (unsigned long long)s->t, c->seq, c->db.path, db_errmsg(&c->db));
+	} else {
+		heartbeat(c);
 	}
+	return rc;
+}
+
+static void exec_tick(void *vctx)
+{
+	heartbeat(vctx);
 }
 
 static void tick_hook(void *vctx, uint64_t sec, uint64_t total, const struct step_sample *s)
@@ -199,7 +232,7 @@ static void layout_hook(void *vctx, uint64_t done, uint64_t total)
 {
 	struct run_ctx *c = vctx;
 
-	db_run_heartbeat(&c->db, c->run_id);
+	heartbeat(c);
 	progress_layout(done, total);
 }
 
@@ -222,10 +255,10 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		     int64_t *step_id, char *err, size_t len)
 {
 	struct run_ctx *c = vctx;
-	struct step_hooks hooks = { c, sample_hook, tick_hook, layout_hook };
+	struct step_hooks hooks = { c, store_hook, tick_hook, layout_hook };
 	double later = 0;
 	const char *status;
-	int rc;
+	int rc, frc;
 
 	c->seq++;
 	if (c->resume) {
@@ -238,14 +271,18 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	}
 	for (unsigned i = c->seq; i < c->nsteps; i++)
 		later += step_secs(&c->steps[i]);
-	for (unsigned i = 0; i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
-		db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
-				 target_kind_name(spec->wl.targets[i].kind),
-				 spec->wl.targets[i].size);
-	c->step_id = db_step_insert(&c->db, c->run_id, (int)c->seq, spec);
-	if (c->step_id < 0) {
-		snprintf(err, len, "cannot record step %u in '%s'", c->seq, c->db.path);
-		rc = -EIO;
+	rc = db_gone(c, err, len) ? -ESTALE : 0;
+	for (unsigned i = 0; !rc && i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
+		rc = db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
+				      target_kind_name(spec->wl.targets[i].kind),
+				      spec->wl.targets[i].size);
+	if (!rc && (c->step_id = db_step_insert(&c->db, c->run_id, (int)c->seq, spec)) < 0)
+		rc = (int)c->step_id;
+	if (rc) {
+		if (rc != -ESTALE)
+			snprintf(err, len, "cannot record step %u in '%s': %s", c->seq,
+				 c->db.path, db_errmsg(&c->db));
+		c->step_failed = true;
 		goto out;
 	}
 	*step_id = c->step_id;
@@ -253,18 +290,26 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	if (!progress_enabled())
 		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
 			 spec->name);
-	if (spec->kind == STEP_EXEC)
-		rc = exec_run(spec, t, err, len);
-	else
+	if (spec->kind == STEP_EXEC) {
+		rc = exec_run(spec, t, exec_tick, c, err, len);
+	} else {
+		db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
 		rc = step_execute(spec, &hooks, t, err, len);
+	}
 	progress_clear();
+	db_set_busy_timeout(&c->db, DB_BUSY_MS);
+	if (db_gone(c, err, len))	/* checked each store, and once more here */
+		rc = -ESTALE;
 	status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";
-	if (db_step_finish(&c->db, c->step_id, status, spec, t,
-			   rc && rc != -EINTR ? err : NULL) < 0 &&
-	    rc == 0) {
-		snprintf(err, len, "cannot record the results of step %u in '%s'", c->seq,
-			 c->db.path);
-		rc = -EIO;
+	if ((frc = db_step_finish(&c->db, c->step_id, status, spec, t,
+				  rc && rc != -EINTR ? err : NULL)) < 0) {
+		if (rc == 0 || rc == -EINTR)
+			snprintf(err, len, "cannot record the results of step %u in '%s': %s",
+				 c->seq, c->db.path, db_errmsg(&c->db));
+		else
+			log_warn("cannot record that step %u failed in '%s': %s", c->seq,
+				 c->db.path, db_errmsg(&c->db));
+		rc = rc == 0 || rc == -EINTR ? frc : rc;
 	}
 	if (rc == 0 || rc == -EINTR)
 		log_step_result(c->seq, spec, t, status);
@@ -288,7 +333,9 @@ static void steady_hook(void *vctx, const struct steady_result *r)
 {
 	struct run_ctx *c = vctx;
 
-	db_steady_insert(&c->db, c->run_id, r);
+	if (db_steady_insert(&c->db, c->run_id, r) < 0)
+		log_warn("cannot store steady state '%s' in '%s': %s", r->name, c->db.path,
+			 db_errmsg(&c->db));
 	if (r->attained)
 		log_info("steady state '%s' attained in %d rounds (window %d-%d, mean %.1f)",
 			 r->name, r->rounds, r->window_first, r->window_last, r->mean);
@@ -429,7 +476,8 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	free(sets);
 	free(tgts);
 	if (c->run_id < 0) {
-		snprintf(err, len, "cannot record the run in '%s'", c->db.path);
+		snprintf(err, len, "cannot record the run in '%s': %s", c->db.path,
+			 db_errmsg(&c->db));
 		return -EIO;
 	}
 	log_set_sink(events_sink, c);
@@ -618,10 +666,18 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	} else {
 		status = c->step_failed ? "failed" : "done";
 	}
+	if (!strcmp(status, "done") && db_gone(c, err, sizeof(err))) {
+		log_error("%s", err);
+		status = "failed";
+	}
 	run_probes(c, "end");
 	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
 	log_set_sink(NULL, NULL);
-	db_run_finish(&c->db, c->run_id, status);
+	if (db_run_finish(&c->db, c->run_id, status) < 0) {	/* best effort when lost */
+		log_error("cannot record the end of run %lld (%s) in '%s': %s",
+			  (long long)c->run_id, status, c->db.path, db_errmsg(&c->db));
+		status = rc == -EINTR ? "aborted" : "failed";
+	}
 	return rc == -EINTR ? EXIT_INTERRUPTED : strcmp(status, "done") ? EXIT_FAILED : EXIT_DONE;
 }
 

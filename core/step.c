@@ -11,8 +11,23 @@
 #include "target.h"
 #include "worker.h"
 
+/* Merged seconds not yet stored. Merging never waits for the database (the
+ * workers' rings would fill and stall them); storing catches up when it can. */
+struct sample_queue {
+	struct step_sample *v;
+	size_t n, cap;
+	uint64_t busy_since;		/* ns; 0: the last store worked */
+	uint64_t last_try;		/* ns */
+	int rc;				/* a failure that fails the step */
+	char err[512];
+};
+
+#define STORE_RETRY_NS (NSEC_PER_SEC / 4)	/* while busy: how often to try */
+#define STORE_RETRY_SECS 60			/* at the step's end */
+
 struct step_run {
 	const struct step_spec *spec;
+	struct sample_queue q;
 	struct worker *workers;
 	unsigned nworkers;
 	unsigned nstarted;		/* threads running, to join */
@@ -28,6 +43,23 @@ const char *step_kind_name(enum step_kind kind)
 	static const char *const names[] = { "measure", "precondition", "steady-round", "exec" };
 
 	return names[kind];
+}
+
+const char *step_on_error_name(enum step_on_error e)
+{
+	return e == ON_ERROR_CONTINUE ? "continue" : "fail";
+}
+
+unsigned step_store_retry_secs(void)
+{
+	const char *env = getenv("HBATEST_STORE_RETRY");
+	char *end;
+	unsigned long v;
+
+	if (!env || !*env)
+		return STORE_RETRY_SECS;
+	v = strtoul(env, &end, 10);
+	return *end || v > 86400 ? STORE_RETRY_SECS : (unsigned)v;
 }
 
 void step_spec_free(struct step_spec *s)
@@ -104,6 +136,7 @@ static int start_workers(struct step_run *r, char *err, size_t len)
 	if (!r->workers)
 		return -ENOMEM;
 	r->sh.engine_clock = ops->now != NULL;
+	r->sh.stop_on_error = s->on_error == ON_ERROR_FAIL;
 	for (unsigned i = 0; i < r->nworkers; i++) {
 		struct worker *w = &r->workers[i];
 
@@ -201,13 +234,89 @@ static int64_t min_published(struct step_run *r, bool *all_finished)
 	return m;
 }
 
-/* The sampler: runs on the main thread until every worker has finished. */
+static int queue_push(struct sample_queue *q, const struct step_sample *smp)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 64;
+		struct step_sample *v = realloc(q->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		q->v = v;
+		q->cap = cap;
+	}
+	q->v[q->n++] = *smp;
+	return 0;
+}
+
+/* Offer every queued second to the store: 0 (stored, or nothing to store),
+ * -EBUSY (kept), or the failure that fails the step. */
+static int queue_store(struct sample_queue *q, const struct step_hooks *hooks)
+{
+	int rc;
+
+	if (q->rc)
+		return q->rc;
+	if (!hooks || !hooks->store)
+		q->n = 0;	/* nowhere to store them */
+	if (!q->n)
+		return 0;
+	q->last_try = util_now_ns();
+	rc = hooks->store(hooks->ctx, q->v, (unsigned)q->n, q->err, sizeof(q->err));
+	if (rc == -EBUSY) {
+		if (!q->busy_since) {
+			q->busy_since = q->last_try;
+			log_warn("%s: second %llu and later are kept in memory until it is free",
+				 q->err, (unsigned long long)q->v[0].t);
+		}
+		return rc;
+	}
+	if (rc) {
+		q->rc = rc;
+		return rc;
+	}
+	if (q->busy_since)
+		log_info("stored %zu seconds kept while the database was busy for %.0f s",
+			 q->n, (double)(util_now_ns() - q->busy_since) / 1e9);
+	q->busy_since = 0;
+	q->n = 0;
+	return 0;
+}
+
+/* The end of the step: retry a busy store for a bounded time. */
+static void queue_flush(struct sample_queue *q, const struct step_hooks *hooks)
+{
+	unsigned secs = step_store_retry_secs();
+	uint64_t deadline = util_now_ns() + secs * NSEC_PER_SEC;
+
+	while (queue_store(q, hooks) == -EBUSY && util_now_ns() < deadline) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (q->n && !q->rc) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%.200s", q->err);
+		log_warn("giving up on storing seconds %llu to %llu after %u s of retrying",
+			 (unsigned long long)q->v[0].t, (unsigned long long)q->v[q->n - 1].t, secs);
+		snprintf(q->err, sizeof(q->err), "seconds %llu to %llu of the step cannot be "
+			 "stored: %s, still after %u s of retrying", (unsigned long long)q->v[0].t,
+			 (unsigned long long)q->v[q->n - 1].t, why, secs);
+		q->rc = -EBUSY;
+	}
+}
+
+/* The sampler: runs on the main thread until every worker has finished.
+ * Every second is merged as soon as all workers are past it, whatever the
+ * database does; a store that fails for good stops the workers. */
 static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
 			struct step_totals *t)
 {
 	uint64_t total = r->spec->wl.ramp + r->spec->wl.duration, next = 0;
 	uint64_t last_tick = 0;
 	struct step_sample smp = { 0 };
+	struct sample_queue *q = &r->q;
 	bool finished = false;
 
 	while (!finished) {
@@ -217,11 +326,16 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
 		while ((int64_t)next <= ready && next < total) {
 			merge_second(r, next, &smp);
 			add_to_totals(r, &smp, t);
-			if (hooks && hooks->sample)
-				hooks->sample(hooks->ctx, &smp);
+			if (!q->rc && queue_push(q, &smp) < 0) {
+				snprintf(q->err, sizeof(q->err), "out of memory");
+				q->rc = -ENOMEM;
+			}
 			next++;
 			merged = true;
 		}
+		if ((merged || util_now_ns() - q->last_try >= STORE_RETRY_NS) && q->n &&
+		    queue_store(q, hooks) < 0 && q->rc)
+			atomic_store(&r->sh.abort, true);
 		if (hooks && hooks->tick && util_now_ns() - last_tick >= NSEC_PER_SEC / 2) {
 			hooks->tick(hooks->ctx, next, total, next ? &smp : NULL);
 			last_tick = util_now_ns();
@@ -232,6 +346,7 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
 			nanosleep(&ts, NULL);
 		}
 	}
+	queue_flush(q, hooks);
 }
 
 void step_totals_release(struct step_totals *t)
@@ -261,8 +376,41 @@ void step_totals_finish(struct step_totals *t)
 	t->lat_max = all.total ? (double)all.max / 1000.0 : 0;
 }
 
+/* "4940 I/O errors on '/dev/loop0', first at offset 8192: Input/output error" */
+static void io_error_text(struct step_run *r, char *buf, size_t len)
+{
+	const struct worker *first = NULL;
+	uint64_t n = 0;
+	bool elsewhere = false;
+	char cause[128];
+
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		const struct worker *w = &r->workers[i];
+
+		if (!w->nerrors)
+			continue;
+		n += w->nerrors;
+		elsewhere |= w->err_elsewhere || (first && w->err_target != first->err_target);
+		if (!first || w->err_ns < first->err_ns)
+			first = w;
+	}
+	if (first->err_result < 0)
+		snprintf(cause, sizeof(cause), "%s", strerror((int)-first->err_result));
+	else
+		snprintf(cause, sizeof(cause), "short %s (%lld of %u bytes)",
+			 first->err_op == HB_OP_WRITE ? "write" : "read",
+			 (long long)first->err_result, first->err_len);
+	snprintf(buf, len, "%llu I/O error%s on '%s'%s, first at offset %llu: %s",
+		 (unsigned long long)n, n == 1 ? "" : "s",
+		 r->spec->wl.targets[first->err_target].path,
+		 elsewhere ? " and other targets" : "",
+		 (unsigned long long)first->err_offset, cause);
+}
+
 static int collect_errors(struct step_run *r, char *err, size_t len)
 {
+	bool io_errors = false;
+	char msg[512];
 	int rc = 0;
 
 	for (unsigned i = 0; i < r->nworkers; i++) {
@@ -277,11 +425,17 @@ static int collect_errors(struct step_run *r, char *err, size_t len)
 				 r->spec->engine->desc->name, i, strerror(-w->fatal));
 			rc = w->fatal;
 		}
-		if (w->err)
-			log_warn("I/O error on '%s' at offset %llu: %s",
-				 r->spec->wl.targets[w->err_target].path,
-				 (unsigned long long)w->err_offset, strerror(-w->err));
+		io_errors |= w->nerrors > 0;
 	}
+	if (!io_errors)
+		return rc;
+	io_error_text(r, msg, sizeof(msg));
+	if (!rc && r->spec->on_error == ON_ERROR_FAIL) {
+		snprintf(err, len, "%s", msg);
+		return -EIO;
+	}
+	log_warn("%s%s", msg, r->spec->on_error == ON_ERROR_CONTINUE
+		 ? " (on_error=\"continue\": the step went on)" : "");
 	return rc;
 }
 
@@ -325,6 +479,12 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			pthread_join(r.workers[i].thread, NULL);
 		if (rc == 0)
 			rc = collect_errors(&r, err, len);
+		if (r.q.rc) {	/* seconds lost: this outranks the rest */
+			if (rc)
+				log_error("%s", err);
+			snprintf(err, len, "%s", r.q.err);
+			rc = r.q.rc;
+		}
 		if (rc == 0 && hb_stop_requested)
 			rc = -EINTR;
 		for (unsigned i = 0; i < r.nstarted; i++) {
@@ -337,6 +497,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		}
 	}
 	free(r.sec_tgt);
+	free(r.q.v);
 	for (unsigned i = 0; r.workers && i < r.nworkers; i++)
 		worker_release(&r.workers[i]);
 	free(r.workers);

@@ -11,6 +11,8 @@
 #include "workload.h"
 
 enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };
+/* What an I/O error does: fail the step at once, or count it and go on. */
+enum step_on_error { ON_ERROR_FAIL = 0, ON_ERROR_CONTINUE };
 
 struct step_spec {
 	enum step_kind kind;
@@ -29,6 +31,7 @@ struct step_spec {
 	char *cmd;		/* exec steps: the shell command */
 	uint64_t exec_bytes;	/* exec steps: bytes it moves, for MB/s (0: unknown) */
 	double estimate;	/* s: what the dry pass counts for this step */
+	enum step_on_error on_error;
 };
 
 /* One second of a step, merged over workers. Latencies in us. */
@@ -54,8 +57,11 @@ struct step_totals {
 
 struct step_hooks {
 	void *ctx;
-	/* each second as it becomes final (the main thread, in order) */
-	void (*sample)(void *ctx, const struct step_sample *s);
+	/* Store n merged seconds, in order, all or none (the main thread). 0;
+	 * -EBUSY: not now, they are offered again with the next ones; another
+	 * -errno fails the step. err says why. */
+	int (*store)(void *ctx, const struct step_sample *s, unsigned n, char *err,
+		     size_t errlen);
 	/* about once a wall-clock second, for the live line */
 	void (*tick)(void *ctx, uint64_t sec, uint64_t total_secs, const struct step_sample *last);
 	/* about once a second while a file target is laid out */
@@ -63,7 +69,13 @@ struct step_hooks {
 };
 
 const char *step_kind_name(enum step_kind kind);
-/* 0: done; -EINTR: interrupted (samples so far are whole); else failed (err set). */
+const char *step_on_error_name(enum step_on_error e);
+/* How long the end of a step keeps retrying to store seconds held while the
+ * database was busy: 60 s, or $HBATEST_STORE_RETRY seconds. */
+unsigned step_store_retry_secs(void);
+/* 0: done; -EINTR: interrupted (samples so far are whole); else failed (err
+ * set): an engine failure, an I/O error with on_error="fail", or seconds that
+ * could not be stored. */
 int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		 struct step_totals *out, char *err, size_t errlen);
 void step_spec_free(struct step_spec *spec);

@@ -114,25 +114,41 @@ static struct sec_bucket *bucket_for(struct worker *w, int64_t sec)
 	return b;
 }
 
+/* A failed or short I/O: remembered (the first one in full) even when it
+ * completes in the drain, and with on_error="fail" it stops the step. */
+static void note_error(struct worker *w, const struct hb_io *io, uint64_t now)
+{
+	if (!w->nerrors++) {
+		w->err_result = io->result;
+		w->err_offset = io->offset;
+		w->err_len = io->len;
+		w->err_op = (uint8_t)io->op;
+		w->err_target = io->target;
+		w->err_ns = now;
+	} else if (io->target != w->err_target) {
+		w->err_elsewhere = true;
+	}
+	if (w->sh->stop_on_error)
+		atomic_store(&w->sh->abort, true);
+}
+
 static void account(struct worker *w, struct hb_io *io, uint64_t now)
 {
 	uint64_t lat = now - io->submit_ns;
 	int64_t sec = (int64_t)((now - w->t0) / NSEC_PER_SEC);
+	bool failed = io->result != (int64_t)io->len;
 	struct sec_bucket *b;
 
+	if (failed)
+		note_error(w, io, now);
 	if (sec >= (int64_t)w->total_secs)
 		return;		/* completed after the step's end: drained, not counted */
 	b = bucket_for(w, sec);
 	if (!b)
 		return;
-	if (io->result != (int64_t)io->len) {
+	if (failed) {
 		b->errors++;
 		b->tgt[io->target * TGT_COUNTERS + TGT_ERRORS]++;
-		if (!w->err) {
-			w->err = io->result < 0 ? (int)io->result : -EIO;
-			w->err_offset = io->offset;
-			w->err_target = io->target;
-		}
 		return;
 	}
 	b->ops[io->op]++;

@@ -12,7 +12,10 @@
 #include "plugin.h"
 #include "workload.h"
 
-#define WORKER_RING 8		/* seconds a worker may run ahead of the sampler */
+/* Seconds a worker may run ahead of the sampler. The sampler merges every
+ * second even while the database is busy (step.c queues what it cannot
+ * store yet), so this only has to cover a slow wake-up of the main thread. */
+#define WORKER_RING 8
 
 /* The I/Os of one worker that completed in one second of the step. */
 struct sec_bucket {
@@ -63,9 +66,14 @@ struct worker {
 	bool exhausted;			/* a fill wrote all it was to write */
 	uint64_t end_ns;		/* when it finished, on its clock */
 	int open_rc;
-	int err;			/* first I/O error (-errno), 0 if none */
+	uint64_t nerrors;		/* failed or short I/Os, drain included */
+	int64_t err_result;		/* the first one's: -errno, or bytes if short */
 	uint64_t err_offset;
+	uint32_t err_len;
+	uint8_t err_op;			/* enum hb_op */
 	int err_target;
+	uint64_t err_ns;		/* when, on this worker's clock */
+	bool err_elsewhere;		/* some error hit another target than the first */
 	int fatal;			/* engine call failed: -errno */
 };
 
@@ -76,6 +84,7 @@ struct worker_shared {
 	uint64_t t0;			/* ns, CLOCK_MONOTONIC: set before go */
 	_Atomic bool abort;		/* stop at once (error or interrupt) */
 	bool engine_clock;		/* each worker takes time from its engine */
+	bool stop_on_error;		/* on_error="fail": the first I/O error aborts */
 };
 
 int worker_prepare(struct worker *w);

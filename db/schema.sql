@@ -1,4 +1,4 @@
--- hbatest database, schema version 1 (PRAGMA user_version).
+-- hbatest database, schema version 2 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -76,6 +76,7 @@ CREATE TABLE steps (
     passes      INTEGER,             -- fills: passes over the range
     exit_status INTEGER,             -- exec steps: the command's exit status
     elapsed_s   REAL,                -- exec steps and fills: wall (or engine) time
+    on_error    TEXT,                -- 'fail' or 'continue': what an I/O error did
     UNIQUE (run_id, seq)
 );
 
@@ -196,4 +197,4 @@ SELECT run_id, label, group_name, rw, bs, oio, write_pct, iops, read_iops, write
        mbps, lat_mean_us, lat_p99_us, step_id
 FROM step_summary WHERE axis = 'write_pct' AND status = 'done';
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -1,0 +1,275 @@
+/* Opening the results database: the integrity check, the schema (created or
+ * upgraded atomically, so concurrent first runs agree), locks and errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "log.h"
+
+extern const char hb_schema_sql[];
+
+/* From each older schema version to the next, in a transaction. */
+static const char *const db_upgrades[] = {
+	[1] = "ALTER TABLE steps ADD COLUMN on_error TEXT; PRAGMA user_version = 2;",
+};
+
+const char *db_default_path(void)
+{
+	const char *p = getenv("HBATEST_DB");
+
+	return p && *p ? p : "hbatest.db";
+}
+
+int db_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	default:
+		return -EIO;
+	}
+}
+
+const char *db_errmsg(const struct db *db)
+{
+	return db->err[0] ? db->err : "unknown error";
+}
+
+void db_set_busy_timeout(struct db *db, int ms)
+{
+	if (db->h)
+		sqlite3_busy_timeout(db->h, ms);
+	db->busy_ms = ms;
+}
+
+bool db_moved(struct db *db)
+{
+	int moved = 0;
+
+	if (!db->h || sqlite3_file_control(db->h, "main", SQLITE_FCNTL_HAS_MOVED,
+					   &moved) != SQLITE_OK)
+		return false;
+	return moved != 0;
+}
+
+static int db_user_version(struct db *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* quick_check (or integrity_check): corruption named as corruption. */
+static int db_check(struct db *db, bool full, char *err, size_t len)
+{
+	const char *sql = full ? "PRAGMA integrity_check(20)" : "PRAGMA quick_check(20)";
+	const char *what = full ? "integrity_check" : "quick_check";
+	sqlite3_stmt *st = NULL;
+	int rc, n = 0;
+	char first[256] = "";
+
+	rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *row = (const char *)sqlite3_column_text(st, 0);
+
+		if (row && strcmp(row, "ok") && !n++) {
+			if (!strncmp(row, "*** in database main ***\n", 25))
+				row += 25;
+			snprintf(first, sizeof(first), "%s", row);
+			first[strcspn(first, "\n")] = '\0';
+		}
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE && !n) {
+		n = 1;
+		snprintf(first, sizeof(first), "%s", sqlite3_errmsg(db->h));
+	}
+	sqlite3_finalize(st);
+	if (!n)
+		return 0;
+	snprintf(err, len, "database '%s' is corrupt: %s%s (PRAGMA %s; its runs cannot be "
+		 "trusted: restore a copy, or try sqlite3's .recover)", db->path, first,
+		 n > 1 ? ", and more" : "", what);
+	return -EUCLEAN;
+}
+
+static int db_tables(struct db *db)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM sqlite_master", -1, &st,
+			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static int schema_apply(struct db *db, int v, char *err, size_t len)
+{
+	char *msg = NULL;
+	int rc = SQLITE_OK;
+
+	if (v == 0 && db_tables(db) != 0) {
+		snprintf(err, len, "'%s' is an SQLite database, but not hbatest's (it has "
+			 "tables and no hbatest schema version): give another --db FILE",
+			 db->path);
+		return -EINVAL;
+	}
+	if (v == 0)
+		rc = sqlite3_exec(db->h, hb_schema_sql, NULL, NULL, &msg);
+	for (; rc == SQLITE_OK && v > 0 && v < DB_SCHEMA_VERSION; v++) {
+		log_info("upgrading database '%s' from schema version %d to %d", db->path,
+			 v, v + 1);
+		rc = sqlite3_exec(db->h, db_upgrades[v], NULL, NULL, &msg);
+	}
+	if (rc != SQLITE_OK) {
+		snprintf(err, len, "cannot %s the schema in '%s': %s", v ? "upgrade" : "create",
+			 db->path, msg ? msg : sqlite3_errmsg(db->h));
+		sqlite3_free(msg);
+		return db_errno(rc);
+	}
+	return 0;
+}
+
+/* Create or upgrade under a write lock, reading the version again inside:
+ * another process may have created the schema while we waited. */
+static int schema_setup(struct db *db, char *err, size_t len)
+{
+	int v, rc;
+
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, len, "cannot lock database '%s' to set up its schema: %s",
+			 db->path, sqlite3_errmsg(db->h));
+		return -EBUSY;
+	}
+	v = db_user_version(db);
+	if (v < 0) {
+		snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		rc = -EIO;
+	} else {
+		rc = v < DB_SCHEMA_VERSION ? schema_apply(db, v, err, len) : 0;
+	}
+	if (!rc && sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, len, "cannot set up the schema in '%s': %s", db->path,
+			 sqlite3_errmsg(db->h));
+		rc = -EIO;
+	}
+	if (rc)
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static int db_prepare(struct db *db)
+{
+	static const char sample_sql[] =
+		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
+		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
+		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	static const char event_sql[] =
+		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
+
+	if (sqlite3_prepare_v2(db->h, sample_sql, -1, &db->ins_sample, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->h, event_sql, -1, &db->ins_event, NULL) != SQLITE_OK)
+		return -EIO;
+	return 0;
+}
+
+static int open_handle(struct db *db, const char *path, int flags, char *err, size_t len)
+{
+	int v;
+
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		snprintf(err, len, "cannot open database '%s': %s", path,
+			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		return -EIO;
+	}
+	db_set_busy_timeout(db, DB_BUSY_MS);
+	v = db_user_version(db);
+	if (v < 0) {
+		snprintf(err, len, "'%s' is not an SQLite database: %s", path,
+			 sqlite3_errmsg(db->h));
+		return -EINVAL;
+	}
+	if (v > DB_SCHEMA_VERSION) {
+		snprintf(err, len, "database '%s' has schema version %d; this hbatest knows "
+			 "up to %d: upgrade hbatest", path, v, DB_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	return v;
+}
+
+int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
+{
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int v;
+
+	memset(db, 0, sizeof(*db));
+	db->path = strdup(path);
+	if (!create && access(path, F_OK) != 0) {
+		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+		goto fail;
+	}
+	if ((v = open_handle(db, path, flags, err, len)) < 0 || db_check(db, false, err, len))
+		goto fail;
+	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+			 "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
+		goto fail;
+	}
+	if (v < DB_SCHEMA_VERSION && schema_setup(db, err, len) < 0)
+		goto fail;
+	if (db_prepare(db) < 0) {
+		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
+		goto fail;
+	}
+	return 0;
+fail:
+	db_close(db);
+	return -EIO;
+}
+
+int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len)
+{
+	int v;
+
+	memset(db, 0, sizeof(*db));
+	db->path = strdup(path);
+	db->readonly = true;
+	if (access(path, F_OK) != 0) {
+		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+		goto fail;
+	}
+	/* not SQLITE_OPEN_READONLY: a read-only connection cannot remove the
+	 * -wal and -shm files on close and leaves them behind; query_only
+	 * refuses every write instead (a write-protected file opens read-only) */
+	if ((v = open_handle(db, path, SQLITE_OPEN_READWRITE, err, len)) < 0 ||
+	    sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK ||
+	    db_check(db, full, err, len))
+		goto fail;
+	if (v == 0) {
+		snprintf(err, len, "'%s' is not an hbatest database (%s): run a plan first, "
+			 "or give --db FILE", path, db_tables(db) ? "no hbatest schema" : "empty");
+		goto fail;
+	}
+	return 0;
+fail:
+	db_close(db);
+	return -EIO;
+}

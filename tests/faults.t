@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# Faults as users meet them. The rule: a fault at any point leaves either a
+# 'done' run whose per-second samples add up to its totals, or a 'failed' or
+# 'aborted' run with the reason in its events (best effort when the database
+# itself is what failed) and a non-zero exit.
+. "$(dirname "$0")/lib.sh"
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# wait_until SQL DB: until the query prints a non-empty, non-zero value (30 s at most)
+wait_until() {
+	for _ in $(seq 300); do
+		v=$(sqlite3 "file:$2?mode=ro" "$1" 2>/dev/null)
+		[ -n "$v" ] && [ "$v" != 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_file FILE PATTERN: until FILE matches PATTERN (grep -E; 120 s at most)
+wait_file() {
+	for _ in $(seq 1200); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# lock_db DB: another process takes DB's write lock and keeps it until unlock_db
+lock_db() {
+	rm -f "$TMP/lock.fifo" "$TMP/lock.out"
+	mkfifo "$TMP/lock.fifo"
+	sqlite3 "$1" < "$TMP/lock.fifo" > "$TMP/lock.out" 2>&1 &
+	lock_pid=$!
+	cleanup_hooks+=("kill $lock_pid 2>/dev/null")
+	exec 7> "$TMP/lock.fifo"
+	echo ".timeout 20000" >&7
+	echo "BEGIN IMMEDIATE; SELECT 'locked';" >&7
+	wait_file "$TMP/lock.out" '^locked'
+}
+
+unlock_db() {
+	echo "COMMIT;" >&7
+	exec 7>&-
+	wait "$lock_pid"
+}
+
+# every step of a run: 'done' and its samples add up; prints the steps that are not
+run_sums() {
+	for id in $(q "$1" "SELECT id FROM steps WHERE run_id = $2 AND kind != 'exec'"); do
+		[ "$(q "$1" "SELECT status FROM steps WHERE id = $id")" = done ] &&
+			[ "$(check_invariant "$1" "$id")" = 1 ] || echo "step $id"
+	done
+}
+
+# --- several steps, then kill -9 in the middle of one ---------------------
+DB="$TMP/kill.db"
+cat > "$TMP/steps.lua" <<'LUA'
+for i = 1, 3 do hb.run{ name = "short " .. i, engine = "null", oio = 4, duration = 2, ramp = 1 } end
+hb.run{ name = "long", engine = "null", duration = 600 }
+LUA
+"$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>"$TMP/kill.err" &
+pid=$!
+wait_until "SELECT count(*) >= 2 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 4" "$DB"
+kill -KILL $pid; { wait $pid; } 2>/dev/null; rc=$?
+is "$rc" 137 "kill -9 mid-step: the process is gone"
+is "$(q "$DB" "SELECT group_concat(status) FROM steps ORDER BY seq")" "done,done,done,running" \
+	"kill -9: the three earlier steps are done, the fourth was cut off"
+is "$(for id in 1 2 3; do check_invariant "$DB" $id; done | tr -d '\n')" 111 \
+	"kill -9: each done step's samples add up to its totals"
+like "$("$HB" list --db "$DB")" '^ +1 +[0-9a-f]{8} +interrupted ' "kill -9: the run reads 'interrupted'"
+
+# --- a busy database (issue 8, defect 4) ----------------------------------
+DB="$TMP/busy.db"
+cat > "$TMP/busy.lua" <<'LUA'
+hb.run{ name = "busy", engine = "null", oio = 4, duration = 16 }
+LUA
+"$HB" run "$TMP/busy.lua" --db "$DB" --target v1 -q 2>"$TMP/busy.err" &
+pid=$!
+wait_until "SELECT count(*) >= 2 FROM samples" "$DB"
+lock_db "$DB"; ok $? "busy: another process holds the database's write lock"
+sleep 12
+unlock_db
+wait $pid; is $? 0 "busy: a 12 s lock during a 16 s step: exit 0"
+is "$(q "$DB" "SELECT status FROM steps WHERE id = 1")" done "busy: the step is done"
+is "$(q "$DB" "SELECT count(*) || ' ' || min(t) || '-' || max(t) FROM samples")" "16 0-15" \
+	"busy: no second is dropped: 16 samples, 0 to 15"
+is "$(check_invariant "$DB" 1)" 1 "busy: the samples add up to the step's totals"
+is "$(q "$DB" "SELECT count(*) FROM events WHERE level = 'warning' AND message LIKE '%busy%kept in memory%'")" 1 \
+	"busy: the wait is in the run's events"
+is "$(q "$DB" "SELECT min(read_ops) * 10 > avg(read_ops) FROM samples")" 1 \
+	"busy: the workers never stalled (no second under a tenth of the mean)"
+
+# a lock that outlasts the step and the retries: failed, not falsified
+DB="$TMP/busy2.db"
+cat > "$TMP/busy2.lua" <<'LUA'
+hb.run{ name = "locked out", engine = "null", duration = 4 }
+hb.run{ name = "never", engine = "null", duration = 1 }
+LUA
+HBATEST_STORE_RETRY=2 "$HB" run "$TMP/busy2.lua" --db "$DB" --target v1 -q 2>"$TMP/busy2.err" &
+pid=$!
+wait_until "SELECT count(*) >= 1 FROM samples" "$DB"
+lock_db "$DB"
+wait_file "$TMP/busy2.err" "giving up on storing seconds"; ok $? "locked out: the step gives up storing"
+unlock_db
+wait $pid; is $? 1 "locked out: exit 1"
+like "$(cat "$TMP/busy2.err")" "seconds [0-9]+ to 3 of the step cannot be stored: database '.*busy2.db' is busy .*after 2 s" \
+	"locked out: the error names the seconds, the database and the wait"
+is "$(q "$DB" "SELECT group_concat(status) FROM steps") $(q "$DB" "SELECT status FROM runs")" "failed failed" \
+	"locked out: the step and the run are failed, no later step ran"
+is "$(q "$DB" "SELECT count(*) FROM events WHERE level = 'error' AND message LIKE '%cannot be stored%'")" 1 \
+	"locked out: the reason is in the run's events"
+
+# --- the database deleted mid-run (defect 9) ------------------------------
+DB="$TMP/gone.db"
+"$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>"$TMP/gone.err" &
+pid=$!
+wait_until "SELECT count(*) >= 2 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 4" "$DB"
+rm -f "$DB" "$DB-wal" "$DB-shm"
+wait $pid; is $? 1 "deleted database: exit 1"
+like "$(cat "$TMP/gone.err")" "database '.*gone.db' was deleted or replaced while the run was writing" \
+	"deleted database: said loudly"
+
+# --- the database's disk fills (defect 9) ---------------------------------
+if is_root; then
+	MNT="$TMP/small"
+	mkdir "$MNT"
+	mount -t tmpfs -o size=2m tmpfs "$MNT"; ok $? "full disk: a 2 MiB tmpfs for the database"
+	cleanup_hooks+=("umount '$MNT'")
+	DB="$MNT/full.db"
+	"$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>"$TMP/full.err" &
+	pid=$!
+	wait_until "SELECT count(*) >= 2 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 4" "$DB"
+	dd if=/dev/zero of="$MNT/filler" bs=4k 2>/dev/null
+	wait $pid; is $? 1 "full disk: exit 1, not a run storing nothing"
+	like "$(cat "$TMP/full.err")" "hb.run: cannot store second [0-9]+ of step 4 in '.*full.db': database or disk is full" \
+		"full disk: the error names the second, the step and the database"
+	rm -f "$MNT/filler"
+	"$HB" list --db "$DB" --check >/dev/null; ok $? "full disk: the database is not corrupted"
+	like "$(q "$DB" "SELECT status FROM runs")" "running|failed" "full disk: the run is not 'done'"
+	is "$(run_sums "$DB" 1)" "step 4" "full disk: the three steps before are done and add up"
+else
+	for i in 1 2 3 4 5 6; do skip "full disk: needs root for a small tmpfs"; done
+fi
+
+# --- a corrupted database (defect 8) --------------------------------------
+DB="$TMP/good.db"
+cat > "$TMP/two.lua" <<'LUA'
+hb.run{ name = "a", engine = "null", duration = 1 }
+hb.run{ name = "b", engine = "null", duration = 1 }
+LUA
+"$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q && "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q
+ok $? "corrupt: two runs in a database"
+"$HB" list --db "$DB" --check >/dev/null; ok $? "corrupt: list --check passes on the good database"
+sqlite3 "$DB" ".backup '$TMP/bad.db'"
+page=$(q "$TMP/bad.db" "SELECT rootpage FROM sqlite_master WHERE name = 'runs'")
+psize=$(q "$TMP/bad.db" "PRAGMA page_size")
+printf '\377%.0s' $(seq 64) | dd of="$TMP/bad.db" bs=1 seek=$(((page - 1) * psize)) conv=notrunc 2>/dev/null
+out=$("$HB" list --db "$TMP/bad.db" 2>&1); rc=$?
+is "$rc" 1 "corrupt: list exits 1"
+like "$out" "database '.*bad.db' is corrupt: .*quick_check" "corrupt: list says corrupt and names the file"
+out=$("$HB" show 1 --db "$TMP/bad.db" 2>&1); rc=$?
+like "$rc $out" "^1 .*bad.db' is corrupt" "corrupt: show exits 1 and says so"
+out=$("$HB" run "$TMP/two.lua" --db "$TMP/bad.db" --target v1 -q 2>&1); rc=$?
+like "$rc $out" "^1 .*bad.db' is corrupt" "corrupt: run refuses to add to it"
+out=$("$HB" list --db "$TMP/bad.db" --check 2>&1); rc=$?
+like "$rc $out" "^1 .*bad.db' is corrupt: .*integrity_check" "corrupt: list --check runs integrity_check"
+
+# --- list and show never write into a file ---------------------------------
+: > "$TMP/empty.db"
+out=$("$HB" list --db "$TMP/empty.db" 2>&1); rc=$?
+like "$rc $out" "^1 .*empty.db' is not an hbatest database \(empty\)" "an empty file: list says so, exit 1"
+is "$(stat -c %s "$TMP/empty.db") $(ls "$TMP" | grep -c '^empty.db-')" "0 0" \
+	"an empty file: list writes no schema into it, and no side files"
+"$HB" show 1 --db "$TMP/nothing.db" 2>/dev/null; rc=$?
+is "$rc $([ -e "$TMP/nothing.db" ] && echo created)" "1 " "a missing file: show exits 1 and creates nothing"
+sum=$(sha256sum < "$DB")
+"$HB" list --db "$DB" >/dev/null && "$HB" show 1 --db "$DB" >/dev/null
+is "$(sha256sum < "$DB")" "$sum" "list and show leave a database byte-identical"
+
+# --- schema: version 1 upgraded; first runs at once ------------------------
+DB="$TMP/v1.db"
+"$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q
+q "$DB" "ALTER TABLE steps DROP COLUMN on_error; PRAGMA user_version = 1"
+"$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q; ok $? "a version-1 database takes a new run"
+is "$(q "$DB" "PRAGMA user_version"):$(q "$DB" "SELECT group_concat(COALESCE(on_error, '-')) FROM steps")" \
+	"2:-,-,fail,fail" "it is upgraded to version 2: older steps have no on_error, new ones 'fail'"
+
+DB="$TMP/new.db"
+pids=""
+for i in 1 2 3 4; do
+	"$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q 2>"$TMP/first$i.err" &
+	pids="$pids $!"
+done
+fails=0
+for p in $pids; do wait "$p" || fails=$((fails + 1)); done
+is "$fails $(cat "$TMP"/first?.err)" "0 " "four first runs at once on a new database all succeed"
+is "$(q "$DB" "SELECT count(*) FROM runs WHERE status = 'done'")" 4 "and all four runs are recorded"
+
+# --- I/O errors (defect 9): on_error ---------------------------------------
+DB="$TMP/io.db"
+cat > "$TMP/io.lua" <<'LUA'
+hb.run{ name = "reads", engine = "psync", rw = "randread", bs = "4k", duration = 600, size = "8m" }
+hb.run{ name = "next", engine = "null", duration = 1, targets = "v1" }
+LUA
+"$HB" run "$TMP/io.lua" --db "$DB" --target "$TMP/shrinks.dat" -q 2>"$TMP/io.err" &
+pid=$!
+wait_until "SELECT count(*) >= 2 FROM samples" "$DB"
+truncate -s 0 "$TMP/shrinks.dat"
+wait $pid; is $? 1 "I/O errors (file truncated): exit 1"
+like "$(q "$DB" "SELECT status || ': ' || error_text FROM steps WHERE seq = 1")" \
+	"^failed: [0-9]+ I/O errors? on '.*shrinks.dat', first at offset [0-9]+: short read \(0 of 4096 bytes\)$" \
+	"on_error=fail (default): the step is failed at the first error, which it names"
+is "$(q "$DB" "SELECT on_error FROM steps WHERE seq = 1") $(q "$DB" "SELECT count(*) FROM steps WHERE seq = 2") $(q "$DB" "SELECT status FROM runs")" \
+	"fail 0 failed" "on_error=fail: recorded with the step; no later step; the run is failed"
+is "$(check_invariant "$DB" 1)" 1 "on_error=fail: the whole seconds kept add up to the step's totals"
+like "$(q "$DB" "SELECT message FROM events WHERE level = 'error'")" "I/O errors? on '.*shrinks.dat'" \
+	"on_error=fail: the reason is in the run's events"
+
+cat > "$TMP/io2.lua" <<'LUA'
+hb.run{ name = "reads", engine = "psync", rw = "randread", bs = "4k", duration = 6, size = "8m",
+        on_error = "continue" }
+LUA
+rm -f "$TMP/shrinks.dat"
+"$HB" run "$TMP/io2.lua" --db "$DB" --target "$TMP/shrinks.dat" -q 2>"$TMP/io2.err" &
+pid=$!
+wait_until "SELECT count(*) >= 1 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = 2" "$DB"
+truncate -s 0 "$TMP/shrinks.dat"
+wait $pid
+is "$? $(q "$DB" "SELECT status || ' ' || on_error || ' ' || (errors > 0) FROM steps WHERE run_id = 2")" \
+	"0 done continue 1" "on_error=continue: the step goes on, done, its errors counted"
+like "$(q "$DB" "SELECT message FROM events WHERE run_id = 2 AND level = 'warning'")" \
+	"^[0-9]+ I/O errors on '.*shrinks.dat', first at offset [0-9]+: short read .*on_error=\"continue\"" \
+	"on_error=continue: a warning event says how many"
+is "$(check_invariant "$DB" "$(q "$DB" "SELECT id FROM steps WHERE run_id = 2")")" 1 \
+	"on_error=continue: errors included, the samples add up"
+out=$(printf 'hb.run{ engine = "null", duration = 1,\n on_error = "ignore" }\n' > "$TMP/bad.lua"
+      "$HB" run "$TMP/bad.lua" --db "$DB" --target v1 2>&1); rc=$?
+like "$rc $out" "^1 .*bad.lua:1: .*on_error=\"ignore\": expected \"fail\".* or \"continue\"" \
+	"a bad on_error value is an error naming the plan line"
+
+if is_root && command -v losetup >/dev/null; then
+	truncate -s 64M "$TMP/backing.img"
+	LOOP=$(losetup --find --show "$TMP/backing.img"); ok $? "a loop device to shrink"
+	[ -n "$LOOP" ] && cleanup_hooks+=("losetup -d '$LOOP'")
+	DB="$TMP/loop.db"
+	"$HB" run "$TMP/io.lua" --db "$DB" --target "$LOOP" -q 2>"$TMP/loop.err" &
+	pid=$!
+	wait_until "SELECT count(*) >= 2 FROM samples" "$DB"
+	truncate -s 1M "$TMP/backing.img" && losetup -c "$LOOP"
+	wait $pid; is $? 1 "a shrunk block device: exit 1"
+	like "$(q "$DB" "SELECT status || ': ' || error_text FROM steps WHERE seq = 1")" \
+		"^failed: [0-9]+ I/O errors? on '$LOOP', first at offset [0-9]+: Input/output error$" \
+		"a shrunk block device: the step is failed with the kernel's error"
+	is "$(check_invariant "$DB" 1)" 1 "a shrunk block device: the kept seconds add up"
+else
+	for i in 1 2 3 4; do skip "a shrunk loop device needs root and losetup"; done
+fi
+
+# --- a live run during a long hb.exec keeps its heartbeat (defect 10) ------
+DB="$TMP/exec.db"
+allow=$("$HB" help | grep -o -- '--allow-exec' | head -1)
+printf 'hb.exec{ cmd = "sleep 4", name = "wait" }\n' > "$TMP/exec.lua"
+"$HB" run "$TMP/exec.lua" --db "$DB" $allow -q 2>"$TMP/exec.err" &
+pid=$!
+wait_until "SELECT count(*) FROM steps WHERE status = 'running'" "$DB"
+wait_until "SELECT r.heartbeat_at > s.started_at FROM runs r JOIN steps s ON s.run_id = r.id WHERE s.status = 'running'" "$DB"
+ok $? "exec: the run's heartbeat ticks while the command runs"
+wait $pid; ok $? "exec: the run ends"
+done_testing
