@@ -23,6 +23,7 @@ struct sim_cfg {
 	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
 	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
 	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
+	double qd_penalty_mixed;	/* the same while reads are outstanding too */
 	enum layout layout;
 	uint64_t strip, capacity;	/* bytes; capacity is one drive's */
 	unsigned ndrives, nworkers;
@@ -67,6 +68,7 @@ struct sim_state {
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
 	struct pending *heap;	/* by completion time */
 	unsigned nheap, cap;
+	unsigned nreads;	/* reads among them */
 	double now;		/* ns, the virtual clock */
 	double written_all;	/* bytes this worker's drives have had written, summed */
 	uint64_t rng;
@@ -82,6 +84,7 @@ static const struct hb_option sim_options[] = {
 	{ "ctrl_parity_iops", HB_OPT_INT, "0", "controller: most RAID5 small writes (read-modify-write) per second; 0: ctrl_write_iops" },
 	{ "ctrl_qd_knee", HB_OPT_INT, "0", "outstanding I/Os past which a RAID5 small write costs the controller more; 0: never" },
 	{ "ctrl_qd_penalty", HB_OPT_DOUBLE, "0", "share added to that cost per doubling of the outstanding I/Os past the knee" },
+	{ "ctrl_qd_penalty_mixed", HB_OPT_DOUBLE, "0", "the same while reads are outstanding too (they take the stripe cache); 0: ctrl_qd_penalty" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },
 	{ "drives", HB_OPT_INT, "8", "number of drives" },
@@ -170,6 +173,9 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 		? 1e9 * w / (double)hb_opt_int(o, n, "ctrl_parity_iops", 0) : 0;
 	c->qd_knee = (double)hb_opt_int(o, n, "ctrl_qd_knee", 0);
 	c->qd_penalty = opt_d(o, n, "ctrl_qd_penalty");
+	c->qd_penalty_mixed = opt_d(o, n, "ctrl_qd_penalty_mixed");
+	if (c->qd_penalty_mixed <= 0)
+		c->qd_penalty_mixed = c->qd_penalty;
 	c->ctrl_lat = opt_d(o, n, "ctrl_latency_us") * 1e3;
 	c->strip = (uint64_t)hb_opt_int(o, n, "strip", 262144);
 	c->capacity = (uint64_t)hb_opt_int(o, n, "drive_capacity", 256ll << 30);
@@ -189,7 +195,7 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	if (!c->strip || !c->capacity || !isfinite(c->rd_ns_per_byte) ||
 	    !isfinite(c->wr_ns_per_byte) || !isfinite(c->rd_svc) || !isfinite(c->wr_svc_fresh) ||
 	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc) || c->qd_knee < 0 ||
-	    c->qd_penalty < 0) {
+	    c->qd_penalty < 0 || c->qd_penalty_mixed < 0) {
 		log(HB_LOG_ERROR, "sim: rates, sizes and capacities must be above zero");
 		return -EINVAL;
 	}
@@ -282,7 +288,8 @@ static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool
 /* Controller time for one request. A RAID5 small write (not a full-stripe
  * stream) costs its parity work, and past ctrl_qd_knee outstanding I/Os
  * (all workers) that grows by ctrl_qd_penalty per doubling: the RMW path
- * thrashes its cache of open stripes, so throughput falls past the knee. */
+ * thrashes its cache of open stripes, so throughput falls past the knee; by
+ * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
 static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
 {
 	const struct sim_cfg *c = &st->c;
@@ -294,7 +301,8 @@ static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
 	    st->last_end[io->target] == io->offset)
 		return c->ctrl_wr_svc;
 	if (c->qd_knee > 0 && qd > c->qd_knee)
-		return c->ctrl_rmw_svc * (1 + c->qd_penalty * log2(qd / c->qd_knee));
+		return c->ctrl_rmw_svc * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
+					  log2(qd / c->qd_knee));
 	return c->ctrl_rmw_svc;
 }
 
@@ -490,6 +498,7 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 		t = volume_op(st, io, t);
 		t += vary(st, c->ctrl_lat + (io->op == HB_OP_READ ? c->rd_lat : c->wr_lat));
 		io->result = io->len;
+		st->nreads += io->op == HB_OP_READ;
 		heap_push(st, t, io);
 	}
 	return (int)i;
@@ -509,6 +518,7 @@ static int sim_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 
 		if (p.done > st->now)
 			st->now = p.done;
+		st->nreads -= p.io->op == HB_OP_READ;
 		done[n++] = p.io;
 	}
 	return (int)n;
