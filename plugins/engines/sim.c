@@ -97,10 +97,10 @@ static const struct hb_option sim_options[] = {
 	{ "drive_latency_us", HB_OPT_DOUBLE, "90", "read latency of an idle drive" },
 	{ "drive_write_latency_us", HB_OPT_DOUBLE, "40", "write latency of an idle drive" },
 	{ "decline", HB_OPT_DOUBLE, "0.5", "capacities written for 63% of the fresh-to-steady write decline" },
+	{ "gc_sync", HB_OPT_BOOL, "false", "the drives' dips come together (by their mean wear), as in an array written evenly from new" },
 	{ "gc_period", HB_OPT_DOUBLE, "0.05", "garbage collection dips every this many capacities written" },
 	{ "gc_length", HB_OPT_DOUBLE, "0.005", "capacities written during a dip" },
 	{ "gc_factor", HB_OPT_DOUBLE, "0.5", "write rate during a dip, as a share" },
-	{ "gc_sync", HB_OPT_BOOL, "false", "the drives' dips come together (by their mean wear), as in an array written evenly from new" },
 	{ "jitter", HB_OPT_DOUBLE, "0.05", "+- share of random variation of service times and latencies" },
 	{ NULL, 0, NULL, NULL },
 };
