@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The simulated examples reproduce what they promise: slot-width.lua the
 # published shape of an 8-SSD HBA in three slots, raid-suite.lua a RAID0 vs
-# RAID5 suite that reaches steady state with every second stored.
+# RAID5 suite that reaches steady state with every second stored,
+# compare-cards.lua reference 003's two cards, one run each, step for step.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/ex.db"
@@ -26,5 +27,36 @@ is "$(q "$DB" "SELECT count(*) FROM steps s WHERE run_id = $run AND kind != 'exe
 is "$(q "$DB" "SELECT sum(duration_s) = (SELECT count(*) FROM samples sa JOIN steps st ON st.id = sa.step_id WHERE st.run_id = $run AND st.passes IS NULL) FROM steps WHERE run_id = $run AND passes IS NULL")" 1 \
 	"the timed steps stored exactly their durations in samples"
 ratio=$(q "$DB" "SELECT (SELECT mean FROM steady_state WHERE run_id = $run AND name LIKE 'raid5%') / (SELECT mean FROM steady_state WHERE run_id = $run AND name LIKE 'raid0%')")
-within "$ratio" 0.2 0.5; ok $? "RAID5 steady 4k writes are a fraction of RAID0's ($ratio: cheap SSD reads make it better than a quarter)"
+within "$ratio" 0.06 0.1
+ok $? "RAID5 steady 4k writes are bound by the card's parity path: $ratio of RAID0's (reference 003: 45,639 / 578,287 = 0.079)"
+
+for c in lsi3108-8sas:9361-8i asr8885-8sas:ASR-8885; do
+	"$HB" run "$ROOT/examples/compare-cards.lua" --set card="${c%%:*}" --label "${c#*:}" --db "$DB" -q 2>/dev/null
+	ok $? "examples/compare-cards.lua runs the ${c#*:} (${c%%:*})"
+done
+lsi=$(q "$DB" "SELECT id FROM runs WHERE label = '9361-8i'") asr=$(q "$DB" "SELECT id FROM runs WHERE label = 'ASR-8885'")
+is "$(q "$DB" "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM steps WHERE run_id IN ($lsi, $asr) GROUP BY run_id)")" "106,106" \
+	"106 steps a card: per layout a preconditioning, 16 OIO points, 11 mixes, 24 profile points, 1M reads"
+key="kind || '|' || ifnull(group_name, '') || '|' || ifnull(axis, '') || '|' || ifnull(axis_value, '')"
+is "$(q "$DB" "SELECT count(DISTINCT $key) FROM steps WHERE run_id = $lsi")" 106 "no two steps of a run share kind, group, axis and value"
+is "$(q "$DB" "SELECT count(*) FROM steps a WHERE a.run_id = $lsi AND ($key) NOT IN (SELECT $key FROM steps WHERE run_id = $asr)")" 0 \
+	"so every step of one card pairs with the other's"
+is "$(q "$DB" "SELECT group_concat(group_name || ' ' || axis || ' ' || v, ', ') FROM (SELECT group_name, axis, group_concat(CAST(axis_value AS INT), '/') AS v FROM steps WHERE run_id = $asr AND group_name LIKE 'RAID5 4k%' GROUP BY group_name ORDER BY min(id))")" \
+	"RAID5 4k random read oio 2/4/8/16/32/64/128/256, RAID5 4k random write oio 2/4/8/16/32/64/128/256, RAID5 4k write mix write_pct 0/10/20/30/40/50/60/70/80/90/100" \
+	"the sweep groups name their axis and values, not the card"
+is "$(q "$DB" "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM samples sa JOIN steps s ON s.id = sa.step_id WHERE s.run_id = $lsi AND s.kind = 'precondition' GROUP BY s.id)")" "60,60" \
+	"each preconditioning stores its 60 seconds"
+first=$(q "$DB" "SELECT avg(sa.write_ops) FROM samples sa JOIN steps s ON s.id = sa.step_id WHERE s.run_id = $lsi AND s.name LIKE 'RAID0 4k random write precond%' AND t < 5")
+last=$(q "$DB" "SELECT avg(sa.write_ops) FROM samples sa JOIN steps s ON s.id = sa.step_id WHERE s.run_id = $lsi AND s.name LIKE 'RAID0 4k random write precond%' AND t >= 55")
+within "$(awk -v f="$first" -v l="$last" 'BEGIN { print f / l }')" 1.1 9
+ok $? "the 9361-8i's RAID0 preconditioning descends to steady state ($(printf '%.0f' "$first") -> $(printf '%.0f' "$last") IOPS)"
+at256() { q "$DB" "SELECT s.iops FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = '$1' AND s.group_name = '$2' AND s.axis_value = 256"; }
+for f in "9361-8i:RAID0 4k random read:557037" "ASR-8885:RAID0 4k random read:685760" \
+	 "9361-8i:RAID0 4k random write:578287" "ASR-8885:RAID0 4k random write:535766" \
+	 "9361-8i:RAID5 4k random write:45639" "ASR-8885:RAID5 4k random write:22929"; do
+	IFS=: read -r label group want <<<"$f"
+	got=$(at256 "$label" "$group")
+	within "$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.85 1.15
+	ok $? "$label, $group at OIO 256: $(printf '%.0f' "$got") IOPS, reference 003: $want"
+done
 done_testing

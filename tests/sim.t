@@ -68,10 +68,10 @@ ratio=$(q "$DB" "SELECT (SELECT iops FROM steps WHERE run_id = $id AND name = 'r
 is "$(awk -v r="$ratio" 'BEGIN { print (r > 0.23 && r < 0.27) }')" 1 \
 	"with reads as dear as writes RAID5 does a quarter of RAID0's small writes (ratio $ratio)"
 
-# --- Little's law at every point of an OIO sweep ----------------------------------
+# --- Little's law at every point of an OIO sweep (no knee: IOPS must not fall) ----
 cat > "$TMP/little.lua" <<'LUA'
 hb.sweep{ base = { engine = "sim", targets = { "vol" }, rw = "randrw", write_pct = 30,
-                   duration = 10, sim = { preset = "lsi3108-8sas" } },
+                   duration = 10, sim = { preset = "lsi3108-8sas", ctrl_qd_knee = 0 } },
           oio = { 1, 2, 4, 8, 16, 32, 64, 128, 256 } }
 LUA
 run "$TMP/little.lua"; ok $? "an OIO sweep 1..256"

@@ -20,7 +20,10 @@ enum layout { LAYOUT_JBOD, LAYOUT_RAID0, LAYOUT_RAID5, LAYOUT_RAID10 };
 /* The model, with every rate already divided among the step's workers. */
 struct sim_cfg {
 	double link_ns_per_byte[2];	/* by enum hb_op: reads go device->host */
-	double ctrl_svc, ctrl_lat;	/* ns */
+	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
+	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
+	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
+	double qd_penalty_mixed;	/* the same while reads are outstanding too */
 	enum layout layout;
 	uint64_t strip, capacity;	/* bytes; capacity is one drive's */
 	unsigned ndrives, nworkers;
@@ -28,6 +31,7 @@ struct sim_cfg {
 	double rd_ns_per_byte, wr_ns_per_byte;		/* sequential transfer */
 	double rd_lat, wr_lat;				/* ns */
 	double decline, gc_period, gc_length, gc_factor, jitter;
+	bool gc_sync;		/* dips follow the drives' mean wear: all dip at once */
 };
 
 struct pipe {
@@ -67,7 +71,9 @@ struct sim_state {
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
 	struct pending *heap;	/* by completion time */
 	unsigned nheap, cap;
+	unsigned nreads;	/* reads among them */
 	double now;		/* ns, the virtual clock */
+	double written_all;	/* bytes this worker's drives have had written, summed */
 	uint64_t rng;
 };
 
@@ -77,6 +83,11 @@ static const struct hb_option sim_options[] = {
 	{ "link_efficiency", HB_OPT_DOUBLE, "0", "share of the raw link rate left after protocol overhead; 0: 0.70 for PCIe 1-2, 0.76 from PCIe 3" },
 	{ "ctrl_iops", HB_OPT_INT, "700000", "controller: most I/Os per second" },
 	{ "ctrl_latency_us", HB_OPT_DOUBLE, "10", "controller: added latency per I/O" },
+	{ "ctrl_write_iops", HB_OPT_INT, "0", "controller: most writes per second; 0: ctrl_iops" },
+	{ "ctrl_parity_iops", HB_OPT_INT, "0", "controller: most RAID5 small writes (read-modify-write) per second; 0: ctrl_write_iops" },
+	{ "ctrl_qd_knee", HB_OPT_INT, "0", "outstanding I/Os past which a RAID5 small write costs the controller more; 0: never" },
+	{ "ctrl_qd_penalty", HB_OPT_DOUBLE, "0", "share added to that cost per doubling of the outstanding I/Os past the knee" },
+	{ "ctrl_qd_penalty_mixed", HB_OPT_DOUBLE, "0", "the same while reads are outstanding too (they take the stripe cache); 0: ctrl_qd_penalty" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },
 	{ "drives", HB_OPT_INT, "8", "number of drives" },
@@ -89,6 +100,7 @@ static const struct hb_option sim_options[] = {
 	{ "drive_latency_us", HB_OPT_DOUBLE, "90", "read latency of an idle drive" },
 	{ "drive_write_latency_us", HB_OPT_DOUBLE, "40", "write latency of an idle drive" },
 	{ "decline", HB_OPT_DOUBLE, "0.5", "capacities written for 63% of the fresh-to-steady write decline" },
+	{ "gc_sync", HB_OPT_BOOL, "false", "the drives' dips come together (by their mean wear), as in an array written evenly from new" },
 	{ "gc_period", HB_OPT_DOUBLE, "0.05", "garbage collection dips every this many capacities written" },
 	{ "gc_length", HB_OPT_DOUBLE, "0.005", "capacities written during a dip" },
 	{ "gc_factor", HB_OPT_DOUBLE, "0.5", "write rate during a dip, as a share" },
@@ -158,6 +170,15 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->nworkers = (unsigned)w;
 	c->link_ns_per_byte[HB_OP_READ] = c->link_ns_per_byte[HB_OP_WRITE] = 1e9 * w / link_bps;
 	c->ctrl_svc = 1e9 * w / (double)hb_opt_int(o, n, "ctrl_iops", 700000);
+	c->ctrl_wr_svc = hb_opt_int(o, n, "ctrl_write_iops", 0) > 0
+		? 1e9 * w / (double)hb_opt_int(o, n, "ctrl_write_iops", 0) : c->ctrl_svc;
+	c->ctrl_rmw_svc = hb_opt_int(o, n, "ctrl_parity_iops", 0) > 0
+		? 1e9 * w / (double)hb_opt_int(o, n, "ctrl_parity_iops", 0) : 0;
+	c->qd_knee = (double)hb_opt_int(o, n, "ctrl_qd_knee", 0);
+	c->qd_penalty = opt_d(o, n, "ctrl_qd_penalty");
+	c->qd_penalty_mixed = opt_d(o, n, "ctrl_qd_penalty_mixed");
+	if (c->qd_penalty_mixed <= 0)
+		c->qd_penalty_mixed = c->qd_penalty;
 	c->ctrl_lat = opt_d(o, n, "ctrl_latency_us") * 1e3;
 	c->strip = (uint64_t)hb_opt_int(o, n, "strip", 262144);
 	c->capacity = (uint64_t)hb_opt_int(o, n, "drive_capacity", 256ll << 30);
@@ -173,9 +194,11 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->gc_length = opt_d(o, n, "gc_length");
 	c->gc_factor = opt_d(o, n, "gc_factor");
 	c->jitter = opt_d(o, n, "jitter");
+	c->gc_sync = hb_opt_int(o, n, "gc_sync", 0);
 	if (!c->strip || !c->capacity || !isfinite(c->rd_ns_per_byte) ||
 	    !isfinite(c->wr_ns_per_byte) || !isfinite(c->rd_svc) || !isfinite(c->wr_svc_fresh) ||
-	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc)) {
+	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc) || c->qd_knee < 0 ||
+	    c->qd_penalty < 0 || c->qd_penalty_mixed < 0) {
 		log(HB_LOG_ERROR, "sim: rates, sizes and capacities must be above zero");
 		return -EINVAL;
 	}
@@ -206,15 +229,17 @@ static double serve(struct pipe *p, double t, double svc)
 }
 
 /* ns per random write of a drive that has had `written` bytes (of this
- * worker's share) written: fresh, declining to steady, with GC dips. */
-static double write_svc(const struct sim_cfg *c, double written)
+ * worker's share) written: fresh, declining to steady, with GC dips when
+ * `gc_written` (its own wear, or the drives' mean) closes a period. */
+static double write_svc(const struct sim_cfg *c, double written, double gc_written)
 {
 	double x = written * c->nworkers / (double)c->capacity;	/* capacities */
+	double gx = gc_written * c->nworkers / (double)c->capacity;
 	double fresh = 1 / c->wr_svc_fresh, steady = 1 / c->wr_svc_steady;
 	double rate = steady + (fresh - steady) * (c->decline > 0 ? exp(-x / c->decline) : 0);
 
 	/* the dip closes each period: a fresh drive does not start in one */
-	if (c->gc_period > 0 && fmod(x, c->gc_period) >= c->gc_period - c->gc_length)
+	if (c->gc_period > 0 && fmod(gx, c->gc_period) >= c->gc_period - c->gc_length)
 		rate *= c->gc_factor;
 	return 1 / rate;
 }
@@ -234,8 +259,10 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 		svc = seq ? xfer : fmax(c->rd_svc, xfer);
 	} else {
 		xfer = (double)len * c->wr_ns_per_byte;
-		svc = seq ? xfer : fmax(write_svc(c, dr->written), xfer);
+		svc = seq ? xfer : fmax(write_svc(c, dr->written, c->gc_sync
+						  ? st->written_all / c->ndrives : dr->written), xfer);
 		dr->written += (double)len;
+		st->written_all += (double)len;
 	}
 	return serve(&dr->pipe, t, vary(st, svc));
 }
@@ -259,6 +286,27 @@ static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool
 	r = fmax(r, fmax(drive_op(st, drive, HB_OP_WRITE, doff, len, t),
 			 drive_op(st, parity, HB_OP_WRITE, doff, len, t)));
 	return r + c->rd_lat;
+}
+
+/* Controller time for one request. A RAID5 small write (not a full-stripe
+ * stream) costs its parity work, and past ctrl_qd_knee outstanding I/Os
+ * (all workers) that grows by ctrl_qd_penalty per doubling: the RMW path
+ * thrashes its cache of open stripes, so throughput falls past the knee; by
+ * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
+static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
+{
+	const struct sim_cfg *c = &st->c;
+	double qd = (double)(st->nheap + 1) * c->nworkers;
+
+	if (io->op == HB_OP_READ)
+		return c->ctrl_svc;
+	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc ||
+	    st->last_end[io->target] == io->offset)
+		return c->ctrl_wr_svc;
+	if (c->qd_knee > 0 && qd > c->qd_knee)
+		return c->ctrl_rmw_svc * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
+					  log2(qd / c->qd_knee));
+	return c->ctrl_rmw_svc;
 }
 
 /* Map a host request onto drives by the layout; returns when the last drive
@@ -449,6 +497,8 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 		free(st);
 		return -ENOMEM;
 	}
+	for (unsigned d = 0; d < st->c.ndrives; d++)
+		st->written_all += st->drives[d].written;
 	st->rng = (s->seed * 0x9e3779b97f4a7c15ull) ^ (s->worker + 1) * 0xbf58476d1ce4e5b9ull;
 	if (!st->rng)
 		st->rng = 1;
@@ -464,12 +514,13 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 
 	for (i = 0; i < n && st->nheap < st->cap; i++) {
 		struct hb_io *io = ios[i];
-		double t = serve(&st->ctrl, st->now, vary(st, c->ctrl_svc));
+		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io)));
 
 		t = serve(&st->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
 		t = volume_op(st, io, t);
 		t += vary(st, c->ctrl_lat + (io->op == HB_OP_READ ? c->rd_lat : c->wr_lat));
 		io->result = io->len;
+		st->nreads += io->op == HB_OP_READ;
 		heap_push(st, t, io);
 	}
 	return (int)i;
@@ -489,6 +540,7 @@ static int sim_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 
 		if (p.done > st->now)
 			st->now = p.done;
+		st->nreads -= p.io->op == HB_OP_READ;
 		done[n++] = p.io;
 	}
 	return (int)n;
