@@ -54,7 +54,8 @@ else
 Q := @
 endif
 
-CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c))
+CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c)) \
+             $(wildcard core/cmd/*.c core/lua/*.c core/db/*.c)
 CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/schema.o
 MAIN_OBJ  := $(B)/core/main.o
 
@@ -143,6 +144,8 @@ install: all
 	install -m 755 hbatest $(DESTDIR)$(BINDIR)/hbatest
 	install -m 755 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
 	cp -R scripts/. $(DESTDIR)$(DATADIR)/scripts/
+	install -d $(DESTDIR)$(DATADIR)/reports
+	cp -R reports/. $(DESTDIR)$(DATADIR)/reports/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hbatest
@@ -151,4 +154,4 @@ uninstall:
 clean:
 	rm -rf $(B) hbatest $(PLUGINS)
 
--include $(wildcard $(B)/core/*.d)
+-include $(wildcard $(B)/core/*.d $(B)/core/*/*.d)
