@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db.h"
 #include "db/report.h"
 #include "log.h"
 #include "strbuf.h"
@@ -361,6 +362,8 @@ static int open_report(lua_State *L)
 	lua_setfield(L, -2, "height");
 	lua_pushstring(L, HB_VERSION);
 	lua_setfield(L, -2, "version");
+	lua_pushstring(L, r->o->db->path);
+	lua_setfield(L, -2, "db");
 	lua_setglobal(L, "report");
 	return 0;
 }

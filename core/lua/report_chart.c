@@ -89,8 +89,9 @@ static void add_field(lua_State *L, struct strbuf *b, int idx)
 		size_t n;
 		const char *s = lua_tolstring(L, idx, &n);
 
+		/* a double quote would start a quoted field for gnuplot */
 		for (size_t i = 0; i < n; i++)
-			sb_printf(b, "%c", (unsigned char)s[i] < 0x20 ? ' ' : s[i]);
+			sb_printf(b, "%c", (unsigned char)s[i] < 0x20 ? ' ' : s[i] == '"' ? '\'' : s[i]);
 		break;
 	}
 	default:

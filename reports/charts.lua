@@ -1,0 +1,190 @@
+-- The charts of the default report, each made only when the runs hold that
+-- kind of step; one colour per run (runs[i].color) in every chart.
+local compare = require("compare")
+local fmt = require("format")
+
+local charts = {}
+local ctx
+
+function charts.setup(c) ctx = c end
+
+local esc = report.escape_html
+
+local function figure(c, caption)
+  ctx.add("<figure>", c.img, "<figcaption>", esc(caption), ' — <code>', esc(c.gp),
+          "</code>, data <code>", esc(c.tsv), "</code></figcaption></figure>")
+end
+
+-- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
+local SAMPLES = [[
+  SELECT t, ramp, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes,
+         CASE WHEN read_ops + write_ops > 0 THEN
+           (COALESCE(read_lat_mean_us, 0) * read_ops + COALESCE(write_lat_mean_us, 0) * write_ops)
+           / (read_ops + write_ops) END AS lat
+  FROM samples WHERE step_id = ?1 ORDER BY t]]
+
+function charts.scatter()
+  local heading = false
+  for i, r in ipairs(ctx.runs) do
+    for _, s in ipairs(ctx.steps[i]) do
+      if s.kind == "precondition" or (s.duration_s or 0) >= 600 then
+        local field, unit = compare.metric(s)
+        if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
+        local rows, sum, n, lsum, ln = {}, 0, 0, 0, 0
+        for _, x in ipairs(report.sql(SAMPLES, s.id)) do
+          local v = field == "mbps" and x.bytes / 1e6 or x.ops
+          rows[#rows + 1] = { x.t, v, x.lat, x.ramp }
+          if x.ramp == 0 then
+            sum, n = sum + v, n + 1
+            if x.lat then lsum, ln = lsum + x.lat, ln + 1 end
+          end
+        end
+        if #rows > 0 then
+          if not heading then
+            ctx.add("<h2>Preconditioning and long steps, second by second</h2>")
+            heading = true
+          end
+          local avg = s.status == "done" and s[field] or (n > 0 and sum / n or 0)
+          local avg_lat = s.status == "done" and s.lat_mean_us or (ln > 0 and lsum / ln or 1)
+          local title = ("%s — %s"):format(r.series_title, s.name)
+          local c = report.chart{
+            name = "scatter-" .. r.index .. "-" .. s.name, template = "scatter", embed = "png",
+            title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
+            series = { { title = r.series_title, color = r.color, rows = rows } },
+            args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
+                     ramp_s = s.ramp_s or 0 },
+          }
+          figure(c, ("%s: %d seconds, %s dots (left), mean latency (right, log)"):format(
+            title, #rows, unit))
+        end
+      end
+    end
+  end
+end
+
+-- ---- sweeps: one chart per group, one line per run ----------------------------
+local function sweep_groups(axis)
+  local groups, order = {}, {}
+  for _, row in ipairs(ctx.rows) do
+    local s = row.first
+    if s.kind == "measure" and s.axis == axis then
+      local g = (s.group_name and s.group_name ~= "") and s.group_name or s.name
+      if not groups[g] then groups[g] = {}; order[#order + 1] = g end
+      table.insert(groups[g], row)
+    end
+  end
+  return groups, order
+end
+
+function charts.sweeps(axis, heading, xlabel, logx)
+  local groups, order = sweep_groups(axis)
+  if #order == 0 then return end
+  ctx.add("<h2>", esc(heading), "</h2>")
+  for _, g in ipairs(order) do
+    local field, unit = compare.metric(groups[g][1].first)
+    local series = {}
+    for i, r in ipairs(ctx.runs) do
+      local pts = {}
+      for _, row in ipairs(groups[g]) do
+        local s = row.steps[i]
+        if s and s.status == "done" then
+          pts[#pts + 1] = { tonumber(s.axis_value), s[field], s.lat_mean_us, s.lat_p99_us }
+        end
+      end
+      table.sort(pts, function(a, b) return a[1] < b[1] end)
+      series[i] = { title = r.series_title, color = r.color, rows = pts }
+    end
+    ctx.add("<h3>", esc(g), "</h3>")
+    local cols = { axis, unit, "lat_mean_us", "lat_p99_us" }
+    local c = report.chart{ name = axis .. "-" .. g, template = "sweep", title = g .. ": " .. unit,
+      columns = cols, series = series,
+      args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
+    figure(c, ("%s: %s over %s, one line per run"):format(g, unit, xlabel))
+    c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
+      title = g .. ": latency", columns = cols, series = series,
+      args = { xlabel = xlabel, logx = logx and 1 or 0 } }
+    figure(c, ("%s: mean and p99 latency over %s"):format(g, xlabel))
+  end
+end
+
+-- ---- sequential throughput bars against the PCIe ceiling ------------------------
+local function probed_ceiling(run)
+  for _, f in ipairs(report.sql([[
+      SELECT target, key, value FROM probes WHERE run_id = ?1 AND phase = 'start'
+      AND probe = 'pcie' AND key IN ('ceiling_current_bytes_per_s', 'current_link_speed',
+      'current_link_width') ORDER BY rowid]], run.id)) do
+    run.pcie = run.pcie or {}
+    run.pcie[f.key] = run.pcie[f.key] or f.value
+  end
+  local p = run.pcie
+  local bps = p and tonumber(p.ceiling_current_bytes_per_s)
+  if not bps then return nil end
+  local gen = fmt.pcie_gen(p.current_link_speed)
+  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.current_link_width or "?",
+    fmt.gbps(bps))
+end
+
+local function ceiling_of(run, s)
+  if s.sim_link then return fmt.link_ceiling(s.sim_link) end
+  return probed_ceiling(run)
+end
+
+local function sequential(s)
+  return s.kind == "measure" and (s.rw == "read" or s.rw == "write")
+end
+
+-- Clusters: each sequential step outside a sweep, and the best point of
+-- each sequential OIO sweep.
+local function bar_clusters()
+  local clusters, sweeps = {}, {}
+  for _, row in ipairs(ctx.rows) do
+    local s = row.first
+    if sequential(s) and (not s.axis or s.axis == "") then
+      clusters[#clusters + 1] = { label = ctx.label(s), steps = row.steps }
+    elseif sequential(s) and s.axis == "oio" then
+      local g = s.group_name or s.name
+      if not sweeps[g] then
+        sweeps[g] = { label = g .. " (best OIO)", steps = {} }
+        clusters[#clusters + 1] = sweeps[g]
+      end
+      for i = 1, #ctx.runs do
+        local x, best = row.steps[i], sweeps[g].steps[i]
+        if x and x.status == "done" and (not best or x.mbps > best.mbps) then
+          sweeps[g].steps[i] = x
+        end
+      end
+    end
+  end
+  return clusters
+end
+
+function charts.sequential_bars()
+  local clusters = bar_clusters()
+  if #clusters == 0 then return end
+  local series, ymax, labelled = {}, 0, {}
+  for i, r in ipairs(ctx.runs) do
+    local pts = {}
+    for k, cl in ipairs(clusters) do
+      local s = cl.steps[i]
+      local v = s and s.status == "done" and s.mbps or nil
+      local bps, label = nil, nil
+      if s then bps, label = ceiling_of(r, s) end
+      local ceil = bps and bps / 1e6
+      local key = k .. ":" .. tostring(ceil)
+      if ceil and labelled[key] then label = "" end
+      if ceil then labelled[key] = true end
+      ymax = math.max(ymax, v or 0, ceil or 0)
+      pts[k] = { k - 1, v, cl.label, ceil, label or "" }
+    end
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  ctx.add("<h2>Sequential throughput and the PCIe ceiling</h2>")
+  local c = report.chart{ name = "sequential-bars", template = "bars",
+    title = "Sequential throughput (MB/s) against each run's PCIe link ceiling",
+    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling" }, series = series,
+    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.15 + 1, nclusters = #clusters } }
+  figure(c, "Throughput per run; dashed: the PCIe link ceiling of the slot (line encoding "
+    .. "included, protocol overhead not)")
+end
+
+return charts
