@@ -48,7 +48,7 @@ function charts.scatter()
           local avg_lat = s.status == "done" and s.lat_mean_us or (ln > 0 and lsum / ln or 1)
           local title = ("%s — %s"):format(r.series_title, s.name)
           local c = report.chart{
-            name = "scatter-" .. r.index .. "-" .. s.name, template = "scatter", embed = "png",
+            name = ("scatter-run%d-step%d"):format(r.index, s.seq), template = "scatter", embed = "png",
             title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
             series = { { title = r.series_title, color = r.color, rows = rows } },
             args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# hbatest report: two simulated runs -> one page and its charts. The chart list
+# follows the steps, each chart's data holds one series per run with the
+# database's values, the summary's deltas are right on a hand-made case, user
+# text is escaped in HTML and gnuplot, interrupted runs are reported as such,
+# the report program reads and writes only what it may, and without gnuplot
+# the command says what to install and writes nothing.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
+
+DB="$TMP/r.db"
+PLAN="$ROOT/tests/fixtures/report/review-plan.lua"
+rep() { "$HB" report "$@" --db "$DB" >"$TMP/out" 2>"$TMP/err"; }
+NASTY_LABEL=$(printf 'x4 <script>alert("x")</script> & '"'"'q'"'"'\nsecond line')
+NASTY_NAME=$(printf '<b>"n" & '"'"'m'"'"'\n</b> ')
+
+"$HB" run "$PLAN" --db "$DB" --label "LSI 9361-8i" -q 2>>"$TMP/stderr"; ok $? "first sim run"
+"$HB" run "$PLAN" --db "$DB" --label "$NASTY_LABEL" --set link=pcie3x4 --set "name=$NASTY_NAME" \
+	-q 2>>"$TMP/stderr"; ok $? "second sim run: x4 link, a label and step names full of markup"
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+db_hash=$(sha256sum "$DB" | cut -d' ' -f1)
+
+# --- the report of two runs ---------------------------------------------------------
+rep 1 2 --out "$TMP/rep"; ok $? "hbatest report 1 2 exits 0"
+is "$(cat "$TMP/out")" "$TMP/rep/index.html" "it prints the path of index.html"
+[ -s "$TMP/rep/index.html" ] && [ -s "$TMP/rep/data/summary.csv" ]; ok $? "index.html and data/summary.csv written"
+is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is not changed by a report"
+is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left beside DIR"
+
+# charts: one scatter per run and preconditioning step, two per OIO sweep group
+# (value and latency), two per write-mix group, one for sequential bars
+ngp=$(ls "$TMP/rep/charts"/*.gp | wc -l)
+want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
+	+ 2 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
+	+ 2 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
+is "$ngp" "$want" "the chart list follows the steps: $want charts"
+is "$(ls "$TMP/rep/charts" | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
+	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-latency oio-4k-randwrite oio-4k-randwrite-latency oio-128k-read oio-128k-read-latency oio-oltp oio-oltp-latency write-pct-4k-write-mix write-pct-4k-write-mix-latency sequential-bars " \
+	"the charts, in page order"
+for f in "$TMP/rep/charts"/*.gp; do
+	b=${f%.gp}
+	[ -s "$b.tsv" ] && [ -s "$b.svg" ] && [ -s "$b.png" ] || { echo "# missing output of $f"; break; }
+done
+ok $? "each chart has its .gp, .tsv, .svg and .png"
+is "$(file -b "$TMP/rep/charts/03-oio-4k-randread.png" | grep -o '1280 x 720')" "1280 x 720" "PNGs are 1280x720"
+is "$(grep -c '^# series' "$TMP/rep/charts/03-oio-4k-randread.tsv")" 2 "an OIO chart's data: one series per run"
+head -1 "$TMP/rep/charts/03-oio-4k-randread.tsv" | grep -q '^# oio	IOPS	lat_mean_us	lat_p99_us$'; ok $? "and a header line"
+
+# series i of a chart's data (block i, without comments)
+series() { awk -v want="$2" '/^# series/ { n++; next } /^#/ || /^$/ { next } n == want' "$1"; }
+# two lists of numbers are equal to 1e-9 (relative)
+same() { paste <(printf '%s\n' "$1") <(printf '%s\n' "$2") | awk -F'\t' '
+	{ for (i = 1; i <= NF / 2; i++) { a = $i; b = $(i + NF / 2); d = a - b; if (d < 0) d = -d
+	  if (d > 1e-9 * (a < 0 ? -a : a) + 1e-9) bad++ } n++ } END { exit (bad || !n) }'; }
+for r in 1 2; do
+	got=$(series "$TMP/rep/charts/03-oio-4k-randread.tsv" $r)
+	db=$(q "$DB" "SELECT printf('%d	%.17g	%.17g	%.17g', oio, iops, lat_mean_us, lat_p99_us) FROM steps
+		WHERE run_id = $r AND axis = 'oio' AND group_name = '4k randread' ORDER BY oio")
+	same "$got" "$db"; ok $? "run $r: the OIO chart's points equal the database's (oio, IOPS, mean, p99)"
+done
+got=$(series "$TMP/rep/charts/13-sequential-bars.tsv" 2 | cut -f2,4)
+db=$(q "$DB" "SELECT printf('%.17g	%.17g', max(mbps), 8e9 * 4 * 128 / 130 / 8 / 1e6) FROM steps WHERE run_id = 2 AND group_name = '128k read'
+	UNION ALL SELECT printf('%.17g	%.17g', mbps, 8e9 * 4 * 128 / 130 / 8 / 1e6) FROM steps WHERE run_id = 2 AND group_name = '1M sequential read'")
+same "$got" "$db"; ok $? "sequential bars: MB/s of the run and the PCIe3 x4 ceiling (3,938 MB/s)"
+grep -q 'PCIe3 x4 ceiling 3.94 GB/s' "$TMP/rep/charts/13-sequential-bars.tsv"; ok $? "labelled 'PCIe3 x4 ceiling 3.94 GB/s'"
+sc="$TMP/rep/charts/01-scatter-run1-step1.tsv"
+is "$(series "$sc" 1 | awk -F'\t' '{ n++; s += $2 } END { print n, s }')" \
+	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE step_id = (SELECT id FROM steps WHERE run_id = 1 AND kind = 'precondition')")" \
+	"scatter: every second of the preconditioning, IOPS as stored"
+
+# --- self-contained, escaped --------------------------------------------------------
+html="$TMP/rep/index.html"
+is "$(grep -o '<img class="chart"[^>]*>' "$html" | grep -vc 'src="data:image/')" 0 "every chart is inside the page (data: URI)"
+is "$(grep -o '<img class="chart"' "$html" | wc -l)" "$ngp" "one image per chart"
+is "$(grep -Eoi '(src|href)="[a-z]+:' "$html" | grep -vic 'src="data:')" 0 "no link to anything outside the page"
+is "$(grep -c '<script' "$html")" 0 "no <script> in the page: the label's is escaped"
+grep -q 'x4 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;' "$html"; ok $? "the label escaped in HTML"
+grep -q '&lt;b&gt;&quot;n&quot; &amp; &#39;m&#39;' "$html"; ok $? "step names escaped in HTML"
+grep -q '<b>"n"' "$html"; [ $? -ne 0 ]; ok $? "and never raw"
+grep -q "^array titles\[2\] = \['LSI 9361-8i \[simulated\]', 'x4 <script>alert(\"x\")</script> & ''q'' second line \[simulated\]'\]$" \
+	"$TMP/rep/charts/03-oio-4k-randread.gp"; ok $? "the label in gnuplot: single-quoted, quotes doubled, newline a space"
+grep -q "noenhanced" "$TMP/rep/charts/03-oio-4k-randread.gp"; ok $? "gnuplot text is noenhanced"
+(cd "$TMP/rep/charts" && rm -f 03-oio-4k-randread.svg && gnuplot 03-oio-4k-randread.gp 2>"$TMP/gp.err" && [ -s 03-oio-4k-randread.svg ])
+ok $? "a chart re-renders from its folder with 'gnuplot NN-name.gp'"
+
+# --- summary deltas on a hand-made case -----------------------------------------------
+cp "$DB" "$TMP/hand.db"
+q "$TMP/hand.db" "UPDATE steps SET mbps = CASE run_id WHEN 1 THEN 1000 ELSE 1100 END,
+	lat_p99_us = CASE run_id WHEN 1 THEN 100 ELSE 101 END WHERE group_name = '1M sequential read';
+	UPDATE steps SET iops = CASE run_id WHEN 1 THEN 1000 ELSE 900 END,
+	lat_p99_us = CASE run_id WHEN 1 THEN 100 ELSE 80 END WHERE group_name = '4k randread' AND oio = 2"
+"$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand" --no-charts >/dev/null 2>"$TMP/err"; ok $? "report of a hand-made database"
+csv="$TMP/hand/data/summary.csv"
+is "$(grep '^1M sequential read,' "$csv")" $'1M sequential read,measure,MB/s,1000,1100,10.00\n1M sequential read,measure,p99 latency µs,100,101,1.00' \
+	"summary: MB/s +10 % and p99 latency +1 % against the baseline"
+is "$(grep '^"4k randread, oio 2",' "$csv")" $'"4k randread, oio 2",measure,IOPS,1000,900,-10.00\n"4k randread, oio 2",measure,p99 latency µs,100,80,-20.00' \
+	"summary: IOPS -10 % and p99 latency -20 %"
+row() { tr -d '\n' < "$TMP/hand/index.html" | grep -o "<tr><td>$1</td><td class=\"metric\">$2</td>[^/]*/td>[^/]*/td>[^/]*/td>"; }
+like "$(row '1M sequential read' 'MB/s')" 'class="num">1,000<.*class="num best">1,100<.*class="num better">\+10.0 %' "MB/s up: better, the higher one best"
+like "$(tr -d '\n' < "$TMP/hand/index.html")" 'p99 latency µs</td><td class="num best">100</td><td class="num">101</td><td class="num noise">\+1.0 %' \
+	"latency +1 %: noise (grey), the lower one best"
+like "$(row '4k randread, oio 2' 'IOPS')" 'class="num worse">-10.0 %' "IOPS down: worse"
+like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td class="num better">-20.0 %' "latency down: better"
+"$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand2" --no-charts --baseline 2 >/dev/null 2>"$TMP/err"
+is "$(grep '^1M sequential read,measure,MB/s' "$TMP/hand2/data/summary.csv")" "1M sequential read,measure,MB/s,1000,1100,-9.09" \
+	"--baseline 2: deltas against the second run"
+ls "$TMP/hand/charts"/*.gp >/dev/null 2>&1 && ! ls "$TMP/hand/charts"/*.svg >/dev/null 2>&1; ok $? "--no-charts: scripts and data, no images"
+grep -q 'chart not rendered (--no-charts)' "$TMP/hand/index.html"; ok $? "and the page says so"
+
+# --- steps missing in a run, one run, an interrupted run --------------------------------
+q "$TMP/hand.db" "DELETE FROM steps WHERE run_id = 2 AND group_name = '4k write mix' AND write_pct = 50"
+"$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/miss" --no-charts >/dev/null 2>"$TMP/err"; ok $? "a report of runs missing some steps"
+like "$(tr -d '\n' < "$TMP/miss/index.html")" 'Steps not in every run</h3><ul>.*<li>4k write mix, write % 50 \(measure\): missing in x4' "the unmatched step is listed"
+rep 1 --out "$TMP/one"; ok $? "a report of one run"
+is "$(ls "$TMP/one/charts"/*.gp | wc -l)" "$((want - 1))" "one scatter fewer"
+sleep 0 & dead=$!; wait $dead
+q "$TMP/hand.db" "UPDATE runs SET status = 'running', finished_at = NULL, pid = $dead, host = '$(hostname)' WHERE id = 2;
+	UPDATE steps SET status = 'running', iops = NULL, mbps = NULL WHERE run_id = 2 AND seq = 1"
+"$HB" report 2 --db "$TMP/hand.db" --out "$TMP/intr" >/dev/null 2>"$TMP/err"; ok $? "a report of an interrupted run"
+like "$(cat "$TMP/intr/index.html")" '<span class="badge state-interrupted">interrupted</span>' "its state is a badge"
+like "$(tr -d '\n' < "$TMP/intr/index.html")" 'class="alert"><b>.*</b> is <b>interrupted</b>' "and an alert"
+like "$(cat "$TMP/intr/index.html")" 'class="badge sim">simulated' "simulated runs are badged"
+
+# --- what a report program may do -----------------------------------------------------
+printf 'report.write("../escaped.txt", "x")\n' > "$TMP/bad-write.lua"
+rep 1 --template "$TMP/bad-write.lua" --out "$TMP/bw"; is $? 1 "report.write outside DIR: exit 1"
+like "$(cat "$TMP/err")" "'../escaped.txt' is not a path inside the report's folder" "the error names the path"
+[ ! -e "$TMP/escaped.txt" ] && [ ! -e "$TMP/bw" ]; ok $? "nothing written, no DIR"
+printf 'report.write("/tmp/abs.txt", "x")\n' > "$TMP/bad-abs.lua"
+rep 1 --template "$TMP/bad-abs.lua" --out "$TMP/ba"; is $? 1 "report.write of an absolute path: exit 1"
+printf 'report.sql("DELETE FROM runs")\n' > "$TMP/bad-sql.lua"
+rep 1 --template "$TMP/bad-sql.lua" --out "$TMP/bs"; is $? 1 "report.sql of a DELETE: exit 1"
+like "$(cat "$TMP/err")" 'report.sql: .*not authorized' "refused by the authorizer"
+printf 'report.sql("ATTACH %s AS x")\n' "'$TMP/new.db'" > "$TMP/bad-attach.lua"
+rep 1 --template "$TMP/bad-attach.lua" --out "$TMP/ba2"; is $? 1 "report.sql of an ATTACH: exit 1"
+[ ! -e "$TMP/new.db" ]; ok $? "and no file created by it"
+printf 'local r = report.sql("SELECT label FROM runs WHERE id = ?1 AND ?2 = 1", 1, true)\nreport.write("index.html", r[1].label)\n' > "$TMP/params.lua"
+rep 1 --template "$TMP/params.lua" --out "$TMP/pa"; ok $? "report.sql with bound parameters"
+is "$(cat "$TMP/pa/index.html")" "LSI 9361-8i" "and its result"
+is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is unchanged after all of them"
+
+# --- DIR: replaced when it is a report, refused otherwise --------------------------------
+rep 1 --out "$TMP/one"; ok $? "a report over an older report replaces it"
+mkdir "$TMP/notareport"; touch "$TMP/notareport/keep"
+rep 1 --out "$TMP/notareport"; is $? 1 "a DIR that is not a report is refused"
+[ -e "$TMP/notareport/keep" ]; ok $? "and left as it was"
+(cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" >/dev/null 2>&1); ok $? "default DIR"
+[ -s "$TMP/hbatest-report-LSI-9361-8i-vs-x4-script-alert-x-script-q-second-line/index.html" ]
+ok $? "named hbatest-report-<label>-vs-<label>, made safe"
+
+# --- without gnuplot ---------------------------------------------------------------------
+mkdir -p "$TMP/nobin"
+PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" >/dev/null 2>"$TMP/err"; is $? 1 "no gnuplot on PATH: exit 1"
+like "$(cat "$TMP/err")" 'gnuplot-nox.*--no-charts' "the error names gnuplot-nox and --no-charts"
+[ ! -e "$TMP/nognu" ] && [ "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" = 0 ]; ok $? "nothing written"
+PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" --no-charts >/dev/null 2>"$TMP/err"; ok $? "--no-charts works without gnuplot"
+
+# --- usage ---------------------------------------------------------------------------------
+rep; is $? 2 "no RUN: usage error"
+rep 1 --format pdf; is $? 2 "--format pdf: usage error"
+rep 1 --size 12; is $? 2 "--size 12: usage error"
+rep 1 --baseline 2 --out "$TMP/bl"; is $? 1 "--baseline not among the runs: exit 1"
+rep no-such-run --out "$TMP/no7"; is $? 1 "an unknown run: exit 1"
+
+done_testing
