@@ -237,7 +237,7 @@ static void add_terminals(struct report *r, struct strbuf *b, const char *base)
 	sb_printf(b, "%s", "do for [fmt in formats] {\n");
 	snprintf(line, sizeof(line),
 		 "if (fmt eq 'svg') { set terminal svg size %u,%u dynamic background '#ffffff' "
-		 "font 'Helvetica,13' noenhanced; set output '%s.svg' }\n"
+		 "font 'Helvetica,17' linewidth 1.3 noenhanced; set output '%s.svg' }\n"
 		 "if (fmt eq 'png') { set terminal pngcairo size %u,%u background '#ffffff' "
 		 "font 'Helvetica,13' noenhanced; set output '%s.png' }\n",
 		 r->o->width, r->o->height, base, r->o->width, r->o->height, base);

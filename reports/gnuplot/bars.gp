@@ -2,7 +2,7 @@
 # link ceiling a dashed line over it with its label.
 # Columns: cluster (0, 1, ...), MB/s, step, ceiling MB/s, ceiling label.
 # Variables: ylabel, ymax, nclusters.
-set title chart_title font ',15'
+set title chart_title
 set ylabel ylabel
 set border 3 lc rgb '#444444'
 set tics nomirror

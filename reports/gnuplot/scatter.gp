@@ -2,13 +2,13 @@
 # a log right axis, the step's averages as lines, ramp seconds shaded.
 # Columns: t (s), value, mean latency (us), ramp (0/1).
 # Variables: ylabel, avg_value, avg_lat, ramp_s.
-set title chart_title font ',15'
+set title chart_title
 set xlabel 'time (s)'
 set ylabel ylabel
 set y2label 'mean latency (µs, log scale)'
 set border 11 lc rgb '#444444'
 set ytics nomirror
-set y2tics
+set y2tics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2
 set yrange [0:*]
 set format y '%.0f'

@@ -1,6 +1,6 @@
 # A sweep: x = the swept value (OIO on a log2 axis, or write %), y = column
 # ycol (IOPS or MB/s), one line per run. Variables: xlabel, ylabel, ycol, logx.
-set title chart_title font ',15'
+set title chart_title
 set xlabel xlabel
 set ylabel ylabel
 set border 3 lc rgb '#444444'
