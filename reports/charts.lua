@@ -100,11 +100,49 @@ function charts.sweeps(axis, heading, xlabel, logx)
       columns = cols, series = series,
       args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
     figure(c, ("%s: %s over %s, one line per run"):format(g, unit, xlabel))
+    if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
     c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
       title = g .. ": latency", columns = cols, series = series,
       args = { xlabel = xlabel, logx = logx and 1 or 0 } }
     figure(c, ("%s: mean and p99 latency over %s"):format(g, xlabel))
   end
+end
+
+-- The per-second samples of each point of a sweep, a band per run.
+local WINDOW = [[
+  SELECT read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes
+  FROM samples WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
+
+function charts.dots(g, rows, field, unit, xlabel)
+  local levels, n = {}, #ctx.runs
+  for _, row in ipairs(rows) do levels[#levels + 1] = tonumber(row.first.axis_value) end
+  table.sort(levels)
+  local at = {}
+  for k, v in ipairs(levels) do at[v] = k end
+  local series, seconds = {}, 0
+  for i, r in ipairs(ctx.runs) do
+    local pts = {}
+    for _, row in ipairs(rows) do
+      local s = row.steps[i]
+      if s and s.status == "done" then
+        local k = at[tonumber(s.axis_value)]
+        local samples = report.sql(WINDOW, s.id)
+        local m = #samples
+        for j, x in ipairs(samples) do
+          local pos = (k - 1) + 0.05 + (i - 1) * 0.9 / n + (m > 1 and (j - 1) / (m - 1) or 0.5) * 0.8 * 0.9 / n
+          pts[#pts + 1] = { pos, field == "mbps" and x.bytes / 1e6 or x.ops, s.axis_value, s[field] }
+        end
+        seconds = seconds + m
+        pts[#pts + 1] = {}	-- a blank line: the average lines break here
+      end
+    end
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  if seconds == 0 then return end
+  local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
+    title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
+    series = series, args = { xlabel = xlabel, ylabel = unit, levels = levels } }
+  figure(c, ("%s: every second of each OIO point (%d in all) and its average"):format(g, seconds))
 end
 
 -- ---- sequential throughput bars against the PCIe ceiling ------------------------

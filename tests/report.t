@@ -28,15 +28,15 @@ is "$(cat "$TMP/out")" "$TMP/rep/index.html" "it prints the path of index.html"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is not changed by a report"
 is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left beside DIR"
 
-# charts: one scatter per run and preconditioning step, two per OIO sweep group
-# (value and latency), two per write-mix group, one for sequential bars
+# charts: one scatter per run and preconditioning step, three per OIO sweep
+# group (value, second by second, latency), two per write-mix group, one for sequential bars
 ngp=$(ls "$TMP/rep/charts"/*.gp | wc -l)
 want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
-	+ 2 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
+	+ 3 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
 	+ 2 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
 is "$ngp" "$want" "the chart list follows the steps: $want charts"
 is "$(ls "$TMP/rep/charts" | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
-	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-latency oio-4k-randwrite oio-4k-randwrite-latency oio-128k-read oio-128k-read-latency oio-oltp oio-oltp-latency write-pct-4k-write-mix write-pct-4k-write-mix-latency sequential-bars " \
+	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-oltp oio-oltp-seconds oio-oltp-latency write-pct-4k-write-mix write-pct-4k-write-mix-latency sequential-bars " \
 	"the charts, in page order"
 for f in "$TMP/rep/charts"/*.gp; do
 	b=${f%.gp}
@@ -59,12 +59,16 @@ for r in 1 2; do
 		WHERE run_id = $r AND axis = 'oio' AND group_name = '4k randread' ORDER BY oio")
 	same "$got" "$db"; ok $? "run $r: the OIO chart's points equal the database's (oio, IOPS, mean, p99)"
 done
-got=$(series "$TMP/rep/charts/13-sequential-bars.tsv" 2 | cut -f2,4)
+got=$(series "$TMP/rep/charts/"*-sequential-bars.tsv 2 | cut -f2,4)
 db=$(q "$DB" "SELECT printf('%.17g	%.17g', max(mbps), 8e9 * 4 * 128 / 130 / 8 / 1e6) FROM steps WHERE run_id = 2 AND group_name = '128k read'
 	UNION ALL SELECT printf('%.17g	%.17g', mbps, 8e9 * 4 * 128 / 130 / 8 / 1e6) FROM steps WHERE run_id = 2 AND group_name = '1M sequential read'")
 same "$got" "$db"; ok $? "sequential bars: MB/s of the run and the PCIe3 x4 ceiling (3,938 MB/s)"
-grep -q 'PCIe3 x4 ceiling 3.94 GB/s' "$TMP/rep/charts/13-sequential-bars.tsv"; ok $? "labelled 'PCIe3 x4 ceiling 3.94 GB/s'"
+grep -q 'PCIe3 x4 ceiling 3.94 GB/s' "$TMP/rep/charts/"*-sequential-bars.tsv; ok $? "labelled 'PCIe3 x4 ceiling 3.94 GB/s'"
 sc="$TMP/rep/charts/01-scatter-run1-step1.tsv"
+dots=$(echo "$TMP/rep/charts/"*-oio-4k-randwrite-seconds.tsv)
+is "$(series "$dots" 2 | awk -F'\t' '$3 == 32 { n++; s += $2 } END { print n, s }')" \
+	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE ramp = 0 AND step_id = (SELECT id FROM steps WHERE run_id = 2 AND group_name = '4k randwrite' AND oio = 32)")" \
+	"OIO seconds: each second of the measurement window of a point, IOPS as stored"
 is "$(series "$sc" 1 | awk -F'\t' '{ n++; s += $2 } END { print n, s }')" \
 	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE step_id = (SELECT id FROM steps WHERE run_id = 1 AND kind = 'precondition')")" \
 	"scatter: every second of the preconditioning, IOPS as stored"
