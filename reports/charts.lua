@@ -225,4 +225,64 @@ function charts.sequential_bars()
     .. "included, protocol overhead not)")
 end
 
+-- ---- SNIA steady state: convergence per run and hb.steady ------------------
+function charts.steady()
+  local heading = false
+  for i, r in ipairs(ctx.runs) do
+    for _, ss in ipairs(report.sql("SELECT * FROM steady_state WHERE run_id = ?1 ORDER BY id", r.id)) do
+      local track = ss.track or "iops"
+      local ok_track = ({ iops = true, mbps = true, lat_mean_us = true, lat_p99_us = true })[track]
+      local rounds = report.sql(("SELECT round, %s AS v FROM steps WHERE run_id = ?1 AND kind = 'steady-round'"
+        .. " AND id BETWEEN ?2 AND ?3 ORDER BY round"):format(ok_track and track or "iops"),
+        r.id, ss.first_step_id or 0, ss.last_step_id or 0)
+      if #rounds > 0 then
+        if not heading then
+          ctx.add("<h2>SNIA steady state</h2>")
+          heading = true
+        end
+        local pts = {}
+        for k, x in ipairs(rounds) do pts[k] = { x.round, x.v } end
+        local title = ("%s — %s: steady state %s in %d rounds"):format(r.series_title, ss.name,
+          ss.attained == 1 and "attained" or "NOT attained", ss.rounds)
+        local c = report.chart{ name = ("steady-run%d-%s"):format(i, ss.name), template = "steady",
+          title = title, columns = { "round", track },
+          series = { { title = r.series_title, color = r.color, rows = pts } },
+          args = { ylabel = track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,
+                   mean = ss.mean or 0, slope = ss.slope or 0, nrounds = #rounds,
+                   band = (ss.max_data_excursion or 0.2) / 2 } }
+        figure(c, title .. (". Window rounds %s-%s: data excursion %.0f (limit %.0f %% of the mean), "
+          .. "slope excursion %.0f (limit %.0f %%)"):format(ss.window_first or "?", ss.window_last or "?",
+          ss.data_excursion or 0, (ss.max_data_excursion or 0) * 100, ss.slope_excursion or 0,
+          (ss.max_slope_excursion or 0) * 100))
+      end
+    end
+  end
+end
+
+-- ---- exec steps (scrub, copy): a table of time and MB/s per run ---------------
+function charts.exec_table()
+  local list = {}
+  for _, row in ipairs(ctx.rows) do
+    if row.first.kind == "exec" then list[#list + 1] = row end
+  end
+  if #list == 0 then return end
+  ctx.add("<h2>Timed commands</h2><table><thead><tr><th>Step</th>")
+  for _, r in ipairs(ctx.runs) do
+    ctx.add('<th class="num">', esc(r.series_title), " s</th>", '<th class="num">MB/s</th>')
+  end
+  ctx.add("</tr></thead><tbody>")
+  for _, row in ipairs(list) do
+    ctx.add("<tr><td>", esc(row.first.name), "</td>")
+    for i = 1, #ctx.runs do
+      local s = row.steps[i]
+      local bad = s and s.exit_status and s.exit_status ~= 0
+      ctx.add('<td class="num">', s and fmt.num(s.elapsed_s) or "–",
+        bad and (' <span class="warn">exit ' .. s.exit_status .. "</span>") or "", "</td>",
+        '<td class="num">', s and fmt.num(s.mbps) or "–", "</td>")
+    end
+    ctx.add("</tr>")
+  end
+  ctx.add("</tbody></table>")
+end
+
 return charts

@@ -286,7 +286,9 @@ charts.setup{ runs = runs, steps = steps, rows = rows, add = add, label = step_l
 charts.scatter()
 charts.sweeps("oio", "Outstanding I/O (OIO) sweeps", "outstanding I/O (OIO)", true)
 charts.sweeps("write_pct", "Write-mix sweeps", "write % (0 = all reads)", false)
+charts.steady()
 charts.sequential_bars()
+charts.exec_table()
 
 -- ---- the page ----------------------------------------------------------------
 local page = report.read("html/page.html")

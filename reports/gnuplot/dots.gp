@@ -11,6 +11,7 @@ set grid ytics lc rgb '#dddddd'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
 set bmargin 7
 set yrange [0:*]
+set offsets 0, 0, graph 0.06, 0
 set format y '%.0f'
 set xtics scale 0 ()
 do for [k=1:|levels|] { set xtics add (sprintf('%g', levels[k]) k - 0.5) }

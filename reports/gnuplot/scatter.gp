@@ -11,6 +11,7 @@ set ytics nomirror
 set y2tics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2
 set yrange [0:*]
+set offsets 0, 0, graph 0.06, 0
 set format y '%.0f'
 set grid ytics lc rgb '#eeeeee'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 2
