@@ -105,6 +105,7 @@ function charts.sweeps(axis, heading, xlabel, logx)
       title = g .. ": latency", columns = cols, series = series,
       args = { xlabel = xlabel, logx = logx and 1 or 0 } }
     figure(c, ("%s: mean and p99 latency over %s"):format(g, xlabel))
+    charts.percentiles(g, groups[g], axis)
   end
 end
 
@@ -223,6 +224,46 @@ function charts.sequential_bars()
     args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.15 + 1, nclusters = #clusters } }
   figure(c, "Throughput per run; dashed: the PCIe link ceiling of the slot (line encoding "
     .. "included, protocol overhead not)")
+end
+
+-- ---- latency percentiles of one point of each sweep group -----------------
+local LEVELS = { 50, 90, 99, 99.9, 99.99 }
+
+-- The point of the group at its highest swept value that every run has.
+local function common_top(rows)
+  local best
+  for _, row in ipairs(rows) do
+    local all = true
+    for i = 1, #ctx.runs do
+      if not (row.steps[i] and row.steps[i].status == "done") then all = false end
+    end
+    if all and (not best or tonumber(row.first.axis_value) > tonumber(best.first.axis_value)) then
+      best = row
+    end
+  end
+  return best
+end
+
+function charts.percentiles(g, rows, axis)
+  local hist = require("hist")
+  local row = common_top(rows)
+  if not row then return end
+  local series, any = {}, false
+  for i, r in ipairs(ctx.runs) do
+    local s = row.steps[i]
+    local p = hist.percentiles(s.id, LEVELS, s.lat_max_us)
+    local pts = {}
+    for _, lv in ipairs(LEVELS) do
+      if p and p[lv] then pts[#pts + 1] = { -math.log(1 - lv / 100, 10), p[lv], lv }; any = true end
+    end
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  if not any then return end
+  local what = ("%s at %s %s"):format(g, axis == "oio" and "OIO" or "write %", row.first.axis_value)
+  local c = report.chart{ name = axis .. "-" .. g .. "-percentiles", template = "percentiles",
+    title = what .. ": latency percentiles", columns = { "nines", "latency_us", "percentile" },
+    series = series }
+  figure(c, what .. ": latency percentiles p50 .. p99.99 from the stored histograms")
 end
 
 -- ---- SNIA steady state: convergence per run and hb.steady ------------------

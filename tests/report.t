@@ -28,15 +28,16 @@ is "$(cat "$TMP/out")" "$TMP/rep/index.html" "it prints the path of index.html"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is not changed by a report"
 is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left beside DIR"
 
-# charts: one scatter per run and preconditioning step, three per OIO sweep
-# group (value, second by second, latency), two per write-mix group, one for sequential bars
+# charts: one scatter per run and preconditioning step, four per OIO sweep
+# group (value, second by second, latency, percentiles), three per write-mix
+# group, one for sequential bars
 ngp=$(ls "$TMP/rep/charts"/*.gp | wc -l)
 want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
-	+ 3 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
-	+ 2 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
+	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
+	+ 3 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
 is "$ngp" "$want" "the chart list follows the steps: $want charts"
 is "$(ls "$TMP/rep/charts" | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
-	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-oltp oio-oltp-seconds oio-oltp-latency write-pct-4k-write-mix write-pct-4k-write-mix-latency sequential-bars " \
+	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-percentiles sequential-bars " \
 	"the charts, in page order"
 for f in "$TMP/rep/charts"/*.gp; do
 	b=${f%.gp}
@@ -69,6 +70,12 @@ dots=$(echo "$TMP/rep/charts/"*-oio-4k-randwrite-seconds.tsv)
 is "$(series "$dots" 2 | awk -F'\t' '$3 == 32 { n++; s += $2 } END { print n, s }')" \
 	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE ramp = 0 AND step_id = (SELECT id FROM steps WHERE run_id = 2 AND group_name = '4k randwrite' AND oio = 32)")" \
 	"OIO seconds: each second of the measurement window of a point, IOPS as stored"
+pct=$(echo "$TMP/rep/charts/"*-oio-4k-randwrite-percentiles.tsv)
+got=$(series "$pct" 1 | awk -F'\t' '$3 == 50 || $3 == 99 || $3 == 99.9 { print $2 }')
+db=$(q "$DB" "SELECT printf('%.17g
+%.17g
+%.17g', lat_p50_us, lat_p99_us, lat_p999_us) FROM steps WHERE run_id = 1 AND group_name = '4k randwrite' AND oio = 128")
+same "$got" "$db"; ok $? "percentiles from the stored histograms equal the step's p50, p99, p99.9 (at the highest OIO)"
 is "$(series "$sc" 1 | awk -F'\t' '{ n++; s += $2 } END { print n, s }')" \
 	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE step_id = (SELECT id FROM steps WHERE run_id = 1 AND kind = 'precondition')")" \
 	"scatter: every second of the preconditioning, IOPS as stored"
@@ -136,6 +143,8 @@ rep 1 --template "$TMP/bad-abs.lua" --out "$TMP/ba"; is $? 1 "report.write of an
 printf 'report.sql("DELETE FROM runs")\n' > "$TMP/bad-sql.lua"
 rep 1 --template "$TMP/bad-sql.lua" --out "$TMP/bs"; is $? 1 "report.sql of a DELETE: exit 1"
 like "$(cat "$TMP/err")" 'report.sql: .*not authorized' "refused by the authorizer"
+printf 'report.sql("UPDATE sqlite_master SET name = name")\n' > "$TMP/bad-master.lua"
+rep 1 --template "$TMP/bad-master.lua" --out "$TMP/bm"; is $? 1 "report.sql of an UPDATE of sqlite_master: exit 1"
 printf 'report.sql("ATTACH %s AS x")\n' "'$TMP/new.db'" > "$TMP/bad-attach.lua"
 rep 1 --template "$TMP/bad-attach.lua" --out "$TMP/ba2"; is $? 1 "report.sql of an ATTACH: exit 1"
 [ ! -e "$TMP/new.db" ]; ok $? "and no file created by it"
