@@ -9,6 +9,7 @@ local ctx
 function charts.setup(c) ctx = c end
 
 local esc = report.escape_html
+local NaN = "NaN"	-- a missing value in a chart's data (gnuplot skips it)
 
 local function figure(c, caption)
   ctx.add("<figure>", c.img, "<figcaption>", esc(caption), ' — <code>', esc(c.gp),
@@ -213,7 +214,7 @@ function charts.sequential_bars()
       if ceil and labelled[key] then label = "" end
       if ceil then labelled[key] = true end
       ymax = math.max(ymax, v or 0, ceil or 0)
-      pts[k] = { k - 1, v, cl.label, ceil, label or "" }
+      pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "" }
     end
     series[i] = { title = r.series_title, color = r.color, rows = pts }
   end
@@ -264,6 +265,51 @@ function charts.percentiles(g, rows, axis)
     title = what .. ": latency percentiles", columns = { "nines", "latency_us", "percentile" },
     series = series }
   figure(c, what .. ": latency percentiles p50 .. p99.99 from the stored histograms")
+end
+
+-- ---- per-target bars of multi-target (JBOD) steps ------------------------------
+local TARGETS = [[
+  SELECT path, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes
+  FROM step_targets WHERE step_id = ?1 ORDER BY path]]
+
+function charts.per_target()
+  local heading = false
+  for _, row in ipairs(ctx.rows) do
+    local s0 = row.first
+    local field, unit = compare.metric(s0)
+    local per, paths, seen = {}, {}, {}
+    for i = 1, #ctx.runs do
+      local s = row.steps[i]
+      per[i] = {}
+      if s and s.status == "done" and (s.window_s or 0) > 0 then
+        local t = report.sql(TARGETS, s.id)
+        if #t > 1 then
+          for _, x in ipairs(t) do
+            per[i][x.path] = field == "mbps" and x.bytes / s.window_s / 1e6 or x.ops / s.window_s
+            if not seen[x.path] then seen[x.path] = true; paths[#paths + 1] = x.path end
+          end
+        end
+      end
+    end
+    if #paths > 1 then
+      if not heading then ctx.add("<h2>Per target (JBOD)</h2>"); heading = true end
+      local series, ymax = {}, 0
+      for i, r in ipairs(ctx.runs) do
+        local pts = {}
+        for k, p in ipairs(paths) do
+          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "" }
+          ymax = math.max(ymax, per[i][p] or 0)
+        end
+        series[i] = { title = r.series_title, color = r.color, rows = pts }
+      end
+      local what = ctx.label(s0)
+      local c = report.chart{ name = "targets-" .. what, template = "bars",
+        title = what .. ": " .. unit .. " per target", series = series,
+        columns = { "target", unit, "path", "ceiling", "ceiling label" },
+        args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths } }
+      figure(c, ("%s: %s of each of its %d targets over the measurement window"):format(what, unit, #paths))
+    end
+  end
 end
 
 -- ---- SNIA steady state: convergence per run and hb.steady ------------------

@@ -288,6 +288,7 @@ charts.sweeps("oio", "Outstanding I/O (OIO) sweeps", "outstanding I/O (OIO)", tr
 charts.sweeps("write_pct", "Write-mix sweeps", "write % (0 = all reads)", false)
 charts.steady()
 charts.sequential_bars()
+charts.per_target()
 charts.exec_table()
 
 -- ---- the page ----------------------------------------------------------------

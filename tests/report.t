@@ -133,6 +133,15 @@ like "$(cat "$TMP/intr/index.html")" '<span class="badge state-interrupted">inte
 like "$(tr -d '\n' < "$TMP/intr/index.html")" 'class="alert"><b>.*</b> is <b>interrupted</b>' "and an alert"
 like "$(cat "$TMP/intr/index.html")" 'class="badge sim">simulated' "simulated runs are badged"
 
+# --- per-target bars of a JBOD step ---------------------------------------------------
+printf 'hb.targets = { "sdb", "sdc" }\nhb.run{ name = "jbod", engine = "sim", sim = { preset = "sas2308-8ssd", drives = 2 }, rw = "randread", bs = "4k", oio = 8, workers = 2, duration = 3, ramp = 0 }\n' > "$TMP/jbod.lua"
+"$HB" run "$TMP/jbod.lua" --db "$TMP/jbod.db" --label jbod -q 2>>"$TMP/stderr"; ok $? "a two-target sim run"
+"$HB" report jbod --db "$TMP/jbod.db" --out "$TMP/jb" >/dev/null 2>"$TMP/err"; ok $? "its report"
+tb=$(echo "$TMP/jb/charts/"*-targets-jbod.tsv)
+got=$(series "$tb" 1 | cut -f2)
+db=$(q "$TMP/jbod.db" "SELECT printf('%.17g', (t.read_ops + t.write_ops) * 1.0 / s.window_s) FROM step_targets t JOIN steps s ON s.id = t.step_id ORDER BY t.path")
+same "$got" "$db"; ok $? "per-target bars: each target's IOPS over the window, as stored"
+
 # --- what a report program may do -----------------------------------------------------
 printf 'report.write("../escaped.txt", "x")\n' > "$TMP/bad-write.lua"
 rep 1 --template "$TMP/bad-write.lua" --out "$TMP/bw"; is $? 1 "report.write outside DIR: exit 1"
