@@ -95,6 +95,26 @@ grep -q "noenhanced" "$TMP/rep/charts/03-oio-4k-randread.gp"; ok $? "gnuplot tex
 (cd "$TMP/rep/charts" && rm -f 03-oio-4k-randread.svg && gnuplot 03-oio-4k-randread.gp 2>"$TMP/gp.err" && [ -s 03-oio-4k-randread.svg ])
 ok $? "a chart re-renders from its folder with 'gnuplot NN-name.gp'"
 
+# --- in a real browser: headless Chromium opens the page from disk -------------------
+chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+if [ -n "$chrome" ]; then
+	# the page itself has no script: a copy of it gets one that counts the
+	# images that decoded, and --dump-dom prints the result
+	{ cat "$html"; printf '%s\n' '<script>addEventListener("load", function () {' \
+		'var g = 0; for (const i of document.images) if (i.complete && i.naturalWidth > 0) g++;' \
+		'document.body.setAttribute("data-check", "images " + g + "/" + document.images.length); });</script>'; } \
+		> "$TMP/rep/check.html"
+	dom=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --enable-logging=stderr \
+		--v=0 --virtual-time-budget=10000 --dump-dom "file://$TMP/rep/check.html" 2>"$TMP/chrome.err")
+	is "$(printf '%s' "$dom" | grep -o 'data-check="[^"]*"')" "data-check=\"images $ngp/$ngp\"" \
+		"Chromium, from file:// with no network: every chart image decoded"
+	is "$(grep -c 'CONSOLE' "$TMP/chrome.err")" 0 "and the console shows nothing"
+	rm -f "$TMP/rep/check.html"
+else
+	skip "Chromium is not installed (apt-get install chromium)"
+	skip "Chromium is not installed (apt-get install chromium)"
+fi
+
 # --- summary deltas on a hand-made case -----------------------------------------------
 cp "$DB" "$TMP/hand.db"
 q "$TMP/hand.db" "UPDATE steps SET mbps = CASE run_id WHEN 1 THEN 1000 ELSE 1100 END,
