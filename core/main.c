@@ -19,7 +19,7 @@ static const char usage[] =
 	"       hbatest plugins [-v]\n"
 	"       hbatest probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)\n"
 	"       hbatest report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
-	"                      [--format svg,png] [--size WxH] [--template FILE] [--no-charts]\n"
+	"                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
 	"       hbatest --version | help\n"
 	"\n"
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"

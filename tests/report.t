@@ -200,7 +200,10 @@ PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" --no-charts >/d
 
 # --- usage ---------------------------------------------------------------------------------
 rep; is $? 2 "no RUN: usage error"
-rep 1 --format pdf; is $? 2 "--format pdf: usage error"
+rep 1 --format pdf; is $? 2 "--format pdf alone: usage error (the page needs svg or png)"
+rep 1 --format png,pdf --out "$TMP/pdf"; ok $? "--format png,pdf"
+[ -s "$TMP/pdf/charts/02-oio-4k-randread.pdf" ] && [ -s "$TMP/pdf/charts/02-oio-4k-randread.png" ] && [ ! -e "$TMP/pdf/charts/02-oio-4k-randread.svg" ]
+ok $? "PDF and PNG, no SVG"
 rep 1 --size 12; is $? 2 "--size 12: usage error"
 rep 1 --baseline 2 --out "$TMP/bl"; is $? 1 "--baseline not among the runs: exit 1"
 rep no-such-run --out "$TMP/no7"; is $? 1 "an unknown run: exit 1"

@@ -24,7 +24,7 @@ struct report_args {
 	const char *specs[REPORT_MAX_RUNS];
 	unsigned nspecs;
 	const char *out, *title, *baseline, *template;
-	bool charts, svg, png;
+	bool charts, svg, png, pdf;
 	unsigned width, height;
 };
 
@@ -32,20 +32,24 @@ static int parse_formats(struct report_args *a, const char *list)
 {
 	char copy[64], *save = NULL;
 
-	a->svg = a->png = false;
+	a->svg = a->png = a->pdf = false;
 	snprintf(copy, sizeof(copy), "%s", list);
 	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(f, "svg")) {
 			a->svg = true;
 		} else if (!strcmp(f, "png")) {
 			a->png = true;
+		} else if (!strcmp(f, "pdf")) {
+			a->pdf = true;
 		} else {
-			cli_usage_error("report", "--format '%s': give svg, png or svg,png", f);
+			cli_usage_error("report", "--format '%s': give svg, png, pdf or a list "
+					"(svg,png)", f);
 			return -1;
 		}
 	}
 	if (!a->svg && !a->png) {
-		cli_usage_error("report", "--format '%s': give svg, png or svg,png", list);
+		cli_usage_error("report", "--format '%s': the page needs svg or png too "
+				"(e.g. svg,pdf)", list);
 		return -1;
 	}
 	return 0;
@@ -281,7 +285,7 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 		       unsigned baseline, const char *dir, const char *program)
 {
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
-		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png,
+		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
 		.width = a->width, .height = a->height, .db = db };
 	char tmp[PATH_MAX + 32], charts[PATH_MAX + 48], *slash;
 	int rc;

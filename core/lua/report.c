@@ -355,6 +355,10 @@ static int open_report(lua_State *L)
 		lua_pushliteral(L, "png");
 		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
 	}
+	if (r->o->pdf) {
+		lua_pushliteral(L, "pdf");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
 	lua_setfield(L, -2, "formats");
 	lua_pushinteger(L, r->o->width);
 	lua_setfield(L, -2, "width");

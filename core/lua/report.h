@@ -18,7 +18,7 @@ struct report_opts {
 	const int64_t *runs;	/* run ids, in the order given */
 	unsigned nruns;
 	unsigned baseline;	/* index into runs */
-	bool svg, png;		/* --format */
+	bool svg, png, pdf;	/* --format */
 	unsigned width, height;	/* pixels */
 	struct db *db;
 	struct gnuplot *gp;	/* NULL: --no-charts (scripts and data only) */

@@ -230,18 +230,20 @@ static void add_args(lua_State *L, struct strbuf *b, int spec)
 	lua_pop(L, 1);
 }
 
+/* One terminal per --format; PDF in inches at 100 pixels an inch. */
 static void add_terminals(struct report *r, struct strbuf *b, const char *base)
 {
-	char line[512];
+	unsigned w = r->o->width, h = r->o->height;
 
-	sb_printf(b, "%s", "do for [fmt in formats] {\n");
-	snprintf(line, sizeof(line),
-		 "if (fmt eq 'svg') { set terminal svg size %u,%u dynamic background '#ffffff' "
-		 "font 'Helvetica,17' linewidth 1.3 noenhanced; set output '%s.svg' }\n"
-		 "if (fmt eq 'png') { set terminal pngcairo size %u,%u background '#ffffff' "
-		 "font 'Helvetica,13' noenhanced; set output '%s.png' }\n",
-		 r->o->width, r->o->height, base, r->o->width, r->o->height, base);
-	sb_printf(b, "%s", line);
+	sb_printf(b, "do for [fmt in formats] {\n");
+	sb_printf(b, "if (fmt eq 'svg') { set terminal svg size %u,%u dynamic background "
+		  "'#ffffff' font 'Helvetica,17' linewidth 1.3 noenhanced; set output '%s.svg' }\n",
+		  w, h, base);
+	sb_printf(b, "if (fmt eq 'png') { set terminal pngcairo size %u,%u background '#ffffff' "
+		  "font 'Helvetica,13' noenhanced; set output '%s.png' }\n", w, h, base);
+	sb_printf(b, "if (fmt eq 'pdf') { set terminal pdfcairo size %.2fin,%.2fin background "
+		  "'#ffffff' font 'Helvetica,9' noenhanced; set output '%s.pdf' }\n",
+		  w / 100.0, h / 100.0, base);
 }
 
 static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base, int nseries,
@@ -256,8 +258,8 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 		 "# then re-render with: gnuplot %s.gp\n", base, HB_VERSION, base, base);
 	sb_printf(b, "%s", line);
 	snprintf(line, sizeof(line), "datafile = '%s.tsv'\nnseries = %d\nformats = '%s%s%s'\n",
-		 base, nseries, r->o->svg ? "svg" : "", r->o->svg && r->o->png ? " " : "",
-		 r->o->png ? "png" : "");
+		 base, nseries, r->o->svg ? "svg " : "", r->o->png ? "png " : "",
+		 r->o->pdf ? "pdf" : "");
 	sb_printf(b, "%s", line);
 	sb_printf(b, "%s", "chart_title = ");
 	lua_getfield(L, spec, "title");
@@ -295,7 +297,7 @@ static const char *read_template(lua_State *L, const char *name, size_t *n)
 
 static void push_result(lua_State *L, struct report *r, const char *base, const char *embed)
 {
-	static const char *const exts[] = { "gp", "tsv", "svg", "png" };
+	static const char *const exts[] = { "gp", "tsv", "svg", "png", "pdf" };
 	char rel[256];
 
 	lua_createtable(L, 0, 6);
