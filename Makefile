@@ -2,6 +2,7 @@
 #   make            ./hbatest and plugins/*.so
 #   make check      every TAP test, run by prove
 #   make bench      hbatest side by side with fio (scripts/bench.sh)
+#   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
 #   SANITIZE=1 builds with ASan+UBSan and `make check` fails on any report.
@@ -75,7 +76,7 @@ LIBS_libaio   := -laio
 LIBS_sim      := -lm
 LIBS_pcie     := -lpci
 
-.PHONY: all check bench install uninstall clean
+.PHONY: all check bench bench-report install uninstall clean
 all: hbatest $(PLUGINS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
@@ -138,6 +139,9 @@ check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 
 bench: all
 	bash scripts/bench.sh
+
+bench-report: all
+	bash tests/bench-report.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts
