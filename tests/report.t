@@ -190,6 +190,9 @@ rep 1 --out "$TMP/notareport"; is $? 1 "a DIR that is not a report is refused"
 (cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" >/dev/null 2>&1); ok $? "default DIR"
 [ -s "$TMP/hbatest-report-LSI-9361-8i-vs-x4-script-alert-x-script-q-second-line/index.html" ]
 ok $? "named hbatest-report-<label>-vs-<label>, made safe"
+cp "$DB" "$TMP/lab.db"; q "$TMP/lab.db" "UPDATE runs SET label = '<<..>>' WHERE id = 1"
+(cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
+[ -s "$TMP/hbatest-report-$(q "$DB" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")/index.html" ]; ok $? "names DIR by the uuid"
 
 # --- without gnuplot ---------------------------------------------------------------------
 mkdir -p "$TMP/nobin"

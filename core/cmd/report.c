@@ -137,26 +137,43 @@ struct name_ctx {
 	size_t len;
 };
 
+/* s as a file-name part: [A-Za-z0-9._-], other runs of characters as one '-' */
+static size_t add_safe(struct name_ctx *c, size_t o, const char *s)
+{
+	size_t start = o;
+
+	for (; *s && o + 1 < c->len && o - start < 60; s++) {
+		char ch = *s;
+		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+
+		if (keep || (o > start && c->out[o - 1] != '-'))
+			c->out[o++] = keep ? ch : '-';
+	}
+	while (o > start && c->out[o - 1] == '-')
+		o--;
+	if (o == start + 1 && c->out[start] == '.')	/* never "." or ".." */
+		o = start;
+	if (o == start + 2 && !strncmp(c->out + start, "..", 2))
+		o = start;
+	return o;
+}
+
 /* label, or the uuid's first 8 characters, as a file-name part */
 static int add_name(void *ctx, int ncols, const char *const *names, const struct db_value *v)
 {
 	struct name_ctx *c = ctx;
-	const char *s = v[0].type == DB_TEXT && v[0].len ? v[0].s : v[1].s;
-	size_t o = strlen(c->out);
+	size_t o = strlen(c->out), start;
 
 	(void)ncols, (void)names;
 	if (o && o + 5 < c->len) {
 		strcat(c->out, "-vs-");
 		o += 4;
 	}
-	for (; *s && o + 1 < c->len && o < 120; s++) {
-		char ch = *s;
-		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-
-		if (keep || (o && c->out[o - 1] != '-'))
-			c->out[o++] = keep ? ch : '-';
-	}
+	start = o;
+	o = add_safe(c, o, v[0].type == DB_TEXT ? v[0].s : "");
+	if (o == start)		/* no label, or nothing of it fit for a file name */
+		o = add_safe(c, o, v[1].type == DB_TEXT ? v[1].s : "run");
 	c->out[o] = '\0';
 	return 0;
 }

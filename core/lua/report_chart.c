@@ -79,7 +79,7 @@ static void add_field(lua_State *L, struct strbuf *b, int idx)
 		if (lua_isinteger(L, idx))
 			snprintf(num, sizeof(num), "%lld", (long long)lua_tointeger(L, idx));
 		else
-			snprintf(num, sizeof(num), "%.10g", lua_tonumber(L, idx));
+			snprintf(num, sizeof(num), "%.12g", lua_tonumber(L, idx));
 		sb_printf(b, "%s", num);
 		break;
 	case LUA_TBOOLEAN:
