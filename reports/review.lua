@@ -179,6 +179,9 @@ local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board",
   "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Started (UTC)",
   "Finished (UTC)" }
 
+-- Rows that differ for every pair of runs: not worth a highlight.
+local always_differ = { ["Started (UTC)"] = true, ["Finished (UTC)"] = true }
+
 local bed = {}
 for i = 1, N do bed[i] = run_facts(i) end
 add("<h2>Test bed</h2><table class=\"testbed\"><thead><tr><th></th>")
@@ -191,7 +194,8 @@ for _, key in ipairs(bed_order) do
     if bed[i][key] ~= bed[1][key] then same = false end
   end
   if any then
-    add(N > 1 and not same and '<tr class="diff">' or "<tr>", "<th>", esc(key), "</th>")
+    local highlight = N > 1 and not same and not always_differ[key]
+    add(highlight and '<tr class="diff">' or "<tr>", "<th>", esc(key), "</th>")
     for i = 1, N do
       local v = bed[i][key] or ""
       local text, warn = v:match("^(.-)%z(.*)$")

@@ -95,6 +95,21 @@ grep -q "noenhanced" "$TMP/rep/charts/03-oio-4k-randread.gp"; ok $? "gnuplot tex
 (cd "$TMP/rep/charts" && rm -f 03-oio-4k-randread.svg && gnuplot 03-oio-4k-randread.gp 2>"$TMP/gp.err" && [ -s 03-oio-4k-randread.svg ])
 ok $? "a chart re-renders from its folder with 'gnuplot NN-name.gp'"
 
+like "$(cat "$html")" '<tr class="diff"><th>Simulated link</th><td>PCIe3 x8, 7.88 GB/s</td><td>PCIe3 x4, 3.94 GB/s</td></tr>' \
+	"test bed: the links side by side, the row highlighted as different"
+like "$(cat "$html")" '<tr><th>Kernel</th>' "rows that are the same are not highlighted"
+
+# --- test bed from probes: a downtrained link is warned ---------------------------------
+printf 'hb.run{ engine = "null", duration = 1, oio = #hb.targets }\n' > "$TMP/null.lua"
+HBATEST_SYSFS_ROOT="$ROOT/tests/fixtures/sysfs/mpt3sas-pcie3-x4" "$HB" run "$TMP/null.lua" --db "$TMP/probe.db" \
+	--target /dev/sdb --target /dev/sdc --label probed -q 2>>"$TMP/stderr"; ok $? "a run on the mpt3sas PCIe3 x4-of-x8 fixture"
+"$HB" report probed --db "$TMP/probe.db" --out "$TMP/pr" >/dev/null 2>"$TMP/err"; ok $? "its report"
+like "$(cat "$TMP/pr/index.html")" '<th>PCIe link</th><td>8.0 GT/s PCIe x4 \(max 8.0 GT/s PCIe x8\)<br><span class="warn">&#9888; link trained x4 of x8: ceiling 3.94 GB/s \(x8: 7.88 GB/s\)</span>' \
+	"test bed: the link trained below its maximum, with a visible warning"
+like "$(cat "$TMP/pr/index.html")" '<th>PCIe ceiling</th><td>3.94 GB/s</td>' "and its ceiling"
+like "$(cat "$TMP/pr/index.html")" '<th>Board</th><td>SAS9300-8i</td>.*' "the board from scsi_host"
+like "$(tr -d '\n' < "$TMP/pr/index.html")" '<th>Drives</th><td>Samsung SSD 850, firmware 2B6Q</td>' "the drives"
+
 # --- in a real browser: headless Chromium opens the page from disk -------------------
 chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
 if [ -n "$chrome" ]; then
