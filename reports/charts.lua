@@ -77,8 +77,13 @@ local function sweep_groups(axis)
   return groups, order
 end
 
-function charts.sweeps(axis, heading, xlabel, logx)
-  local groups, order = sweep_groups(axis)
+-- which: nil for every group, or a function(group name) -> bool.
+function charts.sweeps(axis, heading, xlabel, logx, which)
+  local groups, all = sweep_groups(axis)
+  local order = {}
+  for _, g in ipairs(all) do
+    if not which or which(g) then order[#order + 1] = g end
+  end
   if #order == 0 then return end
   ctx.add("<h2>", esc(heading), "</h2>")
   for _, g in ipairs(order) do

@@ -288,7 +288,13 @@ end
 local charts = require("charts")
 charts.setup{ runs = runs, steps = steps, rows = rows, add = add, label = step_label }
 charts.scatter()
-charts.sweeps("oio", "Outstanding I/O (OIO) sweeps", "outstanding I/O (OIO)", true)
+-- Server profiles (scripts/profiles.lua: oltp, email, webserver, fileserver)
+-- get a section of their own, as in published reviews.
+local known = require("profiles")
+local function profile(g) return known[g] ~= nil end
+charts.sweeps("oio", "Outstanding I/O (OIO) sweeps", "outstanding I/O (OIO)", true,
+              function(g) return not profile(g) end)
+charts.sweeps("oio", "Server profiles", "outstanding I/O (OIO)", true, profile)
 charts.sweeps("write_pct", "Write-mix sweeps", "write % (0 = all reads)", false)
 charts.steady()
 charts.sequential_bars()

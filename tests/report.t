@@ -98,6 +98,7 @@ ok $? "a chart re-renders from its folder with 'gnuplot NN-name.gp'"
 like "$(cat "$html")" '<tr class="diff"><th>Simulated link</th><td>PCIe3 x8, 7.88 GB/s</td><td>PCIe3 x4, 3.94 GB/s</td></tr>' \
 	"test bed: the links side by side, the row highlighted as different"
 like "$(cat "$html")" '<tr><th>Kernel</th>' "rows that are the same are not highlighted"
+like "$(cat "$html")" '<h2>Server profiles</h2><h3>oltp</h3>' "server profiles in a section of their own"
 
 # --- test bed from probes: a downtrained link is warned ---------------------------------
 printf 'hb.run{ engine = "null", duration = 1, oio = #hb.targets }\n' > "$TMP/null.lua"
