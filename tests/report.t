@@ -198,6 +198,12 @@ rep 1 --template "$TMP/params.lua" --out "$TMP/pa"; ok $? "report.sql with bound
 is "$(cat "$TMP/pa/index.html")" "LSI 9361-8i" "and its result"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is unchanged after all of them"
 
+mkdir -p "$TMP/tpl/gnuplot"; printf 'plot datafile using 1:2 with nonsense\n' > "$TMP/tpl/gnuplot/bad.gp"
+printf 'local c = report.chart{ name = "x", template = "bad", series = { { title = "a", rows = { { 1, 2 } } } } }\nreport.write("index.html", c.img)\n' > "$TMP/tpl/my.lua"
+rep 1 --template "$TMP/tpl/my.lua" --out "$TMP/badgp"; is $? 1 "a template gnuplot cannot read: exit 1"
+like "$(cat "$TMP/err")" "gnuplot failed on 'charts/01-x.gp': .*line [0-9]+: unrecognized plot type" "the error names the chart and quotes gnuplot"
+[ ! -e "$TMP/badgp" ]; ok $? "and no DIR"
+
 # --- DIR: replaced when it is a report, refused otherwise --------------------------------
 rep 1 --out "$TMP/one"; ok $? "a report over an older report replaces it"
 mkdir "$TMP/notareport"; touch "$TMP/notareport/keep"
