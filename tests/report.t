@@ -44,7 +44,8 @@ for f in "$TMP/rep/charts"/*.gp; do
 	[ -s "$b.tsv" ] && [ -s "$b.svg" ] && [ -s "$b.png" ] || { echo "# missing output of $f"; break; }
 done
 ok $? "each chart has its .gp, .tsv, .svg and .png"
-is "$(file -b "$TMP/rep/charts/03-oio-4k-randread.png" | grep -o '1280 x 720')" "1280 x 720" "PNGs are 1280x720"
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 " x " $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }'; }
+is "$(png_size "$TMP/rep/charts/03-oio-4k-randread.png")" "1280 x 720" "PNGs are 1280x720"
 is "$(grep -c '^# series' "$TMP/rep/charts/03-oio-4k-randread.tsv")" 2 "an OIO chart's data: one series per run"
 head -1 "$TMP/rep/charts/03-oio-4k-randread.tsv" | grep -q '^# oio	IOPS	lat_mean_us	lat_p99_us$'; ok $? "and a header line"
 
@@ -226,7 +227,8 @@ PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" --no-charts >/d
 # --- usage ---------------------------------------------------------------------------------
 rep; is $? 2 "no RUN: usage error"
 rep 1 --format pdf; is $? 2 "--format pdf alone: usage error (the page needs svg or png)"
-rep 1 --format png,pdf --out "$TMP/pdf"; ok $? "--format png,pdf"
+rep 1 --format png,pdf --size 800x600 --out "$TMP/pdf"; ok $? "--format png,pdf --size 800x600"
+is "$(png_size "$TMP/pdf/charts/02-oio-4k-randread.png")" "800 x 600" "PNGs at --size"
 [ -s "$TMP/pdf/charts/02-oio-4k-randread.pdf" ] && [ -s "$TMP/pdf/charts/02-oio-4k-randread.png" ] && [ ! -e "$TMP/pdf/charts/02-oio-4k-randread.svg" ]
 ok $? "PDF and PNG, no SVG"
 rep 1 --size 12; is $? 2 "--size 12: usage error"
