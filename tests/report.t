@@ -179,6 +179,13 @@ got=$(series "$tb" 1 | cut -f2)
 db=$(q "$TMP/jbod.db" "SELECT printf('%.17g', (t.read_ops + t.write_ops) * 1.0 / s.window_s) FROM step_targets t JOIN steps s ON s.id = t.step_id ORDER BY t.path")
 same "$got" "$db"; ok $? "per-target bars: each target's IOPS over the window, as stored"
 
+# --- exec steps: a table of time and MB/s --------------------------------------------------
+printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' > "$TMP/exec.lua"
+"$HB" run "$TMP/exec.lua" --db "$TMP/exec.db" --label ex --allow-exec -q 2>>"$TMP/stderr"; ok $? "a run with an exec step"
+"$HB" report ex --db "$TMP/exec.db" --out "$TMP/ex" --no-charts >/dev/null 2>"$TMP/err"; ok $? "its report"
+like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2>Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">[0-9.,]+</td><td class="num">[0-9.,]+</td></tr>' \
+	"timed commands: the step's elapsed seconds and MB/s"
+
 # --- what a report program may do -----------------------------------------------------
 printf 'report.write("../escaped.txt", "x")\n' > "$TMP/bad-write.lua"
 rep 1 --template "$TMP/bad-write.lua" --out "$TMP/bw"; is $? 1 "report.write outside DIR: exit 1"
