@@ -179,6 +179,16 @@ got=$(series "$tb" 1 | cut -f2)
 db=$(q "$TMP/jbod.db" "SELECT printf('%.17g', (t.read_ops + t.write_ops) * 1.0 / s.window_s) FROM step_targets t JOIN steps s ON s.id = t.step_id ORDER BY t.path")
 same "$got" "$db"; ok $? "per-target bars: each target's IOPS over the window, as stored"
 
+# --- SNIA steady state: convergence chart per run ----------------------------------------
+printf 'hb.plan{ defaults = { engine = "sim", targets = { "v" }, workers = 1 } }\nhb.steady{ name = "ss", workload = { rw = "randwrite", bs = "4k", oio = 32, sim = { preset = "lsi3108-8sas", drive_capacity = "4g" } }, round = 3 }\n' > "$TMP/ss.lua"
+"$HB" run "$TMP/ss.lua" --db "$TMP/ss.db" --label ss -q 2>>"$TMP/stderr"; ok $? "a run with hb.steady"
+"$HB" report ss --db "$TMP/ss.db" --out "$TMP/ss" >/dev/null 2>"$TMP/err"; ok $? "its report"
+st=$(echo "$TMP/ss/charts/"*-steady-run1-ss.tsv)
+is "$(series "$st" 1 | wc -l)" "$(q "$TMP/ss.db" "SELECT rounds FROM steady_state")" "steady state: one point per round"
+same "$(grep -E '^(mean|slope) = ' "${st%.tsv}.gp" | sort | sed 's/.* = //')" \
+	"$(q "$TMP/ss.db" "SELECT printf('%.17g', mean) || char(10) || printf('%.17g', slope) FROM steady_state")"
+ok $? "its window mean and slope are the database's"
+
 # --- exec steps: a table of time and MB/s --------------------------------------------------
 printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' > "$TMP/exec.lua"
 "$HB" run "$TMP/exec.lua" --db "$TMP/exec.db" --label ex --allow-exec -q 2>>"$TMP/stderr"; ok $? "a run with an exec step"
