@@ -2,6 +2,7 @@
 #   make            ./hbatest and plugins/*.so
 #   make check      every TAP test, run by prove
 #   make bench      hbatest side by side with fio (scripts/bench.sh)
+#   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
 #   SANITIZE=1 builds with ASan+UBSan and `make check` fails on any report.
@@ -54,7 +55,8 @@ else
 Q := @
 endif
 
-CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c))
+CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c)) \
+             $(wildcard core/cmd/*.c core/lua/*.c core/db/*.c)
 CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/schema.o
 MAIN_OBJ  := $(B)/core/main.o
 
@@ -74,7 +76,7 @@ LIBS_libaio   := -laio
 LIBS_sim      := -lm
 LIBS_pcie     := -lpci
 
-.PHONY: all check bench install uninstall clean
+.PHONY: all check bench bench-report install uninstall clean
 all: hbatest $(PLUGINS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
@@ -138,11 +140,16 @@ check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 bench: all
 	bash scripts/bench.sh
 
+bench-report: all
+	bash tests/bench-report.sh
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts
 	install -m 755 hbatest $(DESTDIR)$(BINDIR)/hbatest
 	install -m 755 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
 	cp -R scripts/. $(DESTDIR)$(DATADIR)/scripts/
+	install -d $(DESTDIR)$(DATADIR)/reports
+	cp -R reports/. $(DESTDIR)$(DATADIR)/reports/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hbatest
@@ -151,4 +158,4 @@ uninstall:
 clean:
 	rm -rf $(B) hbatest $(PLUGINS)
 
--include $(wildcard $(B)/core/*.d)
+-include $(wildcard $(B)/core/*.d $(B)/core/*/*.d)

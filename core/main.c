@@ -18,6 +18,8 @@ static const char usage[] =
 	"       hbatest show RUN [--db FILE]\n"
 	"       hbatest plugins [-v]\n"
 	"       hbatest probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)\n"
+	"       hbatest report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
+	"                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
 	"       hbatest --version | help\n"
 	"\n"
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
@@ -27,6 +29,8 @@ static const char usage[] =
 	"--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
 	"pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
 	"ignored, as under nohup) abort the run, recorded, exit 130.\n"
+	"report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
+	"scripts, data, SVG/PNG); needs gnuplot unless --no-charts.\n"
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
 
 int main(int argc, char **argv)
@@ -54,6 +58,8 @@ int main(int argc, char **argv)
 		rc = cmd_plugins(argc - 1, argv + 1);
 	else if (!strcmp(cmd, "probe"))
 		rc = cmd_probe(argc - 1, argv + 1);
+	else if (!strcmp(cmd, "report"))
+		rc = cmd_report(argc - 1, argv + 1);
 	else {
 		fprintf(stderr, "hbatest: unknown command '%s'\n\n%s", cmd, usage);
 		return EXIT_USAGE;

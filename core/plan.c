@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "lua/sandbox.h"
 #include "plan.h"
 #include "strbuf.h"
 #include "worker.h"
@@ -541,7 +542,7 @@ static int l_print(lua_State *L)
 	return l_log(L);
 }
 
-static void open_sandbox(lua_State *L)
+void sandbox_open(lua_State *L)
 {
 	static const char *const os_keep[] = { "time", "clock", "date", "getenv", "difftime", NULL };
 	static const char *const base_drop[] = { "dofile", "loadfile", NULL };
@@ -669,7 +670,7 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		free(p.set_used);
 		return -ENOMEM;
 	}
-	open_sandbox(L);
+	sandbox_open(L);
 	open_hb(L, &p);
 	lua_pushcfunction(L, plan_traceback);
 	rc = load_library(L, &p, err, len);

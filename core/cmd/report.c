@@ -1,0 +1,379 @@
+/* `hbatest report RUN...`: one self-contained HTML page and publishable charts
+ * from runs in the database, written by a report program (reports/review.lua)
+ * into a temporary folder that is renamed into place only when complete. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "db.h"
+#include "db/report.h"
+#include "gnuplot.h"
+#include "log.h"
+#include "lua/report.h"
+#include "report_page.h"
+#include "util.h"
+
+#define REPORT_MAX_RUNS 32
+
+struct report_args {
+	const char *specs[REPORT_MAX_RUNS];
+	unsigned nspecs;
+	const char *out, *title, *baseline, *template;
+	bool charts, svg, png, pdf;
+	unsigned width, height;
+};
+
+static int parse_formats(struct report_args *a, const char *list)
+{
+	char copy[64], *save = NULL;
+
+	a->svg = a->png = a->pdf = false;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(f, "svg")) {
+			a->svg = true;
+		} else if (!strcmp(f, "png")) {
+			a->png = true;
+		} else if (!strcmp(f, "pdf")) {
+			a->pdf = true;
+		} else {
+			cli_usage_error("report", "--format '%s': give svg, png, pdf or a list "
+					"(svg,png)", f);
+			return -1;
+		}
+	}
+	if (!a->svg && !a->png) {
+		cli_usage_error("report", "--format '%s': the page needs svg or png too "
+				"(e.g. svg,pdf)", list);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_size(struct report_args *a, const char *s)
+{
+	char x;
+
+	if (sscanf(s, "%u%c%u", &a->width, &x, &a->height) != 3 || (x != 'x' && x != 'X') ||
+	    a->width < 200 || a->height < 150 || a->width > 10000 || a->height > 10000) {
+		cli_usage_error("report", "--size '%s': give WIDTHxHEIGHT in pixels, "
+				"e.g. 1280x720 (200x150 .. 10000x10000)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_value(struct report_args *a, const char *opt, const char *v)
+{
+	if (!strcmp(opt, "--out"))
+		a->out = v;
+	else if (!strcmp(opt, "--title"))
+		a->title = v;
+	else if (!strcmp(opt, "--baseline"))
+		a->baseline = v;
+	else if (!strcmp(opt, "--template"))
+		a->template = v;
+	else if (!strcmp(opt, "--format"))
+		return parse_formats(a, v);
+	else
+		return parse_size(a, v);
+	return 0;
+}
+
+static int parse_args(struct report_args *a, int argc, char **argv)
+{
+	static const char *const valued[] = { "--out", "--title", "--baseline", "--template",
+		"--format", "--size" };
+
+	*a = (struct report_args){ .charts = true, .svg = true, .png = true,
+				   .width = 1280, .height = 720 };
+	for (int i = 1; i < argc; i++) {
+		int used = cli_common_opt(argc, argv, i);
+		bool done = false;
+
+		if (used < 0)
+			return -1;
+		if (used) {
+			i += used - 1;
+			continue;
+		}
+		for (unsigned k = 0; k < ARRAY_SIZE(valued) && !done; k++) {
+			if (strcmp(argv[i], valued[k]))
+				continue;
+			if (i + 1 >= argc) {
+				cli_usage_error("report", "option '%s' needs a value", argv[i]);
+				return -1;
+			}
+			if (parse_value(a, argv[i], argv[i + 1]) < 0)
+				return -1;
+			i++;
+			done = true;
+		}
+		if (done)
+			continue;
+		if (!strcmp(argv[i], "--no-charts")) {
+			a->charts = false;
+		} else if (argv[i][0] != '-' && a->nspecs < REPORT_MAX_RUNS) {
+			a->specs[a->nspecs++] = argv[i];
+		} else {
+			cli_usage_error("report", "unexpected argument '%s'", argv[i]);
+			return -1;
+		}
+	}
+	if (!a->nspecs) {
+		cli_usage_error("report", "give one run or more (an id, a uuid prefix or a label)");
+		return -1;
+	}
+	return 0;
+}
+
+struct name_ctx {
+	char *out;
+	size_t len;
+};
+
+/* s as a file-name part: [A-Za-z0-9._-], other runs of characters as one '-' */
+static size_t add_safe(struct name_ctx *c, size_t o, const char *s)
+{
+	size_t start = o;
+
+	for (; *s && o + 1 < c->len && o - start < 60; s++) {
+		char ch = *s;
+		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+
+		if (keep || (o > start && c->out[o - 1] != '-'))
+			c->out[o++] = keep ? ch : '-';
+	}
+	while (o > start && c->out[o - 1] == '-')
+		o--;
+	if (o == start + 1 && c->out[start] == '.')	/* never "." or ".." */
+		o = start;
+	if (o == start + 2 && !strncmp(c->out + start, "..", 2))
+		o = start;
+	return o;
+}
+
+/* label, or the uuid's first 8 characters, as a file-name part */
+static int add_name(void *ctx, int ncols, const char *const *names, const struct db_value *v)
+{
+	struct name_ctx *c = ctx;
+	size_t o = strlen(c->out), start;
+
+	(void)ncols, (void)names;
+	if (o && o + 5 < c->len) {
+		strcat(c->out, "-vs-");
+		o += 4;
+	}
+	start = o;
+	o = add_safe(c, o, v[0].type == DB_TEXT ? v[0].s : "");
+	if (o == start)		/* no label, or nothing of it fit for a file name */
+		o = add_safe(c, o, v[1].type == DB_TEXT ? v[1].s : "run");
+	c->out[o] = '\0';
+	return 0;
+}
+
+static int default_dir(struct db *db, const int64_t *ids, unsigned n, char *out, size_t len)
+{
+	char names[160] = "", err[512];
+	struct name_ctx c = { names, sizeof(names) };
+
+	for (unsigned i = 0; i < n; i++) {
+		struct db_value id = { .type = DB_INT, .i = ids[i] };
+
+		if (db_report_query(db, "SELECT label, substr(uuid, 1, 8) FROM runs WHERE id = ?1",
+				    &id, 1, add_name, &c, err, sizeof(err))) {
+			log_error("%s", err);
+			return -EIO;
+		}
+	}
+	snprintf(out, len, "hbatest-report-%s", names);
+	return 0;
+}
+
+static int resolve_runs(struct db *db, const struct report_args *a, int64_t *ids,
+			unsigned *baseline)
+{
+	char err[1024];
+
+	for (unsigned i = 0; i < a->nspecs; i++) {
+		ids[i] = db_find_run(db, a->specs[i], err, sizeof(err));
+		if (ids[i] < 0) {
+			log_error("%s", err);
+			return -1;
+		}
+	}
+	*baseline = 0;
+	if (!a->baseline)
+		return 0;
+	int64_t b = db_find_run(db, a->baseline, err, sizeof(err));
+
+	if (b < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	for (unsigned i = 0; i < a->nspecs; i++) {
+		if (ids[i] == b) {
+			*baseline = i;
+			return 0;
+		}
+	}
+	log_error("--baseline '%s' is not one of the runs of the report; name it among them too",
+		  a->baseline);
+	return -1;
+}
+
+/* An existing DIR is replaced only when it holds a report (its index.html). */
+static int check_out(const char *dir)
+{
+	char index[PATH_MAX + 16];
+	struct stat st;
+
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	snprintf(index, sizeof(index), "%s/index.html", dir);
+	if (!S_ISDIR(st.st_mode) || access(index, F_OK) < 0) {
+		log_error("'%s' exists and is not a report (no index.html): give another --out",
+			  dir);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* The finished folder takes DIR's place; an old report there is removed. */
+static int put_in_place(const char *tmp, const char *dir)
+{
+	char old[PATH_MAX + 64];
+
+	snprintf(old, sizeof(old), "%s.old-XXXXXX", tmp);
+	if (access(dir, F_OK) == 0) {
+		if (!mkdtemp(old) || rename(dir, old) < 0) {
+			log_error("cannot move the old report '%s' aside: %s", dir, strerror(errno));
+			return -errno;
+		}
+	} else {
+		old[0] = '\0';
+	}
+	if (rename(tmp, dir) < 0) {
+		log_error("cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
+		if (old[0])
+			rename(old, dir);
+		return -errno;
+	}
+	if (old[0])
+		report_remove_tree(old);
+	return 0;
+}
+
+/* Run the program into tmp, wait for gnuplot, embed the charts. */
+static int write_report(struct report_opts *o, const char *tmp)
+{
+	char err[2048], charts[PATH_MAX + 64];
+	int rc;
+
+	snprintf(charts, sizeof(charts), "%s/charts", tmp);
+	if (mkdir(charts, 0755) < 0) {
+		log_error("cannot create '%s': %s", charts, strerror(errno));
+		return -errno;
+	}
+	rc = report_execute(o, err, sizeof(err));
+	if (o->gp) {
+		char gerr[600];
+		int wrc = gnuplot_wait(o->gp, gerr, sizeof(gerr));
+
+		if (!rc && wrc) {
+			snprintf(err, sizeof(err), "%s", gerr);
+			rc = wrc;
+		}
+	}
+	if (!rc)
+		rc = report_page_embed(tmp, o->gp != NULL, err, sizeof(err));
+	if (rc)
+		log_error("%s", err);
+	return rc;
+}
+
+static int make_report(struct db *db, const struct report_args *a, const int64_t *ids,
+		       unsigned baseline, const char *dir, const char *program)
+{
+	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
+		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
+		.width = a->width, .height = a->height, .db = db };
+	char tmp[PATH_MAX + 32], charts[PATH_MAX + 48], *slash;
+	int rc;
+
+	/* beside DIR, so the final rename stays on one filesystem */
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	slash = strrchr(tmp, '/');
+	snprintf(slash ? slash + 1 : tmp, sizeof(tmp) - (size_t)(slash ? slash + 1 - tmp : 0),
+		 ".hbatest-report-XXXXXX");
+	if (!mkdtemp(tmp)) {
+		log_error("cannot create a folder beside '%s': %s", dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(charts, sizeof(charts), "%s/charts", tmp);
+	o.dir = tmp;
+	o.gp = a->charts ? gnuplot_new(charts, 0) : NULL;
+	if (a->charts && !o.gp)
+		rc = -ENOMEM;
+	else
+		rc = write_report(&o, tmp);
+	gnuplot_free(o.gp);
+	if (!rc)
+		rc = put_in_place(tmp, dir);
+	if (rc)
+		report_remove_tree(tmp);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a;
+	int64_t ids[REPORT_MAX_RUNS];
+	unsigned baseline;
+	char err[1024], dir[PATH_MAX], program[PATH_MAX];
+	struct db db;
+	int rc;
+
+	if (parse_args(&a, argc, argv) < 0)
+		return EXIT_USAGE;
+	if (a.charts && !gnuplot_found()) {
+		log_error("gnuplot is not on PATH: install it (Debian: apt-get install gnuplot-nox) "
+			  "or give --no-charts for the tables and data without charts");
+		return EXIT_FAILED;
+	}
+	if (a.template)
+		snprintf(program, sizeof(program), "%s", a.template);
+	else if (!report_find_file("reports", "review.lua", program, sizeof(program))) {
+		log_error("cannot find reports/review.lua beside the binary or in %s: "
+			  "is hbatest installed whole? (or give --template FILE)", HB_DATA_DIR);
+		return EXIT_FAILED;
+	}
+	if (access(program, R_OK) < 0) {
+		log_error("cannot read report program '%s': %s", program, strerror(errno));
+		return EXIT_FAILED;
+	}
+	if (db_report_open(&db, cli_db_path(), err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return EXIT_FAILED;
+	}
+	rc = resolve_runs(&db, &a, ids, &baseline);
+	if (!rc && a.out)
+		snprintf(dir, sizeof(dir), "%s", a.out);
+	else if (!rc)
+		rc = default_dir(&db, ids, a.nspecs, dir, sizeof(dir));
+	if (!rc)
+		rc = check_out(dir);
+	if (!rc)
+		rc = make_report(&db, &a, ids, baseline, dir, program);
+	db_close(&db);
+	if (rc)
+		return EXIT_FAILED;
+	printf("%s/index.html\n", dir);
+	return EXIT_DONE;
+}

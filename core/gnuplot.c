@@ -1,0 +1,198 @@
+/* gnuplot as an external program: each chart's script run in the report's
+ * charts/ folder, as many at once as there are CPUs; a failure names the
+ * script and quotes gnuplot's first message. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gnuplot.h"
+#include "util.h"
+
+#define GNUPLOT_MAX_JOBS 64
+
+struct gnuplot_job {
+	pid_t pid;
+	char script[256];
+};
+
+struct gnuplot {
+	char dir[PATH_MAX];
+	unsigned parallel, running;
+	struct gnuplot_job jobs[GNUPLOT_MAX_JOBS];
+	char failed[512];	/* the first failure */
+};
+
+bool gnuplot_found(void)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *save = NULL;
+	bool found = false;
+
+	if (!path || !(dirs = strdup(path)))
+		return false;
+	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char exe[PATH_MAX];
+
+		snprintf(exe, sizeof(exe), "%s/gnuplot", *d ? d : ".");
+		found = access(exe, X_OK) == 0;
+	}
+	free(dirs);
+	return found;
+}
+
+struct gnuplot *gnuplot_new(const char *dir, unsigned parallel)
+{
+	struct gnuplot *g = calloc(1, sizeof(*g));
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!g)
+		return NULL;
+	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	g->parallel = parallel ? parallel : n > 0 ? (unsigned)n : 1;
+	if (g->parallel > GNUPLOT_MAX_JOBS)
+		g->parallel = GNUPLOT_MAX_JOBS;
+	return g;
+}
+
+static void log_name(const char *script, char *out, size_t len)
+{
+	const char *dot = strrchr(script, '.');
+	int base = dot ? (int)(dot - script) : (int)strlen(script);
+
+	snprintf(out, len, "%.*s.log", base, script);
+}
+
+/* The first line gnuplot printed, for the message. */
+static void first_message(struct gnuplot *g, const char *script, char *out, size_t len)
+{
+	char name[300], path[PATH_MAX + 310];
+	size_t n = 0;
+	char *text;
+
+	log_name(script, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
+	text = util_read_file(path, &n);
+	snprintf(out, len, "%s", "");
+	if (!text)
+		return;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (line[strspn(line, " \t^")]) {
+			snprintf(out, len, ": %s", line + strspn(line, " \t"));
+			break;
+		}
+	}
+	free(text);
+}
+
+static void job_done(struct gnuplot *g, struct gnuplot_job *j, int status)
+{
+	char msg[300], name[300], path[PATH_MAX + 310];
+
+	log_name(j->script, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		unlink(path);
+	} else if (!g->failed[0]) {
+		first_message(g, j->script, msg, sizeof(msg));
+		snprintf(g->failed, sizeof(g->failed), "gnuplot failed on 'charts/%s'%s",
+			 j->script, msg);
+	}
+	j->pid = 0;
+	g->running--;
+}
+
+/* Reap one finished job, waiting for it. */
+static int reap_one(struct gnuplot *g)
+{
+	int status;
+	pid_t pid;
+
+	do
+		pid = waitpid(-1, &status, 0);
+	while (pid < 0 && errno == EINTR);
+	if (pid < 0)
+		return -errno;
+	for (unsigned i = 0; i < GNUPLOT_MAX_JOBS; i++) {
+		if (g->jobs[i].pid == pid) {
+			job_done(g, &g->jobs[i], status);
+			break;
+		}
+	}
+	return 0;
+}
+
+static void child(struct gnuplot *g, const char *script)
+{
+	char name[300];
+	int fd;
+
+	log_name(script, name, sizeof(name));
+	if (chdir(g->dir) < 0)
+		_exit(127);
+	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	execlp("gnuplot", "gnuplot", script, (char *)NULL);
+	dprintf(STDERR_FILENO, "cannot run gnuplot: %s\n", strerror(errno));
+	_exit(127);
+}
+
+int gnuplot_start(struct gnuplot *g, const char *script, char *err, size_t len)
+{
+	struct gnuplot_job *j = NULL;
+
+	while (g->running >= g->parallel)
+		if (reap_one(g) < 0)
+			break;
+	for (unsigned i = 0; i < GNUPLOT_MAX_JOBS && !j; i++)
+		if (!g->jobs[i].pid)
+			j = &g->jobs[i];
+	if (g->failed[0] || !j) {
+		snprintf(err, len, "%s", g->failed[0] ? g->failed : "too many gnuplot jobs");
+		return -EIO;
+	}
+	snprintf(j->script, sizeof(j->script), "%s", script);
+	j->pid = fork();
+	if (j->pid < 0) {
+		j->pid = 0;
+		snprintf(err, len, "cannot start gnuplot: %s", strerror(errno));
+		return -errno;
+	}
+	if (j->pid == 0)
+		child(g, script);
+	g->running++;
+	return 0;
+}
+
+int gnuplot_wait(struct gnuplot *g, char *err, size_t len)
+{
+	while (g->running)
+		if (reap_one(g) < 0)
+			break;
+	if (g->failed[0]) {
+		snprintf(err, len, "%s", g->failed);
+		return -EIO;
+	}
+	return 0;
+}
+
+void gnuplot_free(struct gnuplot *g)
+{
+	if (!g)
+		return;
+	for (unsigned i = 0; i < GNUPLOT_MAX_JOBS; i++) {
+		if (g->jobs[i].pid > 0) {
+			kill(g->jobs[i].pid, SIGTERM);
+			waitpid(g->jobs[i].pid, NULL, 0);
+		}
+	}
+	free(g);
+}

@@ -1,0 +1,23 @@
+/* gnuplot as an external program: found on PATH, run several at once. */
+#ifndef HB_GNUPLOT_H
+#define HB_GNUPLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct gnuplot;
+
+/* Is an executable gnuplot on PATH? */
+bool gnuplot_found(void);
+/* Run scripts in dir, at most `parallel` at once (0: one per online CPU). */
+struct gnuplot *gnuplot_new(const char *dir, unsigned parallel);
+/* Start `gnuplot script` in the folder (waits for a free slot first); its
+ * output goes to script's name with .log. 0 or -errno with err: a chart that
+ * already failed is reported here or by gnuplot_wait. */
+int gnuplot_start(struct gnuplot *g, const char *script, char *err, size_t len);
+/* Wait for every chart; 0, or -EIO with err naming the first that failed. */
+int gnuplot_wait(struct gnuplot *g, char *err, size_t len);
+/* Stops what still runs, frees g. */
+void gnuplot_free(struct gnuplot *g);
+
+#endif

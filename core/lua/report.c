@@ -1,0 +1,421 @@
+/* The report's Lua API: report.runs, report.sql (read-only), report.write
+ * (inside the report's folder only), report.read (the report's own assets),
+ * report.escape_html, and require over reports/ then scripts/. Charts are in
+ * report_chart.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <lauxlib.h>
+#include <limits.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "db/report.h"
+#include "log.h"
+#include "strbuf.h"
+#include "lua/report.h"
+#include "lua/report_int.h"
+#include "lua/sandbox.h"
+#include "util.h"
+
+#ifndef HB_DATA_DIR
+#define HB_DATA_DIR "/usr/local/share/hbatest"
+#endif
+
+#define REG_LOADED "hbatest.report.loaded"
+
+struct report *report_of(lua_State *L)
+{
+	struct report *r;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_REPORT);
+	r = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	return r;
+}
+
+/* ---- files: where the report finds its parts, where it may write ------- */
+bool report_find_file(const char *sub, const char *rel, char *out, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *const fmts[] = { "%s/%s/%s", "%s/../share/hbatest/%s/%s" };
+
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		for (unsigned i = 0; i < ARRAY_SIZE(fmts); i++) {
+			if (snprintf(out, len, fmts[i], self, sub, rel) < (int)len &&
+			    access(out, R_OK) == 0)
+				return true;
+		}
+	}
+	snprintf(out, len, "%s/%s/%s", HB_DATA_DIR, sub, rel);
+	return access(out, R_OK) == 0;
+}
+
+/* The program's own folder first (a --template beside its templates). */
+bool report_find_asset(struct report *r, const char *rel, char *out, size_t len)
+{
+	if (snprintf(out, len, "%s/%s", r->progdir, rel) < (int)len && access(out, R_OK) == 0)
+		return true;
+	return report_find_file("reports", rel, out, len);
+}
+
+/* A relative path with no '..', no empty and no absolute part. */
+bool report_path_ok(const char *rel)
+{
+	char copy[PATH_MAX], *save = NULL;
+
+	if (!*rel || rel[0] == '/' || strlen(rel) >= sizeof(copy) || strstr(rel, "//"))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", rel);
+	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save))
+		if (!strcmp(p, "..") || !strcmp(p, "."))
+			return false;
+	return rel[strlen(rel) - 1] != '/';
+}
+
+/* Write text to DIR/rel, making its folders; raises on failure. */
+void report_write_file(lua_State *L, const char *rel, const char *text, size_t n)
+{
+	struct report *r = report_of(L);
+	char path[PATH_MAX];
+	int fd;
+
+	if (!report_path_ok(rel))
+		luaL_error(L, "report.write: '%s' is not a path inside the report's folder "
+			   "(relative, no '..')", rel);
+	snprintf(path, sizeof(path), "%s/%s", r->o->dir, rel);
+	for (char *s = strchr(path + strlen(r->o->dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			luaL_error(L, "cannot create '%s': %s", path, strerror(errno));
+		*s = '/';
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		luaL_error(L, "cannot write '%s': %s", path, strerror(errno));
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(fd, text + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			luaL_error(L, "cannot write '%s': %s", path, strerror(errno));
+		}
+		done += (size_t)w;
+	}
+	if (close(fd) < 0)
+		luaL_error(L, "cannot write '%s': %s", path, strerror(errno));
+}
+
+static int l_write(lua_State *L)
+{
+	size_t n;
+	const char *rel = luaL_checkstring(L, 1);
+	const char *text = luaL_checklstring(L, 2, &n);
+
+	report_write_file(L, rel, text, n);
+	return 0;
+}
+
+/* report.read("html/page.html"): a file of the report itself (reports/). */
+static int l_read(lua_State *L)
+{
+	const char *rel = luaL_checkstring(L, 1);
+	char path[PATH_MAX];
+	size_t n;
+	char *text;
+
+	if (!report_path_ok(rel) || !report_find_asset(report_of(L), rel, path, sizeof(path)))
+		return luaL_error(L, "report.read: no '%s' in the report's folder or reports/", rel);
+	text = util_read_file(path, &n);
+	if (!text)
+		return luaL_error(L, "cannot read '%s': %s", path, strerror(errno));
+	lua_pushlstring(L, text, n);
+	free(text);
+	return 1;
+}
+
+/* ---- report.sql(query, ...) -> { {col = value, ...}, ... } ------------- */
+static int push_row(void *ctx, int ncols, const char *const *names, const struct db_value *v)
+{
+	lua_State *L = ctx;
+
+	lua_createtable(L, 0, ncols);
+	for (int c = 0; c < ncols; c++) {
+		switch (v[c].type) {
+		case DB_INT:
+			lua_pushinteger(L, v[c].i);
+			break;
+		case DB_REAL:
+			lua_pushnumber(L, v[c].d);
+			break;
+		case DB_TEXT:
+			lua_pushlstring(L, v[c].s, v[c].len);
+			break;
+		default:
+			continue;	/* NULL: the key stays absent */
+		}
+		lua_setfield(L, -2, names[c]);
+	}
+	lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	return 0;
+}
+
+static int l_sql(lua_State *L)
+{
+	struct report *r = report_of(L);
+	const char *sql = luaL_checkstring(L, 1);
+	int n = lua_gettop(L) - 1, rc;
+	struct db_value *p = lua_newuserdatauv(L, sizeof(*p) * (size_t)(n + 1), 0);
+	char err[1024];
+
+	for (int i = 0; i < n; i++) {
+		int idx = i + 2;
+
+		memset(&p[i], 0, sizeof(p[i]));
+		if (lua_isinteger(L, idx)) {
+			p[i].type = DB_INT;
+			p[i].i = lua_tointeger(L, idx);
+		} else if (lua_type(L, idx) == LUA_TNUMBER) {
+			p[i].type = DB_REAL;
+			p[i].d = lua_tonumber(L, idx);
+		} else if (lua_type(L, idx) == LUA_TBOOLEAN) {
+			p[i].type = DB_INT;
+			p[i].i = lua_toboolean(L, idx);
+		} else if (lua_type(L, idx) == LUA_TSTRING) {
+			p[i].type = DB_TEXT;
+			p[i].s = lua_tolstring(L, idx, &p[i].len);
+		} else if (!lua_isnil(L, idx)) {
+			return luaL_argerror(L, idx, "a parameter is a number, string, boolean or nil");
+		}
+	}
+	lua_newtable(L);
+	rc = db_report_query(r->o->db, sql, p, n, push_row, L, err, sizeof(err));
+	if (rc)
+		return luaL_error(L, "report.sql: %s", err);
+	return 1;
+}
+
+/* ---- text helpers ----------------------------------------------------- */
+static int l_escape_html(lua_State *L)
+{
+	size_t n;
+	const char *s = luaL_tolstring(L, 1, &n);
+	luaL_Buffer b;
+
+	luaL_buffinit(L, &b);
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': luaL_addstring(&b, "&amp;"); break;
+		case '<': luaL_addstring(&b, "&lt;"); break;
+		case '>': luaL_addstring(&b, "&gt;"); break;
+		case '"': luaL_addstring(&b, "&quot;"); break;
+		case '\'': luaL_addstring(&b, "&#39;"); break;
+		default: luaL_addchar(&b, s[i]);
+		}
+	}
+	luaL_pushresult(&b);
+	return 1;
+}
+
+static int l_gp_quote(lua_State *L)
+{
+	size_t n;
+	const char *s = luaL_tolstring(L, 1, &n);
+	struct strbuf *b = report_strbuf(L);
+
+	report_gp_quote(b, s, n);
+	lua_pushlstring(L, b->s ? b->s : "", b->len);
+	return 1;
+}
+
+static int l_log(lua_State *L)
+{
+	log_info("%s", luaL_tolstring(L, 1, NULL));
+	return 0;
+}
+
+/* ---- require: the report's folder, reports/, then scripts/ ------------ */
+static bool find_module(struct report *r, const char *name, char *out, size_t len)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "%s.lua", name);
+	for (char *c = rel; *c && strcmp(c, ".lua"); c++)
+		if (*c == '.')
+			*c = '/';
+	return report_find_asset(r, rel, out, len) || report_find_file("scripts", rel, out, len);
+}
+
+static int l_require(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	char path[PATH_MAX], chunk[PATH_MAX + 1];
+	size_t sz;
+	char *src;
+	int rc;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_LOADED);
+	if (lua_getfield(L, -1, name) != LUA_TNIL)
+		return 1;
+	lua_pop(L, 1);
+	if (strstr(name, "..") || strchr(name, '/') ||
+	    !find_module(report_of(L), name, path, sizeof(path)))
+		return luaL_error(L, "module '%s' not found in reports/ or scripts/", name);
+	src = util_read_file(path, &sz);
+	if (!src)
+		return luaL_error(L, "cannot read module '%s'", path);
+	snprintf(chunk, sizeof(chunk), "@%s", path);
+	rc = luaL_loadbufferx(L, src, sz, chunk, "t");
+	free(src);
+	if (rc != LUA_OK)
+		return lua_error(L);
+	lua_pushstring(L, name);
+	lua_call(L, 1, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, name);
+	return 1;
+}
+
+/* ---- report.runs ------------------------------------------------------- */
+static void push_runs(lua_State *L, struct report *r)
+{
+	char err[1024], state[32];
+
+	lua_createtable(L, (int)r->o->nruns, 0);
+	for (unsigned i = 0; i < r->o->nruns; i++) {
+		struct db_value id = { .type = DB_INT, .i = r->o->runs[i] };
+
+		lua_newtable(L);	/* push_row appends the row to it */
+		if (db_report_query(r->o->db, "SELECT * FROM runs WHERE id = ?1", &id, 1,
+				    push_row, L, err, sizeof(err)) ||
+		    db_report_run_state(r->o->db, r->o->runs[i], state, sizeof(state),
+					err, sizeof(err)))
+			luaL_error(L, "%s", err);
+		lua_rawgeti(L, -1, 1);
+		lua_pushstring(L, state);
+		lua_setfield(L, -2, "state");
+		lua_pushinteger(L, i + 1);
+		lua_setfield(L, -2, "index");
+		lua_rawseti(L, -3, i + 1);
+		lua_pop(L, 1);
+	}
+}
+
+static const luaL_Reg report_funcs[] = {
+	{ "sql", l_sql },
+	{ "write", l_write },
+	{ "read", l_read },
+	{ "chart", report_l_chart },
+	{ "escape_html", l_escape_html },
+	{ "gp_quote", l_gp_quote },
+	{ "log", l_log },
+	{ NULL, NULL },
+};
+
+static int open_report(lua_State *L)
+{
+	struct report *r = lua_touserdata(L, 1);
+
+	lua_pushlightuserdata(L, r);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_REPORT);
+	sandbox_open(L);
+	lua_register(L, "require", l_require);
+	lua_register(L, "print", l_log);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_LOADED);
+	luaL_newlib(L, report_funcs);
+	push_runs(L, r);
+	lua_setfield(L, -2, "runs");
+	lua_pushinteger(L, r->o->baseline + 1);
+	lua_setfield(L, -2, "baseline");
+	lua_pushstring(L, r->o->title ? r->o->title : "");
+	lua_setfield(L, -2, "title");
+	lua_pushboolean(L, r->o->gp != NULL);
+	lua_setfield(L, -2, "charts");
+	lua_createtable(L, 2, 0);
+	if (r->o->svg) {
+		lua_pushliteral(L, "svg");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
+	if (r->o->png) {
+		lua_pushliteral(L, "png");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
+	if (r->o->pdf) {
+		lua_pushliteral(L, "pdf");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
+	lua_setfield(L, -2, "formats");
+	lua_pushinteger(L, r->o->width);
+	lua_setfield(L, -2, "width");
+	lua_pushinteger(L, r->o->height);
+	lua_setfield(L, -2, "height");
+	lua_pushstring(L, HB_VERSION);
+	lua_setfield(L, -2, "version");
+	lua_pushstring(L, r->o->db->path);
+	lua_setfield(L, -2, "db");
+	lua_setglobal(L, "report");
+	return 0;
+}
+
+static int traceback(lua_State *L)
+{
+	luaL_traceback(L, L, luaL_tolstring(L, 1, NULL), 1);
+	return 1;
+}
+
+int report_execute(const struct report_opts *o, char *err, size_t len)
+{
+	struct report r = { .o = o };
+	char chunk[PATH_MAX + 1], *slash;
+	lua_State *L;
+	size_t sz;
+	char *src;
+	int st;
+
+	snprintf(r.progdir, sizeof(r.progdir), "%s", o->program);
+	slash = strrchr(r.progdir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(r.progdir, ".");
+	src = util_read_file(o->program, &sz);
+	if (!src) {
+		snprintf(err, len, "cannot read report program '%s': %s", o->program,
+			 strerror(errno));
+		return -errno;
+	}
+	L = luaL_newstate();
+	if (!L) {
+		free(src);
+		return -ENOMEM;
+	}
+	lua_pushcfunction(L, traceback);
+	lua_pushcfunction(L, open_report);
+	lua_pushlightuserdata(L, &r);
+	st = lua_pcall(L, 1, 0, 1);
+	snprintf(chunk, sizeof(chunk), "@%s", o->program);
+	if (st == LUA_OK)
+		st = luaL_loadbufferx(L, src, sz, chunk, "t");
+	if (st == LUA_OK)
+		st = lua_pcall(L, 0, 0, 1);
+	if (st != LUA_OK)
+		snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+	lua_close(L);
+	free(src);
+	return st == LUA_OK ? 0 : -EINVAL;
+}

@@ -1,0 +1,33 @@
+/* The report program: Lua in the plan sandbox with the report.* API
+ * (read-only SQL, files written only inside the report's folder, charts
+ * rendered by gnuplot from a template and a data file). */
+#ifndef HB_LUA_REPORT_H
+#define HB_LUA_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct db;
+struct gnuplot;
+
+struct report_opts {
+	const char *program;	/* the report's Lua file (reports/review.lua) */
+	const char *dir;	/* the folder it writes into */
+	const char *title;	/* --title, or NULL */
+	const int64_t *runs;	/* run ids, in the order given */
+	unsigned nruns;
+	unsigned baseline;	/* index into runs */
+	bool svg, png, pdf;	/* --format */
+	unsigned width, height;	/* pixels */
+	struct db *db;
+	struct gnuplot *gp;	/* NULL: --no-charts (scripts and data only) */
+};
+
+/* Run the report program. 0, or -errno with err ("review.lua:12: ..."). */
+int report_execute(const struct report_opts *o, char *err, size_t len);
+/* Find rel under a folder `sub` (reports, scripts) beside the binary, in its
+ * share/hbatest, or the install folder. */
+bool report_find_file(const char *sub, const char *rel, char *out, size_t len);
+
+#endif

@@ -1,0 +1,380 @@
+-- The charts of the default report, each made only when the runs hold that
+-- kind of step; one colour per run (runs[i].color) in every chart.
+local compare = require("compare")
+local fmt = require("format")
+
+local charts = {}
+local ctx
+
+function charts.setup(c) ctx = c end
+
+local esc = report.escape_html
+local NaN = "NaN"	-- a missing value in a chart's data (gnuplot skips it)
+
+local function figure(c, caption)
+  ctx.add("<figure>", c.img, "<figcaption>", esc(caption), ' — <code>', esc(c.gp),
+          "</code>, data <code>", esc(c.tsv), "</code></figcaption></figure>")
+end
+
+-- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
+local SAMPLES = [[
+  SELECT t, ramp, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes,
+         CASE WHEN read_ops + write_ops > 0 THEN
+           (COALESCE(read_lat_mean_us, 0) * read_ops + COALESCE(write_lat_mean_us, 0) * write_ops)
+           / (read_ops + write_ops) END AS lat
+  FROM samples WHERE step_id = ?1 ORDER BY t]]
+
+function charts.scatter()
+  local heading = false
+  for i, r in ipairs(ctx.runs) do
+    for _, s in ipairs(ctx.steps[i]) do
+      if s.kind == "precondition" or (s.duration_s or 0) >= 600 then
+        local field, unit = compare.metric(s)
+        if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
+        local rows, sum, n, lsum, ln = {}, 0, 0, 0, 0
+        for _, x in ipairs(report.sql(SAMPLES, s.id)) do
+          local v = field == "mbps" and x.bytes / 1e6 or x.ops
+          rows[#rows + 1] = { x.t, v, x.lat, x.ramp }
+          if x.ramp == 0 then
+            sum, n = sum + v, n + 1
+            if x.lat then lsum, ln = lsum + x.lat, ln + 1 end
+          end
+        end
+        if #rows > 0 then
+          if not heading then
+            ctx.add("<h2>Preconditioning and long steps, second by second</h2>")
+            heading = true
+          end
+          local avg = s.status == "done" and s[field] or (n > 0 and sum / n or 0)
+          local avg_lat = s.status == "done" and s.lat_mean_us or (ln > 0 and lsum / ln or 1)
+          local title = ("%s — %s"):format(r.series_title, s.name)
+          local c = report.chart{
+            name = ("scatter-run%d-step%d"):format(r.index, s.seq), template = "scatter", embed = "png",
+            title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
+            series = { { title = r.series_title, color = r.color, rows = rows } },
+            args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
+                     ramp_s = s.ramp_s or 0 },
+          }
+          figure(c, ("%s: %d seconds, %s dots (left), mean latency (right, log)"):format(
+            title, #rows, unit))
+        end
+      end
+    end
+  end
+end
+
+-- ---- sweeps: one chart per group, one line per run ----------------------------
+local function sweep_groups(axis)
+  local groups, order = {}, {}
+  for _, row in ipairs(ctx.rows) do
+    local s = row.first
+    if s.kind == "measure" and s.axis == axis then
+      local g = (s.group_name and s.group_name ~= "") and s.group_name or s.name
+      if not groups[g] then groups[g] = {}; order[#order + 1] = g end
+      table.insert(groups[g], row)
+    end
+  end
+  return groups, order
+end
+
+-- which: nil for every group, or a function(group name) -> bool.
+function charts.sweeps(axis, heading, xlabel, logx, which)
+  local groups, all = sweep_groups(axis)
+  local order = {}
+  for _, g in ipairs(all) do
+    if not which or which(g) then order[#order + 1] = g end
+  end
+  if #order == 0 then return end
+  ctx.add("<h2>", esc(heading), "</h2>")
+  for _, g in ipairs(order) do
+    local field, unit = compare.metric(groups[g][1].first)
+    local series = {}
+    for i, r in ipairs(ctx.runs) do
+      local pts = {}
+      for _, row in ipairs(groups[g]) do
+        local s = row.steps[i]
+        if s and s.status == "done" then
+          pts[#pts + 1] = { tonumber(s.axis_value), s[field], s.lat_mean_us, s.lat_p99_us }
+        end
+      end
+      table.sort(pts, function(a, b) return a[1] < b[1] end)
+      series[i] = { title = r.series_title, color = r.color, rows = pts }
+    end
+    ctx.add("<h3>", esc(g), "</h3>")
+    local cols = { axis, unit, "lat_mean_us", "lat_p99_us" }
+    local c = report.chart{ name = axis .. "-" .. g, template = "sweep", title = g .. ": " .. unit,
+      columns = cols, series = series,
+      args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
+    figure(c, ("%s: %s over %s, one line per run"):format(g, unit, xlabel))
+    if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
+    c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
+      title = g .. ": latency", columns = cols, series = series,
+      args = { xlabel = xlabel, logx = logx and 1 or 0 } }
+    figure(c, ("%s: mean and p99 latency over %s"):format(g, xlabel))
+    charts.percentiles(g, groups[g], axis)
+  end
+end
+
+-- The per-second samples of each point of a sweep, a band per run.
+local WINDOW = [[
+  SELECT read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes
+  FROM samples WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
+
+function charts.dots(g, rows, field, unit, xlabel)
+  local levels, n = {}, #ctx.runs
+  for _, row in ipairs(rows) do levels[#levels + 1] = tonumber(row.first.axis_value) end
+  table.sort(levels)
+  local at = {}
+  for k, v in ipairs(levels) do at[v] = k end
+  local series, seconds = {}, 0
+  for i, r in ipairs(ctx.runs) do
+    local pts = {}
+    for _, row in ipairs(rows) do
+      local s = row.steps[i]
+      if s and s.status == "done" then
+        local k = at[tonumber(s.axis_value)]
+        local samples = report.sql(WINDOW, s.id)
+        local m = #samples
+        for j, x in ipairs(samples) do
+          local pos = (k - 1) + 0.05 + (i - 1) * 0.9 / n + (m > 1 and (j - 1) / (m - 1) or 0.5) * 0.8 * 0.9 / n
+          pts[#pts + 1] = { pos, field == "mbps" and x.bytes / 1e6 or x.ops, s.axis_value, s[field] }
+        end
+        seconds = seconds + m
+        pts[#pts + 1] = {}	-- a blank line: the average lines break here
+      end
+    end
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  if seconds == 0 then return end
+  local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
+    title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
+    series = series, args = { xlabel = xlabel, ylabel = unit, levels = levels } }
+  figure(c, ("%s: every second of each OIO point (%d in all) and its average"):format(g, seconds))
+end
+
+-- ---- sequential throughput bars against the PCIe ceiling ------------------------
+local function probed_ceiling(run)
+  for _, f in ipairs(report.sql([[
+      SELECT target, key, value FROM probes WHERE run_id = ?1 AND phase = 'start'
+      AND probe = 'pcie' AND key IN ('ceiling_current_bytes_per_s', 'current_link_speed',
+      'current_link_width') ORDER BY rowid]], run.id)) do
+    run.pcie = run.pcie or {}
+    run.pcie[f.key] = run.pcie[f.key] or f.value
+  end
+  local p = run.pcie
+  local bps = p and tonumber(p.ceiling_current_bytes_per_s)
+  if not bps then return nil end
+  local gen = fmt.pcie_gen(p.current_link_speed)
+  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.current_link_width or "?",
+    fmt.gbps(bps))
+end
+
+local function ceiling_of(run, s)
+  if s.sim_link then return fmt.link_ceiling(s.sim_link) end
+  return probed_ceiling(run)
+end
+
+local function sequential(s)
+  return s.kind == "measure" and (s.rw == "read" or s.rw == "write")
+end
+
+-- Clusters: each sequential step outside a sweep, and the best point of
+-- each sequential OIO sweep.
+local function bar_clusters()
+  local clusters, sweeps = {}, {}
+  for _, row in ipairs(ctx.rows) do
+    local s = row.first
+    if sequential(s) and (not s.axis or s.axis == "") then
+      clusters[#clusters + 1] = { label = ctx.label(s), steps = row.steps }
+    elseif sequential(s) and s.axis == "oio" then
+      local g = s.group_name or s.name
+      if not sweeps[g] then
+        sweeps[g] = { label = g .. " (best OIO)", steps = {} }
+        clusters[#clusters + 1] = sweeps[g]
+      end
+      for i = 1, #ctx.runs do
+        local x, best = row.steps[i], sweeps[g].steps[i]
+        if x and x.status == "done" and (not best or x.mbps > best.mbps) then
+          sweeps[g].steps[i] = x
+        end
+      end
+    end
+  end
+  return clusters
+end
+
+function charts.sequential_bars()
+  local clusters = bar_clusters()
+  if #clusters == 0 then return end
+  local series, ymax, labelled = {}, 0, {}
+  for i, r in ipairs(ctx.runs) do
+    local pts = {}
+    for k, cl in ipairs(clusters) do
+      local s = cl.steps[i]
+      local v = s and s.status == "done" and s.mbps or nil
+      local bps, label = nil, nil
+      if s then bps, label = ceiling_of(r, s) end
+      local ceil = bps and bps / 1e6
+      local key = k .. ":" .. tostring(ceil)
+      if ceil and labelled[key] then label = "" end
+      if ceil then labelled[key] = true end
+      ymax = math.max(ymax, v or 0, ceil or 0)
+      pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "" }
+    end
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  ctx.add("<h2>Sequential throughput and the PCIe ceiling</h2>")
+  local c = report.chart{ name = "sequential-bars", template = "bars",
+    title = "Sequential throughput (MB/s) against each run's PCIe link ceiling",
+    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling" }, series = series,
+    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.15 + 1, nclusters = #clusters } }
+  figure(c, "Throughput per run; dashed: the PCIe link ceiling of the slot (line encoding "
+    .. "included, protocol overhead not)")
+end
+
+-- ---- latency percentiles of one point of each sweep group -----------------
+local LEVELS = { 50, 90, 99, 99.9, 99.99 }
+
+-- The point of the group at its highest swept value that every run has.
+local function common_top(rows)
+  local best
+  for _, row in ipairs(rows) do
+    local all = true
+    for i = 1, #ctx.runs do
+      if not (row.steps[i] and row.steps[i].status == "done") then all = false end
+    end
+    if all and (not best or tonumber(row.first.axis_value) > tonumber(best.first.axis_value)) then
+      best = row
+    end
+  end
+  return best
+end
+
+function charts.percentiles(g, rows, axis)
+  local hist = require("hist")
+  local row = common_top(rows)
+  if not row then return end
+  local series, any = {}, false
+  for i, r in ipairs(ctx.runs) do
+    local s = row.steps[i]
+    local p = hist.percentiles(s.id, LEVELS, s.lat_max_us)
+    local pts = {}
+    for _, lv in ipairs(LEVELS) do
+      if p and p[lv] then pts[#pts + 1] = { -math.log(1 - lv / 100, 10), p[lv], lv }; any = true end
+    end
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  if not any then return end
+  local what = ("%s at %s %s"):format(g, axis == "oio" and "OIO" or "write %", row.first.axis_value)
+  local c = report.chart{ name = axis .. "-" .. g .. "-percentiles", template = "percentiles",
+    title = what .. ": latency percentiles", columns = { "nines", "latency_us", "percentile" },
+    series = series }
+  figure(c, what .. ": latency percentiles p50 .. p99.99 from the stored histograms")
+end
+
+-- ---- per-target bars of multi-target (JBOD) steps ------------------------------
+local TARGETS = [[
+  SELECT path, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes
+  FROM step_targets WHERE step_id = ?1 ORDER BY path]]
+
+function charts.per_target()
+  local heading = false
+  for _, row in ipairs(ctx.rows) do
+    local s0 = row.first
+    local field, unit = compare.metric(s0)
+    local per, paths, seen = {}, {}, {}
+    for i = 1, #ctx.runs do
+      local s = row.steps[i]
+      per[i] = {}
+      if s and s.status == "done" and (s.window_s or 0) > 0 then
+        local t = report.sql(TARGETS, s.id)
+        if #t > 1 then
+          for _, x in ipairs(t) do
+            per[i][x.path] = field == "mbps" and x.bytes / s.window_s / 1e6 or x.ops / s.window_s
+            if not seen[x.path] then seen[x.path] = true; paths[#paths + 1] = x.path end
+          end
+        end
+      end
+    end
+    if #paths > 1 then
+      if not heading then ctx.add("<h2>Per target (JBOD)</h2>"); heading = true end
+      local series, ymax = {}, 0
+      for i, r in ipairs(ctx.runs) do
+        local pts = {}
+        for k, p in ipairs(paths) do
+          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "" }
+          ymax = math.max(ymax, per[i][p] or 0)
+        end
+        series[i] = { title = r.series_title, color = r.color, rows = pts }
+      end
+      local what = ctx.label(s0)
+      local c = report.chart{ name = "targets-" .. what, template = "bars",
+        title = what .. ": " .. unit .. " per target", series = series,
+        columns = { "target", unit, "path", "ceiling", "ceiling label" },
+        args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths } }
+      figure(c, ("%s: %s of each of its %d targets over the measurement window"):format(what, unit, #paths))
+    end
+  end
+end
+
+-- ---- SNIA steady state: convergence per run and hb.steady ------------------
+function charts.steady()
+  local heading = false
+  for i, r in ipairs(ctx.runs) do
+    for _, ss in ipairs(report.sql("SELECT * FROM steady_state WHERE run_id = ?1 ORDER BY id", r.id)) do
+      local track = ss.track or "iops"
+      local ok_track = ({ iops = true, mbps = true, lat_mean_us = true, lat_p99_us = true })[track]
+      local rounds = report.sql(("SELECT round, %s AS v FROM steps WHERE run_id = ?1 AND kind = 'steady-round'"
+        .. " AND id BETWEEN ?2 AND ?3 ORDER BY round"):format(ok_track and track or "iops"),
+        r.id, ss.first_step_id or 0, ss.last_step_id or 0)
+      if #rounds > 0 then
+        if not heading then
+          ctx.add("<h2>SNIA steady state</h2>")
+          heading = true
+        end
+        local pts = {}
+        for k, x in ipairs(rounds) do pts[k] = { x.round, x.v } end
+        local title = ("%s — %s: steady state %s in %d rounds"):format(r.series_title, ss.name,
+          ss.attained == 1 and "attained" or "NOT attained", ss.rounds)
+        local c = report.chart{ name = ("steady-run%d-%s"):format(i, ss.name), template = "steady",
+          title = title, columns = { "round", track },
+          series = { { title = r.series_title, color = r.color, rows = pts } },
+          args = { ylabel = track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,
+                   mean = ss.mean or 0, slope = ss.slope or 0, nrounds = #rounds,
+                   band = (ss.max_data_excursion or 0.2) / 2 } }
+        figure(c, title .. (". Window rounds %s-%s: data excursion %.0f (limit %.0f %% of the mean), "
+          .. "slope excursion %.0f (limit %.0f %%)"):format(ss.window_first or "?", ss.window_last or "?",
+          ss.data_excursion or 0, (ss.max_data_excursion or 0) * 100, ss.slope_excursion or 0,
+          (ss.max_slope_excursion or 0) * 100))
+      end
+    end
+  end
+end
+
+-- ---- exec steps (scrub, copy): a table of time and MB/s per run ---------------
+function charts.exec_table()
+  local list = {}
+  for _, row in ipairs(ctx.rows) do
+    if row.first.kind == "exec" then list[#list + 1] = row end
+  end
+  if #list == 0 then return end
+  ctx.add("<h2>Timed commands</h2><table><thead><tr><th>Step</th>")
+  for _, r in ipairs(ctx.runs) do
+    ctx.add('<th class="num">', esc(r.series_title), " s</th>", '<th class="num">MB/s</th>')
+  end
+  ctx.add("</tr></thead><tbody>")
+  for _, row in ipairs(list) do
+    ctx.add("<tr><td>", esc(row.first.name), "</td>")
+    for i = 1, #ctx.runs do
+      local s = row.steps[i]
+      local bad = s and s.exit_status and s.exit_status ~= 0
+      ctx.add('<td class="num">', s and fmt.num(s.elapsed_s) or "–",
+        bad and (' <span class="warn">exit ' .. s.exit_status .. "</span>") or "", "</td>",
+        '<td class="num">', s and fmt.num(s.mbps) or "–", "</td>")
+    end
+    ctx.add("</tr>")
+  end
+  ctx.add("</tbody></table>")
+end
+
+return charts

@@ -1,0 +1,115 @@
+-- How runs compare: steps pair up across runs by (kind, group, axis, axis
+-- value), then by name; a delta against the baseline knows which way is
+-- better; differences under the run-to-run noise (2 %) are only noise.
+local compare = {}
+
+compare.noise_pct = 2
+
+local SEP = "\31"
+
+-- "4k" -> 4096, "1m" -> 1048576; nil for a mix ("4k:60,64k:40").
+function compare.bytes(bs)
+  local n, unit = tostring(bs or ""):lower():match("^(%d+)([kmg]?)$")
+  if not n then return nil end
+  local mult = { [""] = 1, k = 1024, m = 1024 ^ 2, g = 1024 ^ 3 }
+  return tonumber(n) * mult[unit]
+end
+
+-- What a step is judged by: MB/s for blocks of 64k and more, else IOPS.
+function compare.metric(step)
+  local b = compare.bytes(step.bs)
+  if b and b >= 65536 then return "mbps", "MB/s" end
+  return "iops", "IOPS"
+end
+
+local function base_key(s)
+  local g = s.group_name or ""
+  if s.kind == "steady-round" then
+    return table.concat({ s.kind, g, s.name or "", tostring(s.round or "") }, SEP)
+  end
+  if s.axis and s.axis ~= "" then
+    return table.concat({ s.kind, g, s.axis, tostring(s.axis_value or "") }, SEP)
+  end
+  return table.concat({ s.kind, g, "", s.name or "" }, SEP)
+end
+
+-- The keys of one run's steps: the base key, then the name where the base
+-- key repeats within the run, then an occurrence number.
+local function keys_of(steps)
+  local count, seen, keys = {}, {}, {}
+  for _, s in ipairs(steps) do
+    local k = base_key(s)
+    count[k] = (count[k] or 0) + 1
+  end
+  for i, s in ipairs(steps) do
+    local k = base_key(s)
+    if count[k] > 1 then k = k .. SEP .. (s.name or "") end
+    seen[k] = (seen[k] or 0) + 1
+    if seen[k] > 1 then k = k .. SEP .. "#" .. seen[k] end
+    keys[i] = k
+  end
+  return keys
+end
+
+-- runs_steps[r] = the steps of run r in plan order. Returns the rows, each
+-- { key =, steps = { [r] = step or nil }, first = a step of the row }, in the
+-- order of the first run, then steps only later runs have, in theirs.
+function compare.match(runs_steps)
+  local rows, by_key = {}, {}
+  for r, steps in ipairs(runs_steps) do
+    local keys = keys_of(steps)
+    for i, s in ipairs(steps) do
+      local row = by_key[keys[i]]
+      if not row then
+        row = { key = keys[i], steps = {}, first = s }
+        by_key[keys[i]] = row
+        rows[#rows + 1] = row
+      end
+      row.steps[r] = s
+    end
+  end
+  return rows
+end
+
+-- Rows missing in some run: { { row =, missing = { run indexes } } }.
+function compare.unmatched(rows, nruns)
+  local out = {}
+  for _, row in ipairs(rows) do
+    local missing = {}
+    for r = 1, nruns do
+      if not row.steps[r] then missing[#missing + 1] = r end
+    end
+    if #missing > 0 then out[#out + 1] = { row = row, missing = missing } end
+  end
+  return out
+end
+
+-- Delta of v against base in %, and its class: "noise" (under 2 %),
+-- "better" or "worse" (higher_better says which way is up).
+function compare.delta(v, base, higher_better)
+  if not v or not base or base == 0 then return nil end
+  local d = (v - base) / base * 100
+  local class
+  if math.abs(d) < compare.noise_pct then class = "noise"
+  elseif (d > 0) == higher_better then class = "better"
+  else class = "worse" end
+  return d, class
+end
+
+-- The index of the best of values (a table run -> number), or nil when
+-- fewer than two runs have a value.
+function compare.best(values, nruns, higher_better)
+  local best, n
+  n = 0
+  for r = 1, nruns do
+    local v = values[r]
+    if v then
+      n = n + 1
+      if not best or (higher_better and v > values[best]) or
+         (not higher_better and v < values[best]) then best = r end
+    end
+  end
+  return n > 1 and best or nil
+end
+
+return compare

@@ -1,0 +1,52 @@
+-- Numbers and names as a reviewer prints them.
+local format = {}
+
+-- 557037 -> "557,037"; 3.5 -> "3.50"; 123.4 -> "123"; nil -> "–"
+function format.num(v)
+  if not v then return "–" end
+  if math.abs(v) < 10 then return ("%.2f"):format(v) end
+  if math.abs(v) < 100 then return ("%.1f"):format(v) end
+  local s = ("%.0f"):format(v)
+  local sign, int = s:match("^(-?)(%d+)$")
+  int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return sign .. int
+end
+
+function format.gbps(bytes_per_s)
+  if not bytes_per_s then return nil end
+  return ("%.2f GB/s"):format(bytes_per_s / 1e9)
+end
+
+-- The PCIe ceiling of a link named pcieGENxWIDTH (the sim's notation): the
+-- raw rate after line encoding (8b/10b to PCIe 2, 128b/130b from PCIe 3), in
+-- bytes/s, and a label "PCIe3 x4 ceiling 3.94 GB/s".
+local GT = { 2.5, 5, 8, 16, 32, 64 }
+function format.link_ceiling(link)
+  local gen, width = tostring(link or ""):match("^pcie(%d)x(%d+)$")
+  gen, width = tonumber(gen), tonumber(width)
+  if not gen or not GT[gen] then return nil end
+  local enc = gen <= 2 and 0.8 or 128 / 130
+  local bps = GT[gen] * 1e9 * width * enc / 8
+  return bps, ("PCIe%d x%d ceiling %s"):format(gen, width, format.gbps(bps))
+end
+
+function format.link_label(link)
+  local _, label = format.link_ceiling(link)
+  return label and label:gsub(" ceiling", ",") or link
+end
+
+-- The generation of a probed link speed ("8.0 GT/s PCIe" -> 3).
+function format.pcie_gen(speed)
+  local gt = tonumber(tostring(speed or ""):match("^([%d.]+) GT/s"))
+  for g, v in ipairs(GT) do if gt and math.abs(gt - v) < 0.01 then return g end end
+  return nil
+end
+
+-- A CSV field: quoted when it holds a comma, quote or newline.
+function format.csv(s)
+  s = tostring(s or "")
+  if s:find('[,"\n\r]') then return '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+return format

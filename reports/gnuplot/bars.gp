@@ -1,0 +1,27 @@
+# Throughput bars: one cluster per step, one bar per run, each bar's PCIe
+# link ceiling a dashed line over it with its label.
+# Columns: cluster (0, 1, ...), MB/s, step, ceiling MB/s, ceiling label.
+# Variables: ylabel, ymax, nclusters.
+set title chart_title
+set ylabel ylabel
+set border 3 lc rgb '#444444'
+set tics nomirror
+set grid ytics lc rgb '#dddddd'
+set key at screen 0.5, screen 0.01 center bottom horizontal
+set bmargin 7
+set style fill solid 0.9 noborder
+bw = 0.8 / nseries
+set boxwidth bw
+set yrange [0:ymax]
+set xrange [-0.6:nclusters - 0.4]
+set xtics scale 0
+off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
+plot datafile index 0 using 1:(NaN):xtic(3) notitle, \
+     for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
+       lc rgb colors[i] title titles[i], \
+     for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2:(sprintf('%.0f', $2)) \
+       with labels offset 0,0.7 font ',10' notitle, \
+     for [i=1:nseries] datafile index (i-1) using ($1 + off(i) - bw / 2):4:(bw):(0) \
+       with vectors nohead dt 2 lw 2.5 lc rgb colors[i] notitle, \
+     for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):4:5 \
+       with labels offset 0,0.7 font ',10' tc rgb colors[i] notitle

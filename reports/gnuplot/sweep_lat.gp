@@ -1,0 +1,19 @@
+# Latency over a sweep: mean (solid) and p99 (dashed) per run, log y axis.
+# Columns: x, value, mean latency (us), p99 latency (us). Variables: xlabel, logx.
+set title chart_title
+set xlabel xlabel
+set ylabel 'latency (µs, log scale)'
+set border 3 lc rgb '#444444'
+set tics nomirror
+set grid ytics mytics lc rgb '#dddddd' lw 1
+set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
+set bmargin 7
+set logscale y
+set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
+if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics autofreq }
+set autoscale xfix
+set offsets graph 0.03, graph 0.03, 0, 0
+plot for [i=1:nseries] datafile index (i-1) using 1:3 with linespoints \
+     lw 2.5 pt 7 ps 1.0 lc rgb colors[i] title titles[i].' mean', \
+     for [i=1:nseries] datafile index (i-1) using 1:4 with linespoints \
+     lw 2 dt 2 pt 6 ps 1.0 lc rgb colors[i] title titles[i].' p99'

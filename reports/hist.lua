@@ -1,0 +1,45 @@
+-- Latency percentiles from a step's stored histograms (README, "Histograms":
+-- layout loglin-v1 unit=ns sub_bits=7), read and write merged, computed the
+-- way the core computes a step's percentiles: the bucket holding rank
+-- ceil(p/100 x total), its middle, no more than the step's maximum.
+local hist = {}
+
+local MERGED = [[
+  SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS b,
+         sum(json_extract(j.value, '$[1]')) AS c
+  FROM histograms h, json_each(h.counts) j
+  WHERE h.step_id = ?1 AND h.layout LIKE 'loglin-v1 unit=ns sub_bits=7%'
+  GROUP BY b ORDER BY b]]
+
+local function bucket_mid_ns(b)
+  if b < 256 then return b end
+  local e = b // 128 + 6
+  local low = (b % 128 + 128) << (e - 7)
+  local width = 1 << (b // 128 - 1)
+  return low + (width - 1) / 2
+end
+
+-- { [p] = microseconds } for each p of levels (e.g. { 50, 99, 99.9 }), or nil
+-- when the step has no histogram. max_us: the step's maximum latency.
+function hist.percentiles(step_id, levels, max_us)
+  local buckets = report.sql(MERGED, step_id)
+  local total = 0
+  for _, x in ipairs(buckets) do total = total + x.c end
+  if total == 0 then return nil end
+  local out = {}
+  for _, p in ipairs(levels) do
+    local rank = math.max(1, math.ceil(p / 100 * total))
+    local seen = 0
+    for _, x in ipairs(buckets) do
+      seen = seen + x.c
+      if seen >= rank then
+        local us = bucket_mid_ns(x.b) / 1000
+        out[p] = max_us and math.min(us, max_us) or us
+        break
+      end
+    end
+  end
+  return out
+end
+
+return hist

@@ -1,0 +1,310 @@
+-- reports/review.lua: the default report of `hbatest report RUN...`. One
+-- page comparing the runs (one colour per run in every chart and table):
+-- the test bed side by side, every matched step with deltas against the
+-- baseline, then the charts reviewers publish (shared/reference 003, 000):
+-- per-second scatter of preconditioning and long steps, OIO and write-mix
+-- sweeps, sequential throughput bars against each run's PCIe ceiling.
+-- It runs in the plan sandbox with the report.* API (README, "Reports").
+local compare = require("compare")
+local fmt = require("format")
+
+local esc = report.escape_html
+local runs = report.runs
+local N = #runs
+local B = report.baseline
+
+-- Colour-blind safe (Okabe-Ito), dark enough on white.
+local palette = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                  "#000000", "#999933" }
+
+for i, r in ipairs(runs) do
+  r.color = palette[(i - 1) % #palette + 1]
+  r.name = (r.label and r.label ~= "") and r.label or r.uuid:sub(1, 8)
+  r.sim = r.simulated == 1
+  r.series_title = r.name .. (r.sim and " [simulated]" or "")
+end
+
+-- ---- data ----------------------------------------------------------------
+local steps, facts = {}, {}
+for i, r in ipairs(runs) do
+  steps[i] = report.sql([[
+    SELECT s.*, json_extract(s.params_json, '$.sim.link') AS sim_link,
+           json_extract(s.params_json, '$.sim.preset') AS sim_preset
+    FROM steps s WHERE s.run_id = ?1 ORDER BY s.seq]], r.id)
+  facts[i] = report.sql([[
+    SELECT COALESCE(target, '') AS target, probe, key, value FROM probes
+    WHERE run_id = ?1 AND phase = 'start' ORDER BY rowid]], r.id)
+end
+local rows = compare.match(steps)
+
+local out = {}
+local function add(...)
+  for _, s in ipairs{ ... } do out[#out + 1] = s end
+end
+
+-- ---- header --------------------------------------------------------------
+local function badges(r)
+  local b = ('<span class="badge state-%s">%s</span>'):format(esc(r.state), esc(r.state))
+  if r.sim then b = b .. ' <span class="badge sim">simulated</span>' end
+  return b
+end
+
+local function run_head(r)
+  return ('<span class="swatch" style="background:%s"></span>%s %s'):format(
+    r.color, esc(r.name), badges(r))
+end
+
+local names = {}
+for i, r in ipairs(runs) do names[i] = r.name end
+local title = report.title ~= "" and report.title or table.concat(names, " vs ")
+add("<header><h1>", esc(title), "</h1>")
+add('<p class="sub">', N > 1 and ("%d runs compared; deltas against %s."):format(N,
+    esc(runs[B].name)) or "One run.", "</p>", '<ul class="runs">')
+for _, r in ipairs(runs) do
+  add("<li>", run_head(r), ' <code>', esc(r.uuid:sub(1, 8)), "</code> ",
+      esc(r.started_at or ""), "</li>")
+end
+add("</ul></header>")
+for _, r in ipairs(runs) do
+  if r.state ~= "done" then
+    add('<div class="alert"><b>', esc(r.name), "</b> is <b>", esc(r.state),
+        "</b>: its results stop where it stopped; steps it did not reach are listed ",
+        "as unmatched below.</div>")
+  end
+end
+
+-- ---- test bed -------------------------------------------------------------
+local function fact_map(list)
+  local m = { targets = {}, order = {} }
+  for _, f in ipairs(list) do
+    local t = f.target == "" and "host" or f.target
+    if not m.targets[t] then m.targets[t] = {}; m.order[#m.order + 1] = t end
+    m.targets[t][f.probe .. "." .. f.key] = f.value
+  end
+  return m
+end
+
+-- The first target's value of a fact, and how many targets share each value.
+local function target_values(m, key)
+  local vals, count = {}, {}
+  for _, t in ipairs(m.order) do
+    local v = t ~= "host" and m.targets[t][key]
+    if v then
+      if not count[v] then vals[#vals + 1] = v end
+      count[v] = (count[v] or 0) + 1
+    end
+  end
+  local parts = {}
+  for _, v in ipairs(vals) do
+    parts[#parts + 1] = #vals > 1 and ("%s (x%d)"):format(v, count[v]) or v
+  end
+  return #parts > 0 and table.concat(parts, ", ") or nil
+end
+
+local testbed_rows = {
+  { "Host", function(m) return m.targets.host and m.targets.host["host.hostname"] end },
+  { "CPU", function(m)
+      local h = m.targets.host or {}
+      if not h["host.cpu_model"] then return nil end
+      return ("%s (%s sockets, %s cores, %s threads)"):format(h["host.cpu_model"],
+        h["host.sockets"] or "?", h["host.cores"] or "?", h["host.threads"] or "?")
+    end },
+  { "Memory", function(m)
+      local b = m.targets.host and tonumber(m.targets.host["host.memory_bytes"])
+      return b and ("%.0f GiB"):format(b / 2 ^ 30)
+    end },
+  { "Kernel", function(m) return m.targets.host and m.targets.host["host.kernel"] end },
+  { "Card", function(m)
+      local v = target_values(m, "pcie.device_name")
+      local vendor = target_values(m, "pcie.vendor_name")
+      local sub = target_values(m, "pcie.subsystem_name")
+      if not v then return nil end
+      return (vendor and vendor .. " " or "") .. v .. (sub and " (" .. sub .. ")" or "")
+    end },
+  { "Board", function(m) return target_values(m, "scsi_host.board_name") end },
+  { "Driver", function(m) return target_values(m, "scsi_host.driver") or target_values(m, "pcie.driver") end },
+  { "Firmware", function(m) return target_values(m, "scsi_host.firmware") or target_values(m, "nvme.firmware") end },
+  { "BIOS", function(m) return target_values(m, "scsi_host.bios") end },
+  { "PCIe link", function(m)
+      local cw, mw = target_values(m, "pcie.current_link_width"), target_values(m, "pcie.max_link_width")
+      if not cw then return nil end
+      return ("%s x%s (max %s x%s)"):format(target_values(m, "pcie.current_link_speed") or "?", cw,
+        target_values(m, "pcie.max_link_speed") or "?", mw or "?")
+    end },
+  { "PCIe ceiling", function(m)
+      local c = target_values(m, "pcie.ceiling_current_bytes_per_s")
+      return c and fmt.gbps(tonumber(c:match("^%d+")))
+    end },
+  { "Drives", function(m)
+      local model = target_values(m, "block.model") or target_values(m, "nvme.model")
+      if not model then return nil end
+      local rev = target_values(m, "block.revision")
+      return model .. (rev and ", firmware " .. rev or "")
+    end },
+}
+
+local function run_facts(i)
+  local r, m = runs[i], fact_map(facts[i])
+  local cells = {}
+  for _, row in ipairs(testbed_rows) do
+    cells[row[1]] = row[2](m)
+  end
+  local warn = target_values(m, "pcie.link_downtrained")
+  if warn then cells["PCIe link"] = (cells["PCIe link"] or "") .. "\0" .. warn end
+  local presets, links, engines = {}, {}, {}
+  local function once(list, v) if v and not list[v] then list[v] = true; list[#list + 1] = v end end
+  for _, s in ipairs(steps[i]) do
+    once(presets, s.sim_preset); once(links, s.sim_link); once(engines, s.engine)
+  end
+  if #presets > 0 then cells["Simulated card"] = table.concat(presets, ", ") end
+  if #links > 0 then
+    local l = {}
+    for k, v in ipairs(links) do l[k] = fmt.link_label(v) end
+    cells["Simulated link"] = table.concat(l, "; ")
+  end
+  cells["Engine"] = table.concat(engines, ", ")
+  cells["Targets"] = tostring(#report.sql("SELECT 1 FROM targets WHERE run_id = ?1", r.id))
+  cells["Plan"] = r.plan_path
+  cells["Plan sha256"] = r.plan_sha256 and r.plan_sha256:sub(1, 16)
+  cells["--set"] = (r.sets_json and r.sets_json ~= "{}" and r.sets_json ~= "[]") and r.sets_json or nil
+  cells["hbatest"] = r.version
+  cells["Started (UTC)"] = r.started_at
+  cells["Finished (UTC)"] = r.finished_at
+  cells["State"] = r.state
+  return cells
+end
+
+local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board", "Driver",
+  "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link",
+  "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Started (UTC)",
+  "Finished (UTC)" }
+
+-- Rows that differ for every pair of runs: not worth a highlight.
+local always_differ = { ["Started (UTC)"] = true, ["Finished (UTC)"] = true }
+
+local bed = {}
+for i = 1, N do bed[i] = run_facts(i) end
+add("<h2>Test bed</h2><table class=\"testbed\"><thead><tr><th></th>")
+for _, r in ipairs(runs) do add("<th>", run_head(r), "</th>") end
+add("</tr></thead><tbody>")
+for _, key in ipairs(bed_order) do
+  local any, same = false, true
+  for i = 1, N do
+    if bed[i][key] then any = true end
+    if bed[i][key] ~= bed[1][key] then same = false end
+  end
+  if any then
+    local highlight = N > 1 and not same and not always_differ[key]
+    add(highlight and '<tr class="diff">' or "<tr>", "<th>", esc(key), "</th>")
+    for i = 1, N do
+      local v = bed[i][key] or ""
+      local text, warn = v:match("^(.-)%z(.*)$")
+      if text then
+        add("<td>", esc(text), '<br><span class="warn">&#9888; ', esc(warn), "</span></td>")
+      else
+        add("<td>", esc(v ~= "" and v or "–"), "</td>")
+      end
+    end
+    add("</tr>")
+  end
+end
+add("</tbody></table>")
+if N > 1 then add('<p class="sub">Rows that differ between the runs are highlighted.</p>') end
+
+-- ---- summary ---------------------------------------------------------------
+local function step_label(s)
+  local g = s.group_name and s.group_name ~= "" and s.group_name or nil
+  local label = s.name or "?"
+  if s.axis and s.axis ~= "" and g then
+    label = ("%s, %s %s"):format(g, s.axis == "write_pct" and "write %" or s.axis, s.axis_value)
+  elseif g and not label:find(g, 1, true) then
+    label = g .. ": " .. label
+  end
+  if s.kind == "steady-round" then label = label .. " round " .. (s.round or "?") end
+  return label
+end
+
+local function done_value(s, field)
+  return s and s.status == "done" and s[field] or nil
+end
+
+local csv = { "step,kind,metric" }
+for _, r in ipairs(runs) do csv[1] = csv[1] .. "," .. fmt.csv(r.name) end
+for i = 1, N do if i ~= B then csv[1] = csv[1] .. "," .. fmt.csv("delta % " .. runs[i].name) end end
+
+add("<h2>Summary</h2><table class=\"summary\"><thead><tr><th>Step</th><th>Metric</th>")
+for i, r in ipairs(runs) do
+  add('<th class="num">', run_head(r), i == B and N > 1 and "<br>(baseline)" or "", "</th>")
+end
+for i = 1, N do
+  if i ~= B then add('<th class="num">Δ ', esc(runs[i].name), "</th>") end
+end
+add("</tr></thead><tbody>")
+for _, row in ipairs(rows) do
+  local s = row.first
+  local field, unit = compare.metric(s)
+  for _, m in ipairs{ { field, unit, true }, { "lat_p99_us", "p99 latency µs", false } } do
+    local vals = {}
+    for i = 1, N do vals[i] = done_value(row.steps[i], m[1]) end
+    local best = compare.best(vals, N, m[3])
+    local line = { fmt.csv(step_label(s)), s.kind, fmt.csv(m[2]) }
+    add("<tr>", m[3] and "<td>" .. esc(step_label(s)) .. "</td>" or "<td></td>",
+        '<td class="metric">', esc(m[2]), "</td>")
+    for i = 1, N do
+      add(best == i and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
+      line[#line + 1] = vals[i] and ("%.6g"):format(vals[i]) or ""
+    end
+    for i = 1, N do
+      if i ~= B then
+        local d, class = compare.delta(vals[i], vals[B], m[3])
+        add(('<td class="num %s">%s</td>'):format(class or "", d and ("%+.1f %%"):format(d) or "–"))
+        line[#line + 1] = d and ("%.2f"):format(d) or ""
+      end
+    end
+    add("</tr>")
+    csv[#csv + 1] = table.concat(line, ",")
+  end
+end
+add("</tbody></table>")
+if N > 1 then
+  add('<p class="sub">★ best of the row. Deltas in green are better, red worse (IOPS and MB/s ',
+      "up, latency down); grey: under ", compare.noise_pct, " %, within run-to-run noise.</p>")
+end
+report.write("data/summary.csv", table.concat(csv, "\n") .. "\n")
+
+local unmatched = compare.unmatched(rows, N)
+if N > 1 and #unmatched > 0 then
+  add("<h3>Steps not in every run</h3><ul>")
+  for _, u in ipairs(unmatched) do
+    local miss = {}
+    for k, r in ipairs(u.missing) do miss[k] = esc(runs[r].name) end
+    add("<li>", esc(step_label(u.row.first)), " (", u.row.first.kind, "): missing in ",
+        table.concat(miss, ", "), "</li>")
+  end
+  add("</ul>")
+end
+
+-- ---- charts ------------------------------------------------------------------
+local charts = require("charts")
+charts.setup{ runs = runs, steps = steps, rows = rows, add = add, label = step_label }
+charts.scatter()
+-- Server profiles (scripts/profiles.lua: oltp, email, webserver, fileserver)
+-- get a section of their own, as in published reviews.
+local known = require("profiles")
+local function profile(g) return known[g] ~= nil end
+charts.sweeps("oio", "Outstanding I/O (OIO) sweeps", "outstanding I/O (OIO)", true,
+              function(g) return not profile(g) end)
+charts.sweeps("oio", "Server profiles", "outstanding I/O (OIO)", true, profile)
+charts.sweeps("write_pct", "Write-mix sweeps", "write % (0 = all reads)", false)
+charts.steady()
+charts.sequential_bars()
+charts.per_target()
+charts.exec_table()
+
+-- ---- the page ----------------------------------------------------------------
+local page = report.read("html/page.html")
+local vars = { title = esc(title), style = report.read("html/style.css"),
+               body = table.concat(out), version = esc(report.version),
+               db = esc(report.db or "the database") }
+page = page:gsub("{{(%w+)}}", function(k) return vars[k] or "" end)
+report.write("index.html", page)

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# hbatest report: two simulated runs -> one page and its charts. The chart list
+# follows the steps, each chart's data holds one series per run with the
+# database's values, the summary's deltas are right on a hand-made case, user
+# text is escaped in HTML and gnuplot, interrupted runs are reported as such,
+# the report program reads and writes only what it may, and without gnuplot
+# the command says what to install and writes nothing.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
+
+DB="$TMP/r.db"
+PLAN="$ROOT/tests/fixtures/report/review-plan.lua"
+rep() { "$HB" report "$@" --db "$DB" >"$TMP/out" 2>"$TMP/err"; }
+NASTY_LABEL=$(printf 'x4 <script>alert("x")</script> & '"'"'q'"'"'\nsecond line')
+NASTY_NAME=$(printf '<b>"n" & '"'"'m'"'"'\n</b> ')
+
+"$HB" run "$PLAN" --db "$DB" --label "LSI 9361-8i" -q 2>>"$TMP/stderr"; ok $? "first sim run"
+"$HB" run "$PLAN" --db "$DB" --label "$NASTY_LABEL" --set link=pcie3x4 --set "name=$NASTY_NAME" \
+	-q 2>>"$TMP/stderr"; ok $? "second sim run: x4 link, a label and step names full of markup"
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+db_hash=$(sha256sum "$DB" | cut -d' ' -f1)
+
+# --- the report of two runs ---------------------------------------------------------
+rep 1 2 --out "$TMP/rep"; ok $? "hbatest report 1 2 exits 0"
+is "$(cat "$TMP/out")" "$TMP/rep/index.html" "it prints the path of index.html"
+[ -s "$TMP/rep/index.html" ] && [ -s "$TMP/rep/data/summary.csv" ]; ok $? "index.html and data/summary.csv written"
+is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is not changed by a report"
+is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left beside DIR"
+
+# charts: one scatter per run and preconditioning step, four per OIO sweep
+# group (value, second by second, latency, percentiles), three per write-mix
+# group, one for sequential bars
+ngp=$(ls "$TMP/rep/charts"/*.gp | wc -l)
+want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
+	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
+	+ 3 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
+is "$ngp" "$want" "the chart list follows the steps: $want charts"
+is "$(ls "$TMP/rep/charts" | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
+	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-percentiles sequential-bars " \
+	"the charts, in page order"
+for f in "$TMP/rep/charts"/*.gp; do
+	b=${f%.gp}
+	[ -s "$b.tsv" ] && [ -s "$b.svg" ] && [ -s "$b.png" ] || { echo "# missing output of $f"; break; }
+done
+ok $? "each chart has its .gp, .tsv, .svg and .png"
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 " x " $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }'; }
+is "$(png_size "$TMP/rep/charts/03-oio-4k-randread.png")" "1280 x 720" "PNGs are 1280x720"
+is "$(grep -c '^# series' "$TMP/rep/charts/03-oio-4k-randread.tsv")" 2 "an OIO chart's data: one series per run"
+head -1 "$TMP/rep/charts/03-oio-4k-randread.tsv" | grep -q '^# oio	IOPS	lat_mean_us	lat_p99_us$'; ok $? "and a header line"
+
+# series i of a chart's data (block i, without comments)
+series() { awk -v want="$2" '/^# series/ { n++; next } /^#/ || /^$/ { next } n == want' "$1"; }
+# two lists of numbers are equal to 1e-9 (relative)
+same() { paste <(printf '%s\n' "$1") <(printf '%s\n' "$2") | awk -F'\t' '
+	{ for (i = 1; i <= NF / 2; i++) { a = $i; b = $(i + NF / 2); d = a - b; if (d < 0) d = -d
+	  if (d > 1e-9 * (a < 0 ? -a : a) + 1e-9) bad++ } n++ } END { exit (bad || !n) }'; }
+for r in 1 2; do
+	got=$(series "$TMP/rep/charts/03-oio-4k-randread.tsv" $r)
+	db=$(q "$DB" "SELECT printf('%d	%.17g	%.17g	%.17g', oio, iops, lat_mean_us, lat_p99_us) FROM steps
+		WHERE run_id = $r AND axis = 'oio' AND group_name = '4k randread' ORDER BY oio")
+	same "$got" "$db"; ok $? "run $r: the OIO chart's points equal the database's (oio, IOPS, mean, p99)"
+done
+got=$(series "$TMP/rep/charts/"*-sequential-bars.tsv 2 | cut -f2,4)
+db=$(q "$DB" "SELECT printf('%.17g	%.17g', max(mbps), 8e9 * 4 * 128 / 130 / 8 / 1e6) FROM steps WHERE run_id = 2 AND group_name = '128k read'
+	UNION ALL SELECT printf('%.17g	%.17g', mbps, 8e9 * 4 * 128 / 130 / 8 / 1e6) FROM steps WHERE run_id = 2 AND group_name = '1M sequential read'")
+same "$got" "$db"; ok $? "sequential bars: MB/s of the run and the PCIe3 x4 ceiling (3,938 MB/s)"
+grep -q 'PCIe3 x4 ceiling 3.94 GB/s' "$TMP/rep/charts/"*-sequential-bars.tsv; ok $? "labelled 'PCIe3 x4 ceiling 3.94 GB/s'"
+sc="$TMP/rep/charts/01-scatter-run1-step1.tsv"
+dots=$(echo "$TMP/rep/charts/"*-oio-4k-randwrite-seconds.tsv)
+is "$(series "$dots" 2 | awk -F'\t' '$3 == 32 { n++; s += $2 } END { print n, s }')" \
+	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE ramp = 0 AND step_id = (SELECT id FROM steps WHERE run_id = 2 AND group_name = '4k randwrite' AND oio = 32)")" \
+	"OIO seconds: each second of the measurement window of a point, IOPS as stored"
+pct=$(echo "$TMP/rep/charts/"*-oio-4k-randwrite-percentiles.tsv)
+got=$(series "$pct" 1 | awk -F'\t' '$3 == 50 || $3 == 99 || $3 == 99.9 { print $2 }')
+db=$(q "$DB" "SELECT printf('%.17g
+%.17g
+%.17g', lat_p50_us, lat_p99_us, lat_p999_us) FROM steps WHERE run_id = 1 AND group_name = '4k randwrite' AND oio = 128")
+same "$got" "$db"; ok $? "percentiles from the stored histograms equal the step's p50, p99, p99.9 (at the highest OIO)"
+is "$(series "$sc" 1 | awk -F'\t' '{ n++; s += $2 } END { print n, s }')" \
+	"$(q "$DB" "SELECT count(*) || ' ' || sum(read_ops + write_ops) FROM samples WHERE step_id = (SELECT id FROM steps WHERE run_id = 1 AND kind = 'precondition')")" \
+	"scatter: every second of the preconditioning, IOPS as stored"
+
+# --- self-contained, escaped --------------------------------------------------------
+html="$TMP/rep/index.html"
+is "$(grep -o '<img class="chart"[^>]*>' "$html" | grep -vc 'src="data:image/')" 0 "every chart is inside the page (data: URI)"
+is "$(grep -o '<img class="chart"' "$html" | wc -l)" "$ngp" "one image per chart"
+is "$(grep -Eoi '(src|href)="[a-z]+:' "$html" | grep -vic 'src="data:')" 0 "no link to anything outside the page"
+is "$(grep -c '<script' "$html")" 0 "no <script> in the page: the label's is escaped"
+grep -q 'x4 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;' "$html"; ok $? "the label escaped in HTML"
+grep -q '&lt;b&gt;&quot;n&quot; &amp; &#39;m&#39;' "$html"; ok $? "step names escaped in HTML"
+grep -q '<b>"n"' "$html"; [ $? -ne 0 ]; ok $? "and never raw"
+grep -q "^array titles\[2\] = \['LSI 9361-8i \[simulated\]', 'x4 <script>alert(\"x\")</script> & ''q'' second line \[simulated\]'\]$" \
+	"$TMP/rep/charts/03-oio-4k-randread.gp"; ok $? "the label in gnuplot: single-quoted, quotes doubled, newline a space"
+grep -q "noenhanced" "$TMP/rep/charts/03-oio-4k-randread.gp"; ok $? "gnuplot text is noenhanced"
+(cd "$TMP/rep/charts" && rm -f 03-oio-4k-randread.svg && gnuplot 03-oio-4k-randread.gp 2>"$TMP/gp.err" && [ -s 03-oio-4k-randread.svg ])
+ok $? "a chart re-renders from its folder with 'gnuplot NN-name.gp'"
+
+like "$(cat "$html")" '<tr class="diff"><th>Simulated link</th><td>PCIe3 x8, 7.88 GB/s</td><td>PCIe3 x4, 3.94 GB/s</td></tr>' \
+	"test bed: the links side by side, the row highlighted as different"
+like "$(cat "$html")" '<tr><th>Kernel</th>' "rows that are the same are not highlighted"
+like "$(cat "$html")" '<h2>Server profiles</h2><h3>oltp</h3>' "server profiles in a section of their own"
+
+# --- test bed from probes: a downtrained link is warned ---------------------------------
+printf 'hb.run{ engine = "null", duration = 1, oio = #hb.targets }\n' > "$TMP/null.lua"
+HBATEST_SYSFS_ROOT="$ROOT/tests/fixtures/sysfs/mpt3sas-pcie3-x4" "$HB" run "$TMP/null.lua" --db "$TMP/probe.db" \
+	--target /dev/sdb --target /dev/sdc --label probed -q 2>>"$TMP/stderr"; ok $? "a run on the mpt3sas PCIe3 x4-of-x8 fixture"
+"$HB" report probed --db "$TMP/probe.db" --out "$TMP/pr" >/dev/null 2>"$TMP/err"; ok $? "its report"
+like "$(cat "$TMP/pr/index.html")" '<th>PCIe link</th><td>8.0 GT/s PCIe x4 \(max 8.0 GT/s PCIe x8\)<br><span class="warn">&#9888; link trained x4 of x8: ceiling 3.94 GB/s \(x8: 7.88 GB/s\)</span>' \
+	"test bed: the link trained below its maximum, with a visible warning"
+like "$(cat "$TMP/pr/index.html")" '<th>PCIe ceiling</th><td>3.94 GB/s</td>' "and its ceiling"
+like "$(cat "$TMP/pr/index.html")" '<th>Board</th><td>SAS9300-8i</td>.*' "the board from scsi_host"
+like "$(tr -d '\n' < "$TMP/pr/index.html")" '<th>Drives</th><td>Samsung SSD 850, firmware 2B6Q</td>' "the drives"
+
+# --- in a real browser: headless Chromium opens the page from disk -------------------
+chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+if [ -n "$chrome" ]; then
+	# the page itself has no script: a copy of it gets one that counts the
+	# images that decoded, and --dump-dom prints the result
+	{ cat "$html"; printf '%s\n' '<script>addEventListener("load", function () {' \
+		'var g = 0; for (const i of document.images) if (i.complete && i.naturalWidth > 0) g++;' \
+		'document.body.setAttribute("data-check", "images " + g + "/" + document.images.length); });</script>'; } \
+		> "$TMP/rep/check.html"
+	dom=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --enable-logging=stderr \
+		--v=0 --virtual-time-budget=10000 --dump-dom "file://$TMP/rep/check.html" 2>"$TMP/chrome.err")
+	is "$(printf '%s' "$dom" | grep -o 'data-check="[^"]*"')" "data-check=\"images $ngp/$ngp\"" \
+		"Chromium, from file:// with no network: every chart image decoded"
+	is "$(grep -c 'CONSOLE' "$TMP/chrome.err")" 0 "and the console shows nothing"
+	rm -f "$TMP/rep/check.html"
+else
+	skip "Chromium is not installed (apt-get install chromium)"
+	skip "Chromium is not installed (apt-get install chromium)"
+fi
+
+# --- summary deltas on a hand-made case -----------------------------------------------
+cp "$DB" "$TMP/hand.db"
+q "$TMP/hand.db" "UPDATE steps SET mbps = CASE run_id WHEN 1 THEN 1000 ELSE 1100 END,
+	lat_p99_us = CASE run_id WHEN 1 THEN 100 ELSE 101 END WHERE group_name = '1M sequential read';
+	UPDATE steps SET iops = CASE run_id WHEN 1 THEN 1000 ELSE 900 END,
+	lat_p99_us = CASE run_id WHEN 1 THEN 100 ELSE 80 END WHERE group_name = '4k randread' AND oio = 2"
+"$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand" --no-charts >/dev/null 2>"$TMP/err"; ok $? "report of a hand-made database"
+csv="$TMP/hand/data/summary.csv"
+is "$(grep '^1M sequential read,' "$csv")" $'1M sequential read,measure,MB/s,1000,1100,10.00\n1M sequential read,measure,p99 latency µs,100,101,1.00' \
+	"summary: MB/s +10 % and p99 latency +1 % against the baseline"
+is "$(grep '^"4k randread, oio 2",' "$csv")" $'"4k randread, oio 2",measure,IOPS,1000,900,-10.00\n"4k randread, oio 2",measure,p99 latency µs,100,80,-20.00' \
+	"summary: IOPS -10 % and p99 latency -20 %"
+row() { tr -d '\n' < "$TMP/hand/index.html" | grep -o "<tr><td>$1</td><td class=\"metric\">$2</td>[^/]*/td>[^/]*/td>[^/]*/td>"; }
+like "$(row '1M sequential read' 'MB/s')" 'class="num">1,000<.*class="num best">1,100<.*class="num better">\+10.0 %' "MB/s up: better, the higher one best"
+like "$(tr -d '\n' < "$TMP/hand/index.html")" 'p99 latency µs</td><td class="num best">100</td><td class="num">101</td><td class="num noise">\+1.0 %' \
+	"latency +1 %: noise (grey), the lower one best"
+like "$(row '4k randread, oio 2' 'IOPS')" 'class="num worse">-10.0 %' "IOPS down: worse"
+like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td class="num better">-20.0 %' "latency down: better"
+"$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand2" --no-charts --baseline 2 >/dev/null 2>"$TMP/err"
+is "$(grep '^1M sequential read,measure,MB/s' "$TMP/hand2/data/summary.csv")" "1M sequential read,measure,MB/s,1000,1100,-9.09" \
+	"--baseline 2: deltas against the second run"
+ls "$TMP/hand/charts"/*.gp >/dev/null 2>&1 && ! ls "$TMP/hand/charts"/*.svg >/dev/null 2>&1; ok $? "--no-charts: scripts and data, no images"
+grep -q 'chart not rendered (--no-charts)' "$TMP/hand/index.html"; ok $? "and the page says so"
+
+# --- steps missing in a run, one run, an interrupted run --------------------------------
+q "$TMP/hand.db" "DELETE FROM steps WHERE run_id = 2 AND group_name = '4k write mix' AND write_pct = 50"
+"$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/miss" --no-charts >/dev/null 2>"$TMP/err"; ok $? "a report of runs missing some steps"
+like "$(tr -d '\n' < "$TMP/miss/index.html")" 'Steps not in every run</h3><ul>.*<li>4k write mix, write % 50 \(measure\): missing in x4' "the unmatched step is listed"
+rep 1 --out "$TMP/one"; ok $? "a report of one run"
+is "$(ls "$TMP/one/charts"/*.gp | wc -l)" "$((want - 1))" "one scatter fewer"
+sleep 0 & dead=$!; wait $dead
+q "$TMP/hand.db" "UPDATE runs SET status = 'running', finished_at = NULL, pid = $dead, host = '$(hostname)' WHERE id = 2;
+	UPDATE steps SET status = 'running', iops = NULL, mbps = NULL WHERE run_id = 2 AND seq = 1"
+"$HB" report 2 --db "$TMP/hand.db" --out "$TMP/intr" >/dev/null 2>"$TMP/err"; ok $? "a report of an interrupted run"
+like "$(cat "$TMP/intr/index.html")" '<span class="badge state-interrupted">interrupted</span>' "its state is a badge"
+like "$(tr -d '\n' < "$TMP/intr/index.html")" 'class="alert"><b>.*</b> is <b>interrupted</b>' "and an alert"
+like "$(cat "$TMP/intr/index.html")" 'class="badge sim">simulated' "simulated runs are badged"
+
+# --- per-target bars of a JBOD step ---------------------------------------------------
+printf 'hb.targets = { "sdb", "sdc" }\nhb.run{ name = "jbod", engine = "sim", sim = { preset = "sas2308-8ssd", drives = 2 }, rw = "randread", bs = "4k", oio = 8, workers = 2, duration = 3, ramp = 0 }\n' > "$TMP/jbod.lua"
+"$HB" run "$TMP/jbod.lua" --db "$TMP/jbod.db" --label jbod -q 2>>"$TMP/stderr"; ok $? "a two-target sim run"
+"$HB" report jbod --db "$TMP/jbod.db" --out "$TMP/jb" >/dev/null 2>"$TMP/err"; ok $? "its report"
+tb=$(echo "$TMP/jb/charts/"*-targets-jbod.tsv)
+got=$(series "$tb" 1 | cut -f2)
+db=$(q "$TMP/jbod.db" "SELECT printf('%.17g', (t.read_ops + t.write_ops) * 1.0 / s.window_s) FROM step_targets t JOIN steps s ON s.id = t.step_id ORDER BY t.path")
+same "$got" "$db"; ok $? "per-target bars: each target's IOPS over the window, as stored"
+
+# --- SNIA steady state: convergence chart per run ----------------------------------------
+printf 'hb.plan{ defaults = { engine = "sim", targets = { "v" }, workers = 1 } }\nhb.steady{ name = "ss", workload = { rw = "randwrite", bs = "4k", oio = 32, sim = { preset = "lsi3108-8sas", drive_capacity = "4g" } }, round = 3 }\n' > "$TMP/ss.lua"
+"$HB" run "$TMP/ss.lua" --db "$TMP/ss.db" --label ss -q 2>>"$TMP/stderr"; ok $? "a run with hb.steady"
+"$HB" report ss --db "$TMP/ss.db" --out "$TMP/ss" >/dev/null 2>"$TMP/err"; ok $? "its report"
+st=$(echo "$TMP/ss/charts/"*-steady-run1-ss.tsv)
+is "$(series "$st" 1 | wc -l)" "$(q "$TMP/ss.db" "SELECT rounds FROM steady_state")" "steady state: one point per round"
+same "$(grep -E '^(mean|slope) = ' "${st%.tsv}.gp" | sort | sed 's/.* = //')" \
+	"$(q "$TMP/ss.db" "SELECT printf('%.17g', mean) || char(10) || printf('%.17g', slope) FROM steady_state")"
+ok $? "its window mean and slope are the database's"
+
+# --- exec steps: a table of time and MB/s --------------------------------------------------
+printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' > "$TMP/exec.lua"
+"$HB" run "$TMP/exec.lua" --db "$TMP/exec.db" --label ex --allow-exec -q 2>>"$TMP/stderr"; ok $? "a run with an exec step"
+"$HB" report ex --db "$TMP/exec.db" --out "$TMP/ex" --no-charts >/dev/null 2>"$TMP/err"; ok $? "its report"
+like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2>Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">[0-9.,]+</td><td class="num">[0-9.,]+</td></tr>' \
+	"timed commands: the step's elapsed seconds and MB/s"
+
+# --- what a report program may do -----------------------------------------------------
+printf 'report.write("../escaped.txt", "x")\n' > "$TMP/bad-write.lua"
+rep 1 --template "$TMP/bad-write.lua" --out "$TMP/bw"; is $? 1 "report.write outside DIR: exit 1"
+like "$(cat "$TMP/err")" "'../escaped.txt' is not a path inside the report's folder" "the error names the path"
+[ ! -e "$TMP/escaped.txt" ] && [ ! -e "$TMP/bw" ]; ok $? "nothing written, no DIR"
+printf 'report.write("/tmp/abs.txt", "x")\n' > "$TMP/bad-abs.lua"
+rep 1 --template "$TMP/bad-abs.lua" --out "$TMP/ba"; is $? 1 "report.write of an absolute path: exit 1"
+printf 'report.sql("DELETE FROM runs")\n' > "$TMP/bad-sql.lua"
+rep 1 --template "$TMP/bad-sql.lua" --out "$TMP/bs"; is $? 1 "report.sql of a DELETE: exit 1"
+like "$(cat "$TMP/err")" 'report.sql: .*not authorized' "refused by the authorizer"
+printf 'report.sql("UPDATE sqlite_master SET name = name")\n' > "$TMP/bad-master.lua"
+rep 1 --template "$TMP/bad-master.lua" --out "$TMP/bm"; is $? 1 "report.sql of an UPDATE of sqlite_master: exit 1"
+printf 'report.sql("ATTACH %s AS x")\n' "'$TMP/new.db'" > "$TMP/bad-attach.lua"
+rep 1 --template "$TMP/bad-attach.lua" --out "$TMP/ba2"; is $? 1 "report.sql of an ATTACH: exit 1"
+[ ! -e "$TMP/new.db" ]; ok $? "and no file created by it"
+printf 'local r = report.sql("SELECT label FROM runs WHERE id = ?1 AND ?2 = 1", 1, true)\nreport.write("index.html", r[1].label)\n' > "$TMP/params.lua"
+rep 1 --template "$TMP/params.lua" --out "$TMP/pa"; ok $? "report.sql with bound parameters"
+is "$(cat "$TMP/pa/index.html")" "LSI 9361-8i" "and its result"
+is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is unchanged after all of them"
+
+mkdir -p "$TMP/tpl/gnuplot"; printf 'plot datafile using 1:2 with nonsense\n' > "$TMP/tpl/gnuplot/bad.gp"
+printf 'local c = report.chart{ name = "x", template = "bad", series = { { title = "a", rows = { { 1, 2 } } } } }\nreport.write("index.html", c.img)\n' > "$TMP/tpl/my.lua"
+rep 1 --template "$TMP/tpl/my.lua" --out "$TMP/badgp"; is $? 1 "a template gnuplot cannot read: exit 1"
+like "$(cat "$TMP/err")" "gnuplot failed on 'charts/01-x.gp': .*line [0-9]+: unrecognized plot type" "the error names the chart and quotes gnuplot"
+[ ! -e "$TMP/badgp" ]; ok $? "and no DIR"
+
+# --- DIR: replaced when it is a report, refused otherwise --------------------------------
+rep 1 --out "$TMP/one"; ok $? "a report over an older report replaces it"
+mkdir "$TMP/notareport"; touch "$TMP/notareport/keep"
+rep 1 --out "$TMP/notareport"; is $? 1 "a DIR that is not a report is refused"
+[ -e "$TMP/notareport/keep" ]; ok $? "and left as it was"
+(cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" >/dev/null 2>&1); ok $? "default DIR"
+[ -s "$TMP/hbatest-report-LSI-9361-8i-vs-x4-script-alert-x-script-q-second-line/index.html" ]
+ok $? "named hbatest-report-<label>-vs-<label>, made safe"
+cp "$DB" "$TMP/lab.db"; q "$TMP/lab.db" "UPDATE runs SET label = '<<..>>' WHERE id = 1"
+(cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
+[ -s "$TMP/hbatest-report-$(q "$DB" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")/index.html" ]; ok $? "names DIR by the uuid"
+
+# --- without gnuplot ---------------------------------------------------------------------
+mkdir -p "$TMP/nobin"
+PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" >/dev/null 2>"$TMP/err"; is $? 1 "no gnuplot on PATH: exit 1"
+like "$(cat "$TMP/err")" 'gnuplot-nox.*--no-charts' "the error names gnuplot-nox and --no-charts"
+[ ! -e "$TMP/nognu" ] && [ "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" = 0 ]; ok $? "nothing written"
+PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" --no-charts >/dev/null 2>"$TMP/err"; ok $? "--no-charts works without gnuplot"
+
+# --- usage ---------------------------------------------------------------------------------
+rep; is $? 2 "no RUN: usage error"
+rep 1 --format pdf; is $? 2 "--format pdf alone: usage error (the page needs svg or png)"
+rep 1 --format png,pdf --size 800x600 --out "$TMP/pdf"; ok $? "--format png,pdf --size 800x600"
+is "$(png_size "$TMP/pdf/charts/02-oio-4k-randread.png")" "800 x 600" "PNGs at --size"
+[ -s "$TMP/pdf/charts/02-oio-4k-randread.pdf" ] && [ -s "$TMP/pdf/charts/02-oio-4k-randread.png" ] && [ ! -e "$TMP/pdf/charts/02-oio-4k-randread.svg" ]
+ok $? "PDF and PNG, no SVG"
+rep 1 --size 12; is $? 2 "--size 12: usage error"
+rep 1 --baseline 2 --out "$TMP/bl"; is $? 1 "--baseline not among the runs: exit 1"
+rep no-such-run --out "$TMP/no7"; is $? 1 "an unknown run: exit 1"
+
+done_testing
