@@ -54,7 +54,8 @@ else
 Q := @
 endif
 
-CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c))
+# core/ and its subfolders (cmd/, db/, lua/); objects mirror them under $(B)/core/
+CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c core/*/*.c))
 CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/schema.o
 MAIN_OBJ  := $(B)/core/main.o
 
@@ -151,4 +152,4 @@ uninstall:
 clean:
 	rm -rf $(B) hbatest $(PLUGINS)
 
--include $(wildcard $(B)/core/*.d)
+-include $(wildcard $(B)/core/*.d $(B)/core/*/*.d)

@@ -8,6 +8,7 @@
 
 #include "exec.h"
 #include "log.h"
+#include "stop.h"
 #include "worker.h"
 
 /* Wait for pid without blocking for long: tick about once a second, and

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "plan.h"
 #include "strbuf.h"
+#include "stop.h"
 #include "worker.h"
 
 #ifndef HB_DATA_DIR

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "plan.h"
+#include "stop.h"
 #include "worker.h"
 
 /* Lua instructions between two limits_hook() calls. A count hook makes the

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "step.h"
 #include "target.h"
+#include "stop.h"
 #include "worker.h"
 
 /* Merged seconds not yet stored. Merging never waits for the database (the

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "target.h"
 #include "util.h"
+#include "stop.h"
 #include "worker.h"
 
 static char **destroy_ok;

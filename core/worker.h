@@ -89,8 +89,6 @@ struct worker_shared {
 
 int worker_prepare(struct worker *w);
 int worker_start(struct worker *w);
-/* Has the process been asked to stop (SIGINT/SIGTERM)? Set by the signal handler. */
-extern volatile _Atomic bool hb_stop_requested;
 void worker_release(struct worker *w);
 
 #endif

@@ -1,0 +1,132 @@
+/* Options and messages shared by the subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "log.h"
+#include "plugin.h"
+#include "util.h"
+
+static const char *db_path;
+
+const char *cli_db_path(void)
+{
+	return db_path ? db_path : db_default_path();
+}
+
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hbatest %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see hbatest help)\n");
+}
+
+int cli_common_opt(int argc, char **argv, int i)
+{
+	const char *a = argv[i];
+
+	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+		log_set_verbosity(HB_LOG_DEBUG);
+		return 1;
+	}
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		log_set_verbosity(HB_LOG_WARN);
+		return 1;
+	}
+	if (strcmp(a, "--db") && strcmp(a, "--plugin-path"))
+		return 0;
+	if (i + 1 >= argc) {
+		cli_usage_error(argv[0], "option '%s' needs a value", a);
+		return -1;
+	}
+	if (!strcmp(a, "--db"))
+		db_path = argv[i + 1];
+	else
+		plugins_set_path(argv[i + 1]);
+	return 2;
+}
+
+int cli_parse_common(const char *cmd, int argc, char **argv, const char **pos, int npos,
+			bool *verbose, bool *check)
+{
+	int got = 0;
+
+	for (int i = 1; i < argc; i++) {
+		int used = cli_common_opt(argc, argv, i);
+
+		if (used < 0)
+			return -1;
+		if (used) {
+			if (verbose && !strcmp(argv[i], "-v"))
+				*verbose = true;
+			i += used - 1;
+		} else if (check && !strcmp(argv[i], "--check")) {
+			*check = true;
+		} else if (argv[i][0] != '-' && got < npos) {
+			pos[got++] = argv[i];
+		} else {
+			cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+			return -1;
+		}
+	}
+	if (got < npos) {
+		cli_usage_error(cmd, "missing argument");
+		return -1;
+	}
+	return 0;
+}
+
+/* 'running' with its process gone reads as 'interrupted' */
+const char *cli_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid)
+{
+	const char *state = (const char *)sqlite3_column_text(st, col_state);
+	const char *host = (const char *)sqlite3_column_text(st, col_host);
+
+	if (!state || strcmp(state, "running"))
+		return state ? state : "?";
+	if (util_process_state(host, sqlite3_column_int64(st, col_pid)) == 0)
+		return "interrupted";
+	return state;
+}
+
+/* Read-only: a view never writes a schema into a file, nor anything else. */
+int cli_open_ro(struct db *db, bool full_check)
+{
+	char err[1024];
+
+	if (db_open_ro(db, cli_db_path(), full_check, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A query that stopped on an error, not at its end, is an error. */
+int cli_query_end(struct db *db, sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
+	return -EIO;
+}
+
+sqlite3_stmt *cli_query(struct db *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
+		log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	if (id)
+		sqlite3_bind_int64(st, 1, id);
+	return st;
+}
