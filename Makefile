@@ -56,7 +56,7 @@ endif
 
 # core/ and its subfolders (cmd/, db/, lua/); objects mirror them under $(B)/core/
 CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c core/*/*.c))
-CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/schema.o
+CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/db/schema.o
 MAIN_OBJ  := $(B)/core/main.o
 
 ENGINE_SRCS := $(wildcard plugins/engines/*.c)
@@ -88,7 +88,7 @@ $(B)/core/%.o: core/%.c
 	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # db/schema.sql is compiled into the binary
-$(B)/core/schema.o: core/schema.S db/schema.sql
+$(B)/core/db/schema.o: core/db/schema.S db/schema.sql
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	$(Q)$(CC) -c -o $@ $<

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "db.h"
+#include "db/db.h"
 #include "log.h"
 #include "plugin.h"
 

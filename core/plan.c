@@ -131,17 +131,17 @@ static void push_results(lua_State *L, const struct step_totals *t, int64_t step
 {
 	lua_createtable(L, 0, 12);
 #define FIELD(name, val) (lua_pushnumber(L, (val)), lua_setfield(L, -2, name))
-	FIELD("iops", t->iops);
-	FIELD("mbps", t->mbps);
-	FIELD("read_iops", t->read_iops);
-	FIELD("write_iops", t->write_iops);
-	FIELD("lat_mean_us", t->lat_mean);
-	FIELD("lat_p50_us", t->lat_p50);
-	FIELD("lat_p99_us", t->lat_p99);
-	FIELD("lat_p999_us", t->lat_p999);
-	FIELD("lat_max_us", t->lat_max);
+	FIELD("iops", t->res.iops);
+	FIELD("mbps", t->res.mbps);
+	FIELD("read_iops", t->res.read_iops);
+	FIELD("write_iops", t->res.write_iops);
+	FIELD("lat_mean_us", t->res.lat_mean);
+	FIELD("lat_p50_us", t->res.lat_p50);
+	FIELD("lat_p99_us", t->res.lat_p99);
+	FIELD("lat_p999_us", t->res.lat_p999);
+	FIELD("lat_max_us", t->res.lat_max);
 #undef FIELD
-	lua_pushinteger(L, (lua_Integer)t->errors);
+	lua_pushinteger(L, (lua_Integer)t->res.errors);
 	lua_setfield(L, -2, "errors");
 	lua_pushinteger(L, (lua_Integer)step_id);
 	lua_setfield(L, -2, "step_id");
@@ -272,9 +272,9 @@ static int l_exec(lua_State *L)
 	rc = call_step(p, spec, t, &step_id, err, sizeof(err));
 	if (rc == 0) {
 		push_results(L, t, step_id, p->o->dry);
-		lua_pushnumber(L, t->elapsed_s);
+		lua_pushnumber(L, t->res.elapsed_s);
 		lua_setfield(L, -2, "elapsed_s");
-		lua_pushinteger(L, t->exit_status);
+		lua_pushinteger(L, t->res.exit_status);
 		lua_setfield(L, -2, "exit_status");
 	}
 	step_totals_release(t);

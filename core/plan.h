@@ -27,16 +27,6 @@ struct plan_opts {
 #define PLAN_LUA_MEMORY (1ull << 30)
 #define PLAN_DRY_LIMIT_S 10
 
-/* The outcome of one hb.steady{} (see scripts/snia.lua). */
-struct steady_result {
-	const char *name, *track;
-	bool attained;
-	int rounds, window_first, window_last;
-	double mean, slope, data_excursion, slope_excursion;
-	double max_data_excursion, max_slope_excursion;
-	int64_t first_step_id, last_step_id;
-};
-
 /* What the plan asks the runner to do. */
 struct plan_hooks {
 	void *ctx;

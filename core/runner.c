@@ -47,7 +47,7 @@ static void run_probes(void *vctx, const char *phase)
 	struct facts f;
 
 	probe_collect(c->probe_targets, c->nprobe_targets, &f);
-	if (facts_store(&c->db, c->run_id, phase, &f) < 0)
+	if (db_facts_store(&c->db, c->run_id, phase, &f) < 0)
 		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
 	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++) {
 		const char *msg = facts_find(&f, c->probe_targets[i], "pcie", "link_downtrained");
@@ -172,14 +172,14 @@ static void log_step_result(unsigned seq, const struct step_spec *s, const struc
 {
 	if (s->kind == STEP_EXEC) {
 		log_info("step %u %s: %s: %.1f s, exit status %d%s", seq, s->name, status,
-			 t->elapsed_s, t->exit_status, s->exec_bytes ? "" : " (no bytes= given)");
+			 t->res.elapsed_s, t->res.exit_status, s->exec_bytes ? "" : " (no bytes= given)");
 		if (s->exec_bytes)
-			log_info("step %u: %.1f MB/s", seq, t->mbps);
+			log_info("step %u: %.1f MB/s", seq, t->res.mbps);
 		return;
 	}
 	log_info("step %u %s: %s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us, "
-		 "max %.1f us, %llu errors", seq, s->name, status, t->iops, t->mbps,
-		 t->lat_mean, t->lat_p99, t->lat_max, (unsigned long long)t->errors);
+		 "max %.1f us, %llu errors", seq, s->name, status, t->res.iops, t->res.mbps,
+		 t->res.lat_mean, t->res.lat_p99, t->res.lat_max, (unsigned long long)t->res.errors);
 }
 
 static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,

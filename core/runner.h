@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "db/db.h"
 #include "plan.h"
-#include "resume.h"
+#include "db/resume.h"
 
 enum exit_code { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 

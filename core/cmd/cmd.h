@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "db/db.h"
 #include "runner.h"	/* enum exit_code */
 
 int cmd_run(int argc, char **argv);
@@ -26,10 +26,7 @@ void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((forma
 int cli_parse_common(const char *cmd, int argc, char **argv, const char **pos, int npos,
 		     bool *verbose, bool *check);
 
-/* For the read-only views (list, show). */
+/* Open the database (--db) read-only for a view; errors are logged. */
 int cli_open_ro(struct db *db, bool full_check);
-const char *cli_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid);
-sqlite3_stmt *cli_query(struct db *db, const char *sql, int64_t id);
-int cli_query_end(struct db *db, sqlite3_stmt *st, int rc);
 
 #endif

@@ -82,19 +82,6 @@ int cli_parse_common(const char *cmd, int argc, char **argv, const char **pos, i
 	return 0;
 }
 
-/* 'running' with its process gone reads as 'interrupted' */
-const char *cli_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid)
-{
-	const char *state = (const char *)sqlite3_column_text(st, col_state);
-	const char *host = (const char *)sqlite3_column_text(st, col_host);
-
-	if (!state || strcmp(state, "running"))
-		return state ? state : "?";
-	if (util_process_state(host, sqlite3_column_int64(st, col_pid)) == 0)
-		return "interrupted";
-	return state;
-}
-
 /* Read-only: a view never writes a schema into a file, nor anything else. */
 int cli_open_ro(struct db *db, bool full_check)
 {
@@ -107,26 +94,3 @@ int cli_open_ro(struct db *db, bool full_check)
 	return 0;
 }
 
-/* A query that stopped on an error, not at its end, is an error. */
-int cli_query_end(struct db *db, sqlite3_stmt *st, int rc)
-{
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
-	return -EIO;
-}
-
-sqlite3_stmt *cli_query(struct db *db, const char *sql, int64_t id)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
-		sqlite3_finalize(st);
-		return NULL;
-	}
-	if (id)
-		sqlite3_bind_int64(st, 1, id);
-	return st;
-}

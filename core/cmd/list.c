@@ -18,11 +18,7 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	if (cli_open_ro(&db, check) < 0)
 		return EXIT_FAILED;
-	st = cli_query(&db, "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), r.state, "
-		   "r.host, r.pid, r.started_at, r.plan_path, r.simulated, "
-		   "(SELECT count(*) FROM steps s WHERE s.run_id = r.id AND s.status = 'done'), "
-		   "(SELECT count(*) FROM steps s WHERE s.run_id = r.id) "
-		   "FROM run_state r ORDER BY r.id", 0);
+	st = db_read_runs(&db);
 	if (!st) {
 		db_close(&db);
 		return EXIT_FAILED;
@@ -36,12 +32,12 @@ int cmd_list(int argc, char **argv)
 			 sqlite3_column_int(st, 10));
 		printf("%4lld  %-8s  %-24.24s  %-11s  %-20.19s  %-9s  %s%s\n",
 		       (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1),
-		       sqlite3_column_text(st, 2), cli_run_state(st, 3, 4, 5),
+		       sqlite3_column_text(st, 2), db_run_state(st, 3, 4, 5),
 		       sqlite3_column_text(st, 6), steps, sqlite3_column_text(st, 7),
 		       sqlite3_column_int(st, 8) ? "  [simulated]" : "");
 		n++;
 	}
-	rc = cli_query_end(&db, st, rc);
+	rc = db_read_end(&db, st, rc);
 	if (!n && !rc)
 		printf("(no runs in %s)\n", db.path);
 	db_close(&db);

@@ -14,9 +14,7 @@ static int show_run(struct db *db, int64_t id)
 	sqlite3_stmt *st;
 	int rc;
 
-	st = cli_query(db, "SELECT uuid, label, plan_path, plan_sha256, host, version, cmdline, "
-		   "started_at, finished_at, state, host, pid, simulated FROM run_state "
-		   "WHERE id = ?", id);
+	st = db_read_run(db, id);
 	if (!st)
 		return -EIO;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -25,18 +23,17 @@ static int show_run(struct db *db, int64_t id)
 		for (int i = 0; i < 9; i++)
 			printf("  %-12s %s\n", labels[i], sqlite3_column_text(st, i)
 			       ? (const char *)sqlite3_column_text(st, i) : "-");
-		printf("  %-12s %s\n", "status", cli_run_state(st, 9, 10, 11));
+		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11));
 	}
-	if (cli_query_end(db, st, rc))
+	if (db_read_end(db, st, rc))
 		return -EIO;
-	st = cli_query(db, "SELECT path, kind, size_bytes FROM targets WHERE run_id = ? "
-		   "ORDER BY id", id);
+	st = db_read_targets(db, id);
 	if (!st)
 		return -EIO;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		printf("  %-12s %s (%s, %lld bytes)\n", "target", sqlite3_column_text(st, 0),
 		       sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2));
-	return cli_query_end(db, st, rc);
+	return db_read_end(db, st, rc);
 }
 
 static int show_steps(struct db *db, int64_t id)
@@ -44,9 +41,7 @@ static int show_steps(struct db *db, int64_t id)
 	sqlite3_stmt *st;
 	int rc;
 
-	st = cli_query(db, "SELECT seq, kind, name, status, iops, mbps, mibps, lat_mean_us, "
-		   "lat_p99_us, lat_max_us, errors, window_s FROM step_summary "
-		   "WHERE run_id = ? ORDER BY seq", id);
+	st = db_read_steps(db, id);
 	if (!st)
 		return -EIO;
 	printf("\n%4s  %-12s  %-30s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s\n", "step",
@@ -60,7 +55,7 @@ static int show_steps(struct db *db, int64_t id)
 		       sqlite3_column_double(st, 6), sqlite3_column_double(st, 7),
 		       sqlite3_column_double(st, 8), sqlite3_column_double(st, 9),
 		       (long long)sqlite3_column_int64(st, 10));
-	return cli_query_end(db, st, rc);
+	return db_read_end(db, st, rc);
 }
 
 static int show_steady(struct db *db, int64_t id)
@@ -68,10 +63,7 @@ static int show_steady(struct db *db, int64_t id)
 	sqlite3_stmt *st;
 	int rc;
 
-	st = cli_query(db, "SELECT name, attained, rounds, window_first, window_last, mean, "
-		   "data_excursion / mean * 100, slope_excursion / mean * 100, "
-		   "max_data_excursion * 100, max_slope_excursion * 100, track "
-		   "FROM steady_state WHERE run_id = ? ORDER BY id", id);
+	st = db_read_steady(db, id);
 	if (!st)
 		return -EIO;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -87,7 +79,7 @@ static int show_steady(struct db *db, int64_t id)
 			       sqlite3_column_double(st, 7), sqlite3_column_double(st, 9));
 		printf("\n");
 	}
-	return cli_query_end(db, st, rc);
+	return db_read_end(db, st, rc);
 }
 
 static int show_events(struct db *db, int64_t id)
@@ -95,14 +87,13 @@ static int show_events(struct db *db, int64_t id)
 	sqlite3_stmt *st;
 	int rc;
 
-	st = cli_query(db, "SELECT at, level, message FROM events WHERE run_id = ? "
-		   "AND level != 'info' ORDER BY id", id);
+	st = db_read_events(db, id);
 	if (!st)
 		return -EIO;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		printf("%s %s: %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
 		       sqlite3_column_text(st, 2));
-	return cli_query_end(db, st, rc);
+	return db_read_end(db, st, rc);
 }
 
 int cmd_show(int argc, char **argv)
