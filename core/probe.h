@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "db/db.h"
-
 struct fact {
 	char *target;		/* NULL for host facts */
 	char *probe, *key, *value;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "db/db.h"
-#include "plan.h"
+#include "lua/plan.h"
 #include "db/resume.h"
 
 enum exit_code { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };

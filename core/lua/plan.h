@@ -1,5 +1,5 @@
-/* Test plans: Lua 5.4 in a sandbox with the hb.* API. Only plan.c,
- * plan_step.c and plan_limits.c touch Lua. */
+/* Test plans: Lua 5.4 in a sandbox with the hb.* API. Only the files in
+ * core/lua/ touch Lua; this header keeps Lua out of its users. */
 #ifndef HB_PLAN_H
 #define HB_PLAN_H
 
@@ -52,7 +52,7 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		 struct plan_info *info, char *err, size_t errlen);
 void plan_info_free(struct plan_info *info);
 
-/* ---- plan_step.c ---- */
+/* ---- step_table.c ---- */
 struct lua_State;
 /* Build a step from the table at idx merged over the defaults table at
  * defaults_idx (0: none); targets_idx is hb.targets. On bad input returns
@@ -62,7 +62,7 @@ int plan_step_from_table(struct lua_State *L, int idx, int defaults_idx, int tar
 /* Check the keys of a table of step keys (hb.plan{defaults=...}); 0 or -EINVAL. */
 int plan_check_keys(struct lua_State *L, int idx, char *err, size_t errlen);
 
-/* ---- plan_limits.c ---- */
+/* ---- limits.c ---- */
 /* What a plan's Lua may spend, and how it stopped; one per plan_execute(). */
 struct plan_limits {
 	const char *path;		/* the plan file, for "plan.lua:12" */
