@@ -1,7 +1,8 @@
 # hbatest: one non-recursive Makefile.
 #   make            ./hbatest and plugins/*.so
-#   make check      every TAP test, run by prove
-#   make bench      hbatest side by side with fio (scripts/bench.sh)
+#   make check      every TAP test, run by prove, JOBS=2 files at a time
+#   make lint       the layout rules (scripts/dev/lint.sh)
+#   make bench      hbatest side by side with fio (scripts/dev/bench.sh)
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
 #   SANITIZE=1 builds with ASan+UBSan and `make check` fails on any report.
@@ -75,7 +76,7 @@ LIBS_libaio   := -laio
 LIBS_sim      := -lm
 LIBS_pcie     := -lpci
 
-.PHONY: all check bench install uninstall clean
+.PHONY: all check lint bench install uninstall clean
 all: hbatest $(PLUGINS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
@@ -127,23 +128,32 @@ check: export UBSAN_OPTIONS := $(SAN_COMMON):halt_on_error=1
 check: export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 endif
 
+# Test files run JOBS at a time: each makes its own temp folder and loop
+# devices (losetup --find), so none waits on another's.
+JOBS ?= 2
+
 check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 	@rm -rf $(SAN_LOG)
 	$(if $(SANFLAGS),@mkdir -p $(SAN_LOG))
-	@prove -f $(UNIT_TESTS) $(wildcard tests/*.t); rc=$$?; \
+	@prove -j$(JOBS) -f $(UNIT_TESTS) $(wildcard tests/*.t); rc=$$?; \
 	if [ -n "$$(ls -A $(SAN_LOG) 2>/dev/null)" ]; then \
 		for f in $(SAN_LOG)/*; do echo "=== $$f"; cat "$$f"; done; \
 		echo "make check: sanitizer reports in $(SAN_LOG)/ (above)"; exit 1; \
 	fi; exit $$rc
 
-bench: all
-	bash scripts/bench.sh
+lint:
+	@sh scripts/dev/lint.sh
 
+bench: all
+	bash scripts/dev/bench.sh
+
+# scripts/: the Lua modules plans require; scripts/dev/ (bench, lint,
+# dependency installer) stays out.
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts
 	install -m 755 hbatest $(DESTDIR)$(BINDIR)/hbatest
 	install -m 755 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
-	cp -R scripts/. $(DESTDIR)$(DATADIR)/scripts/
+	install -m 644 scripts/*.lua $(DESTDIR)$(DATADIR)/scripts/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hbatest
