@@ -81,7 +81,7 @@ all: hbatest $(PLUGINS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(SANFLAGS) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) $(CORE_OBJS) $(CORE_LIBS)
+	$(Q)$(CC) $(SANFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CORE_OBJS) $(CORE_LIBS)
 
 $(B)/core/%.o: core/%.c
 	@mkdir -p $(@D)
@@ -98,7 +98,7 @@ plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
 
-plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h $(MODE_STAMP)
+plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
 
@@ -119,7 +119,7 @@ build/tests/plugins/%.so: tests/fixtures/plugins/%.c tests/fixtures/plugins/stub
 # exit status of the command that printed it. Stacks are unwound by frame
 # pointers (fast): one through a library built without them (libpci, libudev)
 # stops there; rerun that command with ASAN_OPTIONS=fast_unwind_on_malloc=0
-# for the whole stack. Plugins stay mapped at exit under ASan (core/plugin.c).
+# for the whole stack. Plugins stay mapped at exit under ASan (core/loader.c).
 SAN_LOG := $(CURDIR)/build/san/log
 ifeq ($(SANITIZE),1)
 SAN_COMMON := log_path=$(SAN_LOG)/report:print_stacktrace=1:exitcode=86

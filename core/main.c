@@ -6,7 +6,7 @@
 #include "cmd/cmd.h"
 #include "db/db.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 
 static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);

@@ -13,7 +13,7 @@ enum paths_kind { PATHS_PLUGINS, PATHS_SCRIPTS, PATHS_REPORTS };
  * scripts/, reports/), the installed tree relative to the binary (moved
  * elsewhere: ../lib/hbatest/plugins, ../share/hbatest/scripts), local (a
  * plan's own ../scripts; NULL: none), the folder it was installed to.
- * (--plugin-path and $HBATEST_PLUGIN_PATH come before these: plugin.c.)
+ * (--plugin-path and $HBATEST_PLUGIN_PATH come before these: loader.c.)
  * Returns whether fn stopped the walk. */
 bool paths_each(enum paths_kind kind, const char *local,
 		bool (*fn)(const char *dir, void *ctx), void *ctx);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 #include "probe.h"
 
 struct emit_ctx {

@@ -8,7 +8,7 @@
 #include "exec.h"
 #include "guard.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 #include "probe.h"
 #include "progress.h"
 #include "runner.h"

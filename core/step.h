@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "plugin.h"
+#include "loader.h"
 #include "workload.h"
 
 enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "loader.h"
 #include "step_spec.h"
 #include "strbuf.h"
 #include "target.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "plugin.h"
+#include "loader.h"
 #include "workload.h"
 
 /* Seconds a worker may run ahead of the sampler. The sampler merges every

@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 #include "util.h"
 
 static const char *db_path;

@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 
 int cmd_plugins(int argc, char **argv)
 {

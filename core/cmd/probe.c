@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 #include "probe.h"
 
 int cmd_probe(int argc, char **argv)

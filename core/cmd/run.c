@@ -7,7 +7,7 @@
 #include "cmd/cmd.h"
 #include "guard.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 #include "progress.h"
 #include "runner.h"
 #include "target.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lua/plan.h"
-#include "plugin.h"
+#include "loader.h"
 #include "step_spec.h"
 #include "strbuf.h"
 

@@ -1,4 +1,4 @@
-/* The plugin loader. */
+/* The plugin loader (core/hbatest/plugin.h is the ABI it loads). */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include "log.h"
 #include "paths.h"
-#include "plugin.h"
+#include "loader.h"
 #include "util.h"
 
 /* Under ASan a plugin stays mapped after dlclose(): LeakSanitizer reports at
