@@ -296,10 +296,38 @@ static int delete_from(struct db *db, struct resume *r, unsigned seq)
 	return rc;
 }
 
+/* Do two params_json say the same: the same keys with the same values, in
+ * whatever order (SQLite parses both)? 1, 0, or -EIO. */
+static int params_same(struct db *db, const char *a, const char *b)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT NOT EXISTS (SELECT fullkey, type, atom FROM "
+				   "json_tree(?1) EXCEPT SELECT fullkey, type, atom FROM json_tree(?2)) "
+				   "AND NOT EXISTS (SELECT fullkey, type, atom FROM json_tree(?2) "
+				   "EXCEPT SELECT fullkey, type, atom FROM json_tree(?1))");
+	int rc;
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_column_int(st, 0);
+	else if (rc == SQLITE_ERROR && strstr(sqlite3_errmsg(db->h), "malformed JSON"))
+		rc = 0;		/* not JSON: not the same step */
+	else
+		rc = -EIO;
+	if (rc < 0)
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
 		struct step_totals *t, int64_t *step_id, char *err, size_t len)
 {
 	struct resume_step *s = NULL;
+	int same;
 
 	if (r->truncated)
 		return 0;
@@ -308,7 +336,12 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step
 			s = &r->steps[i];
 	if (!s || !s->done)
 		return delete_from(db, r, seq);
-	if (strcmp(s->params_json, spec->params_json)) {
+	if ((same = params_same(db, s->params_json, spec->params_json)) < 0) {
+		snprintf(err, len, "cannot compare step %u with run %lld's in '%s': %s", seq,
+			 (long long)r->run_id, db->path, db_errmsg(db));
+		return same;
+	}
+	if (!same) {
 		snprintf(err, len, "step %u '%s' is not the step run %lld did there (its "
 			 "parameters differ): the plan no longer replays the same steps",
 			 seq, spec->name, (long long)r->run_id);
