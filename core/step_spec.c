@@ -62,13 +62,17 @@ int step_unknown_key(const char *k, char *err, size_t len)
 			best = step_keys[i];
 		}
 	}
-	if (best)
+	if (best) {
 		snprintf(err, len, "unknown key '%s' (did you mean '%s'?)", k, best);
-	else
-		snprintf(err, len, "unknown key '%s' (keys: name, rw, write_pct, bs, oio, "
-			 "workers, duration, ramp, range, align, size, engine, targets, "
-			 "direct, seed, group, tags, kind, passes, axis, round, on_error, or a "
-			 "plugin's name)", k);
+		return -EINVAL;
+	}
+	struct strbuf b = { 0 };	/* the list is step_keys: one place to add a key */
+
+	for (unsigned i = 0; step_keys[i]; i++)
+		sb_printf(&b, "%s, ", step_keys[i]);
+	snprintf(err, len, "unknown key '%s' (keys: %sor a plugin's name)", k,
+		 b.s ? b.s : "");
+	sb_free(&b);
 	return -EINVAL;
 }
 
