@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "lua/plan.h"
+#include "lua/state.h"
 #include "stop.h"
 #include "worker.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lua/plan.h"
+#include "lua/state.h"
 #include "loader.h"
 #include "step_spec.h"
 #include "strbuf.h"
