@@ -15,7 +15,6 @@
 #include "target.h"
 #include "util.h"
 #include "stop.h"
-#include "worker.h"
 
 static char **destroy_ok;
 static unsigned ndestroy_ok;

@@ -2,8 +2,9 @@
 # make lint: the rules that keep the architecture visible (README, Layout).
 #   only core/lua/ includes Lua headers; only core/db/ prepares SQL;
 #   a plugin includes only core/hbatest/*.h; no C file over $MAX_LINES lines;
-#   no upward include: util, hist, log, ... < step < db, lua < runner < cmd < main.
-# Prints each breach as file:line: rule, exits 1 if there is any.
+#   no upward include: util, hist, log, ... < workload, target, worker < step
+#   and the rest of core/ < db/, lua/ (apart) < runner < cmd/ < main.c.
+# Prints each breach as file:line: rule; exits 1 if there is any.
 cd "$(dirname "$0")/../.." || exit 2
 MAX_LINES=${MAX_LINES:-600}
 
@@ -11,30 +12,44 @@ breach() {	# rule; grep -n lines on stdin
 	sed "s|\$|: $1|"
 }
 
-checks() {
+includes() {	# pattern, files: the quoted includes that match
+	pat=$1
+	shift
+	grep -nHE "#include *\"($pat)" "$@" 2>/dev/null
+}
 
-grep -nE '#include *[<"](lua|lauxlib|lualib|luaconf)\.h' $(find core -name '*.[ch]' ! -path 'core/lua/*') |
-	breach "a Lua header outside core/lua/"
-grep -nE 'sqlite3_prepare' $(find core plugins -name '*.[ch]' ! -path 'core/db/*') |
-	breach "sqlite3_prepare outside core/db/"
-grep -nE '#include *"' plugins/*/*.c | grep -vE '#include *"hbatest/[a-z_]+\.h"' |
-	breach "a plugin includes more than core/hbatest/*.h"
-grep -nE '#include *<' plugins/*/*.c | grep -E '<(lua|lauxlib|lualib|sqlite3)\.h>' |
-	breach "a plugin includes a core library"
-for f in $(find core plugins tests/unit -name '*.c'); do
-	n=$(wc -l < "$f")
-	[ "$n" -le "$MAX_LINES" ] || echo "$f:$n: over $MAX_LINES lines"
-done
-# upward includes: a file may include its own layer and those below
-low='core/[a-z_0-9]*.[ch]'
-for f in $(find core -maxdepth 1 -name '*.[ch]' ! -name 'main.c' ! -name 'runner.[ch]'); do
-	grep -nHE '#include *"(cmd|db|lua)/|#include *"runner\.h"' "$f"
-done | breach "upward include (core/ basics below db/, lua/, runner, cmd/)"
-grep -nHE '#include *"(cmd|lua)/|#include *"runner\.h"' $(find core/db -name '*.[ch]') |
-	breach "upward include (db/ below lua/, runner, cmd/)"
-grep -nHE '#include *"(cmd|db)/|#include *"runner\.h"' $(find core/lua -name '*.[ch]') |
-	breach "upward include (lua/ below db/'s users, runner, cmd/)"
-grep -nHE '#include *"cmd/' core/runner.[ch] | breach "upward include (runner below cmd/)"
+checks() {
+	grep -nE '#include *[<"](lua|lauxlib|lualib|luaconf)\.h' \
+		$(find core -name '*.[ch]' ! -path 'core/lua/*') |
+		breach "a Lua header outside core/lua/"
+	grep -nE 'sqlite3_prepare' $(find core plugins -name '*.[ch]' ! -path 'core/db/*') |
+		breach "sqlite3_prepare outside core/db/"
+	grep -nE '#include *"' plugins/*/*.c | grep -vE '#include *"hbatest/[a-z_]+\.h"' |
+		breach "a plugin includes more than core/hbatest/*.h"
+	grep -nE '#include *<(lua|lauxlib|lualib|sqlite3)\.h>' plugins/*/*.c |
+		breach "a plugin includes a core library"
+	for f in $(find core plugins tests/unit -name '*.c'); do
+		n=$(wc -l < "$f")
+		[ "$n" -le "$MAX_LINES" ] || echo "$f:$n: over $MAX_LINES lines"
+	done
+
+	# upward includes: a file includes its own layer and those below
+	for f in util hist log strbuf sha256 stop paths sanitize; do
+		includes '(workload|target|worker|step|step_spec|exec|guard|probe|progress|loader)\.h' \
+			core/$f.c core/$f.h
+	done | breach "upward include (util, hist, log, ... are below workload, target, worker)"
+	for f in workload target worker; do
+		includes '(step|step_spec|exec|guard|probe|progress)\.h' core/$f.c core/$f.h
+	done | breach "upward include (workload, target, worker are below step)"
+	includes '(cmd|db|lua)/|runner\.h' $(find core -maxdepth 1 -name '*.[ch]' \
+		! -name main.c ! -name 'runner.[ch]') |
+		breach "upward include (core/ is below db/, lua/, the runner and cmd/)"
+	includes '(cmd|lua)/|runner\.h' $(find core/db -name '*.[ch]') |
+		breach "upward include (db/ is below the runner and cmd/, apart from lua/)"
+	includes '(cmd|db)/|runner\.h' $(find core/lua -name '*.[ch]') |
+		breach "upward include (lua/ is below the runner and cmd/, apart from db/)"
+	includes 'cmd/' core/runner.c core/runner.h |
+		breach "upward include (the runner is below cmd/)"
 }
 
 out=$(checks)
