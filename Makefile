@@ -1,7 +1,8 @@
 # hbatest: one non-recursive Makefile.
 #   make            ./hbatest and plugins/*.so
-#   make check      every TAP test, run by prove
-#   make bench      hbatest side by side with fio (scripts/bench.sh)
+#   make check      every TAP test, run by prove, JOBS=2 files at a time
+#   make lint       the layout rules (scripts/dev/lint.sh)
+#   make bench      hbatest side by side with fio (scripts/dev/bench.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
@@ -55,9 +56,9 @@ else
 Q := @
 endif
 
-CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c)) \
-             $(wildcard core/cmd/*.c core/lua/*.c core/db/*.c)
-CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/schema.o
+# core/ and its subfolders (cmd/, db/, lua/); objects mirror them under $(B)/core/
+CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c core/*/*.c))
+CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/db/schema.o
 MAIN_OBJ  := $(B)/core/main.o
 
 ENGINE_SRCS := $(wildcard plugins/engines/*.c)
@@ -76,12 +77,12 @@ LIBS_libaio   := -laio
 LIBS_sim      := -lm
 LIBS_pcie     := -lpci
 
-.PHONY: all check bench bench-report install uninstall clean
+.PHONY: all check lint bench bench-report install uninstall clean
 all: hbatest $(PLUGINS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(SANFLAGS) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) $(CORE_OBJS) $(CORE_LIBS)
+	$(Q)$(CC) $(SANFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CORE_OBJS) $(CORE_LIBS)
 
 $(B)/core/%.o: core/%.c
 	@mkdir -p $(@D)
@@ -89,7 +90,7 @@ $(B)/core/%.o: core/%.c
 	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # db/schema.sql is compiled into the binary
-$(B)/core/schema.o: core/schema.S db/schema.sql
+$(B)/core/db/schema.o: core/db/schema.S db/schema.sql
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	$(Q)$(CC) -c -o $@ $<
@@ -98,7 +99,7 @@ plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
 
-plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h $(MODE_STAMP)
+plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
 
@@ -119,7 +120,7 @@ build/tests/plugins/%.so: tests/fixtures/plugins/%.c tests/fixtures/plugins/stub
 # exit status of the command that printed it. Stacks are unwound by frame
 # pointers (fast): one through a library built without them (libpci, libudev)
 # stops there; rerun that command with ASAN_OPTIONS=fast_unwind_on_malloc=0
-# for the whole stack. Plugins stay mapped at exit under ASan (core/plugin.c).
+# for the whole stack. Plugins stay mapped at exit under ASan (core/loader.c).
 SAN_LOG := $(CURDIR)/build/san/log
 ifeq ($(SANITIZE),1)
 SAN_COMMON := log_path=$(SAN_LOG)/report:print_stacktrace=1:exitcode=86
@@ -128,18 +129,27 @@ check: export UBSAN_OPTIONS := $(SAN_COMMON):halt_on_error=1
 check: export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 endif
 
+# Test files run JOBS at a time: each makes its own temp folder and loop
+# devices (losetup --find), so none waits on another's.
+JOBS ?= 2
+
 check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 	@rm -rf $(SAN_LOG)
 	$(if $(SANFLAGS),@mkdir -p $(SAN_LOG))
-	@prove -f $(UNIT_TESTS) $(wildcard tests/*.t); rc=$$?; \
+	@prove -j$(JOBS) -f $(UNIT_TESTS) $(wildcard tests/*.t); rc=$$?; \
 	if [ -n "$$(ls -A $(SAN_LOG) 2>/dev/null)" ]; then \
 		for f in $(SAN_LOG)/*; do echo "=== $$f"; cat "$$f"; done; \
 		echo "make check: sanitizer reports in $(SAN_LOG)/ (above)"; exit 1; \
 	fi; exit $$rc
 
-bench: all
-	bash scripts/bench.sh
+lint:
+	@sh scripts/dev/lint.sh
 
+bench: all
+	bash scripts/dev/bench.sh
+
+# scripts/: the Lua modules plans require; scripts/dev/ (bench, lint,
+# dependency installer) stays out.
 bench-report: all
 	bash tests/bench-report.sh
 
@@ -147,7 +157,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts
 	install -m 755 hbatest $(DESTDIR)$(BINDIR)/hbatest
 	install -m 755 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
-	cp -R scripts/. $(DESTDIR)$(DATADIR)/scripts/
+	install -m 644 scripts/*.lua $(DESTDIR)$(DATADIR)/scripts/
 	install -d $(DESTDIR)$(DATADIR)/reports
 	cp -R reports/. $(DESTDIR)$(DATADIR)/reports/
 

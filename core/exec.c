@@ -8,6 +8,7 @@
 
 #include "exec.h"
 #include "log.h"
+#include "stop.h"
 #include "worker.h"
 
 /* Wait for pid without blocking for long: tick about once a second, and
@@ -59,16 +60,16 @@ int exec_run(const struct step_spec *s, struct step_totals *t, exec_tick_fn tick
 		snprintf(err, len, "cannot wait for '%s': %s", s->cmd, strerror(-rc));
 		return rc;
 	}
-	t->elapsed_s = (double)(util_now_ns() - start) / 1e9;
-	t->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	t->window_s = (uint64_t)(t->elapsed_s + 0.5);
-	if (s->exec_bytes && t->elapsed_s > 0)
-		t->mbps = (double)s->exec_bytes / t->elapsed_s / 1e6;
+	t->res.elapsed_s = (double)(util_now_ns() - start) / 1e9;
+	t->res.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	t->window_s = (uint64_t)(t->res.elapsed_s + 0.5);
+	if (s->exec_bytes && t->res.elapsed_s > 0)
+		t->res.mbps = (double)s->exec_bytes / t->res.elapsed_s / 1e6;
 	if (hb_stop_requested)
 		return -EINTR;
-	if (t->exit_status) {
+	if (t->res.exit_status) {
 		snprintf(err, len, "'%s' exited with status %d after %.1f s", s->cmd,
-			 t->exit_status, t->elapsed_s);
+			 t->res.exit_status, t->res.elapsed_s);
 		return -ECHILD;
 	}
 	return 0;

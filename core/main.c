@@ -1,26 +1,45 @@
-/* hbatest: the command line. */
+/* hbatest: the command line, a table of commands that also prints the usage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "db.h"
+#include "cmd/cmd.h"
+#include "db/db.h"
 #include "log.h"
-#include "plugin.h"
+#include "loader.h"
 
-static const char usage[] =
-	"usage: hbatest run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
-	"                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
-	"                            [--allow-exec] [--lua-memory SIZE]\n"
-	"       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
-	"                            [--allow-exec] [--lua-memory SIZE]\n"
-	"       hbatest list [--db FILE]\n"
-	"       hbatest show RUN [--db FILE]\n"
-	"       hbatest plugins [-v]\n"
-	"       hbatest probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)\n"
-	"       hbatest report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
-	"                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
-	"       hbatest --version | help\n"
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+/* One entry a command, in the style of Lua's luaL_Reg; usage is what
+ * `hbatest help` prints for it (NULL: an alias of the entry above). */
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "run", cmd_run,
+	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
+	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
+	  "                            [--allow-exec] [--lua-memory SIZE]\n"
+	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
+	  "                            [--allow-exec] [--lua-memory SIZE]" },
+	{ "list", cmd_list, "list [--db FILE]" },
+	{ "show", cmd_show, "show RUN [--db FILE]" },
+	{ "plugins", cmd_plugins, "plugins [-v]" },
+	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)" },
+	{ "report", cmd_report,
+	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
+	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]" },
+	{ "--version", cmd_version, "--version | help" },
+	{ "version", cmd_version, NULL },
+	{ "help", cmd_help, NULL },
+	{ "--help", cmd_help, NULL },
+	{ "-h", cmd_help, NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const char usage_tail[] =
 	"\n"
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
 	"--plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more), -q (less).\n"
@@ -33,37 +52,49 @@ static const char usage[] =
 	"scripts, data, SVG/PNG); needs gnuplot unless --no-charts.\n"
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
 
+static void print_usage(FILE *out)
+{
+	const char *lead = "usage: ";
+
+	for (const struct command *c = commands; c->name; c++) {
+		if (!c->usage)
+			continue;
+		fprintf(out, "%shbatest %s\n", lead, c->usage);
+		lead = "       ";
+	}
+	fputs(usage_tail, out);
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	printf("hbatest %s (plugin ABI %d.%d, database schema %d)\n", HB_VERSION,
+	       HB_ABI_MAJOR, HB_ABI_MINOR, DB_SCHEMA_VERSION);
+	return EXIT_DONE;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	print_usage(stdout);
+	return EXIT_DONE;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "help";
+	const char *name = argc > 1 ? argv[1] : "help";
+	const struct command *c;
 	int rc;
 
 	log_init();
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-		printf("hbatest %s (plugin ABI %d.%d, database schema %d)\n", HB_VERSION,
-		       HB_ABI_MAJOR, HB_ABI_MINOR, DB_SCHEMA_VERSION);
-		return EXIT_DONE;
-	}
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(usage, stdout);
-		return EXIT_DONE;
-	}
-	if (!strcmp(cmd, "run"))
-		rc = cmd_run(argc - 1, argv + 1);
-	else if (!strcmp(cmd, "list"))
-		rc = cmd_list(argc - 1, argv + 1);
-	else if (!strcmp(cmd, "show"))
-		rc = cmd_show(argc - 1, argv + 1);
-	else if (!strcmp(cmd, "plugins"))
-		rc = cmd_plugins(argc - 1, argv + 1);
-	else if (!strcmp(cmd, "probe"))
-		rc = cmd_probe(argc - 1, argv + 1);
-	else if (!strcmp(cmd, "report"))
-		rc = cmd_report(argc - 1, argv + 1);
-	else {
-		fprintf(stderr, "hbatest: unknown command '%s'\n\n%s", cmd, usage);
+	for (c = commands; c->name && strcmp(c->name, name); c++)
+		;
+	if (!c->name) {
+		fprintf(stderr, "hbatest: unknown command '%s'\n\n", name);
+		print_usage(stderr);
 		return EXIT_USAGE;
 	}
+	rc = c->fn(argc - 1, argv + 1);
 	plugins_unload();
 	return rc;
 }

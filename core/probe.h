@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "db.h"
-
 struct fact {
 	char *target;		/* NULL for host facts */
 	char *probe, *key, *value;
@@ -26,7 +24,6 @@ void probe_collect(char *const *targets, unsigned ntargets, struct facts *out);
 const char *facts_find(const struct facts *f, const char *target, const char *probe,
 		       const char *key);
 void facts_print(const struct facts *f, FILE *out);
-int facts_store(struct db *db, int64_t run_id, const char *phase, const struct facts *f);
 void facts_free(struct facts *f);
 
 #endif

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "step.h"
 #include "target.h"
+#include "stop.h"
 #include "worker.h"
 
 /* Merged seconds not yet stored. Merging never waits for the database (the
@@ -212,7 +213,7 @@ static void add_to_totals(struct step_run *r, const struct step_sample *smp,
 		t->bytes[d] += smp->bytes[d];
 		hist_merge(&t->lat[d], &r->sec_lat[d]);
 	}
-	t->errors += smp->errors;
+	t->res.errors += smp->errors;
 	t->window_s++;
 	for (unsigned k = 0; k < t->ntargets * TGT_COUNTERS; k++)
 		t->tgt[k] += r->sec_tgt[k];
@@ -360,20 +361,20 @@ void step_totals_finish(struct step_totals *t)
 {
 	struct hist all;
 	/* a fill ends inside its last second: rate it by the time it took */
-	double secs = t->filled && t->elapsed_s > 0 ? t->elapsed_s : (double)t->window_s;
+	double secs = t->filled && t->res.elapsed_s > 0 ? t->res.elapsed_s : (double)t->window_s;
 
 	hist_reset(&all);
 	hist_merge(&all, &t->lat[0]);
 	hist_merge(&all, &t->lat[1]);
-	t->read_iops = secs ? (double)t->ops[0] / secs : 0;
-	t->write_iops = secs ? (double)t->ops[1] / secs : 0;
-	t->iops = t->read_iops + t->write_iops;
-	t->mbps = secs ? (double)(t->bytes[0] + t->bytes[1]) / secs / 1e6 : 0;
-	t->lat_mean = hist_mean(&all) / 1000.0;
-	t->lat_p50 = hist_percentile(&all, 50) / 1000.0;
-	t->lat_p99 = hist_percentile(&all, 99) / 1000.0;
-	t->lat_p999 = hist_percentile(&all, 99.9) / 1000.0;
-	t->lat_max = all.total ? (double)all.max / 1000.0 : 0;
+	t->res.read_iops = secs ? (double)t->ops[0] / secs : 0;
+	t->res.write_iops = secs ? (double)t->ops[1] / secs : 0;
+	t->res.iops = t->res.read_iops + t->res.write_iops;
+	t->res.mbps = secs ? (double)(t->bytes[0] + t->bytes[1]) / secs / 1e6 : 0;
+	t->res.lat_mean = hist_mean(&all) / 1000.0;
+	t->res.lat_p50 = hist_percentile(&all, 50) / 1000.0;
+	t->res.lat_p99 = hist_percentile(&all, 99) / 1000.0;
+	t->res.lat_p999 = hist_percentile(&all, 99.9) / 1000.0;
+	t->res.lat_max = all.total ? (double)all.max / 1000.0 : 0;
 }
 
 /* "4940 I/O errors on '/dev/loop0', first at offset 8192: Input/output error" */
@@ -492,8 +493,8 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			double el = (double)(w->end_ns - w->t0) / 1e9;
 
 			t->filled |= w->exhausted;
-			if (w->exhausted && el > t->elapsed_s)
-				t->elapsed_s = el;
+			if (w->exhausted && el > t->res.elapsed_s)
+				t->res.elapsed_s = el;
 		}
 	}
 	free(r.sec_tgt);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "plugin.h"
+#include "loader.h"
 #include "workload.h"
 
 enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };
@@ -42,14 +42,31 @@ struct step_sample {
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
 };
 
-struct step_totals {
-	uint64_t ops[2], bytes[2], errors;
-	uint64_t window_s;	/* seconds in the measurement window that were kept */
+/* What a step measured, as the database stores it, resume reads it back and
+ * hb.run returns it to the plan: the one list of a step's result fields. */
+struct step_result {
 	double iops, read_iops, write_iops, mbps;
 	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max;	/* us */
-	bool filled;		/* a fill (passes=) wrote all it was to write */
+	uint64_t errors;
 	double elapsed_s;	/* exec steps: wall time */
 	int exit_status;	/* exec steps */
+};
+
+/* The outcome of one hb.steady{} (see scripts/snia.lua). */
+struct steady_result {
+	const char *name, *track;
+	bool attained;
+	int rounds, window_first, window_last;
+	double mean, slope, data_excursion, slope_excursion;
+	double max_data_excursion, max_slope_excursion;
+	int64_t first_step_id, last_step_id;
+};
+
+struct step_totals {
+	struct step_result res;
+	uint64_t ops[2], bytes[2];
+	uint64_t window_s;	/* seconds in the measurement window that were kept */
+	bool filled;		/* a fill (passes=) wrote all it was to write */
 	unsigned ntargets;
 	uint64_t *tgt;		/* per target, TGT_COUNTERS each (worker.h); malloc'd */
 	struct hist lat[2];	/* ns, merged over the window */

@@ -14,7 +14,7 @@
 #include "log.h"
 #include "target.h"
 #include "util.h"
-#include "worker.h"
+#include "stop.h"
 
 static char **destroy_ok;
 static unsigned ndestroy_ok;

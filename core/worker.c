@@ -5,9 +5,8 @@
 #include <time.h>
 
 #include "log.h"
+#include "stop.h"
 #include "worker.h"
-
-volatile _Atomic bool hb_stop_requested;
 
 #define REAP_TIMEOUT_NS (50 * 1000 * 1000ull)	/* so idle seconds still publish */
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "plugin.h"
+#include "loader.h"
 #include "workload.h"
 
 /* Seconds a worker may run ahead of the sampler. The sampler merges every
@@ -89,8 +89,6 @@ struct worker_shared {
 
 int worker_prepare(struct worker *w);
 int worker_start(struct worker *w);
-/* Has the process been asked to stop (SIGINT/SIGTERM)? Set by the signal handler. */
-extern volatile _Atomic bool hb_stop_requested;
 void worker_release(struct worker *w);
 
 #endif

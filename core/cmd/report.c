@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "db.h"
+#include "cmd/cmd.h"
+#include "db/db.h"
 #include "db/report.h"
 #include "gnuplot.h"
 #include "log.h"

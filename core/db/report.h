@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "db/db.h"
 
 enum db_type { DB_NULL, DB_INT, DB_REAL, DB_TEXT };
 

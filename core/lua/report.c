@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db.h"
+#include "db/db.h"
 #include "db/report.h"
 #include "log.h"
 #include "strbuf.h"

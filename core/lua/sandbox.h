@@ -1,10 +1,18 @@
-/* The Lua sandbox that plans and reports run in: base, string, table, math,
- * utf8 and a few os functions; load() of text only; require of modules. */
+/* The Lua sandbox plans (and reports) run in: base, string, table, math,
+ * utf8 and part of os; load() of text only; require() of modules in
+ * scripts/ only (paths.c), each loaded once. */
 #ifndef HB_LUA_SANDBOX_H
 #define HB_LUA_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 struct lua_State;
 
 void sandbox_open(struct lua_State *L);
+/* The folder of the file being run: require() also looks in its ../scripts. */
+void sandbox_set_dir(struct lua_State *L, const char *dir);
+/* Where require(name) would load from: true and out set. */
+bool sandbox_find_module(struct lua_State *L, const char *name, char *out, size_t len);
 
 #endif

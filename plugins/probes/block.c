@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hbatest/plugin.h"
+#include "hbatest/sysfs.h"
 
 static int block_collect(const char *root, const char *target, const struct hb_kv *opts,
 			 unsigned nopts, hb_emit_fn emit, void *ctx)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hbatest/plugin.h"
+#include "hbatest/sysfs.h"
 
 static void emit_u(hb_emit_fn emit, void *ctx, const char *key, unsigned long long v)
 {

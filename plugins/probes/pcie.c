@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hbatest/plugin.h"
+#include "hbatest/sysfs.h"
 
 /* The deepest "dddd:bb:dd.f" folder of a sysfs device path: the function nearest the disk. */
 static int pci_function(const char *devpath, char *out, size_t len)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hbatest/plugin.h"
+#include "hbatest/sysfs.h"
 
 static bool in_path(const char *prog)
 {

@@ -1,5 +1,5 @@
 /* Plugin loader: ABI versions, missing ops, option validation. */
-#include "plugin.h"
+#include "loader.h"
 #include "tap.h"
 
 #define DIR "build/tests/plugins/"

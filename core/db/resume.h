@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "db/db.h"
 #include "step.h"
 
 struct resume_step {
@@ -14,10 +14,7 @@ struct resume_step {
 	int64_t id;
 	bool done;
 	char *params_json;
-	double iops, mbps, read_iops, write_iops;
-	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max, elapsed_s;	/* us, s */
-	uint64_t errors;
-	int exit_status;
+	struct step_result res;
 };
 
 struct resume {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db.h"
+#include "db/db.h"
 #include "log.h"
 
 extern const char hb_schema_sql[];

@@ -1,4 +1,4 @@
-/* The plugin loader. */
+/* The plugin loader (core/hbatest/plugin.h is the ABI it loads). */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -10,12 +10,9 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "plugin.h"
+#include "paths.h"
+#include "loader.h"
 #include "util.h"
-
-#ifndef HB_PLUGIN_DIR
-#define HB_PLUGIN_DIR "/usr/local/lib/hbatest/plugins"
-#endif
 
 /* Under ASan a plugin stays mapped after dlclose(): LeakSanitizer reports at
  * exit, and a stack through an unmapped object reads "<unknown module>", which
@@ -177,26 +174,22 @@ static void load_path_list(const char *list)
 	free(copy);
 }
 
+static bool load_each(const char *dir, void *ctx)
+{
+	(void)ctx;
+	load_dir(dir);
+	return false;
+}
+
 int plugins_load(void)
 {
-	char self[PATH_MAX], dir[PATH_MAX + 32];
-	ssize_t n;
 	const char *env = getenv("HBATEST_PLUGIN_PATH");
 
 	if (extra_path)
 		load_path_list(extra_path);
 	if (env && *env)
 		load_path_list(env);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		snprintf(dir, sizeof(dir), "%s/plugins", self);
-		load_dir(dir);
-		snprintf(dir, sizeof(dir), "%s/../lib/hbatest/plugins", self);
-		load_dir(dir);	/* an installed tree moved elsewhere */
-	}
-	load_dir(HB_PLUGIN_DIR);
+	paths_each(PATHS_PLUGINS, NULL, load_each, NULL);
 	return 0;
 }
 

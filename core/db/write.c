@@ -6,10 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db.h"
+#include "db/db.h"
 #include "hist.h"
 #include "log.h"
-#include "plan.h"
 #include "util.h"
 #include "worker.h"
 
@@ -82,7 +81,7 @@ static int step_done(struct db *db, sqlite3_stmt *st)
 	return 0;
 }
 
-static sqlite3_stmt *prep(struct db *db, const char *sql)
+sqlite3_stmt *db_prep(struct db *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
@@ -95,7 +94,7 @@ static sqlite3_stmt *prep(struct db *db, const char *sql)
 int64_t db_run_insert(struct db *db, const struct db_run *r)
 {
 	char now[40];
-	sqlite3_stmt *st = prep(db,
+	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
 		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json, "
 		"targets_json) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?)");
@@ -125,7 +124,7 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 int db_run_finish(struct db *db, int64_t run_id, const char *status)
 {
 	char now[40];
-	sqlite3_stmt *st = prep(db, "UPDATE runs SET status = ?, finished_at = ?, "
+	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET status = ?, finished_at = ?, "
 				"heartbeat_at = ? WHERE id = ?");
 
 	if (!st)
@@ -141,7 +140,7 @@ int db_run_finish(struct db *db, int64_t run_id, const char *status)
 int db_run_heartbeat(struct db *db, int64_t run_id)
 {
 	char now[40];
-	sqlite3_stmt *st = prep(db, "UPDATE runs SET heartbeat_at = ? WHERE id = ?");
+	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET heartbeat_at = ? WHERE id = ?");
 
 	if (!st)
 		return -EIO;
@@ -154,7 +153,7 @@ int db_run_heartbeat(struct db *db, int64_t run_id)
 int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
 		     uint64_t size)
 {
-	sqlite3_stmt *st = prep(db, "INSERT OR IGNORE INTO targets (run_id, path, kind, "
+	sqlite3_stmt *st = db_prep(db, "INSERT OR IGNORE INTO targets (run_id, path, kind, "
 				"size_bytes) VALUES (?,?,?,?)");
 
 	if (!st)
@@ -169,7 +168,7 @@ int db_target_insert(struct db *db, int64_t run_id, const char *path, const char
 int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s)
 {
 	char now[40], bs[256];
-	sqlite3_stmt *st = prep(db,
+	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO steps (run_id, seq, kind, name, group_name, tags_json, params_json, "
 		"engine, rw, bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at, "
 		"axis, axis_value, round, passes, on_error) "
@@ -265,7 +264,7 @@ int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *
 static int insert_hist(struct db *db, int64_t step_id, const char *dir, const struct hist *h)
 {
 	char *json = hist_to_json(h);
-	sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO histograms (step_id, dir, layout, "
+	sqlite3_stmt *st = db_prep(db, "INSERT OR REPLACE INTO histograms (step_id, dir, layout, "
 				"counts) VALUES (?,?,?,?)");
 
 	if (!st || !json) {
@@ -289,16 +288,16 @@ static void bind_totals(sqlite3_stmt *st, const struct step_totals *t)
 	sqlite3_bind_int64(st, 5, (int64_t)t->ops[1]);
 	sqlite3_bind_int64(st, 6, (int64_t)t->bytes[0]);
 	sqlite3_bind_int64(st, 7, (int64_t)t->bytes[1]);
-	sqlite3_bind_int64(st, 8, (int64_t)t->errors);
-	sqlite3_bind_double(st, 9, t->iops);
-	sqlite3_bind_double(st, 10, t->read_iops);
-	sqlite3_bind_double(st, 11, t->write_iops);
-	sqlite3_bind_double(st, 12, t->mbps);
-	bind_lat(st, 13, ops, t->lat_mean);
-	bind_lat(st, 14, ops, t->lat_p50);
-	bind_lat(st, 15, ops, t->lat_p99);
-	bind_lat(st, 16, ops, t->lat_p999);
-	bind_lat(st, 17, ops, t->lat_max);
+	sqlite3_bind_int64(st, 8, (int64_t)t->res.errors);
+	sqlite3_bind_double(st, 9, t->res.iops);
+	sqlite3_bind_double(st, 10, t->res.read_iops);
+	sqlite3_bind_double(st, 11, t->res.write_iops);
+	sqlite3_bind_double(st, 12, t->res.mbps);
+	bind_lat(st, 13, ops, t->res.lat_mean);
+	bind_lat(st, 14, ops, t->res.lat_p50);
+	bind_lat(st, 15, ops, t->res.lat_p99);
+	bind_lat(st, 16, ops, t->res.lat_p999);
+	bind_lat(st, 17, ops, t->res.lat_max);
 }
 
 static int insert_step_targets(struct db *db, int64_t step_id, const struct step_spec *s,
@@ -306,7 +305,7 @@ static int insert_step_targets(struct db *db, int64_t step_id, const struct step
 {
 	for (unsigned i = 0; i < t->ntargets && t->tgt; i++) {
 		const uint64_t *c = &t->tgt[i * TGT_COUNTERS];
-		sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO step_targets (step_id, path, "
+		sqlite3_stmt *st = db_prep(db, "INSERT OR REPLACE INTO step_targets (step_id, path, "
 					"read_ops, write_ops, read_bytes, write_bytes, errors) "
 					"VALUES (?,?,?,?,?,?,?)");
 
@@ -329,14 +328,14 @@ static int finish_extra(struct db *db, int64_t step_id, const struct step_spec *
 
 	if (s->kind != STEP_EXEC && !s->wl.passes)
 		return 0;
-	st = prep(db, "UPDATE steps SET elapsed_s = ?, exit_status = ?, duration_s = "
+	st = db_prep(db, "UPDATE steps SET elapsed_s = ?, exit_status = ?, duration_s = "
 		  "CASE WHEN passes IS NOT NULL THEN window_s ELSE duration_s END WHERE id = ?");
 	if (!st)
 		return -EIO;
-	if (t->elapsed_s > 0)
-		sqlite3_bind_double(st, 1, t->elapsed_s);
+	if (t->res.elapsed_s > 0)
+		sqlite3_bind_double(st, 1, t->res.elapsed_s);
 	if (s->kind == STEP_EXEC)
-		sqlite3_bind_int(st, 2, t->exit_status);
+		sqlite3_bind_int(st, 2, t->res.exit_status);
 	sqlite3_bind_int64(st, 3, step_id);
 	return step_done(db, st);
 }
@@ -351,7 +350,7 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 
 	if ((rc = db_run(db, "BEGIN IMMEDIATE")) < 0)
 		return rc;
-	st = prep(db, "UPDATE steps SET status = ?, finished_at = ?, window_s = ?, "
+	st = db_prep(db, "UPDATE steps SET status = ?, finished_at = ?, window_s = ?, "
 		  "read_ops = ?, write_ops = ?, read_bytes = ?, write_bytes = ?, errors = ?, "
 		  "iops = ?, read_iops = ?, write_iops = ?, mbps = ?, lat_mean_us = ?, "
 		  "lat_p50_us = ?, lat_p99_us = ?, lat_p999_us = ?, lat_max_us = ?, "
@@ -384,7 +383,7 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 
 int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r)
 {
-	sqlite3_stmt *st = prep(db,
+	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO steady_state (run_id, name, attained, rounds, window_first, "
 		"window_last, mean, slope, data_excursion, slope_excursion, max_data_excursion, "
 		"max_slope_excursion, track, first_step_id, last_step_id) "
@@ -468,44 +467,4 @@ int db_event(struct db *db, int64_t run_id, const char *level, const char *msg)
 	db->pending = p;
 	db->pending[db->npending++] = e;
 	return rc;
-}
-
-int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
-{
-	static const char *const queries[] = {
-		"SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1",
-		"SELECT id FROM runs WHERE uuid LIKE ?1 || '%' ORDER BY id DESC",
-		"SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC",
-	};
-
-	for (unsigned q = 0; q < ARRAY_SIZE(queries); q++) {
-		sqlite3_stmt *st = prep(db, queries[q]);
-		int64_t id = -1, n = 0;
-		int rc;
-
-		if (!st) {
-			snprintf(err, len, "database '%s': %s", db->path, db_errmsg(db));
-			return -EIO;
-		}
-		sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (n++ == 0)
-				id = sqlite3_column_int64(st, 0);
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
-			return -EIO;
-		}
-		if (q == 1 && n > 1 && strlen(spec) < 36) {
-			snprintf(err, len, "run '%s' is ambiguous: %lld runs have a uuid "
-				 "starting so; give more of it", spec, (long long)n);
-			return -EINVAL;
-		}
-		if (id > 0)
-			return id;
-	}
-	snprintf(err, len, "no run '%s' in '%s' (give an id, a uuid prefix or a label; "
-		 "see hbatest list)", spec, db->path);
-	return -ENOENT;
 }

@@ -1,69 +1,21 @@
-/* Test plans: Lua 5.4 in a sandbox with the hb.* API. Only plan.c,
- * plan_step.c and plan_limits.c touch Lua. */
-#ifndef HB_PLAN_H
-#define HB_PLAN_H
+/* Inside core/lua/: the state of one plan_execute() that the hb.* functions
+ * (api.c) and the run lifecycle (plan.c) share. */
+#ifndef HB_LUA_STATE_H
+#define HB_LUA_STATE_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <limits.h>
+#include <lua.h>
+#include <stdbool.h>
 #include <stdint.h>
 
-#include "step.h"
+#include "lua/plan.h"
 
-struct plan_opts {
-	const char *path;
-	bool dry;
-	char **targets;		/* --target, replaces hb.targets */
-	unsigned ntargets;
-	char **sets;		/* --set K=V */
-	unsigned nsets;
-	bool allow_exec;	/* --allow-exec: hb.exec may run shell commands */
-	bool listing;		/* --dry-run: list hb.exec commands even without it */
-	uint64_t lua_memory;	/* bytes the plan's Lua may use; 0: PLAN_LUA_MEMORY */
-};
+/* Registry keys */
+#define REG_DEFAULTS "hbatest.defaults"
+#define REG_TARGETS "hbatest.targets"	/* the plan's own hb.targets */
+#define REG_CLI_TARGETS "hbatest.cli_targets"
 
-/* Limits on a plan's Lua: memory (--lua-memory raises it) and the wall time
- * the dry pass may spend in Lua, where a plan only lists its steps. */
-#define PLAN_LUA_MEMORY (1ull << 30)
-#define PLAN_DRY_LIMIT_S 10
-
-/* The outcome of one hb.steady{} (see scripts/snia.lua). */
-struct steady_result {
-	const char *name, *track;
-	bool attained;
-	int rounds, window_first, window_last;
-	double mean, slope, data_excursion, slope_excursion;
-	double max_data_excursion, max_slope_excursion;
-	int64_t first_step_id, last_step_id;
-};
-
-/* What the plan asks the runner to do. */
-struct plan_hooks {
-	void *ctx;
-	/* hb.run: execute (or, in the dry pass, record) one step. The spec is the
-	 * hook's to keep (it frees it). 0, -EINTR, or another -errno with err set. */
-	int (*step)(void *ctx, struct step_spec *spec, struct step_totals *t,
-		    int64_t *step_id, char *err, size_t errlen);
-	/* hb.log */
-	void (*log)(void *ctx, const char *msg);
-	/* hb.steady's outcome, to store (real pass only) */
-	void (*steady)(void *ctx, const struct steady_result *r);
-	/* hb.probe(phase): a snapshot of the test bed (real pass only) */
-	void (*probe)(void *ctx, const char *phase);
-};
-
-struct plan_info {
-	char *name, *description;
-};
-
-/* Run the plan once. Returns 0, -EINTR when interrupted, or -EINVAL with
- * err holding "file:line: message". */
-int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
-		 struct plan_info *info, char *err, size_t errlen);
-void plan_info_free(struct plan_info *info);
-
-/* ---- plan_step.c ---- */
-struct lua_State;
+/* ---- step_table.c ---- */
 /* Build a step from the table at idx merged over the defaults table at
  * defaults_idx (0: none); targets_idx is hb.targets. On bad input returns
  * -EINVAL with a message naming the key; spec is then already freed. */
@@ -72,7 +24,7 @@ int plan_step_from_table(struct lua_State *L, int idx, int defaults_idx, int tar
 /* Check the keys of a table of step keys (hb.plan{defaults=...}); 0 or -EINVAL. */
 int plan_check_keys(struct lua_State *L, int idx, char *err, size_t errlen);
 
-/* ---- plan_limits.c ---- */
+/* ---- limits.c ---- */
 /* What a plan's Lua may spend, and how it stopped; one per plan_execute(). */
 struct plan_limits {
 	const char *path;		/* the plan file, for "plan.lua:12" */
@@ -101,5 +53,20 @@ int plan_traceback(struct lua_State *L);
  * or -EINVAL with err; a limit passed wins even when the plan caught it. */
 int plan_limits_check(struct lua_State *L, struct plan_limits *lim, int status, char *err,
 		      size_t errlen);
+
+/* ---- plan.c ---- */
+struct plan {
+	const struct plan_opts *o;
+	const struct plan_hooks *hooks;
+	struct plan_info *info;
+	bool *set_used;
+	char dir[PATH_MAX];		/* folder of the plan file */
+	struct plan_limits lim;
+};
+
+/* ---- api.c ---- */
+/* The global table hb, its functions holding p as their upvalue, and
+ * print() as hb.log. */
+void api_open(lua_State *L, struct plan *p);
 
 #endif

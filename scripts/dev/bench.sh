@@ -8,7 +8,7 @@
 # Environment: BENCH_SECS (10), BENCH_ROUNDS (3: alternating, median kept),
 # BENCH_DIR (a temporary folder on the file system to test).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HB="$ROOT/hbatest"
 SECS=${BENCH_SECS:-10}
 FIO_EXTRA=
@@ -46,7 +46,7 @@ run_fio() {
 run_hb() {
 	local cpu db="$DIR/hb.db"
 	rm -f "$db" "$db"-wal "$db"-shm
-	cpu=$(cpu_of "$HB" run "$ROOT/scripts/bench.lua" --db "$db" --target "$2" \
+	cpu=$(cpu_of "$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$2" \
 		--set engine="$1" --set secs="$SECS" -q)
 	echo "$(sqlite3 "$db" "SELECT iops FROM steps") $cpu"
 }

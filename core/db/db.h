@@ -76,6 +76,24 @@ struct steady_result;
 int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r);
 /* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);
+/* The probes' facts of one phase ("start", "end"), in one transaction. */
+struct facts;
+int db_facts_store(struct db *db, int64_t run_id, const char *phase, const struct facts *f);
+
+/* The views' queries (read.c): a prepared statement, or NULL (logged). */
+sqlite3_stmt *db_read_runs(struct db *db);
+sqlite3_stmt *db_read_run(struct db *db, int64_t id);
+sqlite3_stmt *db_read_targets(struct db *db, int64_t id);
+sqlite3_stmt *db_read_steps(struct db *db, int64_t id);
+sqlite3_stmt *db_read_steady(struct db *db, int64_t id);
+sqlite3_stmt *db_read_events(struct db *db, int64_t id);
+/* Finalize; a query that stopped on an error (logged) returns -EIO. */
+int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
+/* A run's state column: 'running' with its process gone reads 'interrupted'. */
+const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid);
+
+/* For core/db/ only: prepare, the failure's reason in db->err (NULL). */
+sqlite3_stmt *db_prep(struct db *db, const char *sql);
 /* Default database path: $HBATEST_DB or ./hbatest.db */
 const char *db_default_path(void);
 

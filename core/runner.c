@@ -1,51 +1,22 @@
-/* `hbatest run`: the dry pass, then the real pass into the database. */
+/* The runner: `hbatest run`'s dry pass, then the real pass into the database. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "db.h"
 #include "exec.h"
 #include "guard.h"
 #include "log.h"
-#include "plan.h"
-#include "plugin.h"
+#include "loader.h"
 #include "probe.h"
 #include "progress.h"
-#include "resume.h"
+#include "runner.h"
 #include "sha256.h"
+#include "stop.h"
 #include "strbuf.h"
 #include "target.h"
 #include "worker.h"
-
-struct run_ctx {
-	struct plan_opts po;
-	const char *label;
-	bool dry_only;
-	bool resume, force;
-	const char *resume_spec;	/* RUN after --resume, or NULL */
-	struct resume rs;
-	/* dry pass */
-	struct step_spec *steps;
-	unsigned nsteps;
-	double total_secs;
-	bool layout;		/* some target will be laid out */
-	bool fills;		/* some step is a fill, whose time is a guess */
-	bool simulated;		/* some step runs on a simulating engine */
-	char **probe_targets;	/* the real (not virtual) targets of the dry pass */
-	unsigned nprobe_targets;
-	bool link_warned;
-	/* real pass */
-	struct db db;
-	int64_t run_id;
-	unsigned seq;
-	int64_t step_id;
-	uint64_t last_beat;	/* ns */
-	bool step_failed;
-};
 
 static double step_secs(const struct step_spec *s)
 {
@@ -76,7 +47,7 @@ static void run_probes(void *vctx, const char *phase)
 	struct facts f;
 
 	probe_collect(c->probe_targets, c->nprobe_targets, &f);
-	if (facts_store(&c->db, c->run_id, phase, &f) < 0)
+	if (db_facts_store(&c->db, c->run_id, phase, &f) < 0)
 		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
 	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++) {
 		const char *msg = facts_find(&f, c->probe_targets[i], "pcie", "link_downtrained");
@@ -136,46 +107,6 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		c->layout |= spec->wl.targets[i].create;
 	free(spec);
 	return 0;
-}
-
-static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE *out)
-{
-	char dur[32];
-
-	fprintf(out, "plan %s%s%s: %u step%s\n", c->po.path, info->name ? " - " : "",
-		info->name ? info->name : "", c->nsteps, c->nsteps == 1 ? "" : "s");
-	for (unsigned i = 0; i < c->nsteps; i++) {
-		const struct step_spec *s = &c->steps[i];
-		char bs[256];
-
-		util_format_duration(step_secs(s), dur, sizeof(dur));
-		fprintf(out, "%4u  %-12s %-32s %s%-9s ", i + 1, step_kind_name(s->kind),
-			s->name, s->wl.passes ? "~" : "", dur);
-		if (s->kind == STEP_EXEC) {
-			fprintf(out, "cmd=%s  line %d%s\n", s->cmd, s->line,
-				c->po.allow_exec ? "" : "  (needs --allow-exec)");
-			continue;
-		}
-		workload_bs_text(&s->wl, bs, sizeof(bs));
-		fprintf(out, "rw=%s bs=%s write_pct=%u oio=%u workers=%u ", rw_name(s->wl.rw),
-			bs, s->wl.write_pct, s->wl.oio, s->wl.workers);
-		if (s->wl.passes)
-			fprintf(out, "passes=%u ", s->wl.passes);
-		else
-			fprintf(out, "duration=%u ramp=%u ", s->wl.duration, s->wl.ramp);
-		if (s->axis)
-			fprintf(out, "axis=%s ", s->axis);
-		if (s->round)
-			fprintf(out, "round=%u ", s->round);
-		fprintf(out, "engine=%s targets=%u  line %d\n", s->engine->desc->name,
-			s->wl.ntargets, s->line);
-	}
-	for (unsigned i = 0; guard_destroys(i); i++)
-		fprintf(out, "destroys %s\n", guard_destroys(i));
-	util_format_duration(c->total_secs, dur, sizeof(dur));
-	fprintf(out, "estimated time: %s%s%s\n", dur,
-		c->layout ? " (plus laying out new file targets)" : "",
-		c->fills ? " (~: fills counted at 1 GB/s)" : "");
 }
 
 #define HEARTBEAT_NS (10 * NSEC_PER_SEC)
@@ -241,14 +172,14 @@ static void log_step_result(unsigned seq, const struct step_spec *s, const struc
 {
 	if (s->kind == STEP_EXEC) {
 		log_info("step %u %s: %s: %.1f s, exit status %d%s", seq, s->name, status,
-			 t->elapsed_s, t->exit_status, s->exec_bytes ? "" : " (no bytes= given)");
+			 t->res.elapsed_s, t->res.exit_status, s->exec_bytes ? "" : " (no bytes= given)");
 		if (s->exec_bytes)
-			log_info("step %u: %.1f MB/s", seq, t->mbps);
+			log_info("step %u: %.1f MB/s", seq, t->res.mbps);
 		return;
 	}
 	log_info("step %u %s: %s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us, "
-		 "max %.1f us, %llu errors", seq, s->name, status, t->iops, t->mbps,
-		 t->lat_mean, t->lat_p99, t->lat_max, (unsigned long long)t->errors);
+		 "max %.1f us, %llu errors", seq, s->name, status, t->res.iops, t->res.mbps,
+		 t->res.lat_mean, t->res.lat_p99, t->res.lat_max, (unsigned long long)t->res.errors);
 }
 
 static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
@@ -352,36 +283,6 @@ static void events_sink(void *vctx, enum hb_log_level level, const char *msg)
 		db_event(&c->db, c->run_id, names[level], msg);
 }
 
-static void on_signal(int sig)
-{
-	if (hb_stop_requested)		/* a second one: stop hard */
-		signal(sig, SIG_DFL), raise(sig);
-	hb_stop_requested = true;
-}
-
-/* A write to a closed pipe returns EPIPE (log.c then stops writing there).
- * A handler rather than SIG_IGN: an hb.exec command gets the default back. */
-static void on_sigpipe(int sig)
-{
-	(void)sig;
-}
-
-/* SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) abort the
- * run, recorded; SIGHUP is left alone when ignored at start (nohup). */
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, old;
-
-	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits return EINTR */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_sigpipe;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGPIPE, &sa, NULL);
-}
-
 static char *join_args(int argc, char **argv)
 {
 	struct strbuf b = { 0 };
@@ -423,7 +324,6 @@ static char *sets_json(const struct plan_opts *po)
 	sb_printf(&b, "}");
 	return sb_take(&b);
 }
-
 static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t len)
 {
 	struct db_run r = { 0 };
@@ -450,7 +350,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 		snprintf(err, len, "cannot read plan '%s': %s", c->po.path, strerror(errno));
 		return -EIO;
 	}
-	if ((rc = db_open(&c->db, cli_db_path(), true, err, len)) < 0) {
+	if ((rc = db_open(&c->db, c->db_path, true, err, len)) < 0) {
 		free(text);
 		return rc;
 	}
@@ -487,135 +387,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 }
 
 /* --target PATH: not empty, and not one given already (by any name) */
-static int add_target(struct run_ctx *c, const char *path)
-{
-	char **p;
-
-	if (!*path) {
-		cli_usage_error("run", "--target wants a path, not an empty string");
-		return -1;
-	}
-	for (unsigned i = 0; i < c->po.ntargets; i++) {
-		if (!target_same_path(c->po.targets[i], path))
-			continue;
-		cli_usage_error("run", "--target '%s' is given twice (first as '%s')", path,
-				c->po.targets[i]);
-		return -1;
-	}
-	p = realloc(c->po.targets, (c->po.ntargets + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	c->po.targets = p;
-	c->po.targets[c->po.ntargets++] = (char *)path;
-	return 0;
-}
-
-/* --set K=V, once per key: a second value would silently lose to the first */
-static int add_set(struct run_ctx *c, const char *kv)
-{
-	size_t klen = (size_t)(strchr(kv, '=') - kv);
-
-	for (unsigned i = 0; i < c->po.nsets; i++) {
-		if (!strncmp(c->po.sets[i], kv, klen + 1)) {
-			cli_usage_error("run", "--set %.*s is given twice ('%s' and '%s'): give "
-					"each key once", (int)klen, kv, c->po.sets[i] + klen + 1,
-					kv + klen + 1);
-			return -1;
-		}
-	}
-	c->po.sets = realloc(c->po.sets, (c->po.nsets + 1) * sizeof(char *));
-	c->po.sets[c->po.nsets++] = (char *)kv;
-	return 0;
-}
-
-/* --lua-memory SIZE: what the plan's Lua may allocate (default 1 GiB) */
-static int parse_lua_memory(struct run_ctx *c, const char *v)
-{
-	if (util_parse_size(v, &c->po.lua_memory) || c->po.lua_memory < (1u << 20)) {
-		cli_usage_error("run", "--lua-memory %s: expected a size of at least 1m, such as "
-				"\"2g\"", v);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_args(struct run_ctx *c, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int used = cli_common_opt(argc, argv, i);
-
-		if (used < 0)
-			return -1;
-		if (used) {
-			i += used - 1;
-			continue;
-		}
-		if (!strcmp(a, "--dry-run") || !strcmp(a, "--force")) {
-			*(a[2] == 'd' ? &c->dry_only : &c->force) = true;
-			continue;
-		}
-		if (!strcmp(a, "--allow-exec")) {	/* only here: a plan cannot set it */
-			c->po.allow_exec = true;
-			continue;
-		}
-		if (!strcmp(a, "--resume")) {	/* an optional RUN follows */
-			c->resume = true;
-			if (i + 1 < argc && argv[i + 1][0] != '-' && !strstr(argv[i + 1], ".lua"))
-				c->resume_spec = argv[++i];
-			continue;
-		}
-		if (a[0] != '-' && !c->po.path) {
-			c->po.path = a;
-			continue;
-		}
-		if (a[0] != '-') {
-			cli_usage_error("run", "unexpected argument '%s'", a);
-			return -1;
-		}
-		if (strcmp(a, "--label") && strcmp(a, "--target") && strcmp(a, "--set") &&
-		    strcmp(a, "--destroy-data") && strcmp(a, "--lua-memory")) {
-			cli_usage_error("run", "unknown option '%s'", a);
-			return -1;
-		}
-		if (i + 1 >= argc) {
-			cli_usage_error("run", "option '%s' needs a value", a);
-			return -1;
-		}
-		if (!strcmp(a, "--label")) {
-			c->label = argv[++i];
-		} else if (!strcmp(a, "--target")) {
-			if (add_target(c, argv[++i]) < 0)
-				return -1;
-		} else if (!strcmp(a, "--set")) {
-			const char *kv = argv[++i], *eq = strchr(kv, '=');
-
-			if (!eq || eq == kv) {
-				cli_usage_error("run", "--set wants KEY=VALUE, not '%s'", kv);
-				return -1;
-			}
-			if (add_set(c, kv) < 0)
-				return -1;
-		} else if (!strcmp(a, "--lua-memory")) {
-			if (parse_lua_memory(c, argv[++i]) < 0)
-				return -1;
-		} else {
-			target_allow_destroy(argv[++i]);
-		}
-	}
-	if (c->resume && (c->po.ntargets || c->po.nsets || c->label)) {
-		cli_usage_error("run", "--resume replays the run with its own targets, --set "
-				"values and label; give none of them");
-		return -1;
-	}
-	if (!c->po.path && !c->resume) {
-		cli_usage_error("run", "no plan given");
-		return -1;
-	}
-	return 0;
-}
-
-static void free_ctx(struct run_ctx *c)
+void runner_free(struct run_ctx *c)
 {
 	for (unsigned i = 0; i < c->nsteps; i++)
 		step_spec_free(&c->steps[i]);
@@ -633,7 +405,7 @@ static void free_ctx(struct run_ctx *c)
 	free(c->probe_targets);
 }
 
-static int real_pass(struct run_ctx *c, int argc, char **argv)
+int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 {
 	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes };
 	struct plan_info info = { 0 };
@@ -641,7 +413,7 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 	const char *status;
 	int rc;
 
-	catch_signals();	/* before the run row: a signal from here on is recorded */
+	stop_catch_signals();	/* before the run row: a signal from here on is recorded */
 	if (begin_run(c, argc, argv, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
@@ -682,65 +454,11 @@ static int real_pass(struct run_ctx *c, int argc, char **argv)
 }
 
 /* --resume: the run, its plan, targets and --set values from the database */
-static int open_resume(struct run_ctx *c)
+int runner_dry_pass(struct run_ctx *c, struct plan_info *info, char *err, size_t len)
 {
-	char err[1024];
+	struct plan_hooks hooks = { c, dry_step, plan_log, NULL, NULL };
 
-	if (db_open(&c->db, cli_db_path(), false, err, sizeof(err)) < 0 ||
-	    resume_load(&c->db, c->resume_spec, c->po.path, c->force, &c->rs, err,
-			sizeof(err)) < 0) {
-		log_error("%s", err);
-		return -1;
-	}
-	c->po.path = c->rs.plan_path;
-	c->po.targets = c->rs.targets;
-	c->po.ntargets = c->rs.ntargets;
-	c->po.sets = c->rs.sets;
-	c->po.nsets = c->rs.nsets;
-	return 0;
-}
-
-int cmd_run(int argc, char **argv)
-{
-	struct run_ctx c = { 0 };
-	struct plan_hooks hooks = { &c, dry_step, plan_log, NULL, NULL };
-	struct plan_info info = { 0 };
-	char err[2048], dur[32];
-	int rc;
-
-	if (parse_args(&c, argc, argv) < 0) {
-		c.resume = false;
-		free_ctx(&c);
-		return EXIT_USAGE;
-	}
-	if (c.resume && open_resume(&c) < 0) {
-		free_ctx(&c);
-		return EXIT_FAILED;
-	}
-	plugins_load();
-	guard_init(cli_db_path(), c.po.path);
-	c.po.dry = true;
-	c.po.listing = c.dry_only;
-	rc = plan_execute(&c.po, &hooks, &info, err, sizeof(err));
-	if (rc) {
-		log_error("%s", err);
-		plan_info_free(&info);
-		free_ctx(&c);
-		return EXIT_FAILED;
-	}
-	if (c.dry_only) {
-		print_listing(&c, &info, stdout);
-		plan_info_free(&info);
-		free_ctx(&c);
-		return EXIT_DONE;
-	}
-	util_format_duration(c.total_secs, dur, sizeof(dur));
-	log_info("plan %s%s%s: %u steps, about %s", c.po.path, info.name ? " - " : "",
-		 info.name ? info.name : "", c.nsteps, dur);
-	plan_info_free(&info);
-	progress_init(isatty(STDERR_FILENO));
-	log_set_clear_hook(progress_clear);
-	rc = real_pass(&c, argc, argv);
-	free_ctx(&c);
-	return rc;
+	c->po.dry = true;
+	c->po.listing = c->dry_only;
+	return plan_execute(&c->po, &hooks, info, err, len);
 }

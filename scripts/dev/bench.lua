@@ -1,4 +1,4 @@
--- The workload of scripts/bench.sh: 4k random reads at OIO 32 with one
+-- The workload of scripts/dev/bench.sh: 4k random reads at OIO 32 with one
 -- worker, run side by side with fio. Engine, seconds and direct come from --set.
 local engine = hb.set("engine", "io_uring")
 hb.plan{ name = "bench", description = "4k random read, OIO 32, one worker (fio comparison)" }

@@ -1,4 +1,5 @@
-/* From a Lua table of plan keys to a validated step. */
+/* Reading a step from a plan's Lua table (hb.run{...}) into a step_spec;
+ * the rules on the values are plain C, in core/step_spec.c. */
 #include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
@@ -7,74 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-#include "plugin.h"
+#include "lua/state.h"
+#include "loader.h"
+#include "step_spec.h"
 #include "strbuf.h"
-#include "target.h"
-
-static const char *const step_keys[] = {
-	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
-	"align", "size", "engine", "targets", "direct", "seed", "group", "tags",
-	"kind", "passes", "axis", "round", "on_error", NULL,
-};
 
 #define DEFAULT_ENGINE "io_uring"
 #define DEFAULT_DURATION 60
 #define DEFAULT_SEED 1
-
-static unsigned edit_distance(const char *a, const char *b)
-{
-	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), d[64];
-
-	if (lb >= 63)
-		return 99;
-	for (unsigned j = 0; j <= lb; j++)
-		d[j] = j;
-	for (unsigned i = 1; i <= la; i++) {
-		unsigned prev = d[0], tmp;
-
-		d[0] = i;
-		for (unsigned j = 1; j <= lb; j++) {
-			tmp = d[j];
-			d[j] = a[i - 1] == b[j - 1] ? prev
-				: 1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1])
-						   : (d[j] < d[j - 1] ? d[j] : d[j - 1]));
-			prev = tmp;
-		}
-	}
-	return d[lb];
-}
-
-static bool key_known(const char *k)
-{
-	for (unsigned i = 0; step_keys[i]; i++)
-		if (strcmp(step_keys[i], k) == 0)
-			return true;
-	return plugins_find_any(k) != NULL;
-}
-
-static int unknown_key(const char *k, char *err, size_t len)
-{
-	const char *best = NULL;
-	unsigned bd = 3;
-
-	for (unsigned i = 0; step_keys[i]; i++) {
-		unsigned d = edit_distance(k, step_keys[i]);
-
-		if (d < bd) {
-			bd = d;
-			best = step_keys[i];
-		}
-	}
-	if (best)
-		snprintf(err, len, "unknown key '%s' (did you mean '%s'?)", k, best);
-	else
-		snprintf(err, len, "unknown key '%s' (keys: name, rw, write_pct, bs, oio, "
-			 "workers, duration, ramp, range, align, size, engine, targets, "
-			 "direct, seed, group, tags, kind, passes, axis, round, on_error, or a "
-			 "plugin's name)", k);
-	return -EINVAL;
-}
 
 int plan_check_keys(lua_State *L, int idx, char *err, size_t len)
 {
@@ -88,8 +29,8 @@ int plan_check_keys(lua_State *L, int idx, char *err, size_t len)
 				 luaL_typename(L, -1));
 			return -EINVAL;
 		}
-		if (!key_known(lua_tostring(L, -1))) {
-			int rc = unknown_key(lua_tostring(L, -1), err, len);
+		if (!step_key_known(lua_tostring(L, -1))) {
+			int rc = step_unknown_key(lua_tostring(L, -1), err, len);
 
 			lua_pop(L, 1);
 			return rc;
@@ -457,51 +398,6 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 	return rc;
 }
 
-static char *params_json(const struct step_spec *s)
-{
-	const struct workload *wl = &s->wl;
-	struct strbuf b = { 0 };
-	char bs[256];
-
-	workload_bs_text(wl, bs, sizeof(bs));
-	sb_printf(&b, "{\"rw\":\"%s\",\"write_pct\":%u,\"bs\":", rw_name(wl->rw), wl->write_pct);
-	sb_json_str(&b, bs);
-	sb_printf(&b, ",\"oio\":%u,\"workers\":%u,\"qd\":%u,\"duration\":%u,\"ramp\":%u,"
-		  "\"align\":%u,\"direct\":%s,\"seed\":%llu", wl->oio, wl->workers, wl->qd,
-		  wl->duration, wl->ramp, wl->align, wl->direct ? "true" : "false",
-		  (unsigned long long)wl->seed);
-	if (wl->range_share > 0)
-		sb_printf(&b, ",\"range\":%g", wl->range_share);
-	else if (wl->range)
-		sb_printf(&b, ",\"range\":%llu", (unsigned long long)wl->range);
-	if (wl->size)
-		sb_printf(&b, ",\"size\":%llu", (unsigned long long)wl->size);
-	if (wl->passes)
-		sb_printf(&b, ",\"passes\":%u", wl->passes);
-	if (s->axis) {
-		sb_printf(&b, ",\"axis\":");
-		sb_json_str(&b, s->axis);
-	}
-	if (s->round)
-		sb_printf(&b, ",\"round\":%u", s->round);
-	if (s->on_error != ON_ERROR_FAIL)	/* the default stays out: older runs resume */
-		sb_printf(&b, ",\"on_error\":\"%s\"", step_on_error_name(s->on_error));
-	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
-	for (unsigned i = 0; i < s->nopts; i++) {
-		sb_printf(&b, "%s", i ? "," : "");
-		sb_json_str(&b, s->opts[i].key);
-		sb_printf(&b, ":");
-		sb_json_str(&b, s->opts[i].value);
-	}
-	sb_printf(&b, "},\"targets\":[");
-	for (unsigned i = 0; i < wl->ntargets; i++) {
-		sb_printf(&b, "%s", i ? "," : "");
-		sb_json_str(&b, wl->targets[i].path);
-	}
-	sb_printf(&b, "]}");
-	return sb_take(&b);
-}
-
 static int get_tags(struct keyctx *k, struct step_spec *s)
 {
 	lua_State *L = k->L;
@@ -537,43 +433,6 @@ static int get_tags(struct keyctx *k, struct step_spec *s)
 	lua_pop(L, 1);
 	s->tags = sb_take(&b);
 	return 0;
-}
-
-/* The same target twice in a step would split its load and halve its totals. */
-static int check_twice(const struct step_spec *s, unsigned i, char *err, size_t len)
-{
-	const char *path = s->wl.targets[i].path;
-
-	for (unsigned j = 0; j < i; j++) {
-		if (!target_same_path(s->wl.targets[j].path, path))
-			continue;
-		snprintf(err, len, "target '%s' is given twice (first as '%s')", path,
-			 s->wl.targets[j].path);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int resolve_targets(struct step_spec *s, char *err, size_t len)
-{
-	const struct hb_engine_ops *ops = s->engine->desc->ops;
-	bool virt = ops->flags & HB_ENGINE_VIRTUAL;
-
-	for (unsigned i = 0; i < s->wl.ntargets; i++) {
-		struct target_spec *t = &s->wl.targets[i];
-		uint64_t want = s->wl.size;
-		int rc;
-
-		if (virt && !want && ops->target_size)
-			want = ops->target_size(s->opts, s->nopts, i);
-		rc = target_resolve(t->path, want, virt, &t->kind, &t->size, &t->create, err, len);
-
-		if (rc)
-			return rc;
-		if ((rc = check_twice(s, i, err, len)))
-			return rc;
-	}
-	return 0;	/* may the run write there: the dry pass asks guard.c */
 }
 
 static int get_kind(struct keyctx *k, struct step_spec *s)
@@ -616,84 +475,18 @@ static int get_on_error(struct keyctx *k, struct step_spec *s)
 	return rc;
 }
 
-/* A fill writes passes x the range and stops; duration is then only a cap. */
-/* A fill's own keys only: a plan's default duration or ramp is meant for
- * measured steps, not as a cap on a fill. */
+/* The fill rules in step_spec.c, told which of duration and ramp the step
+ * gives itself (not through the plan's defaults). */
 static int check_fill(struct keyctx *k, struct step_spec *s)
 {
-	struct workload *wl = &s->wl;
 	bool own_duration, own_ramp;
 
-	if (!wl->passes)
+	if (!s->wl.passes)
 		return 0;
-	if (wl->rw != RW_WRITE && wl->rw != RW_RANDWRITE) {
-		snprintf(k->err, k->len, "passes=%u fills the targets: it needs rw=\"write\" "
-			 "or \"randwrite\", not \"%s\"", wl->passes, rw_name(wl->rw));
-		return -EINVAL;
-	}
 	own_duration = lua_getfield(k->L, k->idx, "duration") != LUA_TNIL;
 	own_ramp = lua_getfield(k->L, k->idx, "ramp") != LUA_TNIL;
 	lua_pop(k->L, 2);
-	if (!own_duration)
-		wl->duration = 100000000;	/* about 3 years: no limit in practice */
-	if (!own_ramp)
-		wl->ramp = 0;
-	return 0;
-}
-
-static int get_axis(struct keyctx *k, struct step_spec *s)
-{
-	static const char *const axes[] = { "oio", "write_pct", "bs", "workers", "rw", NULL };
-	const struct workload *wl = &s->wl;
-	char buf[256];
-
-	if (get_str(k, "axis", NULL, &s->axis) || !s->axis)
-		return k->err[0] ? -EINVAL : 0;
-	for (unsigned i = 0; axes[i]; i++) {
-		if (strcmp(axes[i], s->axis))
-			continue;
-		if (!strcmp(s->axis, "bs"))
-			workload_bs_text(wl, buf, sizeof(buf));
-		else if (!strcmp(s->axis, "rw"))
-			snprintf(buf, sizeof(buf), "%s", rw_name(wl->rw));
-		else
-			snprintf(buf, sizeof(buf), "%u", !strcmp(s->axis, "oio") ? wl->oio :
-				 !strcmp(s->axis, "workers") ? wl->workers : wl->write_pct);
-		s->axis_value = strdup(buf);
-		return 0;
-	}
-	snprintf(k->err, k->len, "axis=\"%s\": expected oio, write_pct, bs, workers or rw",
-		 s->axis);
-	return -EINVAL;
-}
-
-static double estimate_secs(const struct step_spec *s)
-{
-	double bytes = 0;
-
-	if (!s->wl.passes)
-		return (double)s->wl.ramp + s->wl.duration;
-	for (unsigned i = 0; i < s->wl.ntargets; i++)
-		bytes += (double)workload_span(&s->wl, i) * s->wl.passes;
-	return bytes / 1e9;	/* a fill: guessed at 1 GB/s */
-}
-
-static void default_name(struct step_spec *s)
-{
-	char bs[256];
-
-	workload_bs_text(&s->wl, bs, sizeof(bs));
-	if (s->wl.passes) {
-		s->name = util_strdup_printf("fill %ux %s %s", s->wl.passes, bs,
-					     s->wl.rw == RW_WRITE ? "sequential" : "random");
-		return;
-	}
-	if (s->wl.write_pct == 0 || s->wl.write_pct == 100 ||
-	    (s->wl.rw != RW_RW && s->wl.rw != RW_RANDRW))
-		s->name = util_strdup_printf("%s %s oio%u", rw_name(s->wl.rw), bs, s->wl.oio);
-	else
-		s->name = util_strdup_printf("%s %s w%u%% oio%u", rw_name(s->wl.rw), bs,
-					     s->wl.write_pct, s->wl.oio);
+	return step_check_fill(s, own_duration, own_ramp, k->err, k->len);
 }
 
 int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
@@ -733,16 +526,18 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	}
 	wl->align = (uint32_t)align;
 	wl->seed = seed;
-	if ((rc = resolve_targets(s, err, len)))
+	if ((rc = step_resolve_targets(s, err, len)))
 		goto fail;
 	rc = workload_check(wl, ((const struct hb_engine_ops *)s->engine->desc->ops)->flags,
 			    err, len);
-	if (rc || (rc = get_axis(&k, s)))
+	if (rc)
 		goto fail;
-	if (!s->name)
-		default_name(s);
-	s->estimate = estimate_secs(s);
-	s->params_json = params_json(s);
+	if (get_str(&k, "axis", NULL, &s->axis)) {
+		rc = -EINVAL;
+		goto fail;
+	}
+	if ((rc = step_spec_finish(s, err, len)))
+		goto fail;
 	return 0;
 fail:
 	step_spec_free(s);

@@ -1,49 +1,20 @@
-/* Test plans: the Lua sandbox, require, and the hb.* functions. */
+/* The hb.* functions a plan calls; hb.run and hb.exec share one step path. */
 #include <errno.h>
 #include <lauxlib.h>
-#include <limits.h>
 #include <lua.h>
-#include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "log.h"
-#include "lua/sandbox.h"
-#include "plan.h"
+#include "lua/state.h"
+#include "stop.h"
 #include "strbuf.h"
-#include "worker.h"
 
-#ifndef HB_DATA_DIR
-#define HB_DATA_DIR "/usr/local/share/hbatest"
-#endif
-
-/* Registry keys */
-#define REG_PLAN "hbatest.plan"		/* struct plan * */
-#define REG_DEFAULTS "hbatest.defaults"
-#define REG_TARGETS "hbatest.targets"	/* the plan's own hb.targets */
-#define REG_CLI_TARGETS "hbatest.cli_targets"
-#define REG_LOADED "hbatest.loaded"	/* require's cache */
-
-struct plan {
-	const struct plan_opts *o;
-	const struct plan_hooks *hooks;
-	struct plan_info *info;
-	bool *set_used;
-	char dir[PATH_MAX];		/* folder of the plan file */
-	struct plan_limits lim;
-};
-
+/* The plan, the upvalue of every hb.* function (api_open). */
 static struct plan *plan_of(lua_State *L)
 {
-	struct plan *p;
-
-	lua_getfield(L, LUA_REGISTRYINDEX, REG_PLAN);
-	p = lua_touserdata(L, -1);
-	lua_pop(L, 1);
-	return p;
+	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
 /* ---- hb.plan{ name=, description=, defaults={} } ---------------------- */
@@ -131,17 +102,17 @@ static void push_results(lua_State *L, const struct step_totals *t, int64_t step
 {
 	lua_createtable(L, 0, 12);
 #define FIELD(name, val) (lua_pushnumber(L, (val)), lua_setfield(L, -2, name))
-	FIELD("iops", t->iops);
-	FIELD("mbps", t->mbps);
-	FIELD("read_iops", t->read_iops);
-	FIELD("write_iops", t->write_iops);
-	FIELD("lat_mean_us", t->lat_mean);
-	FIELD("lat_p50_us", t->lat_p50);
-	FIELD("lat_p99_us", t->lat_p99);
-	FIELD("lat_p999_us", t->lat_p999);
-	FIELD("lat_max_us", t->lat_max);
+	FIELD("iops", t->res.iops);
+	FIELD("mbps", t->res.mbps);
+	FIELD("read_iops", t->res.read_iops);
+	FIELD("write_iops", t->res.write_iops);
+	FIELD("lat_mean_us", t->res.lat_mean);
+	FIELD("lat_p50_us", t->res.lat_p50);
+	FIELD("lat_p99_us", t->res.lat_p99);
+	FIELD("lat_p999_us", t->res.lat_p999);
+	FIELD("lat_max_us", t->res.lat_max);
 #undef FIELD
-	lua_pushinteger(L, (lua_Integer)t->errors);
+	lua_pushinteger(L, (lua_Integer)t->res.errors);
 	lua_setfield(L, -2, "errors");
 	lua_pushinteger(L, (lua_Integer)step_id);
 	lua_setfield(L, -2, "step_id");
@@ -149,15 +120,48 @@ static void push_results(lua_State *L, const struct step_totals *t, int64_t step
 	lua_setfield(L, -2, "dry");
 }
 
+/* hb.run and hb.exec: the step (spec, built from the plan's table) to the
+ * runner's hook, and its results back to the plan; fn names the caller. */
+static int run_step(lua_State *L, const char *fn, struct step_spec *spec)
+{
+	struct plan *p = plan_of(L);
+	struct step_totals *t = calloc(1, sizeof(*t));
+	bool exec = spec->kind == STEP_EXEC;
+	int64_t step_id = 0;
+	char err[1024];
+	int rc;
+
+	if (!t) {
+		step_spec_free(spec);
+		free(spec);
+		return luaL_error(L, "out of memory");
+	}
+	spec->line = caller_line(L);
+	rc = call_step(p, spec, t, &step_id, err, sizeof(err));	/* spec is the hook's */
+	if (rc == 0) {
+		push_results(L, t, step_id, p->o->dry);
+		if (exec) {
+			lua_pushnumber(L, t->res.elapsed_s);
+			lua_setfield(L, -2, "elapsed_s");
+			lua_pushinteger(L, t->res.exit_status);
+			lua_setfield(L, -2, "exit_status");
+		}
+	}
+	step_totals_release(t);
+	free(t);
+	if (rc == -EINTR)
+		return plan_raise_interrupt(L);
+	if (rc)
+		return plan_error(L, "%s: %s", fn, err);
+	return 1;
+}
+
 /* ---- hb.run{ ... } -> results --------------------------------------- */
 static int l_run(lua_State *L)
 {
-	struct plan *p = plan_of(L);
 	struct step_spec *spec;
-	struct step_totals *t;
-	int64_t step_id = 0;
 	char err[1024];
-	int rc, def;
+	int def;
 
 	if (hb_stop_requested)
 		return plan_raise_interrupt(L);
@@ -166,29 +170,13 @@ static int l_run(lua_State *L)
 	def = lua_getfield(L, LUA_REGISTRYINDEX, REG_DEFAULTS) == LUA_TTABLE ? 2 : 0;
 	push_targets(L);
 	spec = calloc(1, sizeof(*spec));
-	t = calloc(1, sizeof(*t));
-	if (!spec || !t) {
-		free(spec);
-		free(t);
+	if (!spec)
 		return luaL_error(L, "out of memory");
-	}
-	rc = plan_step_from_table(L, 1, def, 3, spec, err, sizeof(err));
-	if (rc) {
+	if (plan_step_from_table(L, 1, def, 3, spec, err, sizeof(err))) {
 		free(spec);
-		free(t);
 		return plan_error(L, "%s: %s", "hb.run", err);
 	}
-	spec->line = caller_line(L);
-	rc = call_step(p, spec, t, &step_id, err, sizeof(err));
-	if (rc == 0)
-		push_results(L, t, step_id, p->o->dry);
-	step_totals_release(t);
-	free(t);
-	if (rc == -EINTR)
-		return plan_raise_interrupt(L);
-	if (rc)
-		return plan_error(L, "%s: %s", "hb.run", err);
-	return 1;
+	return run_step(L, "hb.run", spec);
 }
 
 /* ---- hb.exec{ cmd=, bytes=, name=, group=, estimate= } ----------------- */
@@ -240,50 +228,29 @@ static int exec_spec(lua_State *L, struct step_spec *s, char *err, size_t len)
 static int l_exec(lua_State *L)
 {
 	struct plan *p = plan_of(L);
-	struct step_spec *spec = calloc(1, sizeof(*spec));
-	struct step_totals *t = calloc(1, sizeof(*t));
-	int64_t step_id = 0;
+	struct step_spec *spec;
 	char err[1024];
 	int rc;
 
-	if (hb_stop_requested) {
-		free(spec);
-		free(t);
+	if (hb_stop_requested)
 		return plan_raise_interrupt(L);
-	}
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
+	spec = calloc(1, sizeof(*spec));
+	if (!spec)
+		return luaL_error(L, "out of memory");
 	rc = exec_spec(L, spec, err, sizeof(err));
+	if (!rc && !p->o->allow_exec && !p->o->listing) {
+		snprintf(err, sizeof(err), "running shell commands needs --allow-exec on the "
+			 "command line (the command: %s)", spec->cmd);
+		rc = -EPERM;
+	}
 	if (rc) {
 		step_spec_free(spec);
 		free(spec);
-		free(t);
 		return plan_error(L, "%s: %s", "hb.exec", err);
 	}
-	if (!p->o->allow_exec && !p->o->listing) {
-		snprintf(err, sizeof(err), "running shell commands needs --allow-exec on the "
-			 "command line (the command: %s)", spec->cmd);
-		step_spec_free(spec);
-		free(spec);
-		free(t);
-		return plan_error(L, "%s: %s", "hb.exec", err);
-	}
-	spec->line = caller_line(L);
-	rc = call_step(p, spec, t, &step_id, err, sizeof(err));
-	if (rc == 0) {
-		push_results(L, t, step_id, p->o->dry);
-		lua_pushnumber(L, t->elapsed_s);
-		lua_setfield(L, -2, "elapsed_s");
-		lua_pushinteger(L, t->exit_status);
-		lua_setfield(L, -2, "exit_status");
-	}
-	step_totals_release(t);
-	free(t);
-	if (rc == -EINTR)
-		return plan_raise_interrupt(L);
-	if (rc)
-		return plan_error(L, "%s: %s", "hb.exec", err);
-	return 1;
+	return run_step(L, "hb.exec", spec);
 }
 
 /* ---- hb._record_steady{...}: scripts/hbatest.lua stores hb.steady's outcome */
@@ -435,6 +402,11 @@ static int l_hb_newindex(lua_State *L)
 	return 0;
 }
 
+static int l_print(lua_State *L)
+{
+	return l_log(L);
+}
+
 static const luaL_Reg hb_funcs[] = {
 	{ "plan", l_plan },
 	{ "run", l_run },
@@ -447,135 +419,8 @@ static const luaL_Reg hb_funcs[] = {
 	{ NULL, NULL },
 };
 
-/* ---- require: modules from scripts/ only, text chunks only ------------ */
-static bool find_module(struct plan *p, const char *name, char *out, size_t len)
+void api_open(lua_State *L, struct plan *p)
 {
-	char self[PATH_MAX], rel[256];
-	const char *dirs[5];
-	const char *env = getenv("HBATEST_SCRIPTS");
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char bindir[PATH_MAX + 16], sharedir[PATH_MAX + 32], plandir[PATH_MAX + 16];
-	unsigned nd = 0;
-
-	snprintf(rel, sizeof(rel), "%s", name);
-	for (char *c = rel; *c; c++)
-		if (*c == '.')
-			*c = '/';
-	if (env && *env)
-		dirs[nd++] = env;
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		snprintf(bindir, sizeof(bindir), "%s/scripts", self);
-		dirs[nd++] = bindir;
-		snprintf(sharedir, sizeof(sharedir), "%s/../share/hbatest/scripts", self);
-		dirs[nd++] = sharedir;
-	}
-	snprintf(plandir, sizeof(plandir), "%s/../scripts", p->dir);
-	dirs[nd++] = plandir;
-	dirs[nd++] = HB_DATA_DIR "/scripts";
-	for (unsigned i = 0; i < nd; i++) {
-		snprintf(out, len, "%s/%s.lua", dirs[i], rel);
-		if (access(out, R_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
-static int l_require(lua_State *L)
-{
-	struct plan *p = plan_of(L);
-	const char *name = luaL_checkstring(L, 1);
-	char path[PATH_MAX], chunk[PATH_MAX + 1];
-
-	lua_getfield(L, LUA_REGISTRYINDEX, REG_LOADED);
-	if (lua_getfield(L, -1, name) != LUA_TNIL)
-		return 1;
-	lua_pop(L, 1);
-	if (strstr(name, "..") || strchr(name, '/') || !find_module(p, name, path, sizeof(path)))
-		return luaL_error(L, "module '%s' not found in scripts/", name);
-	snprintf(chunk, sizeof(chunk), "@%s", path);
-	size_t sz;
-	char *src = util_read_file(path, &sz);
-
-	if (!src)
-		return luaL_error(L, "cannot read module '%s'", path);
-	int rc = luaL_loadbufferx(L, src, sz, chunk, "t");
-
-	free(src);
-	if (rc != LUA_OK)
-		return lua_error(L);
-	lua_pushstring(L, name);
-	lua_call(L, 1, 1);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		lua_pushboolean(L, 1);
-	}
-	lua_pushvalue(L, -1);
-	lua_setfield(L, -3, name);
-	return 1;
-}
-
-/* load() of text only: binary chunks could break the sandbox */
-static int l_load(lua_State *L)
-{
-	int envidx = lua_gettop(L) >= 4 ? 4 : 0;
-	size_t len;
-	const char *s = luaL_checklstring(L, 1, &len);
-	const char *chunk = luaL_optstring(L, 2, "=(load)");
-
-	if (luaL_loadbufferx(L, s, len, chunk, "t") != LUA_OK) {
-		lua_pushnil(L);
-		lua_insert(L, -2);
-		return 2;
-	}
-	if (envidx) {
-		lua_pushvalue(L, envidx);
-		if (!lua_setupvalue(L, -2, 1))
-			lua_pop(L, 1);
-	}
-	return 1;
-}
-
-static int l_print(lua_State *L)
-{
-	return l_log(L);
-}
-
-void sandbox_open(lua_State *L)
-{
-	static const char *const os_keep[] = { "time", "clock", "date", "getenv", "difftime", NULL };
-	static const char *const base_drop[] = { "dofile", "loadfile", NULL };
-
-	luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
-	luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
-	luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
-	luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
-	luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
-	lua_pop(L, 5);
-	lua_newtable(L);
-	luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0);	/* not global: we pick from it */
-	for (unsigned i = 0; os_keep[i]; i++) {
-		lua_getfield(L, -1, os_keep[i]);
-		lua_setfield(L, -3, os_keep[i]);
-	}
-	lua_pop(L, 1);
-	lua_setglobal(L, "os");
-	for (unsigned i = 0; base_drop[i]; i++) {
-		lua_pushnil(L);
-		lua_setglobal(L, base_drop[i]);
-	}
-	lua_register(L, "load", l_load);
-	lua_register(L, "require", l_require);
-	lua_register(L, "print", l_print);
-	lua_newtable(L);
-	lua_setfield(L, LUA_REGISTRYINDEX, REG_LOADED);
-}
-
-static void open_hb(lua_State *L, struct plan *p)
-{
-	lua_pushlightuserdata(L, p);
-	lua_setfield(L, LUA_REGISTRYINDEX, REG_PLAN);
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, REG_TARGETS);
 	if (p->o->ntargets) {
@@ -586,105 +431,21 @@ static void open_hb(lua_State *L, struct plan *p)
 		}
 		lua_setfield(L, LUA_REGISTRYINDEX, REG_CLI_TARGETS);
 	}
-	luaL_newlib(L, hb_funcs);
+	luaL_newlibtable(L, hb_funcs);
+	lua_pushlightuserdata(L, p);
+	luaL_setfuncs(L, hb_funcs, 1);
 	lua_pushboolean(L, p->o->dry);
 	lua_setfield(L, -2, "dry");
 	lua_createtable(L, 0, 2);
-	lua_pushcfunction(L, l_hb_index);
+	lua_pushlightuserdata(L, p);
+	lua_pushcclosure(L, l_hb_index, 1);
 	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_hb_newindex);
+	lua_pushlightuserdata(L, p);
+	lua_pushcclosure(L, l_hb_newindex, 1);
 	lua_setfield(L, -2, "__newindex");
 	lua_setmetatable(L, -2);
 	lua_setglobal(L, "hb");
-}
-
-/* hb.sweep, hb.profile, hb.steady, hb.precondition live in scripts/hbatest.lua */
-static int load_library(lua_State *L, struct plan *p, char *err, size_t len)
-{
-	char path[PATH_MAX];
-	int rc;
-
-	if (!find_module(p, "hbatest", path, sizeof(path))) {
-		snprintf(err, len, "cannot find scripts/hbatest.lua (the plan library) beside "
-			 "the binary, the plan or $HBATEST_SCRIPTS: is hbatest installed whole?");
-		return -ENOENT;
-	}
-	lua_getglobal(L, "require");
-	lua_pushliteral(L, "hbatest");
-	rc = lua_pcall(L, 1, 0, 1);
-	return plan_limits_check(L, &p->lim, rc, err, len);
-}
-
-static int check_sets(struct plan *p, char *err, size_t len)
-{
-	for (unsigned i = 0; i < p->o->nsets; i++) {
-		if (!p->set_used[i]) {
-			snprintf(err, len, "%s: --set %s is not read by the plan (it reads "
-				 "hb.set(\"key\", default); check the spelling)",
-				 p->o->path, p->o->sets[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* The chunk, run with every limit in force; 0, -EINTR or -EINVAL with err. */
-static int run_chunk(lua_State *L, struct plan *p, const char *src, size_t sz, char *err,
-		     size_t len)
-{
-	char chunk[PATH_MAX + 1];
-	int st;
-
-	snprintf(chunk, sizeof(chunk), "@%s", p->o->path);
-	st = luaL_loadbufferx(L, src, sz, chunk, "t");
-	if (st == LUA_OK)
-		st = lua_pcall(L, 0, 0, 1);
-	st = plan_limits_check(L, &p->lim, st, err, len);
-	return st ? st : check_sets(p, err, len);
-}
-
-int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
-		 struct plan_info *info, char *err, size_t len)
-{
-	struct plan p = { .o = o, .hooks = hooks, .info = info };
-	char *src, *slash;
-	size_t sz;
-	int rc;
-	lua_State *L;
-
-	snprintf(p.dir, sizeof(p.dir), "%s", o->path);
-	slash = strrchr(p.dir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(p.dir, ".");
-	src = util_read_file(o->path, &sz);
-	if (!src) {
-		snprintf(err, len, "cannot read plan '%s': %s", o->path, strerror(errno));
-		return -errno;
-	}
-	p.set_used = calloc(o->nsets + 1, sizeof(bool));
-	L = p.set_used ? plan_limits_open(&p.lim, o->path, o->dry, o->lua_memory) : NULL;
-	if (!L) {
-		free(src);
-		free(p.set_used);
-		return -ENOMEM;
-	}
-	sandbox_open(L);
-	open_hb(L, &p);
-	lua_pushcfunction(L, plan_traceback);
-	rc = load_library(L, &p, err, len);
-	if (rc == 0)
-		rc = run_chunk(L, &p, src, sz, err, len);
-	lua_close(L);
-	free(src);
-	free(p.set_used);
-	return rc;
-}
-
-void plan_info_free(struct plan_info *info)
-{
-	free(info->name);
-	free(info->description);
-	info->name = info->description = NULL;
+	lua_pushlightuserdata(L, p);
+	lua_pushcclosure(L, l_print, 1);
+	lua_setglobal(L, "print");
 }

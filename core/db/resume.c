@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "resume.h"
+#include "db/resume.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -17,7 +17,7 @@ static char **column_list(struct db *db, const char *sql, int64_t run_id, unsign
 	char **v = NULL;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!(st = db_prep(db, sql)))
 		return NULL;
 	sqlite3_bind_int64(st, 1, run_id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -37,8 +37,12 @@ static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err
 	sqlite3_stmt *st;
 	int64_t id = -ENOENT;
 
-	sqlite3_prepare_v2(db->h, "SELECT id FROM runs WHERE status != 'done' AND "
-			   "(?1 IS NULL OR plan_path = ?1) ORDER BY id DESC LIMIT 1", -1, &st, NULL);
+	st = db_prep(db, "SELECT id FROM runs WHERE status != 'done' AND "
+		     "(?1 IS NULL OR plan_path = ?1) ORDER BY id DESC LIMIT 1");
+	if (!st) {
+		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
+		return -EIO;
+	}
 	sqlite3_bind_text(st, 1, plan_path, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
@@ -55,8 +59,12 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 {
 	sqlite3_stmt *st;
 
-	sqlite3_prepare_v2(db->h, "SELECT status, host, pid, plan_path, plan_sha256, uuid "
-			   "FROM runs WHERE id = ?", -1, &st, NULL);
+	st = db_prep(db, "SELECT status, host, pid, plan_path, plan_sha256, uuid "
+		     "FROM runs WHERE id = ?");
+	if (!st) {
+		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
+		return -EIO;
+	}
 	sqlite3_bind_int64(st, 1, r->run_id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
@@ -86,14 +94,19 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 	return 0;
 }
 
-static void load_steps(struct db *db, struct resume *r)
+static int load_steps(struct db *db, struct resume *r, char *err, size_t len)
 {
 	sqlite3_stmt *st;
 
-	sqlite3_prepare_v2(db->h, "SELECT seq, id, status = 'done', params_json, iops, mbps, "
-			   "read_iops, write_iops, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, "
-			   "lat_max_us, errors, elapsed_s, exit_status FROM steps WHERE run_id = ? "
-			   "ORDER BY seq", -1, &st, NULL);
+	st = db_prep(db, "SELECT seq, id, status = 'done', params_json, iops, mbps, "
+		     "read_iops, write_iops, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, "
+		     "lat_max_us, errors, elapsed_s, exit_status FROM steps WHERE run_id = ? "
+		     "ORDER BY seq");
+	if (!st) {
+		snprintf(err, len, "cannot read the steps of run %lld in '%s': %s",
+			 (long long)r->run_id, db->path, db_errmsg(db));
+		return -EIO;
+	}
 	sqlite3_bind_int64(st, 1, r->run_id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct resume_step *p = realloc(r->steps, (r->nsteps + 1) * sizeof(*p)), *s;
@@ -107,20 +120,21 @@ static void load_steps(struct db *db, struct resume *r)
 		s->id = sqlite3_column_int64(st, 1);
 		s->done = sqlite3_column_int(st, 2);
 		s->params_json = strdup((const char *)sqlite3_column_text(st, 3));
-		s->iops = sqlite3_column_double(st, 4);
-		s->mbps = sqlite3_column_double(st, 5);
-		s->read_iops = sqlite3_column_double(st, 6);
-		s->write_iops = sqlite3_column_double(st, 7);
-		s->lat_mean = sqlite3_column_double(st, 8);
-		s->lat_p50 = sqlite3_column_double(st, 9);
-		s->lat_p99 = sqlite3_column_double(st, 10);
-		s->lat_p999 = sqlite3_column_double(st, 11);
-		s->lat_max = sqlite3_column_double(st, 12);
-		s->errors = (uint64_t)sqlite3_column_int64(st, 13);
-		s->elapsed_s = sqlite3_column_double(st, 14);
-		s->exit_status = sqlite3_column_int(st, 15);
+		s->res.iops = sqlite3_column_double(st, 4);
+		s->res.mbps = sqlite3_column_double(st, 5);
+		s->res.read_iops = sqlite3_column_double(st, 6);
+		s->res.write_iops = sqlite3_column_double(st, 7);
+		s->res.lat_mean = sqlite3_column_double(st, 8);
+		s->res.lat_p50 = sqlite3_column_double(st, 9);
+		s->res.lat_p99 = sqlite3_column_double(st, 10);
+		s->res.lat_p999 = sqlite3_column_double(st, 11);
+		s->res.lat_max = sqlite3_column_double(st, 12);
+		s->res.errors = (uint64_t)sqlite3_column_int64(st, 13);
+		s->res.elapsed_s = sqlite3_column_double(st, 14);
+		s->res.exit_status = sqlite3_column_int(st, 15);
 	}
 	sqlite3_finalize(st);
+	return 0;
 }
 
 int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
@@ -169,8 +183,7 @@ int resume_load(struct db *db, const char *spec, const char *plan_path, bool for
 				 "WHERE runs.id = ? ORDER BY json_each.key", r->run_id, &r->ntargets);
 	r->sets = column_list(db, "SELECT json_each.key || '=' || json_each.value FROM runs, "
 			      "json_each(runs.sets_json) WHERE runs.id = ?", r->run_id, &r->nsets);
-	load_steps(db, r);
-	return 0;
+	return load_steps(db, r, err, len);
 }
 
 /* The lock that keeps a run to one process is the run's row: taking it is
@@ -283,10 +296,38 @@ static int delete_from(struct db *db, struct resume *r, unsigned seq)
 	return rc;
 }
 
+/* Do two params_json say the same: the same keys with the same values, in
+ * whatever order (SQLite parses both)? 1, 0, or -EIO. */
+static int params_same(struct db *db, const char *a, const char *b)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT NOT EXISTS (SELECT fullkey, type, atom FROM "
+				   "json_tree(?1) EXCEPT SELECT fullkey, type, atom FROM json_tree(?2)) "
+				   "AND NOT EXISTS (SELECT fullkey, type, atom FROM json_tree(?2) "
+				   "EXCEPT SELECT fullkey, type, atom FROM json_tree(?1))");
+	int rc;
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_column_int(st, 0);
+	else if (rc == SQLITE_ERROR && strstr(sqlite3_errmsg(db->h), "malformed JSON"))
+		rc = 0;		/* not JSON: not the same step */
+	else
+		rc = -EIO;
+	if (rc < 0)
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
 		struct step_totals *t, int64_t *step_id, char *err, size_t len)
 {
 	struct resume_step *s = NULL;
+	int same;
 
 	if (r->truncated)
 		return 0;
@@ -295,24 +336,18 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step
 			s = &r->steps[i];
 	if (!s || !s->done)
 		return delete_from(db, r, seq);
-	if (strcmp(s->params_json, spec->params_json)) {
+	if ((same = params_same(db, s->params_json, spec->params_json)) < 0) {
+		snprintf(err, len, "cannot compare step %u with run %lld's in '%s': %s", seq,
+			 (long long)r->run_id, db->path, db_errmsg(db));
+		return same;
+	}
+	if (!same) {
 		snprintf(err, len, "step %u '%s' is not the step run %lld did there (its "
 			 "parameters differ): the plan no longer replays the same steps",
 			 seq, spec->name, (long long)r->run_id);
 		return -EINVAL;
 	}
-	t->iops = s->iops;
-	t->mbps = s->mbps;
-	t->read_iops = s->read_iops;
-	t->write_iops = s->write_iops;
-	t->lat_mean = s->lat_mean;
-	t->lat_p50 = s->lat_p50;
-	t->lat_p99 = s->lat_p99;
-	t->lat_p999 = s->lat_p999;
-	t->lat_max = s->lat_max;
-	t->errors = s->errors;
-	t->elapsed_s = s->elapsed_s;
-	t->exit_status = s->exit_status;
+	t->res = s->res;
 	*step_id = s->id;
 	log_info("step %u %s: done earlier, not run again", seq, spec->name);
 	return 1;

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "log.h"
-#include "plan.h"
+#include "lua/state.h"
+#include "stop.h"
 #include "worker.h"
 
 /* Lua instructions between two limits_hook() calls. A count hook makes the

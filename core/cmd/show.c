@@ -1,0 +1,129 @@
+/* `hbatest show RUN`: a run, its targets, steps, steady states and warnings. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "log.h"
+
+static int show_run(struct db *db, int64_t id)
+{
+	static const char *const labels[] = { "uuid", "label", "plan", "plan sha256", "host",
+		"version", "command", "started", "finished" };
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_read_run(db, id);
+	if (!st)
+		return -EIO;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		printf("run %lld%s\n", (long long)id,
+		       sqlite3_column_int(st, 12) ? " [simulated]" : "");
+		for (int i = 0; i < 9; i++)
+			printf("  %-12s %s\n", labels[i], sqlite3_column_text(st, i)
+			       ? (const char *)sqlite3_column_text(st, i) : "-");
+		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11));
+	}
+	if (db_read_end(db, st, rc))
+		return -EIO;
+	st = db_read_targets(db, id);
+	if (!st)
+		return -EIO;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		printf("  %-12s %s (%s, %lld bytes)\n", "target", sqlite3_column_text(st, 0),
+		       sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2));
+	return db_read_end(db, st, rc);
+}
+
+static int show_steps(struct db *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_read_steps(db, id);
+	if (!st)
+		return -EIO;
+	printf("\n%4s  %-12s  %-30s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s\n", "step",
+	       "kind", "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
+	       "max us", "errors");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		printf("%4d  %-12s  %-30.30s  %-8s  %10.0f  %9.1f  %9.1f  %9.1f  %9.1f  %10.1f  %6lld\n",
+		       sqlite3_column_int(st, 0), sqlite3_column_text(st, 1),
+		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
+		       sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
+		       sqlite3_column_double(st, 6), sqlite3_column_double(st, 7),
+		       sqlite3_column_double(st, 8), sqlite3_column_double(st, 9),
+		       (long long)sqlite3_column_int64(st, 10));
+	return db_read_end(db, st, rc);
+}
+
+static int show_steady(struct db *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_read_steady(db, id);
+	if (!st)
+		return -EIO;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		printf("\nsteady state '%s': %s after %d rounds", sqlite3_column_text(st, 0),
+		       sqlite3_column_int(st, 1) ? "attained" : "NOT attained",
+		       sqlite3_column_int(st, 2));
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			printf("; window rounds %d-%d, mean %s %.1f, data excursion %.1f%% (max "
+			       "%.0f%%), slope excursion %.1f%% (max %.0f%%)",
+			       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
+			       sqlite3_column_text(st, 10), sqlite3_column_double(st, 5),
+			       sqlite3_column_double(st, 6), sqlite3_column_double(st, 8),
+			       sqlite3_column_double(st, 7), sqlite3_column_double(st, 9));
+		printf("\n");
+	}
+	return db_read_end(db, st, rc);
+}
+
+static int show_events(struct db *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_read_events(db, id);
+	if (!st)
+		return -EIO;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		printf("%s %s: %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+		       sqlite3_column_text(st, 2));
+	return db_read_end(db, st, rc);
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *spec;
+	struct db db;
+	bool check = false;
+	char err[512];
+	int64_t id;
+	int rc;
+
+	if (cli_parse_common("show", argc, argv, &spec, 1, NULL, &check) < 0)
+		return EXIT_USAGE;
+	if (cli_open_ro(&db, check) < 0)
+		return EXIT_FAILED;
+	id = db_find_run(&db, spec, err, sizeof(err));
+	if (id < 0) {
+		log_error("%s", err);
+		db_close(&db);
+		return EXIT_FAILED;
+	}
+	rc = show_run(&db, id);
+	if (!rc)
+		rc = show_steps(&db, id);
+	if (!rc)
+		rc = show_steady(&db, id);
+	if (!rc) {
+		printf("\n");
+		rc = show_events(&db, id);
+	}
+	db_close(&db);
+	return rc ? EXIT_FAILED : EXIT_DONE;
+}

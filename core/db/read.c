@@ -1,0 +1,142 @@
+/* Reading the results database: finding a run, and the queries behind the
+ * views (list, show). Each db_read_* returns the statement, prepared and
+ * bound, whose columns its comment lists; the caller steps it and gives it
+ * to db_read_end, which reports a query that stopped on an error. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "log.h"
+#include "util.h"
+
+/* 'running' with its process gone reads as 'interrupted' */
+const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid)
+{
+	const char *state = (const char *)sqlite3_column_text(st, col_state);
+	const char *host = (const char *)sqlite3_column_text(st, col_host);
+
+	if (!state || strcmp(state, "running"))
+		return state ? state : "?";
+	if (util_process_state(host, sqlite3_column_int64(st, col_pid)) == 0)
+		return "interrupted";
+	return state;
+}
+
+/* A query that stopped on an error, not at its end, is an error. */
+int db_read_end(struct db *db, sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
+	return -EIO;
+}
+
+static sqlite3_stmt *query(struct db *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
+		log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	if (id)
+		sqlite3_bind_int64(st, 1, id);
+	return st;
+}
+
+/* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */
+int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
+{
+	static const char *const queries[] = {
+		"SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1",
+		"SELECT id FROM runs WHERE uuid LIKE ?1 || '%' ORDER BY id DESC",
+		"SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC",
+	};
+
+	for (unsigned q = 0; q < ARRAY_SIZE(queries); q++) {
+		sqlite3_stmt *st = db_prep(db, queries[q]);
+		int64_t id = -1, n = 0;
+		int rc;
+
+		if (!st) {
+			snprintf(err, len, "database '%s': %s", db->path, db_errmsg(db));
+			return -EIO;
+		}
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (n++ == 0)
+				id = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
+			return -EIO;
+		}
+		if (q == 1 && n > 1 && strlen(spec) < 36) {
+			snprintf(err, len, "run '%s' is ambiguous: %lld runs have a uuid "
+				 "starting so; give more of it", spec, (long long)n);
+			return -EINVAL;
+		}
+		if (id > 0)
+			return id;
+	}
+	snprintf(err, len, "no run '%s' in '%s' (give an id, a uuid prefix or a label; "
+		 "see hbatest list)", spec, db->path);
+	return -ENOENT;
+}
+
+/* id, uuid (8), label, state, host, pid, started_at, plan_path, simulated,
+ * steps done, steps; every run, oldest first */
+sqlite3_stmt *db_read_runs(struct db *db)
+{
+	return query(db, "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), r.state, "
+		     "r.host, r.pid, r.started_at, r.plan_path, r.simulated, "
+		     "(SELECT count(*) FROM steps s WHERE s.run_id = r.id AND s.status = 'done'), "
+		     "(SELECT count(*) FROM steps s WHERE s.run_id = r.id) "
+		     "FROM run_state r ORDER BY r.id", 0);
+}
+
+/* uuid, label, plan_path, plan_sha256, host, version, cmdline, started_at,
+ * finished_at, state, host, pid, simulated */
+sqlite3_stmt *db_read_run(struct db *db, int64_t id)
+{
+	return query(db, "SELECT uuid, label, plan_path, plan_sha256, host, version, cmdline, "
+		     "started_at, finished_at, state, host, pid, simulated FROM run_state "
+		     "WHERE id = ?", id);
+}
+
+/* path, kind, size_bytes */
+sqlite3_stmt *db_read_targets(struct db *db, int64_t id)
+{
+	return query(db, "SELECT path, kind, size_bytes FROM targets WHERE run_id = ? "
+		     "ORDER BY id", id);
+}
+
+/* seq, kind, name, status, iops, mbps, mibps, lat_mean_us, lat_p99_us,
+ * lat_max_us, errors, window_s */
+sqlite3_stmt *db_read_steps(struct db *db, int64_t id)
+{
+	return query(db, "SELECT seq, kind, name, status, iops, mbps, mibps, lat_mean_us, "
+		     "lat_p99_us, lat_max_us, errors, window_s FROM step_summary "
+		     "WHERE run_id = ? ORDER BY seq", id);
+}
+
+/* name, attained, rounds, window_first, window_last, mean, data and slope
+ * excursion (% of mean), their maxima (%), track */
+sqlite3_stmt *db_read_steady(struct db *db, int64_t id)
+{
+	return query(db, "SELECT name, attained, rounds, window_first, window_last, mean, "
+		     "data_excursion / mean * 100, slope_excursion / mean * 100, "
+		     "max_data_excursion * 100, max_slope_excursion * 100, track "
+		     "FROM steady_state WHERE run_id = ? ORDER BY id", id);
+}
+
+/* at, level, message: the warnings and errors */
+sqlite3_stmt *db_read_events(struct db *db, int64_t id)
+{
+	return query(db, "SELECT at, level, message FROM events WHERE run_id = ? "
+		     "AND level != 'info' ORDER BY id", id);
+}

@@ -1,0 +1,76 @@
+/* hbatest probe helpers: reading sysfs under a root (a test's stand-in tree
+ * or /). Inline, so a probe plugin imports nothing from the core. */
+#ifndef HBATEST_SYSFS_H
+#define HBATEST_SYSFS_H
+
+#include "hbatest/plugin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Read "<root>/<rel>" (one attribute), trailing white space removed.
+ * Returns its length, or -errno (-ENOENT when it does not exist). */
+static inline int hb_sysfs_read(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[3 * PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", strcmp(root, "/") ? root : "", rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* Emit "<key>" from attribute "<dir>/<attr>" when it exists; absent ones are
+ * left out, never invented. Returns whether it was found. */
+static inline int hb_emit_attr(const char *root, const char *dir, const char *attr,
+			       const char *key, hb_emit_fn emit, void *ctx)
+{
+	char rel[2 * PATH_MAX + 8], val[512];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, attr);
+	if (hb_sysfs_read(root, rel, val, sizeof(val)) < 0)
+		return 0;
+	emit(ctx, key, val);
+	return 1;
+}
+
+/* The block device a per-target probe is given ("/dev/sdb") as its sysfs
+ * device folder relative to root ("sys/devices/pci0000:00/.../block/sdb"),
+ * a partition resolved to its disk. 0 or -ENOENT. */
+static inline int hb_block_sysdir(const char *root, const char *target, char *out, size_t len)
+{
+	const char *name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	char path[2 * PATH_MAX], real[PATH_MAX], rroot[PATH_MAX] = "", probe[PATH_MAX + 16];
+	size_t rl = 0;
+
+	if (strcmp(root, "/")) {	/* the root as realpath() will spell it */
+		if (!realpath(root, rroot))
+			return -ENOENT;
+		rl = strlen(rroot);
+	}
+	snprintf(path, sizeof(path), "%s/sys/class/block/%s", rroot, name);
+	if (!realpath(path, real) || strncmp(real, rroot, rl))
+		return -ENOENT;
+	snprintf(probe, sizeof(probe), "%s/partition", real);
+	if (access(probe, F_OK) == 0)
+		*strrchr(real, '/') = '\0';	/* sdb1 -> sdb */
+	if (strlen(real) <= rl + 1)
+		return -ENOENT;
+	snprintf(out, len, "%s", real + rl + 1);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,121 @@
+/* The Lua sandbox: which libraries a plan gets, load() and require(). */
+#include <lauxlib.h>
+#include <limits.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua/sandbox.h"
+#include "paths.h"
+#include "util.h"
+
+#define REG_LOADED "hbatest.loaded"	/* require's cache */
+#define REG_DIR "hbatest.dir"		/* sandbox_set_dir() */
+
+void sandbox_set_dir(lua_State *L, const char *dir)
+{
+	lua_pushstring(L, dir);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_DIR);
+}
+
+/* ---- require: modules from scripts/ only, text chunks only ------------ */
+bool sandbox_find_module(lua_State *L, const char *name, char *out, size_t len)
+{
+	char rel[256], local[PATH_MAX + 16];
+	bool has_local;
+
+	snprintf(rel, sizeof(rel), "%s.lua", name);
+	for (char *c = rel; *c && strcmp(c, ".lua"); c++)
+		if (*c == '.')
+			*c = '/';
+	has_local = lua_getfield(L, LUA_REGISTRYINDEX, REG_DIR) == LUA_TSTRING;
+	if (has_local)
+		snprintf(local, sizeof(local), "%s/../scripts", lua_tostring(L, -1));
+	lua_pop(L, 1);
+	return paths_find(PATHS_SCRIPTS, has_local ? local : NULL, rel, out, len);
+}
+
+static int l_require(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	char path[PATH_MAX], chunk[PATH_MAX + 1];
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_LOADED);
+	if (lua_getfield(L, -1, name) != LUA_TNIL)
+		return 1;
+	lua_pop(L, 1);
+	if (strstr(name, "..") || strchr(name, '/') || !sandbox_find_module(L, name, path, sizeof(path)))
+		return luaL_error(L, "module '%s' not found in scripts/", name);
+	snprintf(chunk, sizeof(chunk), "@%s", path);
+	size_t sz;
+	char *src = util_read_file(path, &sz);
+
+	if (!src)
+		return luaL_error(L, "cannot read module '%s'", path);
+	int rc = luaL_loadbufferx(L, src, sz, chunk, "t");
+
+	free(src);
+	if (rc != LUA_OK)
+		return lua_error(L);
+	lua_pushstring(L, name);
+	lua_call(L, 1, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, name);
+	return 1;
+}
+
+/* load() of text only: binary chunks could break the sandbox */
+static int l_load(lua_State *L)
+{
+	int envidx = lua_gettop(L) >= 4 ? 4 : 0;
+	size_t len;
+	const char *s = luaL_checklstring(L, 1, &len);
+	const char *chunk = luaL_optstring(L, 2, "=(load)");
+
+	if (luaL_loadbufferx(L, s, len, chunk, "t") != LUA_OK) {
+		lua_pushnil(L);
+		lua_insert(L, -2);
+		return 2;
+	}
+	if (envidx) {
+		lua_pushvalue(L, envidx);
+		if (!lua_setupvalue(L, -2, 1))
+			lua_pop(L, 1);
+	}
+	return 1;
+}
+
+void sandbox_open(lua_State *L)
+{
+	static const char *const os_keep[] = { "time", "clock", "date", "getenv", "difftime", NULL };
+	static const char *const base_drop[] = { "dofile", "loadfile", NULL };
+
+	luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+	luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+	luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+	luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+	luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+	lua_pop(L, 5);
+	lua_newtable(L);
+	luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0);	/* not global: we pick from it */
+	for (unsigned i = 0; os_keep[i]; i++) {
+		lua_getfield(L, -1, os_keep[i]);
+		lua_setfield(L, -3, os_keep[i]);
+	}
+	lua_pop(L, 1);
+	lua_setglobal(L, "os");
+	for (unsigned i = 0; base_drop[i]; i++) {
+		lua_pushnil(L);
+		lua_setglobal(L, base_drop[i]);
+	}
+	lua_register(L, "load", l_load);
+	lua_register(L, "require", l_require);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_LOADED);
+}

@@ -1,0 +1,24 @@
+/* Where hbatest finds its files: one install-relative search for plugins,
+ * the Lua modules in scripts/ and reports. */
+#ifndef HB_PATHS_H
+#define HB_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum paths_kind { PATHS_PLUGINS, PATHS_SCRIPTS, PATHS_REPORTS };
+
+/* fn(dir, ctx) on each folder of kind, in order, until fn returns true:
+ * $HBATEST_SCRIPTS (scripts), beside the binary (a build tree: plugins/,
+ * scripts/, reports/), the installed tree relative to the binary (moved
+ * elsewhere: ../lib/hbatest/plugins, ../share/hbatest/scripts), local (a
+ * plan's own ../scripts; NULL: none), the folder it was installed to.
+ * (--plugin-path and $HBATEST_PLUGIN_PATH come before these: loader.c.)
+ * Returns whether fn stopped the walk. */
+bool paths_each(enum paths_kind kind, const char *local,
+		bool (*fn)(const char *dir, void *ctx), void *ctx);
+/* The first readable dir/rel in paths_each's order: true, out set. */
+bool paths_find(enum paths_kind kind, const char *local, const char *rel, char *out,
+		size_t len);
+
+#endif

@@ -1,0 +1,37 @@
+/* Stopping: the flag every loop polls, and the signals that set it. */
+#include <signal.h>
+#include <stddef.h>
+
+#include "stop.h"
+
+volatile _Atomic bool hb_stop_requested;
+
+static void on_signal(int sig)
+{
+	if (hb_stop_requested)		/* a second one: stop hard */
+		signal(sig, SIG_DFL), raise(sig);
+	hb_stop_requested = true;
+}
+
+/* A write to a closed pipe returns EPIPE (log.c then stops writing there).
+ * A handler rather than SIG_IGN: an hb.exec command gets the default back. */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) abort the
+ * run, recorded; SIGHUP is left alone when ignored at start (nohup). */
+void stop_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigpipe;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGPIPE, &sa, NULL);
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Resume matches a done step by its parameters, not their text: the same
+# keys in another order still resume; another value is refused.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/p.db"
+PLAN="$TMP/plan.lua"
+cat > "$PLAN" <<'LUA'
+hb.run{ name = "one", engine = "null", duration = 1, ramp = 0, oio = 2, size = "1m" }
+if os.getenv("HB_TEST_STOP") == "1" and not hb.dry then error("stopped after step one") end
+hb.run{ name = "two", engine = "null", duration = 1, ramp = 0, size = "1m" }
+LUA
+
+HB_TEST_STOP=1 "$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" -q 2>/dev/null
+is "$(q "$DB" "SELECT status FROM runs")" failed "the first try fails after step one"
+cp "$DB" "$TMP/copy.db"
+
+# the same parameters, keys in reverse order
+q "$DB" "UPDATE steps SET params_json = (SELECT json_group_object(key, CASE
+	WHEN type IN ('object', 'array', 'true', 'false') THEN json(CASE type WHEN 'true' THEN
+	'true' WHEN 'false' THEN 'false' ELSE value END) ELSE value END) FROM (SELECT key,
+	value, type FROM json_each(steps.params_json) ORDER BY key DESC)) WHERE seq = 1"
+like "$(q "$DB" "SELECT params_json FROM steps WHERE seq = 1")" '^\{"write_pct":0,"workers":1,"targets":\["' \
+	"params_json now lists its keys in another order"
+out=$("$HB" run --resume --db "$DB" 2>&1); is $? 0 "the run resumes"
+like "$out" "step 1 one: done earlier, not run again" "step one is not run again"
+is "$(q "$DB" "SELECT group_concat(seq || ':' || status, ',') FROM steps ORDER BY seq")" \
+	"1:done,2:done" "and step two runs"
+
+# another value: not the same step
+q "$TMP/copy.db" "UPDATE steps SET params_json = json_set(params_json, '$.oio', 3) WHERE seq = 1"
+out=$("$HB" run --resume --db "$TMP/copy.db" 2>&1); is $? 1 "a step with another oio does not resume"
+like "$out" "step 1 'one' is not the step run 1 did there" "and says which step differs"
+done_testing
