@@ -234,6 +234,12 @@ cp "$DB" "$TMP/lab.db"; q "$TMP/lab.db" "UPDATE runs SET label = '<<..>>' WHERE 
 (cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
 [ -s "$TMP/hbatest-report-$(q "$DB" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")/index.html" ]; ok $? "names DIR by the uuid"
 
+# --- a real run on a file: no PCIe ceiling known --------------------------------------
+printf 'hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psync" } }\nhb.targets = { "%s" }\nhb.run{ name = "128k seq", rw = "read", bs = "128k", oio = 1 }\n' "$TMP/file.dat" > "$TMP/file.lua"
+"$HB" run "$TMP/file.lua" --db "$TMP/file.db" --label file -q 2>>"$TMP/stderr"; ok $? "a run on a file"
+"$HB" report file --db "$TMP/file.db" --out "$TMP/file" >/dev/null 2>"$TMP/err"; ok $? "its report with charts (a bar without a ceiling)"
+[ -s "$TMP/file/charts/01-sequential-bars.png" ]; ok $? "its throughput bar is drawn"
+
 # --- without gnuplot ---------------------------------------------------------------------
 mkdir -p "$TMP/nobin"
 PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" >/dev/null 2>"$TMP/err"; is $? 1 "no gnuplot on PATH: exit 1"
