@@ -18,11 +18,7 @@ end
 
 -- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
 local SAMPLES = [[
-  SELECT t, ramp, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes,
-         CASE WHEN read_ops + write_ops > 0 THEN
-           (COALESCE(read_lat_mean_us, 0) * read_ops + COALESCE(write_lat_mean_us, 0) * write_ops)
-           / (read_ops + write_ops) END AS lat
-  FROM samples WHERE step_id = ?1 ORDER BY t]]
+  SELECT t, ramp, ops, bytes, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 ORDER BY t]]
 
 function charts.scatter()
   local heading = false
@@ -117,8 +113,7 @@ end
 
 -- The per-second samples of each point of a sweep, a band per run.
 local WINDOW = [[
-  SELECT read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes
-  FROM samples WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
+  SELECT ops, bytes FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
 
 function charts.dots(g, rows, field, unit, xlabel)
   local levels, n = {}, #ctx.runs
@@ -154,18 +149,15 @@ end
 
 -- ---- sequential throughput bars against the PCIe ceiling ------------------------
 local function probed_ceiling(run)
-  for _, f in ipairs(report.sql([[
-      SELECT target, key, value FROM probes WHERE run_id = ?1 AND phase = 'start'
-      AND probe = 'pcie' AND key IN ('ceiling_current_bytes_per_s', 'current_link_speed',
-      'current_link_width') ORDER BY rowid]], run.id)) do
-    run.pcie = run.pcie or {}
-    run.pcie[f.key] = run.pcie[f.key] or f.value
-  end
+  run.pcie = run.pcie or report.sql([[
+      SELECT link_speed, link_width, ceiling_bytes_per_s FROM run_pcie
+      WHERE run_id = ?1 AND ceiling_bytes_per_s IS NOT NULL ORDER BY ord LIMIT 1]], run.id)[1]
+      or false
   local p = run.pcie
-  local bps = p and tonumber(p.ceiling_current_bytes_per_s)
+  local bps = p and tonumber(p.ceiling_bytes_per_s)
   if not bps then return nil end
-  local gen = fmt.pcie_gen(p.current_link_speed)
-  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.current_link_width or "?",
+  local gen = fmt.pcie_gen(p.link_speed)
+  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.link_width or "?",
     fmt.gbps(bps))
 end
 
@@ -274,8 +266,7 @@ end
 
 -- ---- per-target bars of multi-target (JBOD) steps ------------------------------
 local TARGETS = [[
-  SELECT path, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes
-  FROM step_targets WHERE step_id = ?1 ORDER BY path]]
+  SELECT path, iops, mbps FROM step_target_rate WHERE step_id = ?1 ORDER BY path]]
 
 function charts.per_target()
   local heading = false
@@ -290,7 +281,7 @@ function charts.per_target()
         local t = report.sql(TARGETS, s.id)
         if #t > 1 then
           for _, x in ipairs(t) do
-            per[i][x.path] = field == "mbps" and x.bytes / s.window_s / 1e6 or x.ops / s.window_s
+            per[i][x.path] = field == "mbps" and x.mbps or x.iops
             if not seen[x.path] then seen[x.path] = true; paths[#paths + 1] = x.path end
           end
         end

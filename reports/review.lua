@@ -27,13 +27,8 @@ end
 -- ---- data ----------------------------------------------------------------
 local steps, facts = {}, {}
 for i, r in ipairs(runs) do
-  steps[i] = report.sql([[
-    SELECT s.*, json_extract(s.params_json, '$.sim.link') AS sim_link,
-           json_extract(s.params_json, '$.sim.preset') AS sim_preset
-    FROM steps s WHERE s.run_id = ?1 ORDER BY s.seq]], r.id)
-  facts[i] = report.sql([[
-    SELECT COALESCE(target, '') AS target, probe, key, value FROM probes
-    WHERE run_id = ?1 AND phase = 'start' ORDER BY rowid]], r.id)
+  steps[i] = report.sql("SELECT * FROM step_detail WHERE run_id = ?1 ORDER BY seq", r.id)
+  facts[i] = report.sql("SELECT target, probe, key, value FROM run_testbed WHERE run_id = ?1 ORDER BY ord", r.id)
 end
 local rows = compare.match(steps)
 

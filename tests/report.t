@@ -240,6 +240,27 @@ printf 'hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psy
 "$HB" report file --db "$TMP/file.db" --out "$TMP/file" >/dev/null 2>"$TMP/err"; ok $? "its report with charts (a bar without a ceiling)"
 [ -s "$TMP/file/charts/01-sequential-bars.png" ]; ok $? "its throughput bar is drawn"
 
+# --- a database of schema version 1 is upgraded, its report reads the new views ------
+old="$TMP/old.db"
+sqlite3 "$old" < "$ROOT/tests/fixtures/report/schema-1.sql"
+for t in runs targets steps samples step_targets histograms probes events; do
+	cols=$(q "$old" "SELECT group_concat(name, ', ') FROM pragma_table_info('$t')")
+	q "$old" "ATTACH '$TMP/file.db' AS n; INSERT INTO main.$t ($cols) SELECT $cols FROM n.$t" || fail=1
+done
+q "$old" "INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'current_link_speed', '8.0 GT/s PCIe');
+	INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'current_link_width', '4');
+	INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'ceiling_current_bytes_per_s', '3938461538')"
+is "$(q "$old" 'PRAGMA user_version')/${fail:-0}" "1/0" "a version-1 database holding the file run"
+"$HB" report file --db "$old" --out "$TMP/old" >/dev/null 2>"$TMP/err"; ok $? "its report"
+like "$(cat "$TMP/err")" "upgrading database '.*old.db' from schema version 2 to 3" "the database is upgraded to version 3"
+is "$(q "$old" 'PRAGMA user_version')" 3 "it is at version 3"
+is "$(q "$old" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name")" \
+	"$(q "$TMP/file.db" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name")" \
+	"with the views of a new database"
+like "$(cat "$TMP/old/charts/01-sequential-bars.tsv")" 'PCIe3 x4 ceiling 3.94 GB/s' "the PCIe ceiling from the run_pcie view"
+same "$(series "$TMP/old/charts/01-sequential-bars.tsv" 1 | cut -f2)" "$(series "$TMP/file/charts/01-sequential-bars.tsv" 1 | cut -f2)"
+ok $? "the same throughput as the report of the new database"
+
 # --- without gnuplot ---------------------------------------------------------------------
 mkdir -p "$TMP/nobin"
 PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" >/dev/null 2>"$TMP/err"; is $? 1 "no gnuplot on PATH: exit 1"

@@ -11,10 +11,34 @@
 
 extern const char hb_schema_sql[];
 
-/* From each older schema version to the next, in a transaction. */
+/* From each older schema version to the next, in a transaction; NULL: the
+ * views of schema.sql between its "schema N views" markers (views_of()). */
 static const char *const db_upgrades[] = {
 	[1] = "ALTER TABLE steps ADD COLUMN on_error TEXT; PRAGMA user_version = 2;",
+	[2] = NULL,
 };
+
+#define VIEWS_BEGIN "-- schema %d views begin\n"
+#define VIEWS_END "-- schema %d views end\n"
+
+/* The views schema.sql adds in version v, and the version bump, as one script
+ * (malloc'd), so a fresh database and an upgraded one get the same views. */
+static char *views_of(int v)
+{
+	char begin[64], end[64], *out;
+	const char *b, *e;
+
+	snprintf(begin, sizeof(begin), VIEWS_BEGIN, v);
+	snprintf(end, sizeof(end), VIEWS_END, v);
+	b = strstr(hb_schema_sql, begin);
+	e = b ? strstr(b, end) : NULL;
+	if (!e)
+		return NULL;
+	b += strlen(begin);
+	if (asprintf(&out, "%.*s\nPRAGMA user_version = %d;", (int)(e - b), b, v) < 0)
+		return NULL;
+	return out;
+}
 
 const char *db_default_path(void)
 {
@@ -120,6 +144,19 @@ static int db_tables(struct db *db)
 	return n;
 }
 
+static int upgrade_from(struct db *db, int v, char **msg)
+{
+	char *views;
+	int rc;
+
+	if (db_upgrades[v])
+		return sqlite3_exec(db->h, db_upgrades[v], NULL, NULL, msg);
+	views = views_of(v + 1);
+	rc = views ? sqlite3_exec(db->h, views, NULL, NULL, msg) : SQLITE_NOMEM;
+	free(views);
+	return rc;
+}
+
 static int schema_apply(struct db *db, int v, char *err, size_t len)
 {
 	char *msg = NULL;
@@ -136,7 +173,7 @@ static int schema_apply(struct db *db, int v, char *err, size_t len)
 	for (; rc == SQLITE_OK && v > 0 && v < DB_SCHEMA_VERSION; v++) {
 		log_info("upgrading database '%s' from schema version %d to %d", db->path,
 			 v, v + 1);
-		rc = sqlite3_exec(db->h, db_upgrades[v], NULL, NULL, &msg);
+		rc = upgrade_from(db, v, &msg);
 	}
 	if (rc != SQLITE_OK) {
 		snprintf(err, len, "cannot %s the schema in '%s': %s", v ? "upgrade" : "create",
