@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gnuplot.h"
+#include "stop.h"
 #include "util.h"
 
 #define GNUPLOT_MAX_JOBS 64
@@ -115,7 +116,7 @@ static int reap_one(struct gnuplot *g)
 
 	do
 		pid = waitpid(-1, &status, 0);
-	while (pid < 0 && errno == EINTR);
+	while (pid < 0 && errno == EINTR && !hb_stop_requested);
 	if (pid < 0)
 		return -errno;
 	for (unsigned i = 0; i < GNUPLOT_MAX_JOBS; i++) {
@@ -152,6 +153,10 @@ int gnuplot_start(struct gnuplot *g, const char *script, char *err, size_t len)
 	while (g->running >= g->parallel)
 		if (reap_one(g) < 0)
 			break;
+	if (hb_stop_requested) {
+		snprintf(err, len, "interrupted");
+		return -EINTR;
+	}
 	for (unsigned i = 0; i < GNUPLOT_MAX_JOBS && !j; i++)
 		if (!g->jobs[i].pid)
 			j = &g->jobs[i];
@@ -177,6 +182,10 @@ int gnuplot_wait(struct gnuplot *g, char *err, size_t len)
 	while (g->running)
 		if (reap_one(g) < 0)
 			break;
+	if (hb_stop_requested) {
+		snprintf(err, len, "interrupted");
+		return -EINTR;
+	}
 	if (g->failed[0]) {
 		snprintf(err, len, "%s", g->failed);
 		return -EIO;

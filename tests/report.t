@@ -261,6 +261,28 @@ like "$(cat "$TMP/old/charts/01-sequential-bars.tsv")" 'PCIe3 x4 ceiling 3.94 GB
 same "$(series "$TMP/old/charts/01-sequential-bars.tsv" 1 | cut -f2)" "$(series "$TMP/file/charts/01-sequential-bars.tsv" 1 | cut -f2)"
 ok $? "the same throughput as the report of the new database"
 
+# --- SIGINT/SIGTERM: the temporary folder removed, exit 130 -------------------------
+# waits until the report is under way (a file it writes), at most a minute
+await() { for _ in $(seq 600); do ls $1 >/dev/null 2>&1 && return 0; sleep 0.1; done; return 1; }
+mkdir -p "$TMP/sig" "$TMP/fakegp"
+printf 'report.write("started", "x")\nwhile true do pcall(function() end) end\n' > "$TMP/sig/loop.lua"
+set -m	# job control: without it a background command ignores SIGINT
+"$HB" report 1 --db "$DB" --out "$TMP/sig/int" --template "$TMP/sig/loop.lua" >/dev/null 2>"$TMP/sig/err" &
+pid=$!
+set +m
+await "$TMP/sig/.hbatest-report-*/started"; ok $? "a report program in an endless loop is under way"
+kill -INT $pid; wait $pid; is $? 130 "SIGINT: exit 130"
+[ -z "$(ls -A "$TMP/sig" | grep '^\.hbatest-report-')" ] && [ ! -e "$TMP/sig/int" ]; ok $? "its temporary folder removed, no DIR"
+like "$(cat "$TMP/sig/err")" 'interrupted: no report written' "it says it was interrupted"
+printf '#!/bin/sh\ntouch "%s/gp-started"\nexec sleep 600\n' "$TMP/sig" > "$TMP/fakegp/gnuplot"
+chmod +x "$TMP/fakegp/gnuplot"
+printf 'report.chart{ name = "x", template = "bars", columns = { "a", "b" }, series = { { title = "t", color = "#000000", rows = { { 1, 2 } } } } }\n' > "$TMP/sig/chart.lua"
+PATH="$TMP/fakegp:$PATH" "$HB" report 1 --db "$DB" --out "$TMP/sig/term" --template "$TMP/sig/chart.lua" >/dev/null 2>"$TMP/sig/err" &
+pid=$!
+await "$TMP/sig/gp-started"; ok $? "a report waiting for gnuplot"
+kill -TERM $pid; wait $pid; is $? 130 "SIGTERM while waiting for gnuplot: exit 130"
+[ -z "$(ls -A "$TMP/sig" | grep '^\.hbatest-report-')" ] && [ ! -e "$TMP/sig/term" ]; ok $? "its temporary folder removed, no DIR"
+
 # --- without gnuplot ---------------------------------------------------------------------
 mkdir -p "$TMP/nobin"
 PATH="$TMP/nobin" "$HB" report 1 2 --db "$DB" --out "$TMP/nognu" >/dev/null 2>"$TMP/err"; is $? 1 "no gnuplot on PATH: exit 1"

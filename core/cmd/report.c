@@ -1,6 +1,7 @@
 /* `hbatest report RUN...`: one self-contained HTML page and publishable charts
  * from runs in the database, written by a report program (reports/review.lua)
- * into a temporary folder that is renamed into place only when complete. */
+ * into a temporary folder that is renamed into place only when complete;
+ * SIGINT/SIGTERM stop it, remove that folder and exit 130. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "log.h"
 #include "lua/report.h"
 #include "report_page.h"
+#include "stop.h"
 #include "util.h"
 
 #define REPORT_MAX_RUNS 32
@@ -293,7 +295,7 @@ static int write_report(struct report_opts *o, const char *tmp)
 	}
 	if (!rc)
 		rc = report_page_embed(tmp, o->gp != NULL, err, sizeof(err));
-	if (rc)
+	if (rc && !hb_stop_requested)
 		log_error("%s", err);
 	return rc;
 }
@@ -324,6 +326,8 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	else
 		rc = write_report(&o, tmp);
 	gnuplot_free(o.gp);
+	if (!rc && hb_stop_requested)
+		rc = -EINTR;
 	if (!rc)
 		rc = put_in_place(tmp, dir);
 	if (rc)
@@ -342,6 +346,7 @@ int cmd_report(int argc, char **argv)
 
 	if (parse_args(&a, argc, argv) < 0)
 		return EXIT_USAGE;
+	stop_catch_signals();
 	if (a.charts && !gnuplot_found()) {
 		log_error("gnuplot is not on PATH: install it (Debian: apt-get install gnuplot-nox) "
 			  "or give --no-charts for the tables and data without charts");
@@ -372,6 +377,10 @@ int cmd_report(int argc, char **argv)
 	if (!rc)
 		rc = make_report(&db, &a, ids, baseline, dir, program);
 	db_close(&db);
+	if (hb_stop_requested) {
+		log_error("interrupted: no report written, its temporary folder removed");
+		return EXIT_INTERRUPTED;
+	}
 	if (rc)
 		return EXIT_FAILED;
 	printf("%s/index.html\n", dir);

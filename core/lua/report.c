@@ -17,6 +17,7 @@
 #include "db/db.h"
 #include "db/report.h"
 #include "log.h"
+#include "stop.h"
 #include "strbuf.h"
 #include "lua/report.h"
 #include "lua/report_int.h"
@@ -378,6 +379,17 @@ static int traceback(lua_State *L)
 	return 1;
 }
 
+/* SIGINT/SIGTERM: the program stops within REPORT_HOOK_EVERY instructions,
+ * again after each pcall that would swallow the error. */
+#define REPORT_HOOK_EVERY 10000
+
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	if (hb_stop_requested)
+		luaL_error(L, "interrupted");
+}
+
 int report_execute(const struct report_opts *o, char *err, size_t len)
 {
 	struct report r = { .o = o };
@@ -404,6 +416,7 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 		free(src);
 		return -ENOMEM;
 	}
+	lua_sethook(L, stop_hook, LUA_MASKCOUNT, REPORT_HOOK_EVERY);
 	lua_pushcfunction(L, traceback);
 	lua_pushcfunction(L, open_report);
 	lua_pushlightuserdata(L, &r);
