@@ -70,9 +70,12 @@ hb.precondition{ duration = 2, bs = "4k", oio = 16 }
 LUA
 run "$TMP/pre.lua" --target "$TMP/pre.dat"; ok $? "a fill and a timed preconditioning run"
 id=$(last_run)
-is "$(q "$DB" "SELECT group_concat(kind || ':' || rw || ':' || bs || ':' || COALESCE(passes, '-') || ':' || write_bytes, ' ') FROM steps WHERE run_id = $id")" \
-	"precondition:write:128k:2:33554432 precondition:randwrite:4k:-:$(q "$DB" "SELECT write_bytes FROM steps WHERE run_id = $id AND seq = 2")" \
-	"the fill writes exactly 2 x 16 MiB in 128k sequential writes"
+is "$(q "$DB" "SELECT group_concat(kind || ':' || rw || ':' || bs || ':' || COALESCE(passes, '-') || ':' || write_bytes, ' ') FROM steps WHERE run_id = $id AND seq = 1")" \
+	"precondition:write:128k:2:33554432" "the fill writes exactly 2 x 16 MiB in 128k sequential writes"
+is "$(q "$DB" "SELECT kind || ':' || rw || ':' || bs || ':' || COALESCE(passes, '-') || ':' ||
+	(write_ops > 0) || ':' || (write_bytes = 4096 * write_ops) || ':' || read_ops || ':' || errors
+	FROM steps WHERE run_id = $id AND seq = 2")" "precondition:randwrite:4k:-:1:1:0:0" \
+	"the timed preconditioning writes 4k random, write_bytes = 4 KiB x its writes, no reads"
 is "$(q "$DB" "SELECT ramp_s || ':' || (duration_s < 600) FROM steps WHERE run_id = $id AND seq = 1")" "0:1" \
 	"a fill ignores the plan's default ramp and duration"
 is "$(q "$DB" "SELECT count(*) || ':' || sum(ramp) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = $id AND t.seq = 2")" "2:0" \
