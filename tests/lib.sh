@@ -8,7 +8,35 @@ tap_n=0
 tap_failed=0
 cleanup_hooks=()
 
+# A time box for the whole test file: a hung `hbatest` fails the test instead
+# of stalling `make check`. Generous (minutes, not a timing threshold); set
+# HBATEST_TEST_TIMEOUT (seconds) to change it, 0 for none. When it fires it
+# prints a failure, then kills this test's processes (ours only: the tree
+# under this shell) and the shell itself.
+tree_pids() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		[ "$c" = "$2" ] && continue
+		tree_pids "$c" "$2"
+		echo "$c"
+	done
+}
+watchdog() {
+	local top=$1 limit=$2 end=$((SECONDS + $2)) me p
+	me=$BASHPID
+	while [ $SECONDS -lt $end ]; do sleep 1 </dev/null >/dev/null 2>&1; done
+	echo "not ok - timed out: $(basename "$0") ran over ${limit} s (HBATEST_TEST_TIMEOUT)"
+	for p in $(tree_pids "$top" "$me"); do kill -KILL "$p" 2>/dev/null; done
+	kill -TERM "$top" 2>/dev/null
+}
+watchdog_pid=
+if [ "${HBATEST_TEST_TIMEOUT:-900}" -gt 0 ]; then
+	watchdog $$ "${HBATEST_TEST_TIMEOUT:-900}" &
+	watchdog_pid=$!
+fi
+
 on_exit() {
+	[ -n "$watchdog_pid" ] && kill "$watchdog_pid" 2>/dev/null
 	for h in "${cleanup_hooks[@]}"; do eval "$h"; done
 	rm -rf "$TMP"
 }

@@ -5,14 +5,19 @@
 # every engine, and the RAID suite runs end to end (a short rehearsal).
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
-	skip "loop devices need root and losetup"
+if [ "$(id -u)" != 0 ]; then
+	skip "loop devices need root"
+	done_testing; exit
+fi
+# as root, block-device coverage must not vanish silently: no losetup fails
+if ! command -v losetup >/dev/null; then
+	ok 1 "as root, losetup is installed"
 	done_testing; exit
 fi
 truncate -s 64M "$TMP/backing.img"
 LOOP=$(losetup --find --show "$TMP/backing.img" 2>/dev/null)
 if [ -z "$LOOP" ]; then
-	ok 1 "as root, a loop device can be made"
+	ok 1 "as root, a loop device can be made (losetup --find --show failed)"
 	done_testing; exit
 fi
 cleanup_hooks+=("losetup -d '$LOOP'")
@@ -41,6 +46,9 @@ is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "the database is unchanged"
 
 out=$("$HB" run "$TMP/write.lua" --db "$DB" --target "$LOOP" --destroy-data /dev/loop-other 2>&1); rc=$?
 ok $((rc == 0)) "--destroy-data naming another device does not allow it"
+like "$out" "refusing to write to block device '$LOOP'" "and names the device it refuses"
+is "$(sha256sum < "$LOOP")" "$sum_before" "another device named: the device is untouched"
+is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "another device named: the database is unchanged"
 
 "$HB" run "$TMP/write.lua" --db "$DB" --target "$LOOP" --destroy-data "$LOOP" -q
 ok $? "with --destroy-data $LOOP the write plan runs"

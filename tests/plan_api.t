@@ -70,9 +70,12 @@ hb.precondition{ duration = 2, bs = "4k", oio = 16 }
 LUA
 run "$TMP/pre.lua" --target "$TMP/pre.dat"; ok $? "a fill and a timed preconditioning run"
 id=$(last_run)
-is "$(q "$DB" "SELECT group_concat(kind || ':' || rw || ':' || bs || ':' || COALESCE(passes, '-') || ':' || write_bytes, ' ') FROM steps WHERE run_id = $id")" \
-	"precondition:write:128k:2:33554432 precondition:randwrite:4k:-:$(q "$DB" "SELECT write_bytes FROM steps WHERE run_id = $id AND seq = 2")" \
-	"the fill writes exactly 2 x 16 MiB in 128k sequential writes"
+is "$(q "$DB" "SELECT group_concat(kind || ':' || rw || ':' || bs || ':' || COALESCE(passes, '-') || ':' || write_bytes, ' ') FROM steps WHERE run_id = $id AND seq = 1")" \
+	"precondition:write:128k:2:33554432" "the fill writes exactly 2 x 16 MiB in 128k sequential writes"
+is "$(q "$DB" "SELECT kind || ':' || rw || ':' || bs || ':' || COALESCE(passes, '-') || ':' ||
+	(write_ops > 0) || ':' || (write_bytes = 4096 * write_ops) || ':' || read_ops || ':' || errors
+	FROM steps WHERE run_id = $id AND seq = 2")" "precondition:randwrite:4k:-:1:1:0:0" \
+	"the timed preconditioning writes 4k random, write_bytes = 4 KiB x its writes, no reads"
 is "$(q "$DB" "SELECT ramp_s || ':' || (duration_s < 600) FROM steps WHERE run_id = $id AND seq = 1")" "0:1" \
 	"a fill ignores the plan's default ramp and duration"
 is "$(q "$DB" "SELECT count(*) || ':' || sum(ramp) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = $id AND t.seq = 2")" "2:0" \
@@ -148,4 +151,18 @@ sid=$(q "$DB" "SELECT max(id) FROM steps")
 is "$(q "$DB" "SELECT count(*) FROM step_targets WHERE step_id = $sid")" 4 "one row per target in step_targets"
 is "$(q "$DB" "SELECT sum(t.read_ops) = s.read_ops AND sum(t.read_bytes) = s.read_bytes AND min(t.read_ops) > 0 FROM step_targets t JOIN steps s ON s.id = t.step_id WHERE t.step_id = $sid")" 1 \
 	"per-target totals add up to the step's, and every target did I/O"
+
+# a mixed workload: each direction's per-target counters add up on their own
+cat > "$TMP/mixed.lua" <<LUA
+hb.run{ engine = "null", targets = { "m1", "m2" }, rw = "randrw", write_pct = 50, bs = "4k",
+        workers = 2, oio = 4, duration = 1 }
+LUA
+run "$TMP/mixed.lua"; ok $? "a 50% write mix over 2 targets x 2 workers runs"
+sid=$(q "$DB" "SELECT max(id) FROM steps")
+is "$(q "$DB" "SELECT sum(t.read_ops) = s.read_ops AND sum(t.write_ops) = s.write_ops
+	AND sum(t.read_bytes) = s.read_bytes AND sum(t.write_bytes) = s.write_bytes
+	AND sum(t.errors) = s.errors AND min(t.read_ops) > 0 AND min(t.write_ops) > 0
+	AND sum(t.write_bytes) = 4096 * sum(t.write_ops)
+	FROM step_targets t JOIN steps s ON s.id = t.step_id WHERE t.step_id = $sid")" 1 \
+	"randrw: per-target reads and writes each add up to the step's, every target did both"
 done_testing

@@ -74,7 +74,17 @@ like "$out" '^  pcie +address +0000:01:00\.0$' "and by probe"
 dd if=/dev/zero of="$TMP/local.dat" bs=1M count=1 status=none
 out=$("$HB" probe "$TMP/local.dat" /no/such/file); ok $? "hbatest probe on this machine exits 0"
 like "$out" '^ +kernel +[0-9]' "it reports this host's kernel"
-like "$out" "^$TMP/local.dat\$" "a file target resolves to the device holding it"
+# the device holding the file, found independently: stat's device number in /sys/dev/block
+dev=$(readlink -f "/sys/dev/block/$(stat -c '%Hd:%Ld' "$TMP/local.dat")" 2>/dev/null)
+if [ -n "$dev" ] && [ -e "$dev/dev" ]; then
+	got=$(printf '%s\n' "$out" | sed -n "\|^$TMP/local.dat\$|,/^\$/p" | sed -n 's/^  block  *device  *\([^ ]*\)$/\1/p')
+	# a partition may be reported as its disk
+	[ -n "$got" ] && { [ "$got" = "$(basename "$dev")" ] || [ "$got" = "$(basename "$(dirname "$dev")")" ]; }
+	ok $? \
+		"a file target resolves to the device holding it ($got; stat says $(basename "$dev"))"
+else
+	skip "the file's filesystem has no block device ($(stat -c '%Hd:%Ld' "$TMP/local.dat"))"
+fi
 like "$out" "/no/such/file
   \\(not a block device" "a path that is no device is said so, not an error"
 printf 'hb.run{ engine = "psync", duration = 1 }\n' > "$TMP/local.lua"

@@ -43,6 +43,12 @@ ok(r.slope_excursion <= 0.10 * r.mean, "... while its slope alone would pass")
 r = snia.check{ 90, 100, 110, 100, 100 }     -- range 20 = 20% of 100, slope 2 -> 8%
 ok(r.attained, "data excursion of exactly 20% and slope excursion of 8% is steady")
 
+-- the slope criterion at exactly its limit: 2.5 a round is an excursion of
+-- 10 across the window, 10% of the mean 100 (range 10: the data passes)
+r = snia.check{ 95, 97.5, 100, 102.5, 105 }
+ok(near(r.slope_excursion, 10) and near(r.mean, 100), "a climb of 2.5/round: slope excursion 10 of mean 100")
+ok(r.attained, "a slope excursion of exactly 10% is steady (the limit is inclusive)")
+
 -- the window slides: a fresh drive's descent, then a plateau
 local series = { 400, 300, 220, 160, 130, 118, 112, 110, 109, 111, 110 }
 local first

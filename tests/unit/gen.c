@@ -141,6 +141,7 @@ static void check_sequential(void)
 	struct hb_io io;
 	char err[256];
 	uint64_t lo[4], hi[4];
+	unsigned wraps[4] = { 0 };
 	bool contiguous = true, disjoint = true;
 
 	base(&wl);
@@ -157,7 +158,13 @@ static void check_sequential(void)
 		hi[w] = 0;
 		for (unsigned i = 0; i < 3000; i++) {	/* wraps once: 2048 per segment */
 			gen_next(&g[w], 0, &io);
-			if (i && io.offset != prev + 131072 && io.offset != g[w].streams[0].lo)
+			/* the next block, or back to the start once the segment is full */
+			if (i && io.offset == g[w].streams[0].lo &&
+			    prev + 2 * 131072 > g[w].streams[0].hi)
+				wraps[w]++;
+			else if (i && io.offset != prev + 131072)
+				contiguous = false;
+			if (!i && io.offset != g[w].streams[0].lo)
 				contiguous = false;
 			prev = io.offset;
 			lo[w] = io.offset < lo[w] ? io.offset : lo[w];
@@ -170,6 +177,8 @@ static void check_sequential(void)
 			if (a != b && lo[a] < hi[b] && lo[b] < hi[a])
 				disjoint = false;
 	ok(contiguous, "a sequential stream is contiguous and wraps to its start");
+	ok(wraps[0] == 1 && wraps[1] == 1 && wraps[2] == 1 && wraps[3] == 1,
+	   "3000 I/Os of 2048 a segment wrap exactly once in each stream");
 	ok(disjoint, "sequential streams of 4 workers do not overlap");
 	ok(hi[3] <= tgt.size, "the last stream ends inside the target");
 }
