@@ -36,8 +36,14 @@ is "$(q "$DB" "SELECT lat_p50_us <= lat_p99_us AND lat_p99_us <= lat_p999_us AND
 	"percentiles are ordered p50 <= p99 <= p99.9 <= max"
 is "$(q "$DB" "SELECT max(lat_max_us) = (SELECT lat_max_us FROM steps WHERE id = 1) FROM samples WHERE step_id = 1 AND ramp = 0")" 1 \
 	"the step's max latency is the largest of its window's seconds"
-is "$(q "$DB" "SELECT count(*) FROM samples WHERE step_id = 1 AND occupancy BETWEEN 16 AND 32.5")" 12 \
-	"the queue stays filled: every second shows 16..32 of 32 I/Os in flight (occupancy)"
+# Occupancy (the sum of the latencies of a second's completions over 1 s) is
+# 32 while the queue stays full. A worker descheduled on a busy machine moves
+# latency from one second into the next, so a second is checked loosely (a
+# bucket index off by one leaves a second empty: 0) and the window tightly.
+is "$(q "$DB" "SELECT count(*) FROM samples WHERE step_id = 1 AND occupancy BETWEEN 8 AND 64")" 12 \
+	"the queue stays filled: every second shows 8..64 I/Os in flight (occupancy)"
+is "$(q "$DB" "SELECT avg(occupancy) BETWEEN 24 AND 33 FROM samples WHERE step_id = 1 AND ramp = 0")" 1 \
+	"over the window the mean occupancy is the 32 I/Os in flight"
 is "$(q "$DB" "SELECT abs(mbps - (read_bytes + write_bytes) / 10.0 / 1e6) < 1e-9 FROM steps WHERE id = 1")" 1 \
 	"MB/s is the window's bytes over its 10 seconds, in 10^6 bytes/s"
 done_testing
