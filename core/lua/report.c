@@ -28,7 +28,6 @@
 #define HB_DATA_DIR "/usr/local/share/hbatest"
 #endif
 
-#define REG_LOADED "hbatest.report.loaded"
 
 struct report *report_of(lua_State *L)
 {
@@ -246,49 +245,9 @@ static int l_log(lua_State *L)
 }
 
 /* ---- require: the report's folder, reports/, then scripts/ ------------ */
-static bool find_module(struct report *r, const char *name, char *out, size_t len)
+static bool find_module(void *ctx, const char *rel, char *out, size_t len)
 {
-	char rel[256];
-
-	snprintf(rel, sizeof(rel), "%s.lua", name);
-	for (char *c = rel; *c && strcmp(c, ".lua"); c++)
-		if (*c == '.')
-			*c = '/';
-	return report_find_asset(r, rel, out, len) || report_find_file("scripts", rel, out, len);
-}
-
-static int l_require(lua_State *L)
-{
-	const char *name = luaL_checkstring(L, 1);
-	char path[PATH_MAX], chunk[PATH_MAX + 1];
-	size_t sz;
-	char *src;
-	int rc;
-
-	lua_getfield(L, LUA_REGISTRYINDEX, REG_LOADED);
-	if (lua_getfield(L, -1, name) != LUA_TNIL)
-		return 1;
-	lua_pop(L, 1);
-	if (strstr(name, "..") || strchr(name, '/') ||
-	    !find_module(report_of(L), name, path, sizeof(path)))
-		return luaL_error(L, "module '%s' not found in reports/ or scripts/", name);
-	src = util_read_file(path, &sz);
-	if (!src)
-		return luaL_error(L, "cannot read module '%s'", path);
-	snprintf(chunk, sizeof(chunk), "@%s", path);
-	rc = luaL_loadbufferx(L, src, sz, chunk, "t");
-	free(src);
-	if (rc != LUA_OK)
-		return lua_error(L);
-	lua_pushstring(L, name);
-	lua_call(L, 1, 1);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		lua_pushboolean(L, 1);
-	}
-	lua_pushvalue(L, -1);
-	lua_setfield(L, -3, name);
-	return 1;
+	return report_find_asset(ctx, rel, out, len) || report_find_file("scripts", rel, out, len);
 }
 
 /* ---- report.runs ------------------------------------------------------- */
@@ -334,10 +293,9 @@ static int open_report(lua_State *L)
 	lua_pushlightuserdata(L, r);
 	lua_setfield(L, LUA_REGISTRYINDEX, REG_REPORT);
 	sandbox_open(L);
-	lua_register(L, "require", l_require);
+	r->finder = (struct sandbox_finder){ find_module, r, "reports/ or scripts/" };
+	sandbox_set_finder(L, &r->finder);
 	lua_register(L, "print", l_log);
-	lua_newtable(L);
-	lua_setfield(L, LUA_REGISTRYINDEX, REG_LOADED);
 	luaL_newlib(L, report_funcs);
 	push_runs(L, r);
 	lua_setfield(L, -2, "runs");

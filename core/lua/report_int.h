@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "lua/report.h"
+#include "lua/sandbox.h"
 
 #define REG_REPORT "hbatest.report"	/* struct report * */
 
@@ -14,6 +15,7 @@ struct report {
 	const struct report_opts *o;
 	char progdir[PATH_MAX];		/* folder of the report program */
 	unsigned ncharts;
+	struct sandbox_finder finder;	/* require(): reports/, then scripts/ */
 };
 
 struct report *report_of(lua_State *L);

@@ -13,11 +13,28 @@
 
 #define REG_LOADED "hbatest.loaded"	/* require's cache */
 #define REG_DIR "hbatest.dir"		/* sandbox_set_dir() */
+#define REG_FINDER "hbatest.finder"	/* sandbox_set_finder() */
 
 void sandbox_set_dir(lua_State *L, const char *dir)
 {
 	lua_pushstring(L, dir);
 	lua_setfield(L, LUA_REGISTRYINDEX, REG_DIR);
+}
+
+void sandbox_set_finder(lua_State *L, const struct sandbox_finder *f)
+{
+	lua_pushlightuserdata(L, (void *)f);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_FINDER);
+}
+
+static const struct sandbox_finder *finder_of(lua_State *L)
+{
+	const struct sandbox_finder *f;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_FINDER);
+	f = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	return f;
 }
 
 /* ---- require: modules from scripts/ only, text chunks only ------------ */
@@ -30,6 +47,8 @@ bool sandbox_find_module(lua_State *L, const char *name, char *out, size_t len)
 	for (char *c = rel; *c && strcmp(c, ".lua"); c++)
 		if (*c == '.')
 			*c = '/';
+	if (finder_of(L))
+		return finder_of(L)->find(finder_of(L)->ctx, rel, out, len);
 	has_local = lua_getfield(L, LUA_REGISTRYINDEX, REG_DIR) == LUA_TSTRING;
 	if (has_local)
 		snprintf(local, sizeof(local), "%s/../scripts", lua_tostring(L, -1));
@@ -47,7 +66,8 @@ static int l_require(lua_State *L)
 		return 1;
 	lua_pop(L, 1);
 	if (strstr(name, "..") || strchr(name, '/') || !sandbox_find_module(L, name, path, sizeof(path)))
-		return luaL_error(L, "module '%s' not found in scripts/", name);
+		return luaL_error(L, "module '%s' not found in %s", name,
+				  finder_of(L) ? finder_of(L)->where : "scripts/");
 	snprintf(chunk, sizeof(chunk), "@%s", path);
 	size_t sz;
 	char *src = util_read_file(path, &sz);
