@@ -53,6 +53,8 @@ int db_errno(int sqlite_rc);
 void db_set_busy_timeout(struct db *db, int ms);
 /* Has the file been deleted or replaced under the open connection? */
 bool db_moved(struct db *db);
+/* PRAGMA user_version of an open database, or -1 when it cannot be read. */
+int db_user_version(struct db *db);
 
 int64_t db_run_insert(struct db *db, const struct db_run *run);
 int db_run_finish(struct db *db, int64_t run_id, const char *status);

@@ -86,7 +86,7 @@ bool db_moved(struct db *db)
 	return moved != 0;
 }
 
-static int db_user_version(struct db *db)
+int db_user_version(struct db *db)
 {
 	sqlite3_stmt *st;
 	int v = -1;

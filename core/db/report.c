@@ -30,18 +30,6 @@ static int report_authorize(void *ctx, int action, const char *a, const char *b,
 	}
 }
 
-static int schema_version(struct db *db)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* A database of an older schema is upgraded first (db_open does it): the
  * report programs read the views of the current one. */
 int db_report_open(struct db *db, const char *path, char *err, size_t len)
@@ -50,7 +38,7 @@ int db_report_open(struct db *db, const char *path, char *err, size_t len)
 
 	if (rc < 0)
 		return rc;
-	if (schema_version(db) < DB_SCHEMA_VERSION) {
+	if (db_user_version(db) < DB_SCHEMA_VERSION) {
 		db_close(db);
 		rc = db_open(db, path, false, err, len);
 		db_close(db);
