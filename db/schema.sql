@@ -1,4 +1,4 @@
--- hbatest database, schema version 3 (PRAGMA user_version).
+-- hbatest database, schema version 4 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -20,7 +20,11 @@ CREATE TABLE runs (
     pid          INTEGER,            -- of the process running it
     heartbeat_at TEXT,               -- refreshed while it runs
     sets_json    TEXT,               -- the --set values
-    targets_json TEXT                -- the --target values (a JSON list)
+    targets_json TEXT,               -- the --target values (a JSON list)
+    source       TEXT NOT NULL DEFAULT 'hbatest'
+                 CHECK (source IN ('hbatest', 'iometer', 'fio')),
+    source_file  TEXT,               -- imported runs: the file's name
+    source_sha256 TEXT               -- imported runs: the file's sha256
 );
 
 CREATE TABLE targets (
@@ -244,4 +248,4 @@ FROM run_testbed WHERE probe = 'pcie' GROUP BY run_id, target;
 
 -- schema 3 views end
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

@@ -16,6 +16,10 @@ extern const char hb_schema_sql[];
 static const char *const db_upgrades[] = {
 	[1] = "ALTER TABLE steps ADD COLUMN on_error TEXT; PRAGMA user_version = 2;",
 	[2] = NULL,
+	[3] = "ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'hbatest' "
+	      "CHECK (source IN ('hbatest', 'iometer', 'fio')); "
+	      "ALTER TABLE runs ADD COLUMN source_file TEXT; "
+	      "ALTER TABLE runs ADD COLUMN source_sha256 TEXT; PRAGMA user_version = 4;",
 };
 
 #define VIEWS_BEGIN "-- schema %d views begin\n"
