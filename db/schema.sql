@@ -81,6 +81,7 @@ CREATE TABLE steps (
     exit_status INTEGER,             -- exec steps: the command's exit status
     elapsed_s   REAL,                -- exec steps and fills: wall (or engine) time
     on_error    TEXT,                -- 'fail' or 'continue': what an I/O error did
+    placement   TEXT,                -- where the workers ran: CPU list and NUMA node
     UNIQUE (run_id, seq)
 );
 

@@ -19,7 +19,8 @@ static const char *const db_upgrades[] = {
 	[3] = "ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'hbatest' "
 	      "CHECK (source IN ('hbatest', 'iometer', 'fio')); "
 	      "ALTER TABLE runs ADD COLUMN source_file TEXT; "
-	      "ALTER TABLE runs ADD COLUMN source_sha256 TEXT; PRAGMA user_version = 4;",
+	      "ALTER TABLE runs ADD COLUMN source_sha256 TEXT; "
+	      "ALTER TABLE steps ADD COLUMN placement TEXT; PRAGMA user_version = 4;",
 };
 
 #define VIEWS_BEGIN "-- schema %d views begin\n"
