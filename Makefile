@@ -98,6 +98,7 @@ $(B)/core/db/schema.o: core/db/schema.S db/schema.sql
 plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+plugins/sim.so: plugins/engines/sim_model.h
 
 plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"

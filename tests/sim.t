@@ -134,7 +134,7 @@ out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails
 like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"
 printf 'hb.run{ engine = "sim", sim = { bogus = 1 }, targets = "v", duration = 1 }\n' > "$TMP/bad3.lua"
 out=$("$HB" run "$TMP/bad3.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown sim option fails"
-like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter\)" \
+like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter, sample_ios\)" \
 	"and lists every option the engine takes, to the last"
 [ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
 done_testing
