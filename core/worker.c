@@ -132,13 +132,16 @@ static void note_error(struct worker *w, const struct hb_io *io, uint64_t now)
 }
 
 /* A completion that stands for k requests (hb_io.count) spends the bytes of
- * the other k - 1 from a fill's budget too. */
-static inline void spend_more(struct worker *w, const struct hb_io *io, uint64_t k)
+ * the other k - 1 from a fill's budget too, as many as it has left: returns
+ * how many it counts for. */
+static inline uint64_t spend_more(struct worker *w, const struct hb_io *io, uint64_t k)
 {
 	struct gen_stream *s = &w->gen.streams[io->target];
-	uint64_t more = io->len * (k - 1);
 
-	s->budget -= more < s->budget ? more : s->budget;
+	if (io->len * (k - 1) > s->budget)
+		k = 1 + s->budget / io->len;
+	s->budget -= io->len * (k - 1);
+	return k;
 }
 
 static void account(struct worker *w, struct hb_io *io, uint64_t now)
@@ -149,7 +152,7 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	struct sec_bucket *b;
 
 	if (k > 1)
-		spend_more(w, io, k);
+		k = spend_more(w, io, k);
 	if (failed)
 		note_error(w, io, now);
 	if (sec >= (int64_t)w->total_secs)
