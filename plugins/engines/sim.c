@@ -61,7 +61,7 @@ static const struct hb_option sim_options[] = {
 	{ "gc_length", HB_OPT_DOUBLE, "0.005", "capacities written during a dip" },
 	{ "gc_factor", HB_OPT_DOUBLE, "0.5", "write rate during a dip, as a share" },
 	{ "jitter", HB_OPT_DOUBLE, "0.05", "+- share of random variation of service times and latencies" },
-	{ "sample_ios", HB_OPT_INT, "10000", "completions simulated one by one per second of a step (all workers), each standing for its share of the second; 0: every one" },
+	{ "sample_ios", HB_OPT_INT, "5000", "completions simulated one by one per second of a step (all workers), each standing for its share of the second; 0: every one" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -152,7 +152,7 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->gc_factor = opt_d(o, n, "gc_factor");
 	c->jitter = opt_d(o, n, "jitter");
 	c->gc_sync = hb_opt_int(o, n, "gc_sync", 0);
-	c->sample = (unsigned)((hb_opt_int(o, n, "sample_ios", 10000) + w - 1) / w);
+	c->sample = (unsigned)((hb_opt_int(o, n, "sample_ios", 5000) + w - 1) / w);
 	if (!c->strip || !c->capacity || !isfinite(c->rd_ns_per_byte) ||
 	    !isfinite(c->wr_ns_per_byte) || !isfinite(c->rd_svc) || !isfinite(c->wr_svc_fresh) ||
 	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc) || c->qd_knee < 0 ||
@@ -276,7 +276,8 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 	if (!st->rng)
 		st->rng = 1;
 	st->fr = (struct sim_frame){ .end = NS_PER_SEC, .until = NS_PER_SEC, .k = 1,
-				     .on = st->c.sample > 0, .warm = true };
+				     .block_left = st->cap, .on = st->c.sample > 0,
+				     .warm = true };
 	*ctx = st;
 	return 0;
 }
@@ -309,12 +310,12 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
  * requests (hb_io.count), k the second's length over the detailed part's.
  * Writes wear the drives k times, so the decline keeps its pace in seconds.
  * Changes are simulated in full: the step's start until the queue has turned
- * over twice; a GC dip from its start until, after its end, the longest
- * latency of a turnover is back within 10 % of what it was while sampling
- * (the queues the dip left behind have drained: a settling part simulated k
- * times would make the tail k times too heavy); and a drain, fewer requests
- * in flight than slots (the step ends, or a fill has written all). At a
- * change the clock first jumps to the time the detailed part stood for. */
+ * over twice; a drive entering or leaving a GC dip until the longest latency
+ * of a turnover is back within 10 % of what it was while sampling (the queues
+ * the change left behind have drained: a transient sampled k times would
+ * weigh k times too much), or to the end of the second; and a drain, fewer
+ * requests in flight than slots (the step ends, or a fill has written all).
+ * At a change the clock first jumps to the time the detailed part stood for. */
 
 static void frame_skip(struct sim_state *st, double ns)
 {
@@ -324,7 +325,7 @@ static void frame_skip(struct sim_state *st, double ns)
 }
 
 /* A new detailed part from `from` (step clock, ns) at `rate` completions per
- * ns: sampled (k > 1) unless a drive is in a GC dip. */
+ * ns: sampled (k > 1) when the rate makes it worth it. */
 static void frame_plan(struct sim_state *st, double from, double rate)
 {
 	struct sim_frame *f = &st->fr;
@@ -332,8 +333,9 @@ static void frame_plan(struct sim_state *st, double from, double rate)
 
 	f->from = f->block_t = from;
 	f->count = 0;
+	f->block_left = st->cap;
 	f->block_max = 0;
-	f->k = k >= 2 && !st->ndip ? (uint32_t)(k < 1e6 ? k : 1e6) : 1;
+	f->k = k >= 2 ? (uint32_t)(k < 1e6 ? k : 1e6) : 1;
 	f->until = f->k > 1 ? from + left / f->k : f->end;
 }
 
@@ -373,8 +375,10 @@ static uint32_t frame_count(struct sim_state *st, double now, double lat)
 	double t = f->block_t, mx;
 
 	f->block_max = dmax(f->block_max, lat);
-	if (++f->count % st->cap)
+	f->count++;
+	if (--f->block_left)
 		return f->k;
+	f->block_left = st->cap;
 	mx = f->block_max;
 	f->block_t = now;
 	f->block_max = 0;

@@ -54,6 +54,7 @@ struct sim_frame {
 	double block_max;	/* ns: the longest latency in this turnover so far */
 	double lmax;		/* ns: running mean of it while sampling; 0: none yet */
 	unsigned count;		/* completions in the detailed part */
+	unsigned block_left;	/* completions left in this turnover */
 	uint32_t k;		/* each of them stands for k (hb_io.count) */
 	bool on;		/* sampling; off: every request in full (draining) */
 	bool warm;		/* settling after a change, every request in full */
@@ -73,7 +74,6 @@ struct sim_state {
 	double now;		/* ns, the model's clock */
 	double skew;		/* ns skipped: the step's clock is now + skew */
 	double written_all;	/* bytes this worker's drives have had written, summed */
-	unsigned ndip;		/* drives in a GC dip */
 	uint64_t rng;
 	struct sim_frame fr;
 };
@@ -121,17 +121,13 @@ static double write_svc(const struct sim_cfg *c, double written, double gc_writt
 	return 1 / rate;
 }
 
-/* A drive enters or leaves a GC dip: sampling simulates dips in full. */
+/* A drive enters or leaves a GC dip: a change sampling simulates in full. */
 static inline void note_dip(struct sim_state *st, struct sim_drive *dr, bool dip)
 {
-	if (dr->dip == (int8_t)dip || st->c.gc_factor == 1)
-		return;
-	st->fr.change |= dr->dip >= 0;
-	if (dip)
-		st->ndip++;
-	else if (dr->dip > 0)
-		st->ndip--;
-	dr->dip = (int8_t)dip;
+	if (dr->dip != (int8_t)dip && st->c.gc_factor != 1) {
+		st->fr.change |= dr->dip >= 0;
+		dr->dip = (int8_t)dip;
+	}
 }
 
 /* One request on one drive from time t; returns when its service ends. A
