@@ -186,5 +186,8 @@ printf 'hb.run{ engine = "sim", sim = { bogus = 1 }, targets = "v", duration = 1
 out=$("$HB" run "$TMP/bad3.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown sim option fails"
 like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter, sample_ios\)" \
 	"and lists every option the engine takes, to the last"
+printf 'hb.run{ engine = "sim", sim = { sample_ios = -1 }, targets = "v", duration = 1 }\n' > "$TMP/bad4.lua"
+out=$("$HB" run "$TMP/bad4.lua" --db "$DB" 2>&1); ok $((! $?)) "a negative sample_ios fails"
+like "$out" "sim: sample_ios -1 is not 0 \(every request\) to 1000000000" "and says what it takes"
 [ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
 done_testing

@@ -152,11 +152,16 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->gc_factor = opt_d(o, n, "gc_factor");
 	c->jitter = opt_d(o, n, "jitter");
 	c->gc_sync = hb_opt_int(o, n, "gc_sync", 0);
+	if (hb_opt_int(o, n, "sample_ios", 5000) < 0 || hb_opt_int(o, n, "sample_ios", 0) > 1e9) {
+		log(HB_LOG_ERROR, "sim: sample_ios %lld is not 0 (every request) to 1000000000",
+		    hb_opt_int(o, n, "sample_ios", 0));
+		return -EINVAL;
+	}
 	c->sample = (unsigned)((hb_opt_int(o, n, "sample_ios", 5000) + w - 1) / w);
 	if (!c->strip || !c->capacity || !isfinite(c->rd_ns_per_byte) ||
 	    !isfinite(c->wr_ns_per_byte) || !isfinite(c->rd_svc) || !isfinite(c->wr_svc_fresh) ||
 	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc) || c->qd_knee < 0 ||
-	    c->qd_penalty < 0 || c->qd_penalty_mixed < 0 || hb_opt_int(o, n, "sample_ios", 0) < 0) {
+	    c->qd_penalty < 0 || c->qd_penalty_mixed < 0) {
 		log(HB_LOG_ERROR, "sim: rates, sizes and capacities must be above zero");
 		return -EINVAL;
 	}
