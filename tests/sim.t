@@ -143,36 +143,42 @@ LUA
 run "$TMP/sample.lua" --set sample=0 --label full; ok $? "every request simulated"
 run "$TMP/sample.lua" --label sampled; ok $? "sampled"
 run "$TMP/sample.lua" --label again
-# col LABEL STEP COLUMN
-col() { q "$DB" "SELECT s.$3 FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = '$1' AND s.name = '$2'"; }
+# sid LABEL [STEP]: the id of a step of the run so labelled (all its steps: a list)
+sid() { q "$DB" "SELECT group_concat(s.id) FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = '$1' ${2:+AND s.name = '$2'}"; }
+col() { q "$DB" "SELECT $3 FROM steps WHERE id = $(sid "$1" "$2")"; }	# col LABEL STEP COLUMN
 near() {	# what, full, sampled, tolerance
 	awk -v f="$2" -v s="$3" -v t="$4" 'BEGIN { exit !(f > 0 && s / f >= 1 - t && s / f <= 1 + t) }'
 	ok $? "$1: sampled $(printf '%.1f' "$3"), every request $(printf '%.1f' "$2") (within $(awk -v t="$4" 'BEGIN { print t * 100 }') %)"
 }
-per_second() { q "$DB" "SELECT group_concat(t || ':' || read_ops || ':' || write_ops || ':' || ifnull(read_lat_p99_us, '') || ':' || ifnull(write_lat_p99_us, '') || ':' || occupancy, ' ') FROM samples WHERE step_id IN (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = '$1')"; }
+per_second() {
+	q "$DB" "SELECT group_concat(t || ':' || read_ops || ':' || write_ops || ':' ||
+		 ifnull(read_lat_p99_us, '') || ':' || ifnull(write_lat_p99_us, '') || ':' ||
+		 occupancy, ' ') FROM samples WHERE step_id IN ($(sid "$1"))"
+}
 a=$(per_second sampled); b=$(per_second again)
 [ -n "$a" ] && [ "$a" = "$b" ]; ok $? "sampled runs are deterministic: the same samples, to the last figure"
 near "4k random write IOPS" "$(col full write iops)" "$(col sampled write iops)" 0.01
 near "its mean latency (us)" "$(col full write lat_mean_us)" "$(col sampled write lat_mean_us)" 0.01
 near "its p99 (us), GC dips included" "$(col full write lat_p99_us)" "$(col sampled write lat_p99_us)" 0.05
-dips=$(q "$DB" "SELECT min(write_ops) < 0.97 * max(write_ops) FROM samples WHERE step_id = (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'full' AND s.name = 'write')")
+dips=$(q "$DB" "SELECT min(write_ops) < 0.97 * max(write_ops) FROM samples WHERE step_id = $(sid full write)")
 is "$dips" 1 "every request simulated, some seconds dip (GC)"
-off=$(q "$DB" "SELECT count(*) FROM samples f JOIN samples s ON s.t = f.t WHERE f.step_id = (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'full' AND s.name = 'write') AND s.step_id = (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'sampled' AND s.name = 'write') AND abs(1.0 * s.write_ops / f.write_ops - 1) > 0.04")
+off=$(q "$DB" "SELECT count(*) FROM samples f JOIN samples s ON s.t = f.t WHERE f.step_id = $(sid full write)
+		AND s.step_id = $(sid sampled write) AND abs(1.0 * s.write_ops / f.write_ops - 1) > 0.04")
 is "$off" 0 "sampled, every second's write IOPS within 4 % of the full model's: the dips in the same seconds"
 near "4k random read IOPS" "$(col full read iops)" "$(col sampled read iops)" 0.01
 near "its p99 (us)" "$(col full read lat_p99_us)" "$(col sampled read lat_p99_us)" 0.01
 for step in write read; do
-	is "$(q "$DB" "SELECT abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'sampled' AND s.name = '$step'")" 1 \
+	is "$(col sampled $step "abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio")" 1 \
 		"sampled $step: IOPS x mean latency = OIO within 2 % (Little's law)"
 done
 # each completion simulated in a sampled second stands for k requests: the read
 # step's seconds after its first count in multiples of one k > 1
-k=$(q "$DB" "SELECT group_concat(read_ops, ' ') FROM samples WHERE t >= 1 AND step_id = (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'sampled' AND s.name = 'read')" |
+k=$(q "$DB" "SELECT group_concat(read_ops, ' ') FROM samples WHERE t >= 1 AND step_id = $(sid sampled read)" |
 	awk '{ g = $1; for (i = 2; i <= NF; i++) { a = g; b = $i; while (b) { t = a % b; a = b; b = t }; g = a }; print g }')
 is "$(awk -v k="$k" 'BEGIN { print (k > 1) }')" 1 "sampled reads count in multiples of k = $k"
 is "$(col sampled 'random fill' write_bytes)" $((8 * 4 << 30)) "a sampled random fill writes its budget, the volume, exactly"
 near "and takes as long (s)" "$(col full 'random fill' elapsed_s)" "$(col sampled 'random fill' elapsed_s)" 0.01
-is "$(check_invariant "$DB" "$(q "$DB" "SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'sampled' AND s.name = 'write'")")" 1 \
+is "$(check_invariant "$DB" "$(sid sampled write)")" 1 \
 	"the sampled seconds add up to the step's totals"
 
 # --- presets ----------------------------------------------------------------------

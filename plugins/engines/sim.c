@@ -61,7 +61,7 @@ static const struct hb_option sim_options[] = {
 	{ "gc_length", HB_OPT_DOUBLE, "0.005", "capacities written during a dip" },
 	{ "gc_factor", HB_OPT_DOUBLE, "0.5", "write rate during a dip, as a share" },
 	{ "jitter", HB_OPT_DOUBLE, "0.05", "+- share of random variation of service times and latencies" },
-	{ "sample_ios", HB_OPT_INT, "5000", "completions simulated one by one per second of a step (all workers), each standing for its share of the second; 0: every one" },
+	{ "sample_ios", HB_OPT_INT, "5000", "requests simulated one by one a second (all workers), each standing for its share of it; 0: all" },
 	{ NULL, 0, NULL, NULL },
 };
 
