@@ -2,7 +2,8 @@
 #   make            ./hbatest and plugins/*.so
 #   make check      every TAP test, run by prove, JOBS=2 files at a time
 #   make lint       the layout rules (scripts/dev/lint.sh)
-#   make bench      hbatest side by side with fio (scripts/dev/bench.sh)
+#   make bench      hbatest side by side with fio (scripts/dev/bench.sh), and the
+#                   sim engine's speed (scripts/dev/bench-sim.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
@@ -98,6 +99,7 @@ $(B)/core/db/schema.o: core/db/schema.S db/schema.sql
 plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+plugins/sim.so: plugins/engines/sim_model.h
 
 plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
@@ -147,6 +149,7 @@ lint:
 
 bench: all
 	bash scripts/dev/bench.sh
+	bash scripts/dev/bench-sim.sh
 
 # scripts/: the Lua modules plans require; scripts/dev/ (bench, lint,
 # dependency installer) stays out.

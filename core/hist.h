@@ -44,6 +44,18 @@ static inline void hist_add(struct hist *h, uint64_t v)
 		h->min = v;
 }
 
+/* n values of v at once */
+static inline void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+	h->counts[hist_index(v)] += n;
+	h->total += n;
+	h->sum += v * n;
+	if (v > h->max)
+		h->max = v;
+	if (v < h->min)
+		h->min = v;
+}
+
 void hist_reset(struct hist *h);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Lowest value of bucket i and its width, in ns. */

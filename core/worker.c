@@ -131,13 +131,28 @@ static void note_error(struct worker *w, const struct hb_io *io, uint64_t now)
 		atomic_store(&w->sh->abort, true);
 }
 
+/* A completion that stands for k requests (hb_io.count) spends the bytes of
+ * the other k - 1 from a fill's budget too, as many as it has left: returns
+ * how many it counts for. */
+static inline uint64_t spend_more(struct worker *w, const struct hb_io *io, uint64_t k)
+{
+	struct gen_stream *s = &w->gen.streams[io->target];
+
+	if (io->len * (k - 1) > s->budget)
+		k = 1 + s->budget / io->len;
+	s->budget -= io->len * (k - 1);
+	return k;
+}
+
 static void account(struct worker *w, struct hb_io *io, uint64_t now)
 {
-	uint64_t lat = now - io->submit_ns;
+	uint64_t lat = now - io->submit_ns, k = io->count > 1 ? io->count : 1;
 	int64_t sec = (int64_t)((now - w->t0) / NSEC_PER_SEC);
 	bool failed = io->result != (int64_t)io->len;
 	struct sec_bucket *b;
 
+	if (k > 1)
+		k = spend_more(w, io, k);
 	if (failed)
 		note_error(w, io, now);
 	if (sec >= (int64_t)w->total_secs)
@@ -146,16 +161,16 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	if (!b)
 		return;
 	if (failed) {
-		b->errors++;
-		b->tgt[io->target * TGT_COUNTERS + TGT_ERRORS]++;
+		b->errors += k;
+		b->tgt[io->target * TGT_COUNTERS + TGT_ERRORS] += k;
 		return;
 	}
-	b->ops[io->op]++;
-	b->bytes[io->op] += io->len;
-	b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op]++;
-	b->tgt[io->target * TGT_COUNTERS + TGT_BYTES + io->op] += io->len;
-	b->busy_ns += lat;
-	hist_add(&b->lat[io->op], lat);
+	b->ops[io->op] += k;
+	b->bytes[io->op] += io->len * k;
+	b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op] += k;
+	b->tgt[io->target * TGT_COUNTERS + TGT_BYTES + io->op] += io->len * k;
+	b->busy_ns += lat * k;
+	hist_add_n(&b->lat[io->op], lat, k);
 }
 
 static int submit_batch(struct worker *w, unsigned n, unsigned *inflight)

@@ -2,8 +2,9 @@
 # The sim engine: deterministic, never above the link ceiling, RAID5 small
 # writes at a quarter of RAID0's when reads and writes cost the same, Little's
 # law at every OIO point, the write decline reaching a plateau, a 9,000 s
-# preconditioning stored second by second, runs marked simulated, and drive
-# wear kept for any number of option sets.
+# preconditioning stored second by second, runs marked simulated, drive wear
+# kept for any number of option sets, and sampling (part of each busy second
+# simulated) giving what simulating every request gives.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/sim.db"
@@ -125,6 +126,61 @@ id=$(last_run)
 is "$(q "$DB" "SELECT status || ':' || (SELECT count(*) FROM steps WHERE run_id = $id AND status = 'done') FROM runs WHERE id = $id")" "done:40" \
 	"the run and its 40 steps are done"
 
+# --- sampling: part of each busy second simulated, the rest skipped ----------------
+# The same plan with every request simulated (sample_ios = 0) and sampled (the
+# default): RAID0 4k random writes on 4 GB drives, a GC dip every 0.7 s or so
+# (gc_sync), 4k random reads, and a random fill (a budget of bytes).
+cat > "$TMP/sample.lua" <<'LUA'
+local sim = { preset = "asr8885-8sas", layout = "raid0", drive_capacity = "4g",
+              sample_ios = hb.set("sample", nil) }
+hb.plan{ defaults = { engine = "sim", targets = { "vol" }, workers = 1, bs = "4k", oio = 256,
+                      seed = 1 } }
+hb.precondition{ name = "fill", passes = 1, bs = "1m", oio = 32, sim = sim }
+hb.run{ name = "write", rw = "randwrite", duration = 20, sim = sim }
+hb.run{ name = "read", rw = "randread", duration = 10, sim = sim }
+hb.precondition{ name = "random fill", rw = "randwrite", passes = 1, sim = sim }
+LUA
+run "$TMP/sample.lua" --set sample=0 --label full; ok $? "every request simulated"
+run "$TMP/sample.lua" --label sampled; ok $? "sampled"
+run "$TMP/sample.lua" --label again
+# sid LABEL [STEP]: the id of a step of the run so labelled (all its steps: a list)
+sid() { q "$DB" "SELECT group_concat(s.id) FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = '$1' ${2:+AND s.name = '$2'}"; }
+col() { q "$DB" "SELECT $3 FROM steps WHERE id = $(sid "$1" "$2")"; }	# col LABEL STEP COLUMN
+near() {	# what, full, sampled, tolerance
+	awk -v f="$2" -v s="$3" -v t="$4" 'BEGIN { exit !(f > 0 && s / f >= 1 - t && s / f <= 1 + t) }'
+	ok $? "$1: sampled $(printf '%.1f' "$3"), every request $(printf '%.1f' "$2") (within $(awk -v t="$4" 'BEGIN { print t * 100 }') %)"
+}
+per_second() {
+	q "$DB" "SELECT group_concat(t || ':' || read_ops || ':' || write_ops || ':' ||
+		 ifnull(read_lat_p99_us, '') || ':' || ifnull(write_lat_p99_us, '') || ':' ||
+		 occupancy, ' ') FROM samples WHERE step_id IN ($(sid "$1"))"
+}
+a=$(per_second sampled); b=$(per_second again)
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "sampled runs are deterministic: the same samples, to the last figure"
+near "4k random write IOPS" "$(col full write iops)" "$(col sampled write iops)" 0.01
+near "its mean latency (us)" "$(col full write lat_mean_us)" "$(col sampled write lat_mean_us)" 0.01
+near "its p99 (us), GC dips included" "$(col full write lat_p99_us)" "$(col sampled write lat_p99_us)" 0.05
+dips=$(q "$DB" "SELECT min(write_ops) < 0.97 * max(write_ops) FROM samples WHERE step_id = $(sid full write)")
+is "$dips" 1 "every request simulated, some seconds dip (GC)"
+off=$(q "$DB" "SELECT count(*) FROM samples f JOIN samples s ON s.t = f.t WHERE f.step_id = $(sid full write)
+		AND s.step_id = $(sid sampled write) AND abs(1.0 * s.write_ops / f.write_ops - 1) > 0.04")
+is "$off" 0 "sampled, every second's write IOPS within 4 % of the full model's: the dips in the same seconds"
+near "4k random read IOPS" "$(col full read iops)" "$(col sampled read iops)" 0.01
+near "its p99 (us)" "$(col full read lat_p99_us)" "$(col sampled read lat_p99_us)" 0.01
+for step in write read; do
+	is "$(col sampled $step "abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio")" 1 \
+		"sampled $step: IOPS x mean latency = OIO within 2 % (Little's law)"
+done
+# each completion simulated in a sampled second stands for k requests: the read
+# step's seconds after its first count in multiples of one k > 1
+k=$(q "$DB" "SELECT group_concat(read_ops, ' ') FROM samples WHERE t >= 1 AND step_id = $(sid sampled read)" |
+	awk '{ g = $1; for (i = 2; i <= NF; i++) { a = g; b = $i; while (b) { t = a % b; a = b; b = t }; g = a }; print g }')
+is "$(awk -v k="$k" 'BEGIN { print (k > 1) }')" 1 "sampled reads count in multiples of k = $k"
+is "$(col sampled 'random fill' write_bytes)" $((8 * 4 << 30)) "a sampled random fill writes its budget, the volume, exactly"
+near "and takes as long (s)" "$(col full 'random fill' elapsed_s)" "$(col sampled 'random fill' elapsed_s)" 0.01
+is "$(check_invariant "$DB" "$(sid sampled write)")" 1 \
+	"the sampled seconds add up to the step's totals"
+
 # --- presets ----------------------------------------------------------------------
 printf 'hb.run{ engine = "sim", sim = { preset = "nope" }, targets = "v", duration = 1 }\n' > "$TMP/bad.lua"
 out=$("$HB" run "$TMP/bad.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown preset fails"
@@ -134,7 +190,10 @@ out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails
 like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"
 printf 'hb.run{ engine = "sim", sim = { bogus = 1 }, targets = "v", duration = 1 }\n' > "$TMP/bad3.lua"
 out=$("$HB" run "$TMP/bad3.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown sim option fails"
-like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter\)" \
+like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter, sample_ios\)" \
 	"and lists every option the engine takes, to the last"
+printf 'hb.run{ engine = "sim", sim = { sample_ios = -1 }, targets = "v", duration = 1 }\n' > "$TMP/bad4.lua"
+out=$("$HB" run "$TMP/bad4.lua" --db "$DB" 2>&1); ok $((! $?)) "a negative sample_ios fails"
+like "$out" "sim: sample_ios -1 is not 0 \(every request\) to 1000000000" "and says what it takes"
 [ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
 done_testing

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define HB_ABI_MAJOR 1
-#define HB_ABI_MINOR 0
+#define HB_ABI_MINOR 1
 
 #define HB_PLUGIN_SYMBOL "hbatest_plugin"
 
@@ -65,8 +65,14 @@ struct hb_io {
 	uint8_t pad0;
 	uint16_t target;	/* index into setup.fds */
 	int64_t result;		/* engine sets: bytes transferred, or -errno */
-	uint64_t submit_ns;	/* core's; engine leaves it alone */
+	uint64_t submit_ns;	/* core's; an engine with its own clock (now()) that
+				 * skips time moves it by the skip for requests in flight */
 	void *engine_data;	/* engine's own, per request */
+	/* 1.1: the requests this completion stands for, all alike, each counted
+	 * (a simulator sampling part of each second); 0 or 1: itself alone.
+	 * An engine that sets it sets it on every completion it returns. */
+	uint32_t count;
+	uint32_t pad1;
 };
 
 /* What a worker hands its engine when it opens. */

@@ -1,10 +1,12 @@
 /* sim engine: a storage controller with drives behind a PCIe link, simulated
  * on a virtual clock, so hours of I/O take seconds and the same seed gives the
  * same samples. Each resource (link direction, controller, drive) is a FIFO
- * server with a service time per request; a request's latency is its queueing
- * and service along the path plus a fixed device latency. Throughput grows
- * with OIO until one resource saturates; beyond, latency grows by Little's law.
- * Every number is an option; scripts/sim_presets.lua holds calibrated sets. */
+ * server with a service time per request (sim_model.h); a request's latency is
+ * its queueing and service along the path plus a fixed device latency.
+ * Throughput grows with OIO until one resource saturates; beyond, latency
+ * grows by Little's law. A second of a busy step is simulated only in part
+ * (sampling, below). Every number is an option; scripts/sim_presets.lua holds
+ * calibrated sets. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -14,40 +16,9 @@
 #include <string.h>
 
 #include "hbatest/plugin.h"
+#include "sim_model.h"
 
-enum layout { LAYOUT_JBOD, LAYOUT_RAID0, LAYOUT_RAID5, LAYOUT_RAID10 };
-
-/* The model, with every rate already divided among the step's workers. */
-struct sim_cfg {
-	double link_ns_per_byte[2];	/* by enum hb_op: reads go device->host */
-	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
-	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
-	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
-	double qd_penalty_mixed;	/* the same while reads are outstanding too */
-	enum layout layout;
-	uint64_t strip, capacity;	/* bytes; capacity is one drive's */
-	unsigned ndrives, nworkers;
-	double rd_svc, wr_svc_fresh, wr_svc_steady;	/* ns per random I/O */
-	double rd_ns_per_byte, wr_ns_per_byte;		/* sequential transfer */
-	double rd_lat, wr_lat;				/* ns */
-	double decline, gc_period, gc_length, gc_factor, jitter;
-	bool gc_sync;		/* dips follow the drives' mean wear: all dip at once */
-};
-
-struct pipe {
-	double free;		/* ns: when the server is next idle */
-};
-
-struct sim_drive {
-	struct pipe pipe;
-	double written;		/* bytes this worker wrote to it */
-	uint64_t last_end;	/* byte after its last request: sequential or not */
-};
-
-struct pending {
-	double done;		/* ns */
-	struct hb_io *io;
-};
+#define NS_PER_SEC 1e9
 
 /* Drives keep their wear from step to step: what was written to them, by
  * configuration (the same options are the same drives), for the process.
@@ -61,21 +32,6 @@ struct wear {
 };
 static struct wear *wear_list;
 static pthread_mutex_t wear_lock = PTHREAD_MUTEX_INITIALIZER;
-
-struct sim_state {
-	struct sim_cfg c;
-	uint64_t wear_key;	/* its entry in wear_list, looked up under the lock */
-	double *written0;	/* this worker's share of the wear when it opened */
-	struct pipe link[2], ctrl;
-	struct sim_drive *drives;
-	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
-	struct pending *heap;	/* by completion time */
-	unsigned nheap, cap;
-	unsigned nreads;	/* reads among them */
-	double now;		/* ns, the virtual clock */
-	double written_all;	/* bytes this worker's drives have had written, summed */
-	uint64_t rng;
-};
 
 static const struct hb_option sim_options[] = {
 	{ "preset", HB_OPT_STRING, NULL, "a named set of the options below (scripts/sim_presets.lua)" },
@@ -105,6 +61,7 @@ static const struct hb_option sim_options[] = {
 	{ "gc_length", HB_OPT_DOUBLE, "0.005", "capacities written during a dip" },
 	{ "gc_factor", HB_OPT_DOUBLE, "0.5", "write rate during a dip, as a share" },
 	{ "jitter", HB_OPT_DOUBLE, "0.05", "+- share of random variation of service times and latencies" },
+	{ "sample_ios", HB_OPT_INT, "5000", "requests simulated one by one a second (all workers), each standing for its share of it; 0: all" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -195,6 +152,12 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->gc_factor = opt_d(o, n, "gc_factor");
 	c->jitter = opt_d(o, n, "jitter");
 	c->gc_sync = hb_opt_int(o, n, "gc_sync", 0);
+	if (hb_opt_int(o, n, "sample_ios", 5000) < 0 || hb_opt_int(o, n, "sample_ios", 0) > 1e9) {
+		log(HB_LOG_ERROR, "sim: sample_ios %lld is not 0 (every request) to 1000000000",
+		    hb_opt_int(o, n, "sample_ios", 0));
+		return -EINVAL;
+	}
+	c->sample = (unsigned)((hb_opt_int(o, n, "sample_ios", 5000) + w - 1) / w);
 	if (!c->strip || !c->capacity || !isfinite(c->rd_ns_per_byte) ||
 	    !isfinite(c->wr_ns_per_byte) || !isfinite(c->rd_svc) || !isfinite(c->wr_svc_fresh) ||
 	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc) || c->qd_knee < 0 ||
@@ -203,159 +166,6 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* ---- the model --------------------------------------------------------- */
-
-static double sim_uniform(struct sim_state *st)	/* [0, 1), xorshift64* */
-{
-	st->rng ^= st->rng >> 12;
-	st->rng ^= st->rng << 25;
-	st->rng ^= st->rng >> 27;
-	return (double)((st->rng * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
-}
-
-static double vary(struct sim_state *st, double x)
-{
-	return x * (1 + st->c.jitter * (2 * sim_uniform(st) - 1));
-}
-
-static double serve(struct pipe *p, double t, double svc)
-{
-	double start = t > p->free ? t : p->free;
-
-	p->free = start + svc;
-	return p->free;
-}
-
-/* ns per random write of a drive that has had `written` bytes (of this
- * worker's share) written: fresh, declining to steady, with GC dips when
- * `gc_written` (its own wear, or the drives' mean) closes a period. */
-static double write_svc(const struct sim_cfg *c, double written, double gc_written)
-{
-	double x = written * c->nworkers / (double)c->capacity;	/* capacities */
-	double gx = gc_written * c->nworkers / (double)c->capacity;
-	double fresh = 1 / c->wr_svc_fresh, steady = 1 / c->wr_svc_steady;
-	double rate = steady + (fresh - steady) * (c->decline > 0 ? exp(-x / c->decline) : 0);
-
-	/* the dip closes each period: a fresh drive does not start in one */
-	if (c->gc_period > 0 && fmod(gx, c->gc_period) >= c->gc_period - c->gc_length)
-		rate *= c->gc_factor;
-	return 1 / rate;
-}
-
-/* One request on one drive from time t; returns when its service ends. */
-static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, uint64_t len,
-		       double t)
-{
-	const struct sim_cfg *c = &st->c;
-	struct sim_drive *dr = &st->drives[d];
-	bool seq = off == dr->last_end;
-	double xfer, svc;
-
-	dr->last_end = off + len;
-	if (op == HB_OP_READ) {
-		xfer = (double)len * c->rd_ns_per_byte;
-		svc = seq ? xfer : fmax(c->rd_svc, xfer);
-	} else {
-		xfer = (double)len * c->wr_ns_per_byte;
-		svc = seq ? xfer : fmax(write_svc(c, dr->written, c->gc_sync
-						  ? st->written_all / c->ndrives : dr->written), xfer);
-		dr->written += (double)len;
-		st->written_all += (double)len;
-	}
-	return serve(&dr->pipe, t, vary(st, svc));
-}
-
-static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool full, double t)
-{
-	const struct sim_cfg *c = &st->c;
-	unsigned n = c->ndrives, data = n - 1;
-	uint64_t s = off / c->strip, stripe = s / data, doff = stripe * c->strip + off % c->strip;
-	unsigned parity = (unsigned)(stripe % n), drive = (parity + 1 + (unsigned)(s % data)) % n;
-	double r;
-
-	if (full)	/* a full-stripe stream: data plus its share of parity, no reads */
-		return fmax(drive_op(st, drive, HB_OP_WRITE, doff, len, t),
-			    drive_op(st, parity, HB_OP_WRITE, doff, len / data, t));
-	/* read-modify-write: old data and parity are read, then both written. The
-	 * four drive I/Os queue at once (a FIFO server must see arrivals in time
-	 * order); waiting for the reads shows as their latency, added here. */
-	r = fmax(drive_op(st, drive, HB_OP_READ, doff, len, t),
-		 drive_op(st, parity, HB_OP_READ, doff, len, t));
-	r = fmax(r, fmax(drive_op(st, drive, HB_OP_WRITE, doff, len, t),
-			 drive_op(st, parity, HB_OP_WRITE, doff, len, t)));
-	return r + c->rd_lat;
-}
-
-/* Controller time for one request. A RAID5 small write (not a full-stripe
- * stream) costs its parity work, and past ctrl_qd_knee outstanding I/Os
- * (all workers) that grows by ctrl_qd_penalty per doubling: the RMW path
- * thrashes its cache of open stripes, so throughput falls past the knee; by
- * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
-static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
-{
-	const struct sim_cfg *c = &st->c;
-	double qd = (double)(st->nheap + 1) * c->nworkers;
-
-	if (io->op == HB_OP_READ)
-		return c->ctrl_svc;
-	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc ||
-	    st->last_end[io->target] == io->offset)
-		return c->ctrl_wr_svc;
-	if (c->qd_knee > 0 && qd > c->qd_knee)
-		return c->ctrl_rmw_svc * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
-					  log2(qd / c->qd_knee));
-	return c->ctrl_rmw_svc;
-}
-
-/* Map a host request onto drives by the layout; returns when the last drive
- * part finishes its service. */
-static double volume_op(struct sim_state *st, const struct hb_io *io, double t)
-{
-	const struct sim_cfg *c = &st->c;
-	uint64_t off = io->offset, end = io->offset + io->len;
-	bool stream = st->last_end[io->target] == io->offset;
-	double done = t;
-
-	st->last_end[io->target] = end;
-	if (c->layout == LAYOUT_JBOD)
-		return drive_op(st, io->target % c->ndrives, io->op, off, io->len, t);
-	while (off < end) {	/* strip by strip */
-		uint64_t s = off / c->strip, chunk = fmin((double)(end - off),
-							   (double)((s + 1) * c->strip - off));
-		uint64_t doff = s / c->ndrives * c->strip + off % c->strip;
-		unsigned d, pairs = c->ndrives / 2;
-
-		switch (c->layout) {
-		case LAYOUT_RAID0:
-			done = fmax(done, drive_op(st, (unsigned)(s % c->ndrives), io->op, doff,
-						   chunk, t));
-			break;
-		case LAYOUT_RAID10:
-			d = (unsigned)(s % pairs) * 2;
-			doff = s / pairs * c->strip + off % c->strip;
-			if (io->op == HB_OP_READ)	/* either mirror serves a read */
-				done = fmax(done, drive_op(st, d + (unsigned)(s / pairs % 2),
-							   io->op, doff, chunk, t));
-			else
-				done = fmax(done, fmax(drive_op(st, d, io->op, doff, chunk, t),
-						       drive_op(st, d + 1, io->op, doff, chunk, t)));
-			break;
-		default:	/* RAID5 */
-			if (io->op == HB_OP_READ) {
-				uint64_t data = c->ndrives - 1, stripe = s / data;
-
-				d = (unsigned)((stripe % c->ndrives + 1 + s % data) % c->ndrives);
-				done = fmax(done, drive_op(st, d, io->op, stripe * c->strip +
-							   off % c->strip, chunk, t));
-			} else {
-				done = fmax(done, raid5_write(st, off, chunk, stream, t));
-			}
-		}
-		off += chunk;
-	}
-	return done;
 }
 
 static uint64_t opts_key(const struct hb_kv *o, unsigned n)
@@ -433,42 +243,6 @@ static void wear_detach(struct sim_state *st)
 	pthread_mutex_unlock(&wear_lock);
 }
 
-/* ---- the completion heap ----------------------------------------------- */
-
-static void heap_push(struct sim_state *st, double done, struct hb_io *io)
-{
-	unsigned i = st->nheap++;
-
-	while (i && st->heap[(i - 1) / 2].done > done) {
-		st->heap[i] = st->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	st->heap[i].done = done;
-	st->heap[i].io = io;
-}
-
-static struct pending heap_pop(struct sim_state *st)
-{
-	struct pending top = st->heap[0], last = st->heap[--st->nheap];
-	unsigned i = 0;
-
-	for (;;) {
-		unsigned l = 2 * i + 1, m = l;
-
-		if (l >= st->nheap)
-			break;
-		if (l + 1 < st->nheap && st->heap[l + 1].done < st->heap[l].done)
-			m = l + 1;
-		if (st->heap[m].done >= last.done)
-			break;
-		st->heap[i] = st->heap[m];
-		i = m;
-	}
-	if (st->nheap)
-		st->heap[i] = last;
-	return top;
-}
-
 /* ---- the engine ops ---------------------------------------------------- */
 
 static int sim_open(const struct hb_engine_setup *s, void **ctx)
@@ -484,7 +258,7 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 		return rc;
 	}
 	st->cap = s->depth;
-	st->heap = calloc(st->cap, sizeof(*st->heap));
+	st->heap = calloc(st->cap + 4, sizeof(*st->heap));	/* heap_pop reads 3 past */
 	st->drives = calloc(st->c.ndrives, sizeof(*st->drives));
 	st->last_end = calloc(s->ntargets, sizeof(*st->last_end));
 	st->written0 = calloc(st->c.ndrives, sizeof(double));
@@ -499,9 +273,16 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 	}
 	for (unsigned d = 0; d < st->c.ndrives; d++)
 		st->written_all += st->drives[d].written;
+	for (unsigned i = 0; i < st->cap + 4; i++)
+		st->heap[i].done = INFINITY;
+	for (unsigned d = 0; d < st->c.ndrives; d++)
+		st->drives[d].dip = -1;
 	st->rng = (s->seed * 0x9e3779b97f4a7c15ull) ^ (s->worker + 1) * 0xbf58476d1ce4e5b9ull;
 	if (!st->rng)
 		st->rng = 1;
+	st->fr = (struct sim_frame){ .end = NS_PER_SEC, .until = NS_PER_SEC, .k = 1,
+				     .block_left = st->cap, .on = st->c.sample > 0,
+				     .warm = true };
 	*ctx = st;
 	return 0;
 }
@@ -526,6 +307,96 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 	return (int)i;
 }
 
+/* ---- sampling: part of each second in detail -----------------------------
+ * Each second of a step is simulated request by request only until about
+ * c.sample completions (the worker's share of sample_ios); then the clock
+ * skips to the next second, the requests in flight moving with it (their
+ * submit time too), and each completion of the detailed part stands for k
+ * requests (hb_io.count), k the second's length over the detailed part's.
+ * Writes wear the drives k times, so the decline keeps its pace in seconds.
+ * Changes are simulated in full: the step's start until the queue has turned
+ * over twice; a drive entering or leaving a GC dip until the longest latency
+ * of a turnover is back within 10 % of what it was while sampling (the queues
+ * the change left behind have drained: a transient sampled k times would
+ * weigh k times too much), or to the end of the second; and a drain, fewer
+ * requests in flight than slots (the step ends, or a fill has written all).
+ * At a change the clock first jumps to the time the detailed part stood for. */
+
+static void frame_skip(struct sim_state *st, double ns)
+{
+	st->skew += ns;
+	for (unsigned i = 0; i < st->nheap; i++)
+		st->heap[i].io->submit_ns += (uint64_t)ns;
+}
+
+/* A new detailed part from `from` (step clock, ns) at `rate` completions per
+ * ns: sampled (k > 1) when the rate makes it worth it. */
+static void frame_plan(struct sim_state *st, double from, double rate)
+{
+	struct sim_frame *f = &st->fr;
+	double left = f->end - from, k = rate > 0 ? floor(left * rate / st->c.sample) : 0;
+
+	f->from = f->block_t = from;
+	f->count = 0;
+	f->block_left = st->cap;
+	f->block_max = 0;
+	f->k = k >= 2 ? (uint32_t)(k < 1e6 ? k : 1e6) : 1;
+	f->until = f->k > 1 ? from + left / f->k : f->end;
+}
+
+/* The next completion is past the detailed part: on to the next second. */
+static void frame_next(struct sim_state *st)
+{
+	struct sim_frame *f = &st->fr;
+	double span = f->until - f->from, rate = span > 0 ? f->count / span : 0;
+
+	frame_skip(st, ceil(f->end - f->until));
+	f->warm = false;
+	f->end += NS_PER_SEC;
+	frame_plan(st, f->end - NS_PER_SEC, rate);
+}
+
+/* A change: the clock jumps to the time the detailed part stood for, and the
+ * requests from here are simulated in full until it has settled (or, for a
+ * drain, to the end). */
+static void frame_cut(struct sim_state *st)
+{
+	struct sim_frame *f = &st->fr;
+
+	if (f->k > 1)
+		frame_skip(st, ceil((f->k - 1) * dmax(0, st->now + st->skew - f->from)));
+	frame_plan(st, st->now + st->skew, 0);
+	f->on = st->nheap == st->cap;
+	f->warm = true;
+	f->change = false;
+}
+
+/* One more completion at the step clock's `now`, `lat` ns after its submit.
+ * Each turnover of the queue notes its longest latency: a running mean of
+ * them while sampling, and after a change, the sign that it has settled. */
+static uint32_t frame_count(struct sim_state *st, double now, double lat)
+{
+	struct sim_frame *f = &st->fr;
+	double t = f->block_t, mx;
+
+	f->block_max = dmax(f->block_max, lat);
+	f->count++;
+	if (--f->block_left)
+		return f->k;
+	f->block_left = st->cap;
+	mx = f->block_max;
+	f->block_t = now;
+	f->block_max = 0;
+	if (f->k > 1) {
+		f->lmax = f->lmax ? 0.9 * f->lmax + 0.1 * mx : mx;
+	} else if (f->warm && f->count >= 2 * st->cap && now > t &&
+		   (!f->lmax || mx <= 1.1 * f->lmax)) {
+		f->warm = false;
+		frame_plan(st, now, st->cap / (now - t));
+	}
+	return f->k;
+}
+
 /* The clock jumps to the earliest completion; everything due by then is returned. */
 static int sim_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 		    uint64_t timeout_ns)
@@ -535,12 +406,22 @@ static int sim_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 
 	(void)min;
 	(void)timeout_ns;
+	if (st->fr.on && (st->nheap < st->cap || st->fr.change))
+		frame_cut(st);
 	while (n < max && st->nheap && (n == 0 || st->heap[0].done <= st->now)) {
-		struct pending p = heap_pop(st);
+		struct pending p;
+		double now;
 
+		if (st->fr.on && st->heap[0].done + st->skew >= st->fr.until) {
+			frame_next(st);
+			continue;
+		}
+		p = heap_pop(st);
 		if (p.done > st->now)
 			st->now = p.done;
 		st->nreads -= p.io->op == HB_OP_READ;
+		now = st->now + st->skew;
+		p.io->count = st->fr.on ? frame_count(st, now, now - (double)p.io->submit_ns) : 1;
 		done[n++] = p.io;
 	}
 	return (int)n;
@@ -548,7 +429,9 @@ static int sim_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 
 static uint64_t sim_now(void *ctx)
 {
-	return (uint64_t)((struct sim_state *)ctx)->now;
+	struct sim_state *st = ctx;
+
+	return (uint64_t)(st->now + st->skew);
 }
 
 static void sim_close(void *ctx)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make lint: the rules that keep the architecture visible (README, Layout).
 #   only core/lua/ includes Lua headers; only core/db/ prepares SQL;
-#   a plugin includes only core/hbatest/*.h; no C file over $MAX_LINES lines;
+#   a plugin includes only core/hbatest/*.h and its own NAME_*.h beside it;
+#   no C file over $MAX_LINES lines;
 #   no upward include: util, hist, log, ... < workload, target, worker < step
 #   and the rest of core/ < db/ < lua/ (the report API reads the database)
 #   < runner < cmd/ < main.c.
@@ -25,8 +26,10 @@ checks() {
 		breach "a Lua header outside core/lua/"
 	grep -nE 'sqlite3_prepare' $(find core plugins -name '*.[ch]' ! -path 'core/db/*') |
 		breach "sqlite3_prepare outside core/db/"
-	grep -nE '#include *"' plugins/*/*.c | grep -vE '#include *"hbatest/[a-z_]+\.h"' |
-		breach "a plugin includes more than core/hbatest/*.h"
+	for f in plugins/*/*.c; do	# and its own headers beside it: sim.c, sim_model.h
+		grep -nHE '#include *"' "$f" |
+			grep -vE "#include *\"(hbatest/[a-z_]+|$(basename "$f" .c)_[a-z_]+)\.h\""
+	done | breach "a plugin includes more than core/hbatest/*.h and its own NAME_*.h"
 	grep -nE '#include *<(lua|lauxlib|lualib|sqlite3)\.h>' plugins/*/*.c |
 		breach "a plugin includes a core library"
 	for f in $(find core plugins tests/unit -name '*.c'); do

@@ -1,0 +1,309 @@
+/* The sim engine's model (plugins/engines/sim.c): FIFO servers for the link,
+ * the controller and each drive, the layouts that map a host request onto
+ * drives, and the heap of requests in flight by completion time. */
+#ifndef HB_SIM_MODEL_H
+#define HB_SIM_MODEL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hbatest/plugin.h"
+
+enum layout { LAYOUT_JBOD, LAYOUT_RAID0, LAYOUT_RAID5, LAYOUT_RAID10 };
+
+/* The model, with every rate already divided among the step's workers. */
+struct sim_cfg {
+	double link_ns_per_byte[2];	/* by enum hb_op: reads go device->host */
+	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
+	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
+	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
+	double qd_penalty_mixed;	/* the same while reads are outstanding too */
+	enum layout layout;
+	uint64_t strip, capacity;	/* bytes; capacity is one drive's */
+	unsigned ndrives, nworkers;
+	double rd_svc, wr_svc_fresh, wr_svc_steady;	/* ns per random I/O */
+	double rd_ns_per_byte, wr_ns_per_byte;		/* sequential transfer */
+	double rd_lat, wr_lat;				/* ns */
+	double decline, gc_period, gc_length, gc_factor, jitter;
+	bool gc_sync;		/* dips follow the drives' mean wear: all dip at once */
+	unsigned sample;	/* completions per second simulated one by one; 0: all */
+};
+
+struct pipe {
+	double free;		/* ns: when the server is next idle */
+};
+
+struct sim_drive {
+	struct pipe pipe;
+	double written;		/* bytes this worker wrote to it */
+	uint64_t last_end;	/* byte after its last request: sequential or not */
+	int8_t dip;		/* in a GC dip at its last random write; -1: none yet */
+};
+
+struct pending {
+	double done;		/* ns */
+	struct hb_io *io;
+};
+
+/* Sampling (sim.c): the part of the current second simulated one by one. */
+struct sim_frame {
+	double end;		/* ns, step clock: the end of this second */
+	double from, until;	/* ns, step clock: its detailed part */
+	double block_t;		/* when its last whole turnover of the queue ended */
+	double block_max;	/* ns: the longest latency in this turnover so far */
+	double lmax;		/* ns: running mean of it while sampling; 0: none yet */
+	unsigned count;		/* completions in the detailed part */
+	unsigned block_left;	/* completions left in this turnover */
+	uint32_t k;		/* each of them stands for k (hb_io.count) */
+	bool on;		/* sampling; off: every request in full (draining) */
+	bool warm;		/* settling after a change, every request in full */
+	bool change;		/* a drive entered or left a GC dip */
+};
+
+struct sim_state {
+	struct sim_cfg c;
+	uint64_t wear_key;	/* its entry in the wear list, looked up under the lock */
+	double *written0;	/* this worker's share of the wear when it opened */
+	struct pipe link[2], ctrl;
+	struct sim_drive *drives;
+	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
+	struct pending *heap;	/* by completion time */
+	unsigned nheap, cap;
+	unsigned nreads;	/* reads among them */
+	double now;		/* ns, the model's clock */
+	double skew;		/* ns skipped: the step's clock is now + skew */
+	double written_all;	/* bytes this worker's drives have had written, summed */
+	uint64_t rng;
+	struct sim_frame fr;
+};
+
+static inline double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static inline double sim_uniform(struct sim_state *st)	/* [0, 1), xorshift64* */
+{
+	st->rng ^= st->rng >> 12;
+	st->rng ^= st->rng << 25;
+	st->rng ^= st->rng >> 27;
+	return (double)((st->rng * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
+}
+
+static inline double vary(struct sim_state *st, double x)
+{
+	return x * (1 + st->c.jitter * (2 * sim_uniform(st) - 1));
+}
+
+static inline double serve(struct pipe *p, double t, double svc)
+{
+	double start = t > p->free ? t : p->free;
+
+	p->free = start + svc;
+	return p->free;
+}
+
+/* ns per random write of a drive that has had `written` bytes (of this
+ * worker's share) written: fresh, declining to steady, with GC dips when
+ * `gc_written` (its own wear, or the drives' mean) closes a period. */
+static double write_svc(const struct sim_cfg *c, double written, double gc_written, bool *dip)
+{
+	double x = written * c->nworkers / (double)c->capacity;	/* capacities */
+	double gx = gc_written * c->nworkers / (double)c->capacity;
+	double fresh = 1 / c->wr_svc_fresh, steady = 1 / c->wr_svc_steady;
+	double rate = steady + (fresh - steady) * (c->decline > 0 ? exp(-x / c->decline) : 0);
+
+	/* the dip closes each period: a fresh drive does not start in one */
+	*dip = c->gc_period > 0 && fmod(gx, c->gc_period) >= c->gc_period - c->gc_length;
+	if (*dip)
+		rate *= c->gc_factor;
+	return 1 / rate;
+}
+
+/* A drive enters or leaves a GC dip: a change sampling simulates in full. */
+static inline void note_dip(struct sim_state *st, struct sim_drive *dr, bool dip)
+{
+	if (dr->dip != (int8_t)dip && st->c.gc_factor != 1) {
+		st->fr.change |= dr->dip >= 0;
+		dr->dip = (int8_t)dip;
+	}
+}
+
+/* One request on one drive from time t; returns when its service ends. A
+ * write wears the drive by what the request stands for (sampling: k of it). */
+static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, uint64_t len,
+		       double t)
+{
+	const struct sim_cfg *c = &st->c;
+	struct sim_drive *dr = &st->drives[d];
+	bool seq = off == dr->last_end;
+	double xfer, svc;
+
+	dr->last_end = off + len;
+	if (op == HB_OP_READ) {
+		xfer = (double)len * c->rd_ns_per_byte;
+		svc = seq ? xfer : dmax(c->rd_svc, xfer);
+	} else {
+		double wear = (double)len * st->fr.k;
+
+		xfer = (double)len * c->wr_ns_per_byte;
+		if (seq) {
+			svc = xfer;
+		} else {
+			bool dip;
+
+			svc = dmax(write_svc(c, dr->written, c->gc_sync ? st->written_all /
+					     c->ndrives : dr->written, &dip), xfer);
+			note_dip(st, dr, dip);
+		}
+		dr->written += wear;
+		st->written_all += wear;
+	}
+	return serve(&dr->pipe, t, vary(st, svc));
+}
+
+static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool full, double t)
+{
+	const struct sim_cfg *c = &st->c;
+	unsigned n = c->ndrives, data = n - 1;
+	uint64_t s = off / c->strip, stripe = s / data, doff = stripe * c->strip + off % c->strip;
+	unsigned parity = (unsigned)(stripe % n), drive = (parity + 1 + (unsigned)(s % data)) % n;
+	double r;
+
+	if (full)	/* a full-stripe stream: data plus its share of parity, no reads */
+		return dmax(drive_op(st, drive, HB_OP_WRITE, doff, len, t),
+			    drive_op(st, parity, HB_OP_WRITE, doff, len / data, t));
+	/* read-modify-write: old data and parity are read, then both written. The
+	 * four drive I/Os queue at once (a FIFO server must see arrivals in time
+	 * order); waiting for the reads shows as their latency, added here. */
+	r = drive_op(st, drive, HB_OP_READ, doff, len, t);
+	r = dmax(r, drive_op(st, parity, HB_OP_READ, doff, len, t));
+	r = dmax(r, drive_op(st, drive, HB_OP_WRITE, doff, len, t));
+	r = dmax(r, drive_op(st, parity, HB_OP_WRITE, doff, len, t));
+	return r + c->rd_lat;
+}
+
+/* Controller time for one request. A RAID5 small write (not a full-stripe
+ * stream) costs its parity work, and past ctrl_qd_knee outstanding I/Os
+ * (all workers) that grows by ctrl_qd_penalty per doubling: the RMW path
+ * thrashes its cache of open stripes, so throughput falls past the knee; by
+ * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
+static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
+{
+	const struct sim_cfg *c = &st->c;
+	double qd = (double)(st->nheap + 1) * c->nworkers;
+
+	if (io->op == HB_OP_READ)
+		return c->ctrl_svc;
+	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc ||
+	    st->last_end[io->target] == io->offset)
+		return c->ctrl_wr_svc;
+	if (c->qd_knee > 0 && qd > c->qd_knee)
+		return c->ctrl_rmw_svc * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
+					  log2(qd / c->qd_knee));
+	return c->ctrl_rmw_svc;
+}
+
+/* The drive of strip s under RAID5 (left-symmetric: parity rotates) */
+static inline unsigned raid5_drive(const struct sim_cfg *c, uint64_t s)
+{
+	uint64_t data = c->ndrives - 1, stripe = s / data;
+
+	return (unsigned)((stripe % c->ndrives + 1 + s % data) % c->ndrives);
+}
+
+/* One strip's part of a host request under the layout; returns when it ends. */
+static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t off,
+		       uint64_t chunk, bool stream, double t)
+{
+	const struct sim_cfg *c = &st->c;
+	uint64_t s = off / c->strip, doff = s / c->ndrives * c->strip + off % c->strip;
+	unsigned d, pairs = c->ndrives / 2;
+
+	switch (c->layout) {
+	case LAYOUT_RAID0:
+		return drive_op(st, (unsigned)(s % c->ndrives), io->op, doff, chunk, t);
+	case LAYOUT_RAID10:
+		d = (unsigned)(s % pairs) * 2;
+		doff = s / pairs * c->strip + off % c->strip;
+		if (io->op == HB_OP_READ)	/* either mirror serves a read */
+			return drive_op(st, d + (unsigned)(s / pairs % 2), io->op, doff, chunk, t);
+		return dmax(drive_op(st, d, io->op, doff, chunk, t),
+			    drive_op(st, d + 1, io->op, doff, chunk, t));
+	default:	/* RAID5 */
+		if (io->op == HB_OP_READ)
+			return drive_op(st, raid5_drive(c, s), io->op,
+					s / (c->ndrives - 1) * c->strip + off % c->strip, chunk, t);
+		return raid5_write(st, off, chunk, stream, t);
+	}
+}
+
+/* Map a host request onto drives by the layout; returns when the last drive
+ * part finishes its service. */
+static double volume_op(struct sim_state *st, const struct hb_io *io, double t)
+{
+	const struct sim_cfg *c = &st->c;
+	uint64_t off = io->offset, end = io->offset + io->len;
+	bool stream = st->last_end[io->target] == io->offset;
+	double done = t;
+
+	st->last_end[io->target] = end;
+	if (c->layout == LAYOUT_JBOD)
+		return drive_op(st, io->target % c->ndrives, io->op, off, io->len, t);
+	while (off < end) {	/* strip by strip */
+		uint64_t next = (off / c->strip + 1) * c->strip;
+		uint64_t chunk = (end < next ? end : next) - off;
+
+		done = dmax(done, strip_op(st, io, off, chunk, stream, t));
+		off += chunk;
+	}
+	return done;
+}
+
+/* ---- the requests in flight, by completion time -------------------------
+ * A 4-ary heap; the slots past the last hold +inf, so the smallest of four
+ * children is found without a bound check or a branch. */
+
+static inline void heap_push(struct sim_state *st, double done, struct hb_io *io)
+{
+	unsigned i = st->nheap++;
+
+	while (i && st->heap[(i - 1) / 4].done > done) {
+		st->heap[i] = st->heap[(i - 1) / 4];
+		i = (i - 1) / 4;
+	}
+	st->heap[i].done = done;
+	st->heap[i].io = io;
+}
+
+static inline struct pending heap_pop(struct sim_state *st)
+{
+	struct pending *h = st->heap, top = h[0], last = h[--st->nheap];
+	unsigned i = 0, n = st->nheap;
+
+	h[n].done = INFINITY;
+	for (;;) {
+		unsigned l = 4 * i + 1, m = l;
+		double md;
+
+		if (l >= n)
+			break;
+		md = h[l].done;
+		m = h[l + 1].done < md ? l + 1 : m;
+		md = h[l + 1].done < md ? h[l + 1].done : md;
+		m = h[l + 2].done < md ? l + 2 : m;
+		md = h[l + 2].done < md ? h[l + 2].done : md;
+		m = h[l + 3].done < md ? l + 3 : m;
+		md = h[l + 3].done < md ? h[l + 3].done : md;
+		if (md >= last.done)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	if (n)
+		h[i] = last;
+	return top;
+}
+
+#endif
