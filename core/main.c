@@ -31,6 +31,11 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]" },
+	{ "sql", cmd_sql,
+	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
+	  "                   [--db FILE]   (no argument, or --list: the saved queries)" },
+	{ "export", cmd_export,
+	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]" },
 	{ "--version", cmd_version, "--version | help" },
 	{ "version", cmd_version, NULL },
 	{ "help", cmd_help, NULL },
