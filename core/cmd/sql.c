@@ -126,7 +126,8 @@ static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
 			free(list);
 			return -ENOMEM;
 		}
-		for (spec = strtok_r(list, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+		spec = strcmp(p->name, "run") ? strtok_r(list, ",", &save) : list;
+		for (; spec; spec = strtok_r(NULL, ",", &save)) {
 			int64_t id = db_find_run(db, spec, err, sizeof(err));
 
 			if (id < 0) {
