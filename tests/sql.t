@@ -80,6 +80,8 @@ like "$(cat "$TMP/err")" "no value for parameter ':step': give --param step=VALU
 sql "SELECT ?1"; is $? 2 "a parameter without a name: exit 2"
 sql "SELECT :run AS r" --param run=LSI; is $? 1 "run=RUN that matches no run: exit 1"
 like "$(cat "$TMP/err")" "no run 'LSI'" "naming it"
+sql "SELECT :run AS r" --param run=; is $? 1 "an empty run= is an error (not the only run, nor every run)"
+like "$(cat "$TMP/err")" "--param run: give a run" "saying what to give"
 uuid2=$(q "$DB" "SELECT uuid FROM runs WHERE id = 2")
 sql "SELECT :run AS a, :runs AS b" --param "run=${uuid2:0:8}" --param "runs=LSI 9361-8i,2"
 is "$(tail -1 "$TMP/out")" "$(printf '2\t1,2')" "run= takes a uuid prefix, runs= a list of RUNs, bound as ids"

@@ -120,6 +120,11 @@ static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
 
 		if (strcmp(p->name, "run") && strcmp(p->name, "runs"))
 			continue;
+		if (!p->value[strspn(p->value, ",")]) {
+			log_error("--param %s: give a run (an id, a uuid prefix or a label)",
+				  p->name);
+			return -EINVAL;
+		}
 		list = strdup(p->value);
 		owned[i] = calloc(1, strlen(p->value) * 21 + 2);
 		if (!list || !owned[i]) {
