@@ -135,6 +135,7 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 			 sqlite3_errmsg(q->db.h));
 		goto fail;
 	}
+	q->version = v;
 	if (v == 0) {
 		snprintf(err, len, "'%s' is not an hbatest database (no schema version): give "
 			 "--db FILE", path);
@@ -211,6 +212,12 @@ int db_query_prepare(struct db_query *q, const char *sql, sqlite3_stmt **out, ch
 			 "is opened read-only)", q->denied, q->db.path);
 		sqlite3_finalize(st);
 		return -EPERM;
+	}
+	if (rc != SQLITE_OK && q->version < DB_SCHEMA_VERSION) {
+		snprintf(err, len, "cannot prepare the query on '%s': %s (its schema is version "
+			 "%d, older than this hbatest's %d: hbatest run or report upgrades it)",
+			 q->db.path, sqlite3_errmsg(q->db.h), q->version, DB_SCHEMA_VERSION);
+		return -EINVAL;
 	}
 	if (rc != SQLITE_OK) {
 		snprintf(err, len, "cannot prepare the query on '%s': %s", q->db.path,

@@ -11,6 +11,7 @@
 struct db_query {
 	struct db db;
 	bool tidy;		/* no -wal beside the file when opened (see close) */
+	int version;		/* its schema version */
 	char denied[200];	/* what the authorizer refused, for the message */
 };
 
