@@ -141,14 +141,15 @@ sql "$Q" --format csv; python3 "$TMP/cmp.py" "$DB" csv "$TMP/out" "$Q"
 ok $? "CSV parsed by Python's csv module: every value equals the database's (labels and names with commas, quotes, newlines)"
 sql "$Q" --format json; python3 "$TMP/cmp.py" "$DB" json "$TMP/out" "$Q"
 ok $? "JSON parsed by Python's json: integers, reals (exactly, %.17g) and nulls as such, text as stored"
-sql "SELECT 1e999 AS inf, -1e999 AS minf, 0.1 + 0.2 AS tenth, 9007199254740993 AS big, char(1, 0x263a) AS ctl" --format json
+sql "SELECT 1e999 AS inf, -1e999 AS minf, 0.1 + 0.2 AS tenth, 9007199254740993 AS big, char(1, 0x263a) AS ctl,
+	CAST(x'ff41c3' AS TEXT) AS bad" --format json
 python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))[0]
 sys.exit(not (r["inf"] == float("inf") and r["minf"] == -float("inf") and r["tenth"] == 0.1 + 0.2
-              and r["big"] == 9007199254740993 and r["ctl"] == "\x01\u263a"))' "$TMP/out"
-ok $? "JSON: infinities, 0.1 + 0.2, a 54-bit integer and a control character read back exactly"
-is "$(sed -n 2p "$TMP/out" | grep -o '"ctl": .*')" '"ctl": "\u0001☺"}' "non-ASCII passed as UTF-8, control characters as \\u escapes"
+              and r["big"] == 9007199254740993 and r["ctl"] == "\x01\u263a" and r["bad"] == "\ufffdA\ufffd"))' "$TMP/out"
+ok $? "JSON: infinities, 0.1 + 0.2, a 54-bit integer and a control character read back exactly; bytes not UTF-8 as U+FFFD"
+is "$(sed -n 2p "$TMP/out" | grep -o '"ctl": [^,]*')" '"ctl": "\u0001☺"' "non-ASCII passed as UTF-8, control characters as \\u escapes"
 
 # the table: columns found from the dashes line hold each value, aligned in
 # characters (not bytes), numbers to 6 significant digits
