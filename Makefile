@@ -163,6 +163,8 @@ install: all
 	install -m 644 scripts/*.lua $(DESTDIR)$(DATADIR)/scripts/
 	install -d $(DESTDIR)$(DATADIR)/reports
 	cp -R reports/. $(DESTDIR)$(DATADIR)/reports/
+	install -d $(DESTDIR)$(DATADIR)/queries
+	install -m 644 db/queries/*.sql $(DESTDIR)$(DATADIR)/queries/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hbatest

@@ -31,6 +31,11 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]" },
+	{ "sql", cmd_sql,
+	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
+	  "                   [--db FILE]   (no argument, or --list: the saved queries)" },
+	{ "export", cmd_export,
+	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]" },
 	{ "--version", cmd_version, "--version | help" },
 	{ "version", cmd_version, NULL },
 	{ "help", cmd_help, NULL },
@@ -50,6 +55,9 @@ static const char usage_tail[] =
 	"ignored, as under nohup) abort the run, recorded, exit 130.\n"
 	"report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
 	"scripts, data, SVG/PNG); needs gnuplot unless --no-charts.\n"
+	"sql: reads only (a statement that would write is refused, exit 2); table on a\n"
+	"terminal, tsv otherwise. export: CSV (default --what steps) or JSON (without\n"
+	"--what: the whole run); README \"Export format\".\n"
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
 
 static void print_usage(FILE *out)

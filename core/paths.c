@@ -25,6 +25,8 @@ static const struct {
 			    HB_DATA_DIR "/scripts" },
 	[PATHS_REPORTS] = { NULL, "reports", "../share/hbatest/reports",
 			    HB_DATA_DIR "/reports" },
+	[PATHS_QUERIES] = { "HBATEST_QUERIES", "db/queries", "../share/hbatest/queries",
+			    HB_DATA_DIR "/queries" },
 };
 
 bool paths_each(enum paths_kind kind, const char *local,

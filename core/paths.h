@@ -1,18 +1,19 @@
 /* Where hbatest finds its files: one install-relative search for plugins,
- * the Lua modules in scripts/ and reports. */
+ * the Lua modules in scripts/, reports and saved queries (db/queries/). */
 #ifndef HB_PATHS_H
 #define HB_PATHS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum paths_kind { PATHS_PLUGINS, PATHS_SCRIPTS, PATHS_REPORTS };
+enum paths_kind { PATHS_PLUGINS, PATHS_SCRIPTS, PATHS_REPORTS, PATHS_QUERIES };
 
 /* fn(dir, ctx) on each folder of kind, in order, until fn returns true:
- * $HBATEST_SCRIPTS (scripts), beside the binary (a build tree: plugins/,
- * scripts/, reports/), the installed tree relative to the binary (moved
- * elsewhere: ../lib/hbatest/plugins, ../share/hbatest/scripts), local (a
- * plan's own ../scripts; NULL: none), the folder it was installed to.
+ * $HBATEST_SCRIPTS (scripts) or $HBATEST_QUERIES (queries), beside the
+ * binary (a build tree: plugins/, scripts/, reports/, db/queries/), the
+ * installed tree relative to the binary (moved elsewhere:
+ * ../lib/hbatest/plugins, ../share/hbatest/scripts), local (a plan's own
+ * ../scripts; NULL: none), the folder it was installed to.
  * (--plugin-path and $HBATEST_PLUGIN_PATH come before these: loader.c.)
  * Returns whether fn stopped the walk. */
 bool paths_each(enum paths_kind kind, const char *local,

@@ -1,0 +1,176 @@
+/* `hbatest export RUN`: a run's rows as CSV (one table a file, steps unless
+ * --what) or JSON (one table, or the whole run as one document), to stdout
+ * or to --out FILE, which is written whole or not at all. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "db/export.h"
+#include "log.h"
+
+struct export_args {
+	const char *spec, *out;
+	int table;		/* index of --what; -1: the whole run (JSON) */
+	enum rows_format fmt;
+};
+
+static int parse_value(struct export_args *a, const char *opt, const char *v)
+{
+	if (!strcmp(opt, "--out")) {
+		a->out = v;
+	} else if (!strcmp(opt, "--what")) {
+		a->table = db_export_table_index(v);
+		if (a->table < 0) {
+			cli_usage_error("export", "--what '%s': give one of %s", v,
+					db_export_table_names());
+			return -1;
+		}
+	} else if (rows_format_parse(v, &a->fmt) < 0 ||
+		   (a->fmt != ROWS_CSV && a->fmt != ROWS_JSON)) {
+		cli_usage_error("export", "--format '%s': give csv or json", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(struct export_args *a, int argc, char **argv)
+{
+	*a = (struct export_args){ .table = -1, .fmt = ROWS_CSV };
+	for (int i = 1; i < argc; i++) {
+		int used = cli_common_opt(argc, argv, i);
+		const char *opt = argv[i];
+
+		if (used < 0)
+			return -1;
+		if (used) {
+			i += used - 1;
+		} else if (!strcmp(opt, "--out") || !strcmp(opt, "--what") ||
+			   !strcmp(opt, "--format")) {
+			if (i + 1 >= argc) {
+				cli_usage_error("export", "option '%s' needs a value", opt);
+				return -1;
+			}
+			if (parse_value(a, opt, argv[++i]) < 0)
+				return -1;
+		} else if (opt[0] != '-' && !a->spec) {
+			a->spec = opt;
+		} else {
+			cli_usage_error("export", "unexpected argument '%s'", opt);
+			return -1;
+		}
+	}
+	if (!a->spec) {
+		cli_usage_error("export", "give a run (an id, a uuid prefix or a label)");
+		return -1;
+	}
+	if (a->table < 0 && a->fmt == ROWS_CSV)
+		a->table = db_export_table_index("steps");
+	return 0;
+}
+
+/* A temporary file beside path, renamed onto it once complete. */
+static FILE *open_out(const char *path, char *tmp, size_t len)
+{
+	char copy[PATH_MAX];
+	const char *dir;
+	struct stat sb;
+	mode_t mask;
+	FILE *f;
+	int fd;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	dir = dirname(copy);
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		log_error("cannot write '%s': no folder '%s'", path, dir);
+		return NULL;
+	}
+	snprintf(tmp, len, "%s.tmp-XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		log_error("cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0 || !(f = fdopen(fd, "w"))) {
+		log_error("cannot write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return NULL;
+	}
+	return f;
+}
+
+static int close_out(FILE *f, const char *tmp, const char *path, bool ok)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	if (ok && !err && rename(tmp, path) != 0)
+		err = errno;
+	if (ok && err)
+		log_error("cannot write '%s': %s", path, strerror(err));
+	if (!ok || err) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int export_run(struct db *db, const struct export_args *a, FILE *out)
+{
+	char err[512];
+	int64_t id = db_find_run(db, a->spec, err, sizeof(err));
+	int rc;
+
+	if (id < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	if (a->table < 0)
+		rc = db_export_run_json(db, id, out);
+	else
+		rc = db_export_table(db, id, a->table, a->fmt, out);
+	if (rc < 0)
+		log_error("cannot export run '%s' from '%s': %s", a->spec, db->path,
+			  db_errmsg(db));
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_args a;
+	char tmp[PATH_MAX + 16];
+	FILE *out = stdout;
+	struct db db;
+	int rc;
+
+	if (parse_args(&a, argc, argv) < 0)
+		return EXIT_USAGE;
+	if (cli_open_ro(&db, false) < 0)
+		return EXIT_FAILED;
+	if (a.out && !(out = open_out(a.out, tmp, sizeof(tmp)))) {
+		db_close(&db);
+		return EXIT_FAILED;
+	}
+	rc = export_run(&db, &a, out);
+	db_close(&db);
+	if (a.out)
+		return close_out(out, tmp, a.out, rc == 0) ? EXIT_FAILED : EXIT_DONE;
+	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
+		log_error("cannot write the export: %s", strerror(errno));
+		rc = -1;
+	}
+	return rc ? EXIT_FAILED : EXIT_DONE;
+}

@@ -1,0 +1,335 @@
+/* `hbatest sql`: one read-only statement, given on the command line or saved
+ * in db/queries/NAME.sql, with --param values; its rows as an aligned table
+ * (a terminal), TSV (a pipe or file), CSV or JSON. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "db/query.h"
+#include "db/rows.h"
+#include "log.h"
+#include "paths.h"
+#include "util.h"
+
+#define SQL_MAX_PARAMS 64
+
+struct sql_args {
+	const char *query;		/* SQL, or the name of a saved query */
+	enum rows_format fmt;
+	bool fmt_given, list;
+	struct db_param params[SQL_MAX_PARAMS];
+	int nparams;
+};
+
+static int add_param(struct sql_args *a, char *spec)
+{
+	char *eq = strchr(spec, '=');
+
+	if (*spec == ':' || *spec == '$' || *spec == '@')
+		spec++;
+	if (!eq || eq == spec) {
+		cli_usage_error("sql", "--param '%s': give NAME=VALUE", spec);
+		return -1;
+	}
+	*eq = '\0';
+	for (int i = 0; i < a->nparams; i++) {
+		if (!strcmp(a->params[i].name, spec)) {
+			cli_usage_error("sql", "--param %s given twice", spec);
+			return -1;
+		}
+	}
+	if (a->nparams == SQL_MAX_PARAMS) {
+		cli_usage_error("sql", "more than %d --param values", SQL_MAX_PARAMS);
+		return -1;
+	}
+	a->params[a->nparams++] = (struct db_param){ .name = spec, .value = eq + 1 };
+	return 0;
+}
+
+static int parse_one(struct sql_args *a, int argc, char **argv, int *i)
+{
+	const char *opt = argv[*i];
+
+	if (!strcmp(opt, "--list")) {
+		a->list = true;
+		return 0;
+	}
+	if (!strcmp(opt, "--format") || !strcmp(opt, "--param")) {
+		if (*i + 1 >= argc) {
+			cli_usage_error("sql", "option '%s' needs a value", opt);
+			return -1;
+		}
+		(*i)++;
+		if (!strcmp(opt, "--param"))
+			return add_param(a, argv[*i]);
+		if (rows_format_parse(argv[*i], &a->fmt) < 0) {
+			cli_usage_error("sql", "--format '%s': give table, csv, tsv or json",
+					argv[*i]);
+			return -1;
+		}
+		a->fmt_given = true;
+		return 0;
+	}
+	if (opt[0] != '-' && !a->query) {
+		a->query = opt;
+		return 0;
+	}
+	cli_usage_error("sql", "unexpected argument '%s'", opt);
+	return -1;
+}
+
+static int parse_args(struct sql_args *a, int argc, char **argv)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 1; i < argc; i++) {
+		int used = cli_common_opt(argc, argv, i);
+
+		if (used < 0)
+			return -1;
+		if (used)
+			i += used - 1;
+		else if (parse_one(a, argc, argv, &i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A saved query's name: letters, digits, '-', '_' (SQL has a space or more). */
+static bool is_query_name(const char *s)
+{
+	return *s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789-_")];
+}
+
+/* "run" takes RUN as every command does (an id, a uuid prefix, a label) and
+ * is bound as the run's id; "runs" a comma-separated list of them, bound as
+ * the ids, comma-separated. */
+static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
+{
+	char err[512];
+
+	for (int i = 0; i < a->nparams; i++) {
+		struct db_param *p = &a->params[i];
+		char *list, *save = NULL, *spec;
+		size_t len = 0;
+
+		if (strcmp(p->name, "run") && strcmp(p->name, "runs"))
+			continue;
+		if (!p->value[strspn(p->value, ",")]) {
+			log_error("--param %s: give a run (an id, a uuid prefix or a label)",
+				  p->name);
+			return -EINVAL;
+		}
+		list = strdup(p->value);
+		owned[i] = calloc(1, strlen(p->value) * 21 + 2);
+		if (!list || !owned[i]) {
+			free(list);
+			return -ENOMEM;
+		}
+		spec = strcmp(p->name, "run") ? strtok_r(list, ",", &save) : list;
+		for (; spec; spec = strtok_r(NULL, ",", &save)) {
+			int64_t id = db_find_run(db, spec, err, sizeof(err));
+
+			if (id < 0) {
+				log_error("--param %s: %s", p->name, err);
+				free(list);
+				return (int)id;
+			}
+			len += (size_t)sprintf(owned[i] + len, "%s%lld", len ? "," : "",
+					       (long long)id);
+			if (!strcmp(p->name, "run"))
+				break;
+		}
+		free(list);
+		p->value = owned[i];
+	}
+	return 0;
+}
+
+static int run_query(struct sql_args *a, const char *sql)
+{
+	struct db_query q;
+	sqlite3_stmt *st = NULL;
+	char *owned[SQL_MAX_PARAMS] = { 0 };
+	char err[1024];
+	int64_t n;
+	int rc;
+
+	if (db_query_open(&q, cli_db_path(), err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return EXIT_FAILED;
+	}
+	rc = db_query_prepare(&q, sql, &st, err, sizeof(err));
+	if (rc < 0) {
+		log_error("%s", err);
+		rc = rc == -EINVAL ? EXIT_FAILED : EXIT_USAGE;
+		goto out;
+	}
+	if (resolve_runs(&q.db, a, owned) < 0) {
+		rc = EXIT_FAILED;
+		goto out;
+	}
+	if (db_query_bind(st, a->params, a->nparams, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!a->fmt_given)
+		a->fmt = isatty(STDOUT_FILENO) ? ROWS_TABLE : ROWS_TSV;
+	n = db_rows_write(&q.db, st, a->fmt, stdout);
+	rc = EXIT_DONE;
+	if (n < 0) {
+		log_error("query on '%s' failed: %s", q.db.path, db_errmsg(&q.db));
+		rc = EXIT_FAILED;
+	} else if (fflush(stdout) != 0 || ferror(stdout)) {
+		log_error("cannot write the rows: %s", strerror(errno));
+		rc = EXIT_FAILED;
+	}
+out:
+	sqlite3_finalize(st);
+	db_query_close(&q);
+	for (int i = 0; i < SQL_MAX_PARAMS; i++)
+		free(owned[i]);
+	return rc;
+}
+
+/* The saved queries: NAME.sql in each folder of the search, the first of a
+ * name winning, listed with their header's first line and params line. */
+struct saved {
+	char name[NAME_MAX + 1];
+	char path[PATH_MAX];
+};
+
+struct saved_list {
+	struct saved *v;
+	size_t n, cap;
+};
+
+static bool saved_add(struct saved_list *l, const char *dir, const char *file)
+{
+	size_t stem = strlen(file) - 4;
+	struct saved *s;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strlen(l->v[i].name) == stem && !strncmp(l->v[i].name, file, stem))
+			return true;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct saved *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return false;
+		l->v = v;
+		l->cap = cap;
+	}
+	s = &l->v[l->n++];
+	snprintf(s->name, sizeof(s->name), "%.*s", (int)stem, file);
+	snprintf(s->path, sizeof(s->path), "%s/%s", dir, file);
+	return true;
+}
+
+static bool saved_collect(const char *dir, void *ctx)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char stem[NAME_MAX + 1];
+
+		if (len <= 4 || strcmp(e->d_name + len - 4, ".sql"))
+			continue;
+		snprintf(stem, sizeof(stem), "%.*s", (int)len - 4, e->d_name);
+		if (is_query_name(stem) && !saved_add(ctx, dir, e->d_name))
+			break;
+	}
+	closedir(d);
+	return false;	/* every folder: a name found first wins */
+}
+
+static int saved_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct saved *)a)->name, ((const struct saved *)b)->name);
+}
+
+/* The leading comment: its first line, and the line that starts "params:". */
+static void saved_header(const char *text, char *desc, size_t dlen, char *params, size_t plen)
+{
+	*desc = *params = '\0';
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t n = strcspn(l, "\n");
+		const char *c = l + 2;
+
+		if (strncmp(l, "--", 2))
+			break;
+		c += strspn(c, " ");
+		n -= (size_t)(c - l);
+		if (!strncmp(c, "params:", 7))
+			snprintf(params, plen, "%.*s", (int)n, c);
+		else if (!*desc)
+			snprintf(desc, dlen, "%.*s", (int)n, c);
+	}
+}
+
+static int sql_list_saved(void)
+{
+	struct saved_list l = { 0 };
+
+	paths_each(PATHS_QUERIES, NULL, saved_collect, &l);
+	if (!l.n) {
+		printf("(no saved queries found: they are db/queries/NAME.sql beside hbatest, "
+		       "or in $HBATEST_QUERIES)\n");
+		return EXIT_DONE;
+	}
+	qsort(l.v, l.n, sizeof(*l.v), saved_cmp);
+	printf("saved queries (hbatest sql NAME [--param NAME=VALUE]...):\n");
+	for (size_t i = 0; i < l.n; i++) {
+		char *text = util_read_file(l.v[i].path, NULL);
+		char desc[256], params[256];
+
+		saved_header(text ? text : "", desc, sizeof(desc), params, sizeof(params));
+		printf("  %-14s %s\n", l.v[i].name, desc);
+		if (*params)
+			printf("  %-14s %s\n", "", params);
+		free(text);
+	}
+	free(l.v);
+	return EXIT_DONE;
+}
+
+int cmd_sql(int argc, char **argv)
+{
+	struct sql_args a;
+	char path[PATH_MAX], rel[NAME_MAX + 1];
+	char *text;
+	int rc;
+
+	if (parse_args(&a, argc, argv) < 0)
+		return EXIT_USAGE;
+	if (a.list || !a.query)
+		return sql_list_saved();
+	if (!is_query_name(a.query))
+		return run_query(&a, a.query);
+	snprintf(rel, sizeof(rel), "%.250s.sql", a.query);
+	if (!paths_find(PATHS_QUERIES, NULL, rel, path, sizeof(path))) {
+		log_error("no saved query '%s' (hbatest sql --list lists them; a statement "
+			  "is one argument: hbatest sql \"SELECT ...\")", a.query);
+		return EXIT_USAGE;
+	}
+	text = util_read_file(path, NULL);
+	if (!text) {
+		log_error("cannot read '%s': %s", path, strerror(errno));
+		return EXIT_FAILED;
+	}
+	log_debug("saved query '%s': %s", a.query, path);
+	rc = run_query(&a, text);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# hbatest export: every table of a run, as CSV (parsed back by Python's csv
+# module) and JSON (Python's json), equals the database's rows read by Python's
+# sqlite3: the columns of the table in order, id and run_id dropped, run_uuid
+# first, step ids as step seqs, rows in the documented order, numbers exact,
+# NULL as null; the whole-run JSON document; errors naming the run or folder.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { skip "python3 is not installed"; done_testing; exit 0; }
+
+DB="$TMP/e.db"
+PLAN="$ROOT/tests/fixtures/export/plan.lua"
+NASTY_LABEL=$(printf 'x4, "quoted" ""twice"" <script>alert(1)</script>\nline 2\r\n\xc3\xa9\xe6\xbc\xa2 back\\slash')
+NASTY_NAME=$(printf 'a,b "c" <b>\xc3\xbc\ttab\n')
+TABLES="runs targets steps step_targets steady_state samples histograms probes events"
+ex() { "$HB" export --db "$DB" "$@"; }
+
+"$HB" run "$PLAN" --db "$DB" --label "$NASTY_LABEL" --set "name=$NASTY_NAME" -q 2>>"$TMP/stderr"
+ok $? "a sim run: its label and step names hold commas, quotes, markup, CR/LF, tabs, non-ASCII"
+"$HB" run "$PLAN" --db "$DB" --label "null, \"run\"" --set engine=null --set seconds=1 --set ramp=0 \
+	--set "name=<script>é, " -q 2>>"$TMP/stderr"
+ok $? "a null-engine run (real time, about 9 s)"
+# hand-made rows whose order the export must get right: facts of a probe
+# named before "host" on a target, one with no value, twice the same key
+q "$DB" "INSERT INTO probes (run_id, phase, target, probe, key, value) VALUES
+	(1, 'start', 'a', 'aaa', 'k', 'second'), (1, 'start', 'a', 'aaa', 'k', NULL),
+	(1, 'start', 'a', 'aaa', 'j', 'first')"
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+hash=$(sha256sum "$DB" | cut -d' ' -f1)
+
+# check.py DB RUN TABLE FORMAT FILE: FILE (csv, json rows, or the json document
+# when TABLE is "all") holds exactly RUN's rows of TABLE, computed here
+cat >"$TMP/check.py" <<'EOF'
+import csv, json, re, sqlite3, sys
+db, run, table, fmt, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+con = sqlite3.connect("file:%s?immutable=1" % db, uri=True)
+uuid = con.execute("SELECT uuid FROM runs WHERE id = ?", (run,)).fetchone()[0]
+seq = dict(con.execute("SELECT id, seq FROM steps WHERE run_id = ?", (run,)))
+iso = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+ORDER = {  # the documented order, on the raw columns (NULL first, as SQLite)
+    "runs": lambda r: 0, "targets": lambda r: r["id"], "steps": lambda r: r["seq"],
+    "step_targets": lambda r: (seq[r["step_id"]], r["path"]),
+    "steady_state": lambda r: r["id"],
+    "samples": lambda r: (seq[r["step_id"]], r["t"]),
+    "histograms": lambda r: (seq[r["step_id"]], r["dir"]),
+    "probes": lambda r: (r["phase"], r["target"] is not None, r["target"] or "", r["probe"],
+                         r["key"], r["rowid"]),
+    "events": lambda r: (r["at"], r["id"]),
+}
+
+def expected(table):
+    cols = [c[1] for c in con.execute("PRAGMA table_info(%s)" % table)]
+    where = ("id = ?" if table == "runs" else "run_id = ?" if "run_id" in cols
+             else "step_id IN (SELECT id FROM steps WHERE run_id = ?)")
+    cur = con.execute("SELECT %s, * FROM %s WHERE %s" % ("rowid" if table == "probes" else "NULL",
+                                                          table, where), (run,))
+    raw = sorted((dict(zip(["rowid"] + cols, r)) for r in cur), key=ORDER[table])
+    out = []
+    for r in raw:
+        d = {} if table == "runs" else {"run_uuid": uuid}
+        for c in cols:
+            if c in ("id", "run_id"):
+                continue
+            if c == "step_id":
+                d["step_seq"] = seq[r[c]]
+            elif c in ("first_step_id", "last_step_id"):
+                d[c[:-3] + "_seq"] = seq.get(r[c])
+            else:
+                d[c] = r[c]
+        out.append(d)
+    names = ([] if table == "runs" else ["run_uuid"]) + [
+        "step_seq" if c == "step_id" else c[:-3] + "_seq" if c in ("first_step_id", "last_step_id")
+        else c for c in cols if c not in ("id", "run_id")]
+    return names, out
+
+bad = []
+def same(got, exp, where, text):
+    if exp is None:
+        ok = got == "" if text else got is None
+    elif isinstance(exp, str):
+        ok = got == exp
+        if where.endswith("_at") and not iso.match(got or ""):
+            bad.append("%s: %r is not UTC ISO 8601" % (where, got))
+    elif isinstance(exp, int):
+        ok = got == str(exp) if text else (type(got) is int and got == exp)
+    else:
+        v = float(got) if text else got
+        ok = type(v) in (int, float) and v == exp
+    if not ok:
+        bad.append("%s: got %r, want %r" % (where, got, exp))
+
+def compare(table, got_names, rows, text):
+    names, want = expected(table)
+    if got_names != names:
+        bad.append("%s columns %r, want %r" % (table, got_names, names))
+    if len(rows) != len(want):
+        bad.append("%s: %d rows, want %d" % (table, len(rows), len(want)))
+    for i, (g, w) in enumerate(zip(rows, want)):
+        if not text and list(g.keys()) != names:
+            bad.append("%s row %d keys %r" % (table, i, list(g.keys())))
+        for c in names:
+            same(g.get(c), w[c], "%s row %d %s" % (table, i, c), text)
+    return len(want)
+
+if fmt == "csv":
+    rd = list(csv.reader(open(path, newline="", encoding="utf-8")))
+    n = compare(table, rd[0], [dict(zip(rd[0], r)) for r in rd[1:]], True)
+elif table == "all":
+    doc = json.load(open(path, encoding="utf-8"))
+    keys = ["format", "version", "schema_version", "runs", "targets", "steps", "step_targets",
+            "steady_state", "samples", "histograms", "probes", "events"]
+    if list(doc.keys()) != keys:
+        bad.append("document keys %r" % list(doc.keys()))
+    ver = con.execute("PRAGMA user_version").fetchone()[0]
+    if [doc.get("format"), doc.get("version"), doc.get("schema_version")] != ["hbatest-export", 1, ver]:
+        bad.append("header %r" % [doc.get(k) for k in keys[:3]])
+    n = min(compare(t, list(doc[t][0].keys()) if doc.get(t) else expected(t)[0], doc.get(t, []), False)
+            for t in keys[3:])
+else:
+    rows = json.load(open(path, encoding="utf-8"))
+    n = compare(table, list(rows[0].keys()) if rows else expected(table)[0], rows, False)
+for b in bad[:8]:
+    print("#  ", b)
+sys.exit(1 if bad or n == 0 else 0)
+EOF
+
+for r in 1 2; do
+	for t in $TABLES; do
+		ex "$r" --what "$t" >"$TMP/$t.csv" 2>"$TMP/err" || { echo "# export $r $t failed"; cat "$TMP/err"; }
+		python3 "$TMP/check.py" "$DB" "$r" "$t" csv "$TMP/$t.csv"
+		ok $? "run $r --what $t as CSV: Python's csv reads back every row and value of the database"
+		ex "$r" --what "$t" --format json >"$TMP/$t.json" 2>"$TMP/err" || cat "$TMP/err"
+		python3 "$TMP/check.py" "$DB" "$r" "$t" json "$TMP/$t.json"
+		ok $? "run $r --what $t as JSON: every row, keys in column order, numbers as numbers, nulls"
+	done
+	ex "$r" --format json >"$TMP/all.json"
+	python3 "$TMP/check.py" "$DB" "$r" all json "$TMP/all.json"
+	ok $? "run $r as one JSON document: format, version, schema_version, every table"
+done
+
+# the CSV rules and the defaults
+ex 1 >"$TMP/default.csv"; ex 1 --what steps >"$TMP/steps.csv"
+cmp -s "$TMP/default.csv" "$TMP/steps.csv"; ok $? "CSV without --what is the steps"
+is "$(head -1 "$TMP/steps.csv" | cut -d, -f1-4)" "run_uuid,seq,kind,name" "steps: run_uuid, then the columns of steps without id and run_id"
+like "$(head -1 "$TMP/steps.csv")" ",mbps,lat_mean_us,lat_p50_us,lat_p99_us," "units in the column names (mbps, lat_p99_us)"
+head -1 "$(echo "$TMP/samples.csv")" | grep -q '^run_uuid,step_seq,t,ramp,'; ok $? "samples: run_uuid, step_seq, t, ..."
+grep -q '^"[^"]*","end",,"host","' "$TMP/probes.csv"; ok $? "CSV: NULL is an empty field, text quoted (a host fact has no target)"
+uuid1=$(q "$DB" "SELECT uuid FROM runs WHERE id = 1")
+ex "${uuid1:0:8}" --what runs >"$TMP/a"; ex "$NASTY_LABEL" --what runs >"$TMP/b"; ex 1 --what runs >"$TMP/c"
+cmp -s "$TMP/a" "$TMP/c" && cmp -s "$TMP/b" "$TMP/c"; ok $? "RUN as a uuid prefix, a label (with a newline) or an id"
+ex 2 --format json >"$TMP/again.json"
+cmp -s "$TMP/all.json" "$TMP/again.json"; ok $? "an export twice is byte-identical"
+
+# --out, errors
+ex 1 --what samples --out "$TMP/out.csv"; ok $? "--out FILE"
+ex 1 --what samples >"$TMP/stdout.csv"
+cmp -s "$TMP/out.csv" "$TMP/stdout.csv"; ok $? "writes what stdout gets"
+is "$(ls "$TMP" | grep -c '\.tmp-')" 0 "and no temporary file is left"
+ex 1 --out "$TMP/no/such/dir/x.csv" 2>"$TMP/err"; is $? 1 "--out into a missing folder exits 1"
+like "$(cat "$TMP/err")" "cannot write '$TMP/no/such/dir/x.csv': no folder '$TMP/no/such/dir'" "naming the folder"
+ex "no such run" --out "$TMP/x.csv" 2>"$TMP/err"; is $? 1 "a run that does not exist exits 1"
+like "$(cat "$TMP/err")" "no run 'no such run' in '$DB'" "naming it"
+[ ! -e "$TMP/x.csv" ] && [ -z "$(ls "$TMP" | grep '\.tmp-')" ]; ok $? "and leaves no file"
+ex 1 --what nothing 2>"$TMP/err"; is $? 2 "--what nothing: exit 2"
+like "$(cat "$TMP/err")" "--what 'nothing': give one of runs, targets, steps" "listing the tables"
+ex 1 --format tsv 2>/dev/null; is $? 2 "--format tsv: exit 2 (csv or json)"
+ex 2>/dev/null; is $? 2 "no RUN: exit 2"
+"$HB" export 1 --db "$TMP/none.db" 2>"$TMP/err"; is $? 1 "a missing database exits 1"
+is "$(sha256sum "$DB" | cut -d' ' -f1)" "$hash" "the database is byte-identical after every export"
+
+done_testing
