@@ -1,6 +1,7 @@
 /* Writing a statement's rows: an aligned table for a person; CSV (libcsv),
- * TSV and JSON for programs, whose numbers are exact (%.17g round-trips a
- * double) and whose NULL stays told apart from empty text. */
+ * TSV and JSON for programs, whose numbers are exact (the shortest %.Ng that
+ * reads back as the same double) and whose NULL stays told apart from empty
+ * text. */
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
@@ -27,14 +28,23 @@ int rows_format_parse(const char *name, enum rows_format *fmt)
 	return -EINVAL;
 }
 
-/* An infinity has no %.17g that JSON or Python reads back: 1e999 overflows
- * to it in both. (SQLite stores NaN as NULL.) */
+/* The fewest digits (15 to 17) that read back as d: 18278.6, not
+ * 18278.599999999999. An infinity has no such form that JSON or Python reads
+ * back: 1e999 overflows to it in both. (SQLite stores NaN as NULL.) */
 static void put_real(FILE *out, double d)
 {
-	if (isinf(d))
+	char buf[32];
+
+	if (isinf(d)) {
 		fputs(d > 0 ? "1e999" : "-1e999", out);
-	else
-		fprintf(out, "%.17g", d);
+		return;
+	}
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, out);
 }
 
 static void put_number(FILE *out, sqlite3_stmt *st, int c)
