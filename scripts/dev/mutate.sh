@@ -50,6 +50,10 @@ m core/step.c 't->res.errors += smp->errors;' 't->res.errors += 0;' \
 	'tests/errors.t' 'the step total leaves out the errors'
 m core/step.c 'smp->bytes[d] += b->bytes[d];' 'smp->bytes[d] += b->bytes[0];' \
 	'tests/errors.t' 'a second takes every worker'"'"'s bytes from the read counter'
+m core/step.c 'if (smp->ramp)
+		return;' 'if (0)
+		return;' \
+	'tests/invariant.t' 'ramp seconds added to the step totals'
 # --- histogram -----------------------------------------------------------------
 m core/hist.c 'v = (double)hist_bucket_low(i) + (double)(hist_bucket_width(i) - 1) / 2.0;' \
 	'v = (double)hist_bucket_low(i) + (double)hist_bucket_width(i);' \
@@ -90,101 +94,110 @@ m core/runner.c 'status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed"
 	'status = rc == 0 ? "done" : "failed";' \
 	'tests/interrupt.t' 'an interrupted step recorded as failed, not aborted'
 
+# --- io_uring options ---------------------------------------------------------------
+m plugins/engines/io_uring.c 'if (!virt && hb_opt_int(s->opts, s->nopts, "registerfiles", 1)) {' \
+	'if (!virt) {' \
+	'tests/io_uring.t' 'registerfiles=false ignored: the files are registered anyway'
+
 # ---------------------------------------------------------------------------------
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-LIMIT=${HBATEST_MUTATE_TIMEOUT:-600}	# s a test file may take before it counts as failed
-list=0 baseline=1 pick=()
-for a in "$@"; do
-	case $a in
-	--list) list=1 ;;
-	--no-baseline) baseline=0 ;;
-	[0-9]*) pick+=("$a") ;;
-	*) echo "usage: mutate.sh [--list] [--no-baseline] [N...]" >&2; exit 2 ;;
-	esac
-done
-n=${#MUT_FILE[@]}
-[ ${#pick[@]} -gt 0 ] || pick=($(seq "$n"))
-if [ $list = 1 ]; then
+# (one function, read whole before it runs: editing this file during a run is safe)
+main() {
+	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+	LIMIT=${HBATEST_MUTATE_TIMEOUT:-600}	# s a test file may take before it counts as failed
+	list=0 baseline=1 pick=()
+	for a in "$@"; do
+		case $a in
+		--list) list=1 ;;
+		--no-baseline) baseline=0 ;;
+		[0-9]*) pick+=("$a") ;;
+		*) echo "usage: mutate.sh [--list] [--no-baseline] [N...]" >&2; exit 2 ;;
+		esac
+	done
+	n=${#MUT_FILE[@]}
+	[ ${#pick[@]} -gt 0 ] || pick=($(seq "$n"))
+	if [ $list = 1 ]; then
+		for i in "${pick[@]}"; do
+			printf '%2d  %-28s %s  [%s]\n' "$i" "${MUT_FILE[i-1]}" "${MUT_WHAT[i-1]}" "${MUT_TESTS[i-1]}"
+		done
+		exit 0
+	fi
+
+	start=$SECONDS
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/hbatest-mutate.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+	# the working tree as it is (uncommitted edits and new files included), never touched
+	(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) |
+		(cd "$ROOT" && tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$WORK"
+
+	unit_target() { echo "build/tests/${1#unit/}.t"; }
+	# build: the binary, the plugins, the fixtures and the C tests the mutant names
+	build() {
+		local targets=(all) t
+		for t in $1; do [ "${t#unit/}" != "$t" ] && targets+=("$(unit_target "$t")"); done
+		for t in "$WORK"/tests/fixtures/plugins/*.c; do
+			targets+=("build/tests/plugins/$(basename "${t%.c}").so")
+		done
+		make -C "$WORK" -j2 "${targets[@]}" >"$WORK/build.log" 2>&1
+	}
+	# run_tests TESTS: 0 when all pass; else 1 and the failing one in $failed
+	run_tests() {
+		local t f
+		failed=
+		for t in $1; do
+			f=$t
+			[ "${t#unit/}" != "$t" ] && f=$(unit_target "$t")
+			(cd "$WORK" && HBATEST_TEST_TIMEOUT=$LIMIT timeout -k 10 $((LIMIT + 30)) \
+				prove "$f" >"$WORK/prove.log" 2>&1) || { failed=$t; return 1; }
+		done
+		return 0
+	}
+	# count FILE PATTERN: how often PATTERN occurs in FILE, as an exact string
+	count() { PAT=$2 perl -0777 -ne 'my $p = $ENV{PAT}; my $n = () = /\Q$p\E/g; print $n' "$1"; }
+	apply() { PAT=$2 REP=$3 perl -0777 -i -pe 'my ($p, $r) = ($ENV{PAT}, $ENV{REP}); s/\Q$p\E/$r/' "$1"; }
+
+	bad=0
+	for i in "${pick[@]}"; do	# every pattern first: a stale one fails before any build
+		c=$(count "$WORK/${MUT_FILE[i-1]}" "${MUT_PAT[i-1]}" 2>/dev/null)
+		if [ "$c" != 1 ]; then
+			echo "mutant $i: its pattern occurs ${c:-0} times in ${MUT_FILE[i-1]} (wanted once): update the list" >&2
+			bad=1
+		fi
+	done
+	[ $bad = 0 ] || exit 1
+
+	if [ $baseline = 1 ]; then
+		all_tests=$(for i in "${pick[@]}"; do echo "${MUT_TESTS[i-1]}"; done | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+		echo "baseline: the unmutated tree passes $all_tests"
+		if ! build "$all_tests"; then tail -20 "$WORK/build.log"; echo "baseline: does not build" >&2; exit 1; fi
+		if ! run_tests "$all_tests"; then
+			tail -30 "$WORK/prove.log"
+			echo "baseline: $failed fails without any mutant: fix that first" >&2
+			exit 1
+		fi
+		echo "baseline: passes ($((SECONDS - start)) s)"
+	fi
+
+	killed=0 survived=0 broken=0
+	printf '%-3s %-9s %5s  %-28s %s\n' '#' result secs file mutant
 	for i in "${pick[@]}"; do
-		printf '%2d  %-28s %s  [%s]\n' "$i" "${MUT_FILE[i-1]}" "${MUT_WHAT[i-1]}" "${MUT_TESTS[i-1]}"
+		f="$WORK/${MUT_FILE[i-1]}" t0=$SECONDS
+		cp -p "$f" "$WORK/orig"
+		apply "$f" "${MUT_PAT[i-1]}" "${MUT_REP[i-1]}"
+		if ! build "${MUT_TESTS[i-1]}"; then
+			res="BROKEN" by="does not build: $(grep -m1 -E 'error' "$WORK/build.log")"
+			broken=$((broken + 1))
+		elif run_tests "${MUT_TESTS[i-1]}"; then
+			res="SURVIVED" by="${MUT_TESTS[i-1]} all pass"
+			survived=$((survived + 1))
+		else
+			res="killed" by="by $failed"
+			killed=$((killed + 1))
+		fi
+		cp "$WORK/orig" "$f" && touch "$f"	# restored, and newer than its objects
+		printf '%-3s %-9s %5s  %-28s %s (%s)\n' "$i" "$res" $((SECONDS - t0)) "${MUT_FILE[i-1]}" \
+			"${MUT_WHAT[i-1]}" "$by"
 	done
-	exit 0
-fi
-
-start=$SECONDS
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hbatest-mutate.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-# the working tree as it is (uncommitted edits and new files included), never touched
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) |
-	(cd "$ROOT" && tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$WORK"
-
-unit_target() { echo "build/tests/${1#unit/}.t"; }
-# build: the binary, the plugins, the fixtures and the C tests the mutant names
-build() {
-	local targets=(all) t
-	for t in $1; do [ "${t#unit/}" != "$t" ] && targets+=("$(unit_target "$t")"); done
-	for t in "$WORK"/tests/fixtures/plugins/*.c; do
-		targets+=("build/tests/plugins/$(basename "${t%.c}").so")
-	done
-	make -C "$WORK" -j2 "${targets[@]}" >"$WORK/build.log" 2>&1
+	echo "mutants: ${#pick[@]}, killed $killed, survived $survived, broken $broken; total $((SECONDS - start)) s"
+	[ $survived = 0 ] && [ $broken = 0 ]
 }
-# run_tests TESTS: 0 when all pass; else 1 and the failing one in $failed
-run_tests() {
-	local t f
-	failed=
-	for t in $1; do
-		f=$t
-		[ "${t#unit/}" != "$t" ] && f=$(unit_target "$t")
-		(cd "$WORK" && HBATEST_TEST_TIMEOUT=$LIMIT timeout -k 10 $((LIMIT + 30)) \
-			prove "$f" >"$WORK/prove.log" 2>&1) || { failed=$t; return 1; }
-	done
-	return 0
-}
-# count FILE PATTERN: how often PATTERN occurs in FILE, as an exact string
-count() { PAT=$2 perl -0777 -ne 'my $p = $ENV{PAT}; my $n = () = /\Q$p\E/g; print $n' "$1"; }
-apply() { PAT=$2 REP=$3 perl -0777 -i -pe 'my ($p, $r) = ($ENV{PAT}, $ENV{REP}); s/\Q$p\E/$r/' "$1"; }
-
-bad=0
-for i in "${pick[@]}"; do	# every pattern first: a stale one fails before any build
-	c=$(count "$WORK/${MUT_FILE[i-1]}" "${MUT_PAT[i-1]}" 2>/dev/null)
-	if [ "$c" != 1 ]; then
-		echo "mutant $i: its pattern occurs ${c:-0} times in ${MUT_FILE[i-1]} (wanted once): update the list" >&2
-		bad=1
-	fi
-done
-[ $bad = 0 ] || exit 1
-
-if [ $baseline = 1 ]; then
-	all_tests=$(for i in "${pick[@]}"; do echo "${MUT_TESTS[i-1]}"; done | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
-	echo "baseline: the unmutated tree passes $all_tests"
-	if ! build "$all_tests"; then tail -20 "$WORK/build.log"; echo "baseline: does not build" >&2; exit 1; fi
-	if ! run_tests "$all_tests"; then
-		tail -30 "$WORK/prove.log"
-		echo "baseline: $failed fails without any mutant: fix that first" >&2
-		exit 1
-	fi
-	echo "baseline: passes ($((SECONDS - start)) s)"
-fi
-
-killed=0 survived=0 broken=0
-printf '%-3s %-9s %5s  %-28s %s\n' '#' result secs file mutant
-for i in "${pick[@]}"; do
-	f="$WORK/${MUT_FILE[i-1]}" t0=$SECONDS
-	cp -p "$f" "$WORK/orig"
-	apply "$f" "${MUT_PAT[i-1]}" "${MUT_REP[i-1]}"
-	if ! build "${MUT_TESTS[i-1]}"; then
-		res="BROKEN" by="does not build: $(grep -m1 -E 'error' "$WORK/build.log")"
-		broken=$((broken + 1))
-	elif run_tests "${MUT_TESTS[i-1]}"; then
-		res="SURVIVED" by="${MUT_TESTS[i-1]} all pass"
-		survived=$((survived + 1))
-	else
-		res="killed" by="by $failed"
-		killed=$((killed + 1))
-	fi
-	cp "$WORK/orig" "$f" && touch "$f"	# restored, and newer than its objects
-	printf '%-3s %-9s %5s  %-28s %s (%s)\n' "$i" "$res" $((SECONDS - t0)) "${MUT_FILE[i-1]}" \
-		"${MUT_WHAT[i-1]}" "$by"
-done
-echo "mutants: ${#pick[@]}, killed $killed, survived $survived, broken $broken; total $((SECONDS - start)) s"
-[ $survived = 0 ] && [ $broken = 0 ]
+main "$@"; exit $?
