@@ -24,8 +24,8 @@ fdinfo() { local fd; fd=$(ring_fd); [ -n "$fd" ] && sed -n "s/^$1:[[:space:]]*//
 has_ring() { [ -n "$(ring_fd)" ] && [ -n "$(fdinfo UserFiles)" ]; }
 target_open() { ls -l /proc/"$pid"/fd 2>/dev/null | grep -q -- "-> $F\$"; }
 plan() {	# plan OPTIONS [SECONDS]: a read step with these io_uring options, then a pause
-	printf 'hb.run{ engine = "io_uring", io_uring = { %s }, rw = "randread", oio = 8, duration = %s, size = "8m" }\nhb.sleep(3)\n' \
-		"$1" "${2:-3}" > "$TMP/p.lua"
+	printf 'hb.run{ engine = "io_uring", io_uring = { %s }, rw = "randread", oio = 8, duration = %s, size = "8m" }\nhb.sleep(2)\n' \
+		"$1" "${2:-2}" > "$TMP/p.lua"
 }
 
 # --- sqpoll: a kernel poll thread (iou-sqp-PID) in the process, none without ---
