@@ -7,8 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 
 F="$TMP/t.dat"
-# start PLAN: run it in the background; its pid in $pid
-start() { "$HB" run "$1" --db "$TMP/u.db" --target "$F" -q 2>>"$TMP/stderr" & pid=$!; }
+# start PLAN: run it in the background (database $UDB); its pid in $pid
+runs=0
+start() {
+	runs=$((runs + 1)) UDB=$TMP/u$runs.db
+	"$HB" run "$1" --db "$UDB" --target "$F" -q 2>>"$TMP/stderr" & pid=$!
+}
 # poll CMD...: until CMD succeeds (10 s at most) while $pid runs
 poll() {
 	for _ in $(seq 100); do
@@ -19,13 +23,30 @@ poll() {
 	return 1
 }
 ring_fd() { ls -l /proc/"$pid"/fd 2>/dev/null | awk '/io_uring/ { print $9; exit }'; }
-# fdinfo KEY: the ring's KEY line ("UserFiles", "UserBufs", "SqThread")
-fdinfo() { local fd; fd=$(ring_fd); [ -n "$fd" ] && sed -n "s/^$1:[[:space:]]*//p" /proc/"$pid"/fdinfo/"$fd"; }
-has_ring() { [ -n "$(ring_fd)" ] && [ -n "$(fdinfo UserFiles)" ]; }
+# ring_info: the ring's fdinfo. The kernel prints what is registered only when
+# it gets the ring's lock at once, so this reads until one read has it all.
+ring_info() {
+	local fd out
+	for _ in $(seq 50); do
+		fd=$(ring_fd)
+		out=$([ -n "$fd" ] && cat /proc/"$pid"/fdinfo/"$fd" 2>/dev/null)
+		case $out in *UserFiles:*UserBufs:*) printf '%s\n' "$out"; return ;; esac
+		sleep 0.05
+	done
+}
+# fdinfo KEY...: the values of these lines of one read ("UserFiles", "UserBufs", "SqThread")
+fdinfo() {
+	local info k
+	info=$(ring_info)
+	for k; do printf '%s\n' "$info" | sed -n "s/^$k:[[:space:]]*//p"; done | paste -sd' '
+}
+# the step measures (a second is stored): its workers have set up their rings
+measuring() { [ "$(sqlite3 "file:$UDB?mode=ro" "SELECT count(*) FROM samples" 2>/dev/null)" -ge 1 ] 2>/dev/null; }
+has_ring() { measuring && [ -n "$(ring_fd)" ]; }
 target_open() { ls -l /proc/"$pid"/fd 2>/dev/null | grep -q -- "-> $F\$"; }
 plan() {	# plan OPTIONS [SECONDS]: a read step with these io_uring options, then a pause
 	printf 'hb.run{ engine = "io_uring", io_uring = { %s }, rw = "randread", oio = 8, duration = %s, size = "8m" }\nhb.sleep(2)\n' \
-		"$1" "${2:-2}" > "$TMP/p.lua"
+		"$1" "${2:-3}" > "$TMP/p.lua"
 }
 
 # --- sqpoll: a kernel poll thread (iou-sqp-PID) in the process, none without ---
@@ -60,15 +81,15 @@ fi
 # --- registerfiles, fixedbufs: what the ring holds ------------------------------
 plan "registerfiles = true, fixedbufs = true"; start "$TMP/p.lua"
 poll has_ring
-is "$(fdinfo UserFiles) $(fdinfo UserBufs)" "1 1" "registerfiles=true, fixedbufs=true: the ring holds the target file and a buffer"
-like "$(sed -n '/^UserFiles/,/^UserBufs/p' /proc/"$pid"/fdinfo/"$(ring_fd)")" "0: $F" "the registered file is the target"
+is "$(fdinfo UserFiles UserBufs)" "1 1" "registerfiles=true, fixedbufs=true: the ring holds the target file and a buffer"
+like "$(ring_info | sed -n '/^UserFiles/,/^UserBufs/p')" "0: $F" "the registered file is the target"
 target_open; ok $? "the target is open while the step runs"
 poll eval '! target_open && [ -z "$(ring_fd)" ]'
 ok $? "registerfiles=true: the target and the ring are closed at the step's end (during the pause after it)"
 wait $pid
 plan "registerfiles = false, fixedbufs = false"; start "$TMP/p.lua"
 poll has_ring
-is "$(fdinfo UserFiles) $(fdinfo UserBufs)" "0 0" "registerfiles=false, fixedbufs=false: the ring holds neither"
+is "$(fdinfo UserFiles UserBufs)" "0 0" "registerfiles=false, fixedbufs=false: the ring holds neither"
 poll eval '! target_open && [ -z "$(ring_fd)" ]'
 ok $? "registerfiles=false: the target is closed at the step's end"
 wait $pid; ok $? "and the run ends well"
