@@ -5,6 +5,7 @@
 #   make bench      hbatest side by side with fio (scripts/dev/bench.sh), and the
 #                   sim engine's speed (scripts/dev/bench-sim.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
+#   make mutate     plant each mutant of scripts/dev/mutate.sh, expect its tests to fail
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
 #   SANITIZE=1 builds with ASan+UBSan and `make check` fails on any report.
@@ -155,6 +156,12 @@ bench: all
 # dependency installer) stays out.
 bench-report: all
 	bash tests/bench-report.sh
+
+# Not part of check or CI: builds a copy of the tree once per mutant.
+# MUTANTS="3 5" runs only those (numbers from scripts/dev/mutate.sh --list).
+.PHONY: mutate
+mutate:
+	@bash scripts/dev/mutate.sh $(MUTANTS)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts

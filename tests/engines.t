@@ -61,24 +61,5 @@ LUA
 "$HB" run "$TMP/later.lua" --db "$DB" --target "$TMP/later.dat" -q
 ok $? "a step without size= uses the file an earlier step creates (and sqpoll runs)"
 
-# sqpoll: the kernel starts a submission-queue poll thread (iou-sqp-PID) in
-# the process; without it there is none. Look while the step runs.
-sqp_threads() { cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^iou-sqp'; }
-# sqp_seen SQPOLL: run a 3 s io_uring step, print 1 if a poll thread showed
-sqp_seen() {
-	local pid seen=0 i
-	printf 'hb.run{ engine = "io_uring", io_uring = { sqpoll = %s }, rw = "randread", duration = 3, size = "8m" }\n' \
-		"$1" > "$TMP/sqp.lua"
-	"$HB" run "$TMP/sqp.lua" --db "$TMP/sqp.db" --target "$TMP/sqp.dat" -q &
-	pid=$!
-	for i in $(seq 300); do
-		kill -0 "$pid" 2>/dev/null || break
-		[ "$(sqp_threads "$pid")" -gt 0 ] && { seen=1; break; }
-		sleep 0.1
-	done
-	wait "$pid" >/dev/null 2>&1
-	echo $seen
-}
-is "$(sqp_seen true)" 1 "io_uring sqpoll=true: a kernel poll thread (iou-sqp) runs in the process"
-is "$(sqp_seen false)" 0 "io_uring sqpoll=false: no poll thread"
+# what each io_uring option does: tests/io_uring.t
 done_testing

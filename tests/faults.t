@@ -57,7 +57,7 @@ run_sums() {
 DB="$TMP/kill.db"
 cat > "$TMP/steps.lua" <<'LUA'
 for i = 1, 3 do hb.run{ name = "short " .. i, engine = "null", oio = 4, duration = 2, ramp = 1 } end
-hb.run{ name = "long", engine = "null", duration = 600 }
+hb.run{ name = "long", engine = "null", duration = 120 }
 LUA
 "$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>"$TMP/kill.err" &
 pid=$!
@@ -200,7 +200,7 @@ is "$(q "$DB" "SELECT count(*) FROM runs WHERE status = 'done'")" 4 "and all fou
 # --- I/O errors (defect 9): on_error ---------------------------------------
 DB="$TMP/io.db"
 cat > "$TMP/io.lua" <<'LUA'
-hb.run{ name = "reads", engine = "psync", rw = "randread", bs = "4k", duration = 600, size = "8m" }
+hb.run{ name = "reads", engine = "psync", rw = "randread", bs = "4k", duration = 60, size = "8m" }
 hb.run{ name = "next", engine = "null", duration = 1, targets = "v1" }
 LUA
 "$HB" run "$TMP/io.lua" --db "$DB" --target "$TMP/shrinks.dat" -q 2>"$TMP/io.err" &

@@ -76,15 +76,42 @@ done_testing() {
 
 q() { sqlite3 "$1" "$2"; }
 
-# check_invariant DB STEP_ID: the non-ramp samples add up to the step's totals
+# bs_bytes TEXT: "4k" -> 4096, "1m", "512"; empty for a mix ("4k:60,64k:40")
+bs_bytes() {
+	case $1 in
+	*[!0-9kmgKMG]*) ;;
+	*[kK]) echo $((${1%?} << 10)) ;;
+	*[mM]) echo $((${1%?} << 20)) ;;
+	*[gG]) echo $((${1%?} << 30)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# check_invariant DB STEP_ID: prints 1 when the step's totals agree with
+# three sources: the non-ramp samples they were summed from; sources the core
+# fills apart from the samples: the stored histograms (one count per I/O, by
+# direction) and the per-target counters of step_targets (by direction);
+# and for a single block size, bytes = operations x that size.
 check_invariant() {
-	local db=$1 id=$2
+	local db=$1 id=$2 bs hcount tsum
+	bs=$(bs_bytes "$(q "$db" "SELECT bs FROM steps WHERE id=$id")")
+	hcount="(SELECT COALESCE(sum(json_extract(e.value, '\$[1]')), 0) FROM histograms h, json_each(h.counts) e
+	         WHERE h.step_id=$id AND h.dir="
+	tsum="(SELECT COALESCE(sum(x), 0) FROM (SELECT"
 	q "$db" "SELECT (SELECT sum(read_ops) FROM samples WHERE step_id=$id AND ramp=0) = read_ops
 	    AND (SELECT sum(write_ops) FROM samples WHERE step_id=$id AND ramp=0) = write_ops
 	    AND (SELECT sum(read_bytes) FROM samples WHERE step_id=$id AND ramp=0) = read_bytes
 	    AND (SELECT sum(write_bytes) FROM samples WHERE step_id=$id AND ramp=0) = write_bytes
 	    AND (SELECT sum(errors) FROM samples WHERE step_id=$id AND ramp=0) = errors
 	    AND (SELECT count(*) FROM samples WHERE step_id=$id AND ramp=0) = window_s
+	    AND $hcount'read') = read_ops AND $hcount'write') = write_ops
+	    AND (SELECT count(*) FROM step_targets WHERE step_id=$id) > 0
+	    AND $tsum read_ops AS x FROM step_targets WHERE step_id=$id)) = read_ops
+	    AND $tsum write_ops AS x FROM step_targets WHERE step_id=$id)) = write_ops
+	    AND $tsum read_bytes AS x FROM step_targets WHERE step_id=$id)) = read_bytes
+	    AND $tsum write_bytes AS x FROM step_targets WHERE step_id=$id)) = write_bytes
+	    AND $tsum errors AS x FROM step_targets WHERE step_id=$id)) = errors
+	    AND ${bs:+read_bytes = $bs * read_ops AND write_bytes = $bs * write_ops AND} 1
 	    FROM steps WHERE id=$id"
 }
 

@@ -28,7 +28,7 @@ bad 'hb.run{ bs = "4kb!", size = "1m" }' 1 "bs: '4kb!' is not a block size" "bad
 bad 'hb.run{ size = "lots" }' 1 'size=lots: expected a size' "bad size for size="
 bad 'hb.run{ oio = 30, workers = 4, size = "1m" }' 1 'oio=30 does not split evenly over 4 workers x 1 target.*multiple of 4' "uneven oio split"
 # divisible by the workers but not by workers x targets: the split is per queue
-bad 'hb.run{ engine = "null", targets = { "a", "b" }, oio = 6, workers = 2 }' 1 \
+bad 'hb.run{ engine = "null", targets = { "a", "b" }, oio = 6, workers = 2, duration = 1 }' 1 \
 	'oio=6 does not split evenly over 2 workers x 2 targets \(4 queues\).*multiple of 4' \
 	"oio split over workers x targets"
 bad 'hb.run{ engine = "warp_drive", size = "1m" }' 1 'engine="warp_drive": no such engine plugin' "unknown engine"

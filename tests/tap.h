@@ -4,9 +4,21 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int tap_n, tap_failed;
+
+/* The time box of the shell tests (tests/lib.sh) for a C test too: SIGALRM
+ * ends a hung one, and prove reports it failed. HBATEST_TEST_TIMEOUT s, 900 by
+ * default, 0 for none. */
+__attribute__((constructor)) static void tap_time_box(void)
+{
+	const char *v = getenv("HBATEST_TEST_TIMEOUT");
+
+	alarm(v ? (unsigned)atoi(v) : 900);
+}
 
 static inline void tap_plan(int n)
 {

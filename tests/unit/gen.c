@@ -134,6 +134,37 @@ static void check_random_range(void)
 	gen_free(&g);
 }
 
+/* A small range: every aligned slot is drawn, the first and the last one
+ * (range - bs) included, and nothing past it. */
+static void check_random_edges(void)
+{
+	static struct target_spec small = { .path = "s", .size = 16 * 4096 };
+	struct workload wl;
+	struct gen g;
+	struct hb_io io;
+	char err[256];
+	unsigned seen[16] = { 0 }, all = 0;
+	bool inside = true;
+
+	base(&wl);
+	wl.rw = RW_RANDREAD;
+	wl.targets = &small;
+	ok(workload_check(&wl, 0, err, sizeof(err)) == 0, "4k random reads over 64 KiB are valid");
+	gen_init(&g, &wl, 0, 5);
+	for (unsigned i = 0; i < 16000; i++) {
+		gen_next(&g, 0, &io);
+		inside &= io.offset + io.len <= small.size && io.offset % 4096 == 0;
+		if (inside)
+			seen[io.offset / 4096]++;
+	}
+	for (int i = 0; i < 16; i++)
+		all += seen[i] > 0;
+	ok(inside && all == 16 && seen[15] > 0,
+	   "random offsets reach all 16 blocks, the last one too (%u seen, last %u times)", all,
+	   seen[15]);
+	gen_free(&g);
+}
+
 static void check_sequential(void)
 {
 	struct workload wl;
@@ -216,6 +247,7 @@ int main(void)
 	check_determinism();
 	check_bs_deck();
 	check_random_range();
+	check_random_edges();
 	check_sequential();
 	check_split();
 	return tap_done();

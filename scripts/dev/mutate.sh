@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# make mutate: plausible bugs planted one at a time in a copy of the tree; the
+# tests named for each must fail ("killed"). Exits non-zero when a mutant
+# survives, does not build, or its pattern no longer matches (so the list
+# cannot rot silently).
+#   scripts/dev/mutate.sh [--list] [--no-baseline] [N...]   (N: mutant numbers)
+set -u
+
+# m FILE PATTERN REPLACEMENT TESTS WHAT: one mutant. PATTERN is an exact string
+# found exactly once in FILE; TESTS are tests/*.t files or unit/NAME (the C
+# test build/tests/NAME.t), run in order until one fails.
+MUT_FILE=() MUT_PAT=() MUT_REP=() MUT_TESTS=() MUT_WHAT=()
+m() {
+	MUT_FILE+=("$1") MUT_PAT+=("$2") MUT_REP+=("$3") MUT_TESTS+=("$4") MUT_WHAT+=("$5")
+}
+
+# --- the 8 survivors of issue 12 --------------------------------------------
+m core/workload.c 'unsigned queues = wl->workers * wl->ntargets;' 'unsigned queues = wl->workers;' \
+	'tests/plan_errors.t' 'OIO split checked against workers only, not workers x targets'
+m scripts/snia.lua 'and r.slope_excursion <= max_slope * r.mean' 'and r.slope_excursion < max_slope * r.mean' \
+	'tests/snia.t' 'SNIA slope limit <= made <'
+m core/worker.c 'b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op]++;' \
+	'b->tgt[io->target * TGT_COUNTERS + TGT_OPS]++;' \
+	'tests/errors.t tests/plan_api.t' 'per-target counters ignore the direction'
+m core/db/resume.c 'if (strcmp(now_sha, sha) && !force) {' 'if (strcmp(now_sha, sha)) {' \
+	'tests/resume.t' '--force ignored on resume'
+m core/worker.c 'bool failed = io->result != (int64_t)io->len;' 'bool failed = io->result < 0;' \
+	'tests/errors.t' 'a short I/O counted as a success'
+m plugins/engines/io_uring.c 'if (sqpoll) {' 'if (0) {' \
+	'tests/io_uring.t' 'the sqpoll option ignored'
+m core/workload.h 's->cursor += len;' 's->cursor += 0;' \
+	'unit/gen' 'the sequential cursor never advances'
+m core/db/resume.c 's->res.iops = sqlite3_column_double(st, 4);' 's->res.iops = 0;' \
+	'tests/resume.t' 'a skipped step returns iops 0 on resume'
+
+# --- worker: per-I/O accounting ----------------------------------------------
+m core/worker.c 'int64_t sec = (int64_t)((now - w->t0) / NSEC_PER_SEC);' \
+	'int64_t sec = (int64_t)((now - w->t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC);' \
+	'tests/errors.t' 'an I/O counted in the nearest second, not the one it completed in'
+m core/worker.c 'hist_add(&b->lat[io->op], lat);' 'hist_add(&b->lat[0], lat);' \
+	'tests/errors.t' 'every latency goes into the read histogram'
+m core/worker.c 'b->busy_ns += lat;' 'b->busy_ns += lat / 2;' \
+	'tests/errors.t' 'occupancy counts half of each I/O'
+m core/step.c 'r->sh.stop_on_error = s->on_error == ON_ERROR_FAIL;' 'r->sh.stop_on_error = false;' \
+	'tests/errors.t' 'on_error="fail" does not stop the step at the first error'
+# --- sampler (step.c): merging seconds, the window ----------------------------
+m core/step.c 'smp->ramp = sec < r->spec->wl.ramp;' 'smp->ramp = sec <= r->spec->wl.ramp;' \
+	'tests/invariant.t' 'one second too many flagged ramp'
+m core/step.c 't->res.errors += smp->errors;' 't->res.errors += 0;' \
+	'tests/errors.t' 'the step total leaves out the errors'
+m core/step.c 'smp->bytes[d] += b->bytes[d];' 'smp->bytes[d] += b->bytes[0];' \
+	'tests/errors.t' 'a second takes every worker'"'"'s bytes from the read counter'
+m core/step.c 'if (smp->ramp)
+		return;' 'if (0)
+		return;' \
+	'tests/invariant.t' 'ramp seconds added to the step totals'
+# --- histogram -----------------------------------------------------------------
+m core/hist.c 'v = (double)hist_bucket_low(i) + (double)(hist_bucket_width(i) - 1) / 2.0;' \
+	'v = (double)hist_bucket_low(i) + (double)hist_bucket_width(i);' \
+	'unit/hist' 'a percentile reports the top of its bucket, not its middle'
+m core/hist.c 'if (src->max > dst->max)' 'if (src->max < dst->max)' \
+	'unit/hist tests/invariant.t' 'merging keeps the smaller maximum'
+m core/hist.c 'rank++;		/* ceil */' ';		/* ceil */' \
+	'unit/hist' 'a percentile rank rounded down'
+# --- generator -------------------------------------------------------------------
+m core/workload.c 'g->op_deck[i] = i < wl->write_pct ? HB_OP_WRITE : HB_OP_READ;' \
+	'g->op_deck[i] = i <= wl->write_pct ? HB_OP_WRITE : HB_OP_READ;' \
+	'unit/gen' 'one write too many in every 100 I/Os'
+m core/workload.c 's->lo = seg * worker;' 's->lo = 0;' \
+	'unit/gen' 'sequential workers all start at offset 0 (overlap)'
+m core/workload.h 'uint64_t slots = (s->hi - s->lo - len) / g->align + 1;' \
+	'uint64_t slots = (s->hi - s->lo - len) / g->align;' \
+	'unit/gen' 'random offsets never reach the last block'
+# --- resume ----------------------------------------------------------------------
+m core/db/resume.c 'if (!s || !s->done)' 'if (!s)' \
+	'tests/resume.t' 'a step cut off by the kill counts as done on resume'
+# --- guard -----------------------------------------------------------------------
+m core/guard.c 'if ((m = mounted(f, what, sizeof(what)))) {' \
+	'if (0 && (m = mounted(f, what, sizeof(what)))) {' \
+	'tests/guard.t' 'a mounted device is not refused'
+m core/runner.c 'if (t->kind == TARGET_VIRTUAL || (!spec->wl.write_pct && !t->create))' \
+	'if (t->kind == TARGET_VIRTUAL || !t->create)' \
+	'tests/guard.t' 'an existing target that a step writes is not guarded'
+# --- sim -------------------------------------------------------------------------
+m plugins/engines/sim.c 'enc = gen <= 2 ? 8.0 / 10 : gen <= 5 ? 128.0 / 130 : 242.0 / 256;' \
+	'enc = gen <= 3 ? 8.0 / 10 : gen <= 5 ? 128.0 / 130 : 242.0 / 256;' \
+	'tests/sim.t' 'PCIe 3 links with the 8b/10b encoding of PCIe 1-2'
+m plugins/engines/sim.c 'r = fmax(drive_op(st, drive, HB_OP_READ, doff, len, t),
+		 drive_op(st, parity, HB_OP_READ, doff, len, t));' \
+	'r = drive_op(st, drive, HB_OP_READ, doff, len, t);' \
+	'tests/sim.t' 'a RAID5 small write reads the old data but not the old parity (3 drive I/Os)'
+# --- runner ------------------------------------------------------------------------
+m core/runner.c 'status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";' \
+	'status = rc == 0 ? "done" : "failed";' \
+	'tests/interrupt.t' 'an interrupted step recorded as failed, not aborted'
+
+# --- io_uring options ---------------------------------------------------------------
+m plugins/engines/io_uring.c 'if (!virt && hb_opt_int(s->opts, s->nopts, "registerfiles", 1)) {' \
+	'if (!virt) {' \
+	'tests/io_uring.t' 'registerfiles=false ignored: the files are registered anyway'
+
+# ---------------------------------------------------------------------------------
+# (one function, read whole before it runs: editing this file during a run is safe)
+main() {
+	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+	LIMIT=${HBATEST_MUTATE_TIMEOUT:-600}	# s a test file may take before it counts as failed
+	list=0 baseline=1 pick=()
+	for a in "$@"; do
+		case $a in
+		--list) list=1 ;;
+		--no-baseline) baseline=0 ;;
+		[0-9]*) pick+=("$a") ;;
+		*) echo "usage: mutate.sh [--list] [--no-baseline] [N...]" >&2; exit 2 ;;
+		esac
+	done
+	n=${#MUT_FILE[@]}
+	[ ${#pick[@]} -gt 0 ] || pick=($(seq "$n"))
+	if [ $list = 1 ]; then
+		for i in "${pick[@]}"; do
+			printf '%2d  %-28s %s  [%s]\n' "$i" "${MUT_FILE[i-1]}" "${MUT_WHAT[i-1]}" "${MUT_TESTS[i-1]}"
+		done
+		exit 0
+	fi
+
+	start=$SECONDS
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/hbatest-mutate.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+	# the working tree as it is (uncommitted edits and new files included), never touched
+	(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) |
+		(cd "$ROOT" && tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$WORK"
+
+	unit_target() { echo "build/tests/${1#unit/}.t"; }
+	# build: the binary, the plugins, the fixtures and the C tests the mutant names
+	build() {
+		local targets=(all) t
+		for t in $1; do [ "${t#unit/}" != "$t" ] && targets+=("$(unit_target "$t")"); done
+		for t in "$WORK"/tests/fixtures/plugins/*.c; do
+			targets+=("build/tests/plugins/$(basename "${t%.c}").so")
+		done
+		make -C "$WORK" -j2 "${targets[@]}" >"$WORK/build.log" 2>&1
+	}
+	# run_tests TESTS: 0 when all pass; else 1 and the failing one in $failed
+	run_tests() {
+		local t f
+		failed=
+		for t in $1; do
+			f=$t
+			[ "${t#unit/}" != "$t" ] && f=$(unit_target "$t")
+			(cd "$WORK" && HBATEST_TEST_TIMEOUT=$LIMIT timeout -k 10 $((LIMIT + 30)) \
+				prove "$f" >"$WORK/prove.log" 2>&1) || { failed=$t; return 1; }
+		done
+		return 0
+	}
+	# count FILE PATTERN: how often PATTERN occurs in FILE, as an exact string
+	count() { PAT=$2 perl -0777 -ne 'my $p = $ENV{PAT}; my $n = () = /\Q$p\E/g; print $n' "$1"; }
+	apply() { PAT=$2 REP=$3 perl -0777 -i -pe 'my ($p, $r) = ($ENV{PAT}, $ENV{REP}); s/\Q$p\E/$r/' "$1"; }
+
+	bad=0
+	for i in "${pick[@]}"; do	# every pattern first: a stale one fails before any build
+		c=$(count "$WORK/${MUT_FILE[i-1]}" "${MUT_PAT[i-1]}" 2>/dev/null)
+		if [ "$c" != 1 ]; then
+			echo "mutant $i: its pattern occurs ${c:-0} times in ${MUT_FILE[i-1]} (wanted once): update the list" >&2
+			bad=1
+		fi
+	done
+	[ $bad = 0 ] || exit 1
+
+	if [ $baseline = 1 ]; then
+		all_tests=$(for i in "${pick[@]}"; do echo "${MUT_TESTS[i-1]}"; done | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+		echo "baseline: the unmutated tree passes $all_tests"
+		if ! build "$all_tests"; then tail -20 "$WORK/build.log"; echo "baseline: does not build" >&2; exit 1; fi
+		if ! run_tests "$all_tests"; then
+			tail -30 "$WORK/prove.log"
+			echo "baseline: $failed fails without any mutant: fix that first" >&2
+			exit 1
+		fi
+		echo "baseline: passes ($((SECONDS - start)) s)"
+	fi
+
+	killed=0 survived=0 broken=0
+	printf '%-3s %-9s %5s  %-28s %s\n' '#' result secs file mutant
+	for i in "${pick[@]}"; do
+		f="$WORK/${MUT_FILE[i-1]}" t0=$SECONDS
+		cp -p "$f" "$WORK/orig"
+		apply "$f" "${MUT_PAT[i-1]}" "${MUT_REP[i-1]}"
+		if ! build "${MUT_TESTS[i-1]}"; then
+			res="BROKEN" by="does not build: $(grep -m1 -E 'error' "$WORK/build.log")"
+			broken=$((broken + 1))
+		elif run_tests "${MUT_TESTS[i-1]}"; then
+			res="SURVIVED" by="${MUT_TESTS[i-1]} all pass"
+			survived=$((survived + 1))
+		else
+			res="killed" by="by $failed"
+			killed=$((killed + 1))
+		fi
+		cp "$WORK/orig" "$f" && touch "$f"	# restored, and newer than its objects
+		printf '%-3s %-9s %5s  %-28s %s (%s)\n' "$i" "$res" $((SECONDS - t0)) "${MUT_FILE[i-1]}" \
+			"${MUT_WHAT[i-1]}" "$by"
+	done
+	echo "mutants: ${#pick[@]}, killed $killed, survived $survived, broken $broken; total $((SECONDS - start)) s"
+	[ $survived = 0 ] && [ $broken = 0 ]
+}
+main "$@"; exit $?

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# I/O that fails, from the fixture engine tests/fixtures/plugins/faulty.c: a
+# virtual clock on which every request takes exactly lat_us (1 ms), EIO on
+# every Nth request of a worker, short I/O in an offset range. Every figure is
+# worked out by hand from those rules, not read back from the code: with one
+# request in flight, request k completes at k ms, so second s holds requests
+# 1000s..1000s+999 (second 0 from k=1: 999 of them), and the one due at the
+# step's end exactly is drained, not counted.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/err.db"
+PP="$ROOT/build/tests/plugins"
+run() { "$HB" run "$@" --db "$DB" --plugin-path "$PP" -q 2>"$TMP/stderr"; }
+last_run() { q "$DB" "SELECT max(id) FROM runs"; }
+step_of() { q "$DB" "SELECT max(id) FROM steps WHERE run_id = $1"; }
+[ -f "$PP/faulty.so" ]; ok $? "the fixture engine is built ($PP/faulty.so)"
+
+# --- EIO on every 10th request, on_error = "continue" -----------------------
+cat > "$TMP/eio.lua" <<'LUA'
+hb.run{ name = "eio", engine = "faulty", faulty = { fail_every = 10 }, targets = "v",
+        rw = "read", bs = "4k", oio = 1, duration = 3, on_error = "continue" }
+hb.run{ name = "after", engine = "null", targets = "v", duration = 1 }
+LUA
+run "$TMP/eio.lua"; is $? 0 "on_error=continue: EIO on every 10th request, exit 0"
+id=$(step_of "$(last_run)")
+id=$((id - 1))
+# second 0: k = 1..999, 99 of them multiples of 10; seconds 1, 2: 1000 and 100
+is "$(q "$DB" "SELECT group_concat(t || ':' || read_ops || ':' || errors || ':' || write_ops, ' ') FROM samples WHERE step_id = $id")" \
+	"0:900:99:0 1:900:100:0 2:900:100:0" \
+	"each second holds exactly the requests that completed in it: 999-99, 1000-100, 1000-100"
+is "$(q "$DB" "SELECT status || ' ' || read_ops || ' ' || read_bytes || ' ' || errors || ' ' || ifnull(error_text, '-') FROM steps WHERE id = $id")" \
+	"done 2700 11059200 299 -" "the step: done, 2700 reads of 4 KiB, 299 errors (the one due at 3 s is drained)"
+is "$(q "$DB" "SELECT read_ops || ' ' || write_ops || ' ' || read_bytes || ' ' || write_bytes || ' ' || errors FROM step_targets WHERE step_id = $id")" \
+	"2700 0 11059200 0 299" "step_targets: the reads and errors by direction, no writes"
+is "$(check_invariant "$DB" "$id")" 1 "the samples add up to the step (independent sources included)"
+is "$(q "$DB" "SELECT st.lat_mean_us || ' ' || st.lat_max_us || ' ' || printf('%.3f', sa.occupancy) FROM steps st, samples sa WHERE st.id = $id AND sa.step_id = $id AND sa.t = 1")" \
+	"1000.0 1000.0 0.900" "latency is the engine's 1 ms; occupancy is 900 successful x 1 ms"
+like "$(q "$DB" "SELECT message FROM events WHERE run_id = $(last_run) AND level = 'warning'")" \
+	"^[0-9]+ I/O errors on 'v', first at offset 36864: Input/output error \(on_error=\"continue\"" \
+	"a warning names the target and the first error's offset (request 10: 9 x 4096)"
+is "$(q "$DB" "SELECT count(*) || ' ' || max(status) FROM steps WHERE run_id = $(last_run)") $(q "$DB" "SELECT status FROM runs WHERE id = $(last_run)")" \
+	"2 done done" "the next step runs; the run is done"
+
+# --- the same with on_error = "fail" (the default) --------------------------
+sed 's/, on_error = "continue"//' "$TMP/eio.lua" > "$TMP/eiofail.lua"
+run "$TMP/eiofail.lua"; is $? 1 "on_error=fail: exit 1"
+rid=$(last_run)
+id=$(q "$DB" "SELECT min(id) FROM steps WHERE run_id = $rid")
+is "$(q "$DB" "SELECT status || ' | ' || on_error || ' | ' || error_text FROM steps WHERE id = $id")" \
+	"failed | fail | 1 I/O error on 'v', first at offset 36864: Input/output error" \
+	"the step is failed at the first error (request 10, offset 9 x 4096), which it names"
+is "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $rid") $(q "$DB" "SELECT status FROM runs WHERE id = $rid")" \
+	"1 failed" "no later step runs; the run is failed"
+like "$(cat "$TMP/stderr")" "I/O error on 'v', first at offset 36864" "and says so on stderr"
+
+# --- short reads in an offset range -----------------------------------------
+# a 1 MiB target read sequentially wraps every 256 requests: request k reads
+# block (k-1) mod 256, and block 10 (offset 40960) is short: k = 11, 267,
+# 523, 779 in second 0, and 1035, 1291, 1547, 1803 in second 1
+cat > "$TMP/short.lua" <<'LUA'
+hb.run{ name = "short", engine = "faulty", targets = "v", rw = "read", bs = "4k", oio = 1,
+        duration = 2, on_error = hb.set("on_error", "continue"),
+        faulty = { short_at = 40960, short_len = 4096, capacity = "1m" } }
+LUA
+run "$TMP/short.lua"; is $? 0 "short reads, on_error=continue: exit 0"
+id=$(step_of "$(last_run)")
+is "$(q "$DB" "SELECT group_concat(t || ':' || read_ops || ':' || errors, ' ') FROM samples WHERE step_id = $id")" \
+	"0:995:4 1:996:4" "a short read is an error, not a success: 4 a second"
+is "$(q "$DB" "SELECT read_ops || ' ' || read_bytes || ' ' || errors FROM steps WHERE id = $id")" \
+	"1991 8155136 8" "the step counts only whole reads (1991 x 4096 bytes) and 8 errors"
+run "$TMP/short.lua" --set on_error=fail; is $? 1 "short reads, on_error=fail: exit 1"
+is "$(q "$DB" "SELECT error_text FROM steps WHERE run_id = $(last_run)")" \
+	"1 I/O error on 'v', first at offset 40960: short read (2048 of 4096 bytes)" \
+	"error_text names the offset and what was short"
+
+# --- writes fail on two targets: per target and direction -------------------
+# one worker, QD 1 per target, a 50/50 sequential mix; every 10th write of the
+# worker fails. Each target completes 2999 requests (3 s at 1 ms, the last
+# drained), and the writes that failed are exactly a tenth of the writes
+# completed, since requests complete in the order they were submitted.
+cat > "$TMP/mix.lua" <<'LUA'
+hb.targets = { "a", "b" }
+hb.run{ name = "mix", engine = "faulty", faulty = { fail_every = 10, fail_op = "write" },
+        rw = "rw", write_pct = 50, bs = "4k", oio = 2, duration = 3, on_error = "continue" }
+LUA
+run "$TMP/mix.lua"; is $? 0 "a read/write mix over two targets with failing writes runs"
+id=$(step_of "$(last_run)")
+is "$(q "$DB" "SELECT group_concat(path || ':' || (read_ops + write_ops + errors), ' ') FROM (SELECT * FROM step_targets WHERE step_id = $id ORDER BY path)")" \
+	"a:2999 b:2999" "each target completes 2999 requests (reads + writes + errors)"
+is "$(q "$DB" "SELECT (SELECT sum(read_ops) || ' ' || sum(write_ops) || ' ' || sum(read_bytes) || ' ' || sum(write_bytes) || ' ' || sum(errors) FROM step_targets WHERE step_id = $id) = read_ops || ' ' || write_ops || ' ' || read_bytes || ' ' || write_bytes || ' ' || errors FROM steps WHERE id = $id")" \
+	1 "the targets' reads, writes, bytes and errors add up to the step's, direction by direction"
+is "$(q "$DB" "SELECT min(write_ops) > 1000 AND min(read_ops) > 1000 AND min(errors) > 100 FROM step_targets WHERE step_id = $id")" 1 \
+	"both targets have reads, writes and errors"
+is "$(q "$DB" "SELECT errors = (write_ops + errors) / 10 AND write_bytes = 4096 * write_ops FROM steps WHERE id = $id")" 1 \
+	"the errors are a tenth of the writes issued, and no read failed"
+is "$(check_invariant "$DB" "$id")" 1 "the samples add up to the step"
+done_testing
