@@ -31,6 +31,7 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]" },
+	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]" },
 	{ "--version", cmd_version, "--version | help" },
 	{ "version", cmd_version, NULL },
 	{ "help", cmd_help, NULL },
