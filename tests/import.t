@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# hbatest import: fio JSON/json+ and interval logs, Iometer results.csv in its
+# three layouts, hbatest's JSON export. Values are checked against the source
+# files independently (python3); malformed files give FILE:LINE:COLUMN and
+# leave the database byte-identical; a file imported twice is refused.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/imp.db"
+FIX="$ROOT/tests/fixtures/iometer"
+dbsum() { sha256sum < "$DB"; }
+
+# bad KIND FILE PATTERN DESCRIPTION [more files]: refused with PATTERN
+# (FILE:LINE:COLUMN: ...), exit 1, the database byte-identical.
+bad() {
+	local kind=$1 file=$2 pat=$3 what=$4 before out rc; shift 4
+	before=$(dbsum)
+	out=$("$HB" import "$kind" "$file" "$@" --db "$DB" 2>&1); rc=$?
+	is "$rc" 1 "$what: exit 1"
+	like "$out" "$pat" "$what: $(printf '%s' "$out" | head -1 | sed "s|$TMP/||g")"
+	is "$(dbsum)" "$before" "$what: database byte-identical"
+}
+
+# (the first import below creates the database the failures must not touch)
+
+# ---------------------------------------------------------------- fio
+if ! command -v fio >/dev/null || ! command -v python3 >/dev/null; then
+	skip "fio or python3 not installed"
+else
+	F="$TMP/f.dat"
+	( cd "$TMP" && fio --output-format=json+ --ioengine=io_uring --filename="$F" --size=16m \
+		--runtime=3 --time_based \
+		--name=qd1 --rw=randread --bs=4k --iodepth=1 \
+		--write_iops_log=qd1 --write_bw_log=qd1 --write_lat_log=qd1 --log_avg_msec=1000 \
+		--name=qd4 --stonewall --rw=randread --bs=4k --iodepth=4 \
+		--name=mix --stonewall --rw=randrw --rwmixread=70 --bs=8k --iodepth=2 \
+		> "$TMP/fio.json" 2>"$TMP/fio.err" )
+	ok $? "fio made a json+ result with three jobs"
+	# fio's JSON may follow other lines: the importer skips them
+	{ echo "note: both iodepth >= 1 and synchronous I/O engine are selected"; cat "$TMP/fio.json"; } \
+		> "$TMP/fio-noted.json"
+	out=$("$HB" import fio "$TMP/fio-noted.json" "$TMP"/qd1_*.log --db "$DB" --label fio-a 2>&1)
+	ok $? "import fio json+ with its logs ($(echo $out | sed "s|$TMP/||g"))"
+	RUN=$(q "$DB" "SELECT id FROM runs WHERE label='fio-a'")
+	python3 - "$TMP/fio.json" "$DB" "$RUN" "$TMP" > "$TMP/fio-check.txt" <<'PY'
+import json, sqlite3, sys, glob
+d = json.load(open(sys.argv[1])); db = sqlite3.connect(sys.argv[2]); run = int(sys.argv[3])
+bad = []
+def eq(what, got, want, tol=1e-9):
+    if got is None or want is None:
+        if got != want: bad.append(f"{what}: {got} != {want}")
+    elif abs(got - want) > tol * max(1, abs(want)): bad.append(f"{what}: {got} != {want}")
+steps = db.execute("SELECT id, seq, name, rw, bs, write_pct, oio, read_ops, write_ops, read_bytes, "
+    "write_bytes, iops, read_iops, write_iops, mbps, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, "
+    "lat_max_us, axis, axis_value, group_name, kind FROM steps WHERE run_id=? ORDER BY seq", (run,)).fetchall()
+eq("steps", len(steps), len(d["jobs"]))
+for s, j in zip(steps, d["jobs"]):
+    sid, n = s[0], j["jobname"]
+    if s[2] != n: bad.append(f"name {s[2]} != {n}")
+    if s[23] != "measure": bad.append(f"{n}: kind {s[23]}")
+    r, w = j["read"], j["write"]
+    eq(n + " read_ops", s[7], r["total_ios"]); eq(n + " write_ops", s[8], w["total_ios"])
+    eq(n + " read_bytes", s[9], r["io_bytes"]); eq(n + " write_bytes", s[10], w["io_bytes"])
+    eq(n + " iops", s[11], r["iops"] + w["iops"]); eq(n + " read_iops", s[12], r["iops"])
+    eq(n + " write_iops", s[13], w["iops"]); eq(n + " mbps", s[14], (r["bw_bytes"] + w["bw_bytes"]) / 1e6)
+    N = r["clat_ns"]["N"] + w["clat_ns"]["N"]
+    mean = (r["clat_ns"]["mean"] * r["clat_ns"]["N"] + w["clat_ns"]["mean"] * w["clat_ns"]["N"]) / N
+    eq(n + " lat_mean_us", s[15], mean / 1000)
+    eq(n + " lat_max_us", s[19], max(r["clat_ns"]["max"], w["clat_ns"]["max"]) / 1000)
+    if w["clat_ns"]["N"] == 0:
+        p = r["clat_ns"]["percentile"]
+        eq(n + " p50", s[16], p["50.000000"] / 1000); eq(n + " p99", s[17], p["99.000000"] / 1000)
+        eq(n + " p999", s[18], p["99.900000"] / 1000)
+    for dname, dd in (("read", r), ("write", w)):
+        bins = dd["clat_ns"].get("bins", {})
+        want = {}
+        for k, c in bins.items():
+            v = int(k)
+            b = v if v < 256 else (v.bit_length() - 7) * 128 + (v >> (v.bit_length() - 8)) - 128
+            want[b] = want.get(b, 0) + c
+        row = db.execute("SELECT counts FROM histograms WHERE step_id=? AND dir=?", (sid, dname)).fetchone()
+        got = {b: c for b, c in json.loads(row[0])} if row else {}
+        if got != want: bad.append(f"{n} {dname} histogram differs ({len(got)} vs {len(want)} buckets)")
+        if bins and sum(got.values()) != dd["clat_ns"]["N"]: bad.append(f"{n} {dname} histogram total")
+    opts = j["job options"]
+    eq(n + " oio", s[6], int(opts["iodepth"]))
+    if s[3] != opts["rw"] or s[4] != opts["bs"]: bad.append(f"{n}: rw/bs {s[3]} {s[4]}")
+    eq(n + " write_pct", s[5], 100 - int(opts.get("rwmixread", 100)))
+# the two randread 4k jobs differ only in iodepth: an OIO sweep
+ax = [(s[20], s[21], s[22]) for s in steps]
+if ax[0] != ("oio", "1", "randread bs=4k") or ax[1] != ("oio", "4", "randread bs=4k") or ax[2][0] is not None:
+    bad.append(f"axes {ax}")
+# the interval logs: one sample per second, from the iops, bw and lat logs
+def log(kind):
+    out = {}
+    for line in open(glob.glob(f"{sys.argv[4]}/qd1_{kind}.1.log")[0]):
+        f = [int(x) for x in line.split(",")]
+        if f[2] == 0: out.setdefault(max(0, round(f[0] / 1000) - 1), []).append(f[1])
+    return {t: sum(v) / len(v) for t, v in out.items()}
+iops, bw, lat = log("iops"), log("bw"), log("lat")
+rows = db.execute("SELECT t, read_ops, read_bytes, read_lat_mean_us FROM samples WHERE step_id=? ORDER BY t",
+                  (steps[0][0],)).fetchall()
+if sorted(set(iops) | set(bw) | set(lat)) != [r[0] for r in rows]: bad.append(f"sample seconds {rows}")
+for t, ops, byt, l in rows:
+    eq(f"t={t} ops", ops, round(iops.get(t, 0))); eq(f"t={t} bytes", byt, round(bw.get(t, 0) * 1024))
+    eq(f"t={t} lat", l, lat[t] / 1000 if t in lat else None)
+if not rows: bad.append("no samples")
+n2 = db.execute("SELECT count(*) FROM samples WHERE step_id IN (?, ?)", (steps[1][0], steps[2][0])).fetchone()[0]
+if n2: bad.append("samples on jobs without logs")
+src = db.execute("SELECT source, source_file, status, simulated, plan_path FROM runs WHERE id=?", (run,)).fetchone()
+if src[0] != "fio" or src[2] != "done" or src[3] != 0: bad.append(f"run {src}")
+v = db.execute("SELECT value FROM probes WHERE run_id=? AND probe='fio' AND key='version'", (run,)).fetchone()
+if not v or v[0] != d["fio version"]: bad.append(f"version probe {v}")
+print("\n".join(bad) if bad else "same")
+PY
+	is "$(cat "$TMP/fio-check.txt")" "same" "fio: steps, latencies, histograms, samples, axes and probes equal fio's JSON and logs"
+	is "$(q "$DB" "SELECT source_sha256 FROM runs WHERE id=$RUN")" \
+		"$(sha256sum < "$TMP/fio-noted.json" | cut -d' ' -f1)" "fio: the run keeps the file's sha256"
+
+	# plain json (no bins): no histogram, same totals
+	( cd "$TMP" && fio --output-format=json --ioengine=io_uring --filename="$F" --size=16m \
+		--runtime=1 --time_based --name=seq --rw=read --bs=128k --iodepth=8 > "$TMP/plain.json" 2>/dev/null )
+	"$HB" import fio "$TMP/plain.json" --db "$DB" >/dev/null 2>&1; ok $? "import fio plain json"
+	got=$(q "$DB" "SELECT s.read_ops || ' ' || s.bs || ' ' || s.oio || ' ' || (SELECT count(*) FROM histograms WHERE step_id=s.id) FROM steps s JOIN runs r ON r.id=s.run_id WHERE r.label='plain.json'")
+	want=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]; print(j['read']['total_ios'], '128k', 8, 0)" "$TMP/plain.json")
+	is "$got" "$want" "plain json: read I/Os, bs, oio from fio; no histogram; label defaults to the file name"
+
+	# twice: refused, naming the run
+	before=$(dbsum)
+	out=$("$HB" import fio "$TMP/fio-noted.json" --db "$DB" 2>&1); rc=$?
+	is "$rc" 1 "the same fio file twice: exit 1"
+	like "$out" "fio-noted.json: already imported as run $RUN 'fio-a'" "the same file twice names the run"
+	is "$(dbsum)" "$before" "the same file twice: database byte-identical"
+
+	# malformed
+	head -c 3000 "$TMP/fio.json" > "$TMP/trunc.json"
+	bad fio "$TMP/trunc.json" "trunc.json:[0-9]+:[0-9]+: (truncated JSON|unterminated string)" "truncated fio JSON"
+	ln=$(grep -n '"iops" :' "$TMP/fio.json" | head -1 | cut -d: -f1)
+	sed "${ln}s/\"iops\" : \([0-9.]*\)/\"iops\" : 1.2.3/" "$TMP/fio.json" > "$TMP/badnum.json"
+	col=$(sed -n "${ln}p" "$TMP/badnum.json" | awk '{ print index($0, "1.2.3") + 3 }')
+	bad fio "$TMP/badnum.json" "badnum.json:$ln:$col: " "a bad number in fio JSON"
+	ln=$(grep -n '"total_ios" :' "$TMP/fio.json" | sed -n 2p | cut -d: -f1)
+	sed "${ln}s/\"total_ios\" : [0-9]*/\"total_ios\" : \"many\"/" "$TMP/fio.json" > "$TMP/badtype.json"
+	col=$(sed -n "${ln}p" "$TMP/badtype.json" | awk '{ print index($0, "\"many\"") }')
+	bad fio "$TMP/badtype.json" "badtype.json:$ln:$col: total_ios: expected a number" "a string where fio has a number"
+	python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); del d['jobs'][1]['read']['io_bytes']
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/missing.json"
+	ln=$(python3 -c "
+import sys; t=open(sys.argv[1]).read().split('\n'); print([i+1 for i,l in enumerate(t) if '\"read\"' in l][1])" "$TMP/missing.json")
+	bad fio "$TMP/missing.json" "missing.json:$ln:[0-9]+: io_bytes: missing, expected a number" "a missing fio field"
+	printf 'hello\n' > "$TMP/notjson.json"
+	bad fio "$TMP/notjson.json" "notjson.json:1:1: no JSON object" "not fio JSON at all"
+	cp "$TMP/qd1_iops.1.log" "$TMP/bad_iops.1.log"
+	printf '3000, 17\n' >> "$TMP/bad_iops.1.log"
+	python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); d['jobs'][0]['job options']['write_iops_log']='bad'
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/withbadlog.json"
+	n=$(wc -l < "$TMP/bad_iops.1.log")
+	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:$n:9: missing columns" "a log line with a missing column" "$TMP/bad_iops.1.log"
+	printf '1000, x, 0, 4096, 0\n' > "$TMP/bad_iops.1.log"
+	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:1:7: expected an integer" "a bad number in a log" "$TMP/bad_iops.1.log"
+fi
+
+done_testing
