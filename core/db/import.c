@@ -311,3 +311,50 @@ int imp_event_insert(struct imp *im, int64_t run_id, const char *at, const char 
 	sqlite3_bind_text(st, 4, msg, -1, SQLITE_TRANSIENT);
 	return imp_done(im, st);
 }
+
+int imp_run_end(struct imp *im, int64_t run_id, const char *status, const char *finished_at,
+		const char *host)
+{
+	sqlite3_stmt *st = db_prep(im->db, "UPDATE runs SET status = ?, finished_at = ?, "
+				   "host = COALESCE(?, host) WHERE id = ?");
+
+	if (!st)
+		return imp_db_error(im);
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, finished_at, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, run_id);
+	return imp_done(im, st);
+}
+
+int imp_mark_oio_sweeps(struct imp *im, int64_t run_id)
+{
+	sqlite3_stmt *st = db_prep(im->db, "UPDATE steps SET axis = 'oio', axis_value = "
+		"CAST(oio AS TEXT) WHERE run_id = ?1 AND oio IS NOT NULL AND group_name IN "
+		"(SELECT group_name FROM steps WHERE run_id = ?1 GROUP BY group_name, rw, bs, "
+		"write_pct HAVING count(DISTINCT oio) > 1)");
+
+	if (!st)
+		return imp_db_error(im);
+	sqlite3_bind_int64(st, 1, run_id);
+	return imp_done(im, st);
+}
+
+int imp_step_target_add(struct imp *im, int64_t step_id, const char *path,
+			const int64_t counts[5])
+{
+	sqlite3_stmt *st = db_prep(im->db, "INSERT INTO step_targets (step_id, path, read_ops, "
+		"write_ops, read_bytes, write_bytes, errors) VALUES (?,?,?,?,?,?,?) "
+		"ON CONFLICT (step_id, path) DO UPDATE SET read_ops = read_ops + excluded.read_ops, "
+		"write_ops = write_ops + excluded.write_ops, read_bytes = read_bytes + "
+		"excluded.read_bytes, write_bytes = write_bytes + excluded.write_bytes, "
+		"errors = errors + excluded.errors");
+
+	if (!st)
+		return imp_db_error(im);
+	sqlite3_bind_int64(st, 1, step_id);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	for (int k = 0; k < 5; k++)
+		sqlite3_bind_int64(st, 3 + k, counts[k]);
+	return imp_done(im, st);
+}

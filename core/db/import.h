@@ -75,6 +75,14 @@ int imp_target_insert(struct imp *im, int64_t run_id, const char *path, const ch
 		      int64_t size_bytes);
 int imp_step_target_insert(struct imp *im, int64_t step_id, const char *path,
 			   const int64_t counts[5]);
+/* Set a run's end once its file says how it ended; host NULL: unchanged. */
+int imp_run_end(struct imp *im, int64_t run_id, const char *status, const char *finished_at,
+		const char *host);
+/* Steps of a run that differ only in OIO within a group: axis 'oio'. */
+int imp_mark_oio_sweeps(struct imp *im, int64_t run_id);
+/* Add counts to a step's row for path (several workers on one disk). */
+int imp_step_target_add(struct imp *im, int64_t step_id, const char *path,
+			const int64_t counts[5]);
 int imp_event_insert(struct imp *im, int64_t run_id, const char *at, const char *level,
 		     const char *msg);
 

@@ -9,31 +9,14 @@
 #include <time.h>
 
 #include "db/import.h"
+#include "db/import_fio.h"
 #include "fiolog.h"
 #include "hist.h"
 #include "jsonpos.h"
 #include "strbuf.h"
 #include "util.h"
 
-struct fio {
-	struct imp *im;
-	const char *json;	/* the JSON inside the file */
-	size_t jlen, base;	/* its length, and offset in the file */
-	sqlite3_stmt *get;	/* json_type and json_extract of ?1 at path ?2 */
-	int njobs;
-};
-
-/* A job as it becomes a step. */
-struct fio_job {
-	struct imp_step s;
-	char name[256], group[300], rw[32], bs[64], engine[64], axis_value[32];
-	char *params;
-	struct hist *h[2];
-	struct fiolog log;
-	bool has_log;
-};
-
-static int fio_fault(struct fio *f, const char *path, const char *fmt, const char *key,
+int fio_fault(struct fio *f, const char *path, const char *fmt, const char *key,
 		     const char *detail)
 {
 	unsigned line, col;
@@ -43,7 +26,7 @@ static int fio_fault(struct fio *f, const char *path, const char *fmt, const cha
 }
 
 /* The type ("null" when missing) and value at path. */
-static const char *fio_get(struct fio *f, const char *path, sqlite3_value **v)
+const char *fio_get(struct fio *f, const char *path, sqlite3_value **v)
 {
 	const char *type;
 
@@ -64,7 +47,7 @@ static const char *last_key(const char *path)
 }
 
 /* A number at path; NAN when missing and not required. */
-static int fio_num(struct fio *f, const char *path, bool required, double *out)
+int fio_num(struct fio *f, const char *path, bool required, double *out)
 {
 	sqlite3_value *v;
 	const char *type = fio_get(f, path, &v);
@@ -84,7 +67,7 @@ static int fio_num(struct fio *f, const char *path, bool required, double *out)
 }
 
 /* A string at path into buf; false when missing. */
-static bool fio_str(struct fio *f, const char *path, char *buf, size_t len)
+bool fio_str(struct fio *f, const char *path, char *buf, size_t len)
 {
 	sqlite3_value *v;
 	const char *type = fio_get(f, path, &v);
@@ -96,7 +79,7 @@ static bool fio_str(struct fio *f, const char *path, char *buf, size_t len)
 }
 
 /* A job option: the job's own, the global one, or def. */
-static const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t len,
+const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t len,
 			   const char *def)
 {
 	char path[320];
@@ -397,81 +380,6 @@ static void fio_axes(struct fio_job *jobs, int n)
 		a->s.axis = "oio";
 		a->s.axis_value = a->axis_value;
 	}
-}
-
-/* The job option that names a log: its value's last path component. */
-static bool fio_log_matches(struct fio *f, const struct fiolog_name *n)
-{
-	char buf[256];
-	const char *v, *base;
-
-	if ((int)n->job > f->njobs)
-		return false;
-	v = fio_opt(f, (int)n->job - 1, fiolog_option(n->kind), buf, sizeof(buf), NULL);
-	if (!v)
-		return false;
-	base = strrchr(v, '/');
-	return !strcmp(base ? base + 1 : v, n->prefix);
-}
-
-/* Read the logs given beside the JSON into their jobs. */
-static int fio_logs(struct fio *f, struct fio_job *jobs)
-{
-	struct imp *im = f->im;
-
-	for (unsigned x = 0; x < im->nextra; x++) {
-		struct fiolog_name n;
-		unsigned line, col;
-		const char *what;
-		size_t len;
-		char *text;
-		int rc;
-
-		if (!fiolog_name_parse(im->extra[x], &n) || !fio_log_matches(f, &n))
-			continue;
-		text = util_read_file(im->extra[x], &len);
-		if (!text) {
-			snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", im->extra[x],
-				 strerror(errno));
-			return -EIO;
-		}
-		rc = fiolog_add(&jobs[n.job - 1].log, n.kind, text, &line, &col, &what);
-		free(text);
-		if (rc)
-			return imp_error_in(im, im->extra[x], line, col, "%s", what);
-		jobs[n.job - 1].has_log = true;
-		im->extra_used[x] = true;
-	}
-	return 0;
-}
-
-/* A job's log seconds as samples: operations from the IOPS log, bytes from
- * the bandwidth log (KiB/s), latency from the lat (or clat) log (ns). */
-static int fio_samples(struct fio *f, struct fio_job *j, int64_t step_id)
-{
-	for (size_t t = 0; t < j->log.nsec; t++) {
-		struct imp_sample s = { .t = (int64_t)t, .lat_max = NAN, .occupancy = NAN };
-		bool any = false;
-		double v, occ = 0;
-
-		for (int d = 0; d < 2; d++) {
-			s.lat_mean[d] = s.lat_p99[d] = NAN;
-			if (fiolog_mean(&j->log, t, FIOLOG_IOPS, d, &v))
-				s.ops[d] = llround(v), any = true;
-			if (fiolog_mean(&j->log, t, FIOLOG_BW, d, &v))
-				s.bytes[d] = llround(v * 1024), any = true;
-			if (fiolog_mean(&j->log, t, FIOLOG_LAT, d, &v) ||
-			    fiolog_mean(&j->log, t, FIOLOG_CLAT, d, &v)) {
-				s.lat_mean[d] = v / 1000, any = true;
-				occ += (double)s.ops[d] * s.lat_mean[d] / 1e6;
-			}
-		}
-		if (occ > 0)
-			s.occupancy = occ;
-		if (any && imp_sample_insert(f->im, step_id, &s) < 0)
-			return -EIO;
-	}
-	return 0;
 }
 
 static int fio_store_job(struct fio *f, int64_t run_id, int seq, struct fio_job *j)
