@@ -41,7 +41,7 @@ else
 	out=$("$HB" import fio "$TMP/fio-noted.json" "$TMP"/qd1_*.log --db "$DB" --label fio-a 2>&1)
 	ok $? "import fio json+ with its logs ($(echo $out | sed "s|$TMP/||g"))"
 	RUN=$(q "$DB" "SELECT id FROM runs WHERE label='fio-a'")
-	python3 - "$TMP/fio.json" "$DB" "$RUN" "$TMP" > "$TMP/fio-check.txt" <<'PY'
+	python3 - "$TMP/fio.json" "$DB" "$RUN" "$TMP" > "$TMP/fio-check.txt" 2>&1 <<'PY'
 import json, sqlite3, sys, glob
 d = json.load(open(sys.argv[1])); db = sqlite3.connect(sys.argv[2]); run = int(sys.argv[3])
 bad = []
@@ -160,5 +160,120 @@ json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/withbadlog
 	printf '1000, x, 0, 4096, 0\n' > "$TMP/bad_iops.1.log"
 	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:1:7: expected an integer" "a bad number in a log" "$TMP/bad_iops.1.log"
 fi
+
+# ---------------------------------------------------------------- Iometer
+out=$("$HB" import iometer "$FIX/results-2006.07.27.csv" "$FIX/results-1.1.0-multi.csv" \
+	"$FIX/results-1.1.0-bins.csv" "$FIX/results-aborted.csv" --db "$DB" 2>&1)
+ok $? "import iometer: the three layouts, a multi-test file, an aborted test ($(echo $out | sed "s|$FIX/||g"))"
+python3 - "$DB" "$FIX" > "$TMP/iom-check.txt" 2>&1 <<'PY'
+import sqlite3, sys, os
+db = sqlite3.connect(sys.argv[1]); fix = sys.argv[2]; bad = []
+def eq(what, got, want, tol=1e-9):
+    if got is None or want is None or abs(got - want) > tol * max(1, abs(want)):
+        bad.append(f"{what}: {got} != {want}")
+def tests(path):
+    """Iometer's results.csv as a list of tests: (description, version, aborted, results)."""
+    out, cur, hdr, rows = [], None, None, None
+    lines = open(path, newline="").read().replace("\r\n", "\n").split("\n")
+    for i, line in enumerate(lines):
+        f = line.split(",")
+        if f[0] == "'Test Type":
+            cur = {"desc": lines[i + 1].split(",", 1)[1], "results": [], "aborted": False, "version": lines[i + 3]}
+            out.append(cur)
+        elif f[0] == "'Target Type":
+            hdr = [f[0][1:]] + f[1:]
+            rows = []; cur["results"].append(rows)
+        elif f[0] in ("ALL", "MANAGER", "WORKER", "DISK") and hdr:
+            rows.append(dict(zip(hdr, f)))
+        elif f[0] == "Aborted test":
+            cur["aborted"] = True
+    return out
+files = ["results-2006.07.27.csv", "results-1.1.0-multi.csv", "results-1.1.0-bins.csv", "results-aborted.csv"]
+for name in files:
+    runs = db.execute("SELECT id, label, status, host, version FROM runs WHERE source='iometer' AND source_file LIKE ? ORDER BY id",
+                      ("%/" + name,)).fetchall()
+    ts = tests(os.path.join(fix, name))
+    eq(name + " runs", len(runs), len(ts))
+    for (rid, label, status, host, version), t in zip(runs, ts):
+        if status != ("aborted" if t["aborted"] else "done"): bad.append(f"{name}: status {status}")
+        if version != t["version"]: bad.append(f"{name}: version {version}")
+        if t["desc"] and label != t["desc"]: bad.append(f"{name}: label {label}")
+        steps = db.execute("SELECT id, name, iops, read_iops, write_iops, mbps, lat_mean_us, lat_max_us, errors, "
+                           "read_ops, write_ops, read_bytes, write_bytes, duration_s, oio, workers, kind, axis "
+                           "FROM steps WHERE run_id=? ORDER BY seq", (rid,)).fetchall()
+        eq(name + " steps", len(steps), len(t["results"]))
+        for s, rows in zip(steps, t["results"]):
+            a = rows[0]; assert a["Target Type"] == "ALL"
+            m = next(r for r in rows if r["Target Type"] == "MANAGER")
+            w = f"{name} {s[1]}"
+            if s[1] != a["Access Specification Name"] or s[16] != "measure": bad.append(w + " name/kind")
+            eq(w + " iops", s[2], float(a["IOps"])); eq(w + " read iops", s[3], float(a["Read IOps"]))
+            eq(w + " write iops", s[4], float(a["Write IOps"]))
+            mb = float(a["MBps (Decimal)"]) if "MBps (Decimal)" in a else float(a["MBps"]) * 1048576 / 1e6
+            eq(w + " mbps", s[5], mb)
+            eq(w + " mean", s[6], float(a["Average Response Time"]) * 1000)
+            eq(w + " max", s[7], float(a["Maximum Response Time"]) * 1000)
+            for k, col in ((8, "Errors"), (9, "Read I/Os"), (10, "Write I/Os"), (11, "Bytes Read"), (12, "Bytes Written")):
+                eq(w + " " + col, s[k], int(a[col]))
+            eq(w + " duration", s[13], round(int(m["Total Raw Run Time"]) / int(m["Processor Speed"])))
+            eq(w + " oio", s[14], int(a["Queue Depth"]) * int(a["# Disks"]))
+            eq(w + " workers", s[15], int(a["# Workers"]))
+            for r in rows[1:]:
+                if r["Target Type"] == "MANAGER": continue
+                path = r["Target Name"] if r["Target Type"] == "DISK" else f"worker:{m['Target Name']}/{r['Target Name']}"
+                st = db.execute("SELECT read_ops, write_ops, read_bytes, write_bytes, errors FROM step_targets "
+                                "WHERE step_id=? AND path=?", (s[0], path)).fetchone()
+                want = tuple(int(r[c]) for c in ("Read I/Os", "Write I/Os", "Bytes Read", "Bytes Written", "Errors"))
+                if st != want: bad.append(f"{w}: step_targets {path} {st} != {want}")
+                if r["Target Type"] == "DISK" and not db.execute(
+                        "SELECT 1 FROM targets WHERE run_id=? AND path=?", (rid, path)).fetchone():
+                    bad.append(f"{w}: no target {path}")
+            if not db.execute("SELECT 1 FROM probes WHERE run_id=? AND value=?", (rid, m["Target Name"])).fetchone():
+                bad.append(f"{w}: no probe names the manager")
+# the OIO sweep (one access specification at queue depth 1 and 4)
+ax = db.execute("SELECT axis, axis_value FROM steps s JOIN runs r ON r.id=s.run_id WHERE r.label='OIO sweep' ORDER BY seq").fetchall()
+if ax != [("oio", "1"), ("oio", "4")]: bad.append(f"sweep axes {ax}")
+# the inst file's WORKER rows: one sample each
+rows = [l.split(",") for l in open(os.path.join(fix, "instresults-1.1.0-bins.csv"), newline="").read().split("\r\n")]
+hdr = next(r for r in rows if r[0] == "TimeStamp"); hdr = [hdr[0], hdr[1][1:]] + hdr[2:]
+iv = [dict(zip(hdr, r)) for r in rows if len(r) > 3 and r[1] == "WORKER" and r[3] == ""]
+got = db.execute("SELECT s.t, s.read_ops, s.write_ops, s.write_bytes, s.write_lat_mean_us, s.lat_max_us FROM samples s "
+                 "JOIN steps p ON p.id=s.step_id JOIN runs r ON r.id=p.run_id WHERE r.label='Writes' ORDER BY s.t").fetchall()
+want = [(i, int(r["Read I/Os"]), int(r["Write I/Os"]), int(r["Bytes Written"]),
+         float(r["Average Write Response Time"]) * 1000, float(r["Maximum Response Time"]) * 1000) for i, r in enumerate(iv)]
+if got != want: bad.append(f"inst samples {got} != {want}")
+print("\n".join(bad) if bad else "same")
+PY
+is "$(cat "$TMP/iom-check.txt")" "same" "iometer: runs, steps, step targets, probes, sweep and inst samples equal the CSV files"
+is "$(q "$DB" "SELECT count(*) FROM step_targets WHERE path = 'PHYSICALDRIVE:4 \"Samsung'")" 1 \
+	"iometer: a disk name with a lone double quote is read as text"
+is "$(q "$DB" "SELECT message FROM events e JOIN runs r ON r.id=e.run_id WHERE r.label='Stopped'")" \
+	"Iometer: Aborted test" "iometer: the aborted test is recorded as an event"
+
+before=$(dbsum)
+out=$("$HB" import iometer "$FIX/results-aborted.csv" --db "$DB" 2>&1); rc=$?
+is "$rc" 1 "the same Iometer file twice: exit 1"
+like "$out" "results-aborted.csv: already imported as run [0-9]+ 'Stopped'" "the same Iometer file twice names the run"
+is "$(dbsum)" "$before" "the same Iometer file twice: database byte-identical"
+
+M="$FIX/results-1.1.0-multi.csv"
+ln=$(grep -n "^'Target Type" "$M" | head -1 | cut -d: -f1)
+sed "${ln}s/,Read IOps,/,Read IOPS,/" "$M" > "$TMP/hdr.csv"
+col=$(sed -n "${ln}p" "$TMP/hdr.csv" | awk '{ print index($0, "Read IOPS") }')
+bad iometer "$TMP/hdr.csv" "hdr.csv:$ln:$col: unknown column 'Read IOPS' \(Iometer's results header has 'Read IOps' here\)" "a wrong Iometer header"
+ln=$(grep -n "^DISK" "$M" | head -1 | cut -d: -f1)
+sed "${ln}s/,[^,]*\$//" "$M" > "$TMP/short.csv"
+col=$(( $(sed -n "${ln}p" "$TMP/short.csv" | wc -c) ))
+bad iometer "$TMP/short.csv" "short.csv:$ln:$col: missing column 'Segments Retransmitted/Second'" "an Iometer row with a missing column"
+ln=$(grep -n "^ALL" "$M" | sed -n 2p | cut -d: -f1)
+sed "${ln}s/^\(ALL,All,[^,]*,1,1,1,\)[0-9.]*/\112x5/" "$M" > "$TMP/num.csv"
+col=$(sed -n "${ln}p" "$TMP/num.csv" | awk '{ print index($0, "12x5") }')
+bad iometer "$TMP/num.csv" "num.csv:$ln:$col: IOps: '12x5' is not a number" "a bad number in Iometer's CSV"
+n=$(grep -n "^'Results" "$M" | tail -1 | cut -d: -f1)
+head -n "$((n + 3))" "$M" > "$TMP/trunc.csv"
+bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no 'End Test" "a truncated Iometer file (at a line end)"
+head -c "$(( $(head -n "$((n + 3))" "$M" | wc -c) - 40 ))" "$M" > "$TMP/cut.csv"
+bad iometer "$TMP/cut.csv" "cut.csv:$((n + 3)):[0-9]+: missing column" "a truncated Iometer file (inside a row)"
+bad iometer "$TMP/fio.json" "fio.json:1:1: expected 'Test Type" "a file that is not Iometer's"
 
 done_testing
