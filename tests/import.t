@@ -276,4 +276,81 @@ head -c "$(( $(head -n "$((n + 3))" "$M" | wc -c) - 40 ))" "$M" > "$TMP/cut.csv"
 bad iometer "$TMP/cut.csv" "cut.csv:$((n + 3)):[0-9]+: missing column" "a truncated Iometer file (inside a row)"
 bad iometer "$TMP/fio.json" "fio.json:1:1: expected 'Test Type" "a file that is not Iometer's"
 
+# ---------------------------------------------------------------- hbatest JSON
+X="$ROOT/tests/fixtures/export/run.json"
+out=$("$HB" import hbatest "$X" --db "$DB" 2>&1)
+ok $? "import hbatest: a hand-written export ($(echo $out | sed "s|$ROOT/||g"))"
+python3 - "$X" "$DB" > "$TMP/hb-check.txt" 2>&1 <<'PY'
+import json, sqlite3, sys
+x = json.load(open(sys.argv[1])); db = sqlite3.connect(sys.argv[2]); bad = []
+uuid = x["runs"][0]["uuid"]
+run = db.execute("SELECT id FROM runs WHERE uuid=?", (uuid,)).fetchone()[0]
+steps = {seq: sid for sid, seq in db.execute("SELECT id, seq FROM steps WHERE run_id=?", (run,))}
+where = {"runs": ("id=?", lambda r: (run,)),
+         "targets": ("run_id=? AND path=?", lambda r: (run, r["path"])),
+         "steps": ("run_id=? AND seq=?", lambda r: (run, r["seq"])),
+         "step_targets": ("step_id=? AND path=?", lambda r: (steps[r["step_seq"]], r["path"])),
+         "steady_state": ("run_id=? AND name=?", lambda r: (run, r["name"])),
+         "samples": ("step_id=? AND t=?", lambda r: (steps[r["step_seq"]], r["t"])),
+         "histograms": ("step_id=? AND dir=?", lambda r: (steps[r["step_seq"]], r["dir"])),
+         "probes": ("run_id=? AND probe=? AND key=?", lambda r: (run, r["probe"], r["key"])),
+         "events": ("run_id=? AND message=?", lambda r: (run, r["message"]))}
+for table, (w, args) in where.items():
+    n = db.execute(f"SELECT count(*) FROM {table} WHERE " + w.split(" AND ")[0].replace("?", "?"),
+                   args(x[table][0])[:1]).fetchone()[0] if x[table] else 0
+    for r in x[table]:
+        cols = [k for k in r if k not in ("run_uuid", "step_seq", "first_step_seq", "last_step_seq")]
+        got = db.execute(f"SELECT {', '.join(cols)} FROM {table} WHERE {w}", args(r)).fetchall()
+        want = [tuple(r[c] for c in cols)]
+        if got != want: bad.append(f"{table}: {got} != {want}")
+ss = db.execute("SELECT first_step_id, last_step_id FROM steady_state WHERE run_id=?", (run,)).fetchone()
+if ss != (steps[1], steps[2]): bad.append(f"steady_state steps {ss}")
+for t in where:
+    if t == "runs": continue
+    q = f"SELECT count(*) FROM {t} WHERE " + ("step_id IN (SELECT id FROM steps WHERE run_id=?)"
+        if t in ("samples", "step_targets", "histograms") else "run_id=?")
+    if db.execute(q, (run,)).fetchone()[0] != len(x[t]): bad.append(f"{t}: row count")
+print("\n".join(bad) if bad else "same")
+PY
+is "$(cat "$TMP/hb-check.txt")" "same" "hbatest: every row of every table as the file has it (uuid, status, times kept)"
+before=$(dbsum)
+out=$("$HB" import hbatest "$X" --db "$DB" 2>&1); rc=$?
+is "$rc" 1 "the same run twice: exit 1"
+like "$out" "run.json:6:[0-9]+: run 0f3c2a8e-5d1b-4c77-9a0e-2b6d4e8f1a90 is in the database already, as run [0-9]+ 'LSI 9361-8i \(bench 2\)'" \
+	"the same run twice: refused, naming the uuid and the run"
+is "$(dbsum)" "$before" "the same run twice: database byte-identical"
+# a copy with another uuid, then broken in four ways
+sed 's/0f3c2a8e-5d1b-4c77-9a0e-2b6d4e8f1a90/11111111-2222-4333-8444-555555555555/' "$X" > "$TMP/x.json"
+head -c 2000 "$TMP/x.json" > "$TMP/xtrunc.json"
+bad hbatest "$TMP/xtrunc.json" "xtrunc.json:[0-9]+:[0-9]+: (truncated JSON|unterminated string)" "a truncated export"
+ln=$(grep -n '"seq": 2' "$TMP/x.json" | cut -d: -f1)
+sed "${ln}s/\"seq\": 2/\"seq\": 2x/" "$TMP/x.json" > "$TMP/xnum.json"
+col=$(sed -n "${ln}p" "$TMP/xnum.json" | awk '{ print index($0, "2x") + 1 }')
+bad hbatest "$TMP/xnum.json" "xnum.json:$ln:$col: expected ',' or '}'" "a bad number in an export"
+sed "${ln}s/\"seq\": 2/\"seq\": \"2\"/" "$TMP/x.json" > "$TMP/xtype.json"
+col=$(sed -n "${ln}p" "$TMP/xtype.json" | awk '{ print index($0, "\"2\"") }')
+bad hbatest "$TMP/xtype.json" "xtype.json:$ln:$col: steps: 'seq' has the wrong type" "a string where an export has a number"
+sed "${ln}s/\"kind\": \"measure\", //" "$TMP/x.json" > "$TMP/xmiss.json"
+bad hbatest "$TMP/xmiss.json" "xmiss.json:$ln:5: steps: missing 'kind'" "an export row without a column"
+sed 's/"format": "hbatest-export"/"format": "hbatest-csv"/' "$TMP/x.json" > "$TMP/xhead.json"
+bad hbatest "$TMP/xhead.json" "xhead.json:2:13: format: expected \"hbatest-export\"" "a wrong export header"
+ln=$(grep -n '"step_seq": 2, "t": 0' "$TMP/x.json" | cut -d: -f1)
+sed "${ln}s/\"step_seq\": 2/\"step_seq\": 7/" "$TMP/x.json" > "$TMP/xref.json"
+bad hbatest "$TMP/xref.json" "xref.json:$ln:[0-9]+: samples: step_seq names no step of its run" "a sample of a step the file lacks"
+
+# ---------------------------------------------------------------- list, show, report
+list=$("$HB" list --db "$DB")
+like "$list" "fio-a +done .*fio-noted.json" "list shows the imported fio run"
+like "$list" "OIO sweep +done .*results-1.1.0-multi.csv" "list shows the imported Iometer run"
+like "$list" "Stopped +aborted" "list shows the aborted Iometer test as aborted"
+like "$list" "LSI 9361-8i \(bench 2\) +done" "list shows the imported hbatest run"
+like "$("$HB" show fio-a --db "$DB")" "qd4 +done +[0-9]+" "show lists the fio run's jobs as steps"
+like "$("$HB" show 'OIO sweep' --db "$DB")" "8K; 70% Read; 100% random +done +2000 " "show lists the Iometer run's results as steps"
+rm -rf "$TMP/rep"
+"$HB" report fio-a 'OIO sweep' "LSI 9361-8i (bench 2)" --db "$DB" --out "$TMP/rep" --no-charts >/dev/null 2>&1
+ok $? "report over a fio, an Iometer and an hbatest run"
+page=$(cat "$TMP/rep/index.html" 2>/dev/null)
+like "$page" "randread bs=4k, oio 4" "report: the fio OIO sweep points labelled by group and axis"
+like "$page" "8K; 70% Read; 100% random, oio 4" "report: the Iometer OIO sweep points labelled by group and axis"
+
 done_testing
