@@ -281,22 +281,6 @@ int imp_target_insert(struct imp *im, int64_t run_id, const char *path, const ch
 	return imp_done(im, st);
 }
 
-int imp_step_target_insert(struct imp *im, int64_t step_id, const char *path,
-			   const int64_t counts[5])
-{
-	sqlite3_stmt *st = db_prep(im->db, "INSERT OR REPLACE INTO step_targets (step_id, path, "
-				   "read_ops, write_ops, read_bytes, write_bytes, errors) "
-				   "VALUES (?,?,?,?,?,?,?)");
-
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, step_id);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
-	for (int k = 0; k < 5; k++)
-		sqlite3_bind_int64(st, 3 + k, counts[k]);
-	return imp_done(im, st);
-}
-
 int imp_event_insert(struct imp *im, int64_t run_id, const char *at, const char *level,
 		     const char *msg)
 {

@@ -73,8 +73,6 @@ int imp_probe_insert(struct imp *im, int64_t run_id, const char *target, const c
 		     const char *key, const char *value);
 int imp_target_insert(struct imp *im, int64_t run_id, const char *path, const char *kind,
 		      int64_t size_bytes);
-int imp_step_target_insert(struct imp *im, int64_t step_id, const char *path,
-			   const int64_t counts[5]);
 /* Set a run's end once its file says how it ended; host NULL: unchanged. */
 int imp_run_end(struct imp *im, int64_t run_id, const char *status, const char *finished_at,
 		const char *host);
