@@ -338,6 +338,15 @@ ln=$(grep -n '"step_seq": 2, "t": 0' "$TMP/x.json" | cut -d: -f1)
 sed "${ln}s/\"step_seq\": 2/\"step_seq\": 7/" "$TMP/x.json" > "$TMP/xref.json"
 bad hbatest "$TMP/xref.json" "xref.json:$ln:[0-9]+: samples: step_seq names no step of its run" "a sample of a step the file lacks"
 
+# ---------------------------------------------------------------- usage
+"$HB" import --db "$DB" >/dev/null 2>&1; is $? 2 "import without a kind: exit 2"
+"$HB" import nmon "$X" --db "$DB" >/dev/null 2>&1; is $? 2 "import of an unknown kind: exit 2"
+"$HB" import fio --db "$DB" >/dev/null 2>&1; is $? 2 "import without a file: exit 2"
+before=$(dbsum)
+out=$("$HB" import fio "$TMP/nothere.json" --db "$DB" 2>&1); rc=$?
+is "$rc" 1 "import of a missing file: exit 1"
+like "$out" "cannot read '.*nothere.json'" "import of a missing file names it"
+
 # ---------------------------------------------------------------- list, show, report
 list=$("$HB" list --db "$DB")
 like "$list" "fio-a +done .*fio-noted.json" "list shows the imported fio run"

@@ -92,8 +92,14 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 	}
 	for (unsigned x = 0; x < nextra; x++) {
 		if (!used[x]) {
-			log_error("'%s' belongs to no job of the files imported (fio writes "
-				  "NAME_iops.N.log for job N with write_iops_log=NAME)", extra[x]);
+			if (!strcmp(k->name, "fio"))
+				log_error("'%s' belongs to no job of the files imported (fio "
+					  "writes NAME_iops.N.log for job N with "
+					  "write_iops_log=NAME)", extra[x]);
+			else
+				log_error("'%s' is the inst file of no results file given "
+					  "(Iometer names it inst + the results file's name)",
+					  extra[x]);
 			rc = EXIT_FAILED;
 		}
 	}
