@@ -256,6 +256,14 @@ is "$rc" 1 "the same Iometer file twice: exit 1"
 like "$out" "results-aborted.csv: already imported as run [0-9]+ 'Stopped'" "the same Iometer file twice names the run"
 is "$(dbsum)" "$before" "the same Iometer file twice: database byte-identical"
 
+mkdir -p "$TMP/sub"
+cp "$FIX/results-1.1.0-bins.csv" "$TMP/sub/r.csv"
+"$HB" import iometer "$TMP/sub/r.csv" --db "$TMP/two.db" >/dev/null 2>&1
+is "$(q "$TMP/two.db" "SELECT count(*) FROM samples")" 0 "iometer: no inst file beside it, no samples"
+cp "$FIX/instresults-1.1.0-bins.csv" "$TMP/instr.csv"
+"$HB" import iometer "$TMP/sub/r.csv" "$TMP/instr.csv" --db "$TMP/three.db" >/dev/null 2>&1
+is "$(q "$TMP/three.db" "SELECT count(*) FROM samples")" 3 "iometer: the inst file given on the command line gives the samples"
+
 M="$FIX/results-1.1.0-multi.csv"
 ln=$(grep -n "^'Target Type" "$M" | head -1 | cut -d: -f1)
 sed "${ln}s/,Read IOps,/,Read IOPS,/" "$M" > "$TMP/hdr.csv"

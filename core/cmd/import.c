@@ -22,16 +22,28 @@ static const struct import_kind {
 	{ NULL, NULL }
 };
 
-/* A companion file rather than a result: a fio log, an Iometer inst file. */
-static bool import_is_extra(const char *kind, const char *path)
+static const char *base_name(const char *path)
 {
-	struct fiolog_name n;
-	const char *base = strrchr(path, '/');
+	const char *b = strrchr(path, '/');
 
-	base = base ? base + 1 : path;
+	return b ? b + 1 : path;
+}
+
+/* A companion file rather than a result: a fio log, or an Iometer inst
+ * file ("inst" + the name of a results file also given). */
+static bool import_is_extra(const char *kind, const char *path, const char **files, int n)
+{
+	struct fiolog_name fl;
+	const char *base = base_name(path);
+
 	if (!strcmp(kind, "fio"))
-		return fiolog_name_parse(path, &n);
-	return !strcmp(kind, "iometer") && !strncmp(base, "inst", 4);
+		return fiolog_name_parse(path, &fl);
+	if (strcmp(kind, "iometer") || strncmp(base, "inst", 4))
+		return false;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(base_name(files[i]), base + 4))
+			return true;
+	return false;
 }
 
 static int import_one(struct db *db, const struct import_kind *k, struct imp *im)
@@ -75,7 +87,7 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 	int rc = EXIT_DONE;
 
 	for (int i = 0; i < nfiles; i++)
-		if (import_is_extra(k->name, files[i]) && nextra < 256)
+		if (import_is_extra(k->name, files[i], files, nfiles) && nextra < 256)
 			extra[nextra++] = files[i];
 	if (db_open(&db, cli_db_path(), true, err, sizeof(err)) < 0) {
 		log_error("%s", err);
@@ -85,7 +97,7 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 		struct imp im = { .path = files[i], .label = label, .extra = extra,
 				  .nextra = nextra, .extra_used = used };
 
-		if (import_is_extra(k->name, files[i]))
+		if (import_is_extra(k->name, files[i], files, nfiles))
 			continue;
 		if (import_one(&db, k, &im) < 0)
 			rc = EXIT_FAILED;
