@@ -363,6 +363,8 @@ like "$list" "Stopped +aborted" "list shows the aborted Iometer test as aborted"
 like "$list" "LSI 9361-8i \(bench 2\) +done" "list shows the imported hbatest run"
 like "$("$HB" show fio-a --db "$DB")" "qd4 +done +[0-9]+" "show lists the fio run's jobs as steps"
 like "$("$HB" show 'OIO sweep' --db "$DB")" "8K; 70% Read; 100% random +done +2000 " "show lists the Iometer run's results as steps"
+like "$("$HB" show 'OIO sweep' --db "$DB")" "imported +iometer results from '.*results-1.1.0-multi.csv'" "show says where an imported run came from"
+like "$("$HB" show 'OIO sweep' --db "$DB")" "target +PHYSICALDRIVE:2 \(block\)"$'\n' "show: an Iometer disk, its size unknown"
 rm -rf "$TMP/rep"
 "$HB" report fio-a 'OIO sweep' "LSI 9361-8i (bench 2)" --db "$DB" --out "$TMP/rep" --no-charts >/dev/null 2>&1
 ok $? "report over a fio, an Iometer and an hbatest run"
