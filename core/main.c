@@ -36,6 +36,7 @@ static const struct command {
 	  "                   [--db FILE]   (no argument, or --list: the saved queries)" },
 	{ "export", cmd_export,
 	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]" },
+	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]" },
 	{ "--version", cmd_version, "--version | help" },
 	{ "version", cmd_version, NULL },
 	{ "help", cmd_help, NULL },

@@ -24,15 +24,24 @@ static int show_run(struct db *db, int64_t id)
 			printf("  %-12s %s\n", labels[i], sqlite3_column_text(st, i)
 			       ? (const char *)sqlite3_column_text(st, i) : "-");
 		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11));
+		if (sqlite3_column_text(st, 13) && strcmp((const char *)sqlite3_column_text(st, 13),
+							  "hbatest"))
+			printf("  %-12s %s results from '%s'\n", "imported", sqlite3_column_text(st, 13),
+			       sqlite3_column_text(st, 14));
 	}
 	if (db_read_end(db, st, rc))
 		return -EIO;
 	st = db_read_targets(db, id);
 	if (!st)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		printf("  %-12s %s (%s, %lld bytes)\n", "target", sqlite3_column_text(st, 0),
-		       sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 2) == SQLITE_NULL)	/* imported: size unknown */
+			printf("  %-12s %s (%s)\n", "target", sqlite3_column_text(st, 0),
+			       sqlite3_column_text(st, 1));
+		else
+			printf("  %-12s %s (%s, %lld bytes)\n", "target", sqlite3_column_text(st, 0),
+			       sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2));
+	}
 	return db_read_end(db, st, rc);
 }
 

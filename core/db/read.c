@@ -100,12 +100,12 @@ sqlite3_stmt *db_read_runs(struct db *db)
 }
 
 /* uuid, label, plan_path, plan_sha256, host, version, cmdline, started_at,
- * finished_at, state, host, pid, simulated */
+ * finished_at, state, host, pid, simulated, source, source_file */
 sqlite3_stmt *db_read_run(struct db *db, int64_t id)
 {
 	return query(db, "SELECT uuid, label, plan_path, plan_sha256, host, version, cmdline, "
-		     "started_at, finished_at, state, host, pid, simulated FROM run_state "
-		     "WHERE id = ?", id);
+		     "started_at, finished_at, state, host, pid, simulated, source, source_file "
+		     "FROM run_state WHERE id = ?", id);
 }
 
 /* path, kind, size_bytes */

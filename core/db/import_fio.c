@@ -1,0 +1,565 @@
+/* Importing fio's --output-format=json and json+ (read with SQLite's JSON1):
+ * one step per job, its json+ latency bins as a histogram, and the interval
+ * logs given beside it as per-second samples. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db/import.h"
+#include "db/import_fio.h"
+#include "fiolog.h"
+#include "hist.h"
+#include "jsonpos.h"
+#include "strbuf.h"
+#include "util.h"
+
+int fio_fault(struct fio *f, const char *path, const char *fmt, const char *key,
+		     const char *detail)
+{
+	unsigned line, col;
+
+	jsonpos_linecol(f->im->text, f->base + jsonpos_find(f->json, f->jlen, path), &line, &col);
+	return imp_error(f->im, line, col, fmt, key, detail);
+}
+
+/* The type ("null" when missing) and value at path. */
+const char *fio_get(struct fio *f, const char *path, sqlite3_value **v)
+{
+	const char *type;
+
+	sqlite3_reset(f->get);
+	sqlite3_bind_text(f->get, 2, path, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(f->get) != SQLITE_ROW)
+		return NULL;
+	type = (const char *)sqlite3_column_text(f->get, 0);
+	*v = sqlite3_column_value(f->get, 1);
+	return type ? type : "null";
+}
+
+static const char *last_key(const char *path)
+{
+	const char *k = strrchr(path, '.');
+
+	return k ? k + 1 : path;
+}
+
+/* A number at path; NAN when missing and not required. */
+int fio_num(struct fio *f, const char *path, bool required, double *out)
+{
+	sqlite3_value *v;
+	const char *type = fio_get(f, path, &v);
+
+	*out = NAN;
+	if (!type)
+		return imp_db_error(f->im);
+	if (!strcmp(type, "integer") || !strcmp(type, "real")) {
+		*out = sqlite3_value_double(v);
+		return 0;
+	}
+	if (!strcmp(type, "null") && !required)
+		return 0;
+	return fio_fault(f, path, "%s: %s", last_key(path),
+			 !strcmp(type, "null") ? "missing, expected a number" :
+			 "expected a number");
+}
+
+/* A string at path into buf; false when missing. */
+bool fio_str(struct fio *f, const char *path, char *buf, size_t len)
+{
+	sqlite3_value *v;
+	const char *type = fio_get(f, path, &v);
+
+	if (!type || !strcmp(type, "null") || !strcmp(type, "object") || !strcmp(type, "array"))
+		return false;
+	snprintf(buf, len, "%s", (const char *)sqlite3_value_text(v));
+	return true;
+}
+
+/* A job option: the job's own, the global one, or def. */
+const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t len,
+			   const char *def)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "$.jobs[%d].\"job options\".%s", i, name);
+	if (fio_str(f, path, buf, len))
+		return buf;
+	snprintf(path, sizeof(path), "$.\"global options\".%s", name);
+	if (fio_str(f, path, buf, len))
+		return buf;
+	if (!def)
+		return NULL;
+	snprintf(buf, len, "%s", def);
+	return buf;
+}
+
+static long opt_long(struct fio *f, int i, const char *name, long def)
+{
+	char buf[64];
+
+	if (!fio_opt(f, i, name, buf, sizeof(buf), NULL))
+		return def;
+	return strtol(buf, NULL, 10);
+}
+
+/* fio's time options: "30", "30s", "2m", "1h", "500ms" -> seconds. */
+static long opt_seconds(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!strcmp(end, "m") || !strcmp(end, "min"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "us"))
+		v /= 1e6;
+	return lround(v);
+}
+
+/* The latency of one direction, in ns: clat, or lat when fio gave its
+ * percentiles (lat_percentiles=1); json+ bins re-bucketed into h. */
+struct fio_lat {
+	double n, mean, max, p50, p99, p999;
+	const char *src;
+};
+
+static int fio_bins(struct fio *f, const char *path, struct hist **hp)
+{
+	sqlite3_stmt *st = db_prep(f->im->db, "SELECT key, value, type FROM json_each(?1, ?2)");
+	struct hist *h;
+	int rc;
+
+	if (!st)
+		return imp_db_error(f->im);
+	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	h = *hp ? *hp : calloc(1, sizeof(*h));
+	if (!h) {
+		sqlite3_finalize(st);
+		return -ENOMEM;
+	}
+	if (!*hp)
+		hist_reset(h);
+	*hp = h;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *type = (const char *)sqlite3_column_text(st, 2);
+		char *end, sub[1024];
+		unsigned long long ns = strtoull(k ? k : "", &end, 10);
+		int64_t c = sqlite3_column_int64(st, 1);
+
+		if (!k || *end || end == k || strcmp(type, "integer") || c < 0) {
+			snprintf(sub, sizeof(sub), "%s.\"%s\"", path, k ? k : "");
+			sqlite3_finalize(st);
+			return fio_fault(f, sub, "%s: %s", k ? k : "bin",
+					 "expected \"nanoseconds\" : count");
+		}
+		h->counts[hist_index(ns)] += (uint64_t)c;
+		h->total += (uint64_t)c;
+		h->sum += (uint64_t)c * ns;
+		if (ns > h->max)
+			h->max = ns;
+		if (ns < h->min)
+			h->min = ns;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : imp_db_error(f->im);
+}
+
+static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h)
+{
+	static const char *const pct[] = { "50.000000", "99.000000", "99.900000" };
+	double *out[] = { &l->p50, &l->p99, &l->p999 };
+	char path[400];
+	sqlite3_value *v;
+	const char *type;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s.lat_ns.percentile", dirpath);
+	type = fio_get(f, path, &v);
+	l->src = type && !strcmp(type, "object") ? "lat_ns" : "clat_ns";
+	snprintf(path, sizeof(path), "%s.%s.N", dirpath, l->src);
+	if ((rc = fio_num(f, path, false, &l->n)) < 0)
+		return rc;
+	if (isnan(l->n) || l->n == 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s.%s.mean", dirpath, l->src);
+	if ((rc = fio_num(f, path, true, &l->mean)) < 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s.%s.max", dirpath, l->src);
+	if ((rc = fio_num(f, path, true, &l->max)) < 0)
+		return rc;
+	for (int k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), "%s.%s.percentile.\"%s\"", dirpath, l->src, pct[k]);
+		if ((rc = fio_num(f, path, false, out[k])) < 0)
+			return rc;
+	}
+	snprintf(path, sizeof(path), "%s.%s.bins", dirpath, l->src);
+	type = fio_get(f, path, &v);
+	if (type && !strcmp(type, "object"))
+		return fio_bins(f, path, h);
+	return 0;
+}
+
+/* One direction's totals into the step; d: 0 read, 1 write. */
+static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_lat *l)
+{
+	static const char *const keys[] = { "total_ios", "io_bytes", "iops", "bw_bytes" };
+	double v[4];
+	char dirpath[64], path[128];
+	int rc;
+
+	snprintf(dirpath, sizeof(dirpath), "$.jobs[%d].%s", i, d ? "write" : "read");
+	for (int k = 0; k < 4; k++) {
+		snprintf(path, sizeof(path), "%s.%s", dirpath, keys[k]);
+		if ((rc = fio_num(f, path, true, &v[k])) < 0)
+			return rc;
+		if (v[k] < 0)
+			return fio_fault(f, path, "%s: %s", keys[k], "negative");
+	}
+	if (d) {
+		j->s.write_ops = llround(v[0]);
+		j->s.write_bytes = llround(v[1]);
+		j->s.write_iops = v[2];
+	} else {
+		j->s.read_ops = llround(v[0]);
+		j->s.read_bytes = llround(v[1]);
+		j->s.read_iops = v[2];
+	}
+	j->s.mbps = (isnan(j->s.mbps) ? 0 : j->s.mbps) + v[3] / 1e6;
+	return fio_lat(f, dirpath, l, &j->h[d]);
+}
+
+/* The step's latency: both directions weighted by count; percentiles of a
+ * one-direction job are fio's own, of a mixed one from the merged bins. */
+static void fio_combine(struct fio_job *j, const struct fio_lat l[2])
+{
+	double n = 0, sum = 0, max = NAN;
+	int only = -1;
+
+	for (int d = 0; d < 2; d++) {
+		if (isnan(l[d].n) || l[d].n == 0)
+			continue;
+		n += l[d].n;
+		sum += l[d].n * l[d].mean;
+		max = isnan(max) || l[d].max > max ? l[d].max : max;
+		only = only == -1 ? d : 2;
+	}
+	j->s.lat_mean = n ? sum / n / 1000 : NAN;
+	j->s.lat_max = max / 1000;
+	j->s.lat_p50 = j->s.lat_p99 = j->s.lat_p999 = NAN;
+	if (only == 0 || only == 1) {
+		j->s.lat_p50 = l[only].p50 / 1000;
+		j->s.lat_p99 = l[only].p99 / 1000;
+		j->s.lat_p999 = l[only].p999 / 1000;
+	} else if (only == 2 && j->h[0] && j->h[1]) {
+		struct hist *m = j->h[0];
+		struct hist both = *m;
+
+		hist_merge(&both, j->h[1]);
+		j->s.lat_p50 = hist_percentile(&both, 50) / 1000;
+		j->s.lat_p99 = hist_percentile(&both, 99) / 1000;
+		j->s.lat_p999 = hist_percentile(&both, 99.9) / 1000;
+	}
+}
+
+static void fio_workload(struct fio *f, int i, struct fio_job *j)
+{
+	char buf[64];
+	uint64_t bs;
+	long mix, depth = opt_long(f, i, "iodepth", 1);
+	bool grouped = opt_long(f, i, "group_reporting", 0) || fio_opt(f, i, "group_reporting",
+									  buf, sizeof(buf), NULL);
+
+	if (!fio_opt(f, i, "rw", j->rw, sizeof(j->rw), NULL))
+		fio_opt(f, i, "readwrite", j->rw, sizeof(j->rw), "read");
+	if (!strcmp(j->rw, "readwrite"))
+		snprintf(j->rw, sizeof(j->rw), "rw");
+	if (!fio_opt(f, i, "bs", j->bs, sizeof(j->bs), NULL))
+		fio_opt(f, i, "blocksize", j->bs, sizeof(j->bs), "4k");
+	if (!util_parse_size(j->bs, &bs))
+		util_format_size(bs, j->bs, sizeof(j->bs));
+	fio_opt(f, i, "ioengine", j->engine, sizeof(j->engine), "psync");
+	mix = opt_long(f, i, "rwmixwrite", -1);
+	if (mix < 0)
+		mix = 100 - opt_long(f, i, "rwmixread", 50);
+	j->s.write_pct = strstr(j->rw, "rw") ? (int)mix : strstr(j->rw, "write") ? 100 : 0;
+	j->s.workers = grouped ? (int)opt_long(f, i, "numjobs", 1) : 1;
+	j->s.oio = (int)depth * j->s.workers;
+	if (fio_opt(f, i, "runtime", buf, sizeof(buf), NULL))
+		j->s.duration_s = (int)opt_seconds(buf);
+}
+
+/* params_json: the job's options as fio printed them, and where from. */
+static int fio_params(struct fio *f, int i, struct fio_job *j, const char *src)
+{
+	sqlite3_stmt *st = db_prep(f->im->db, "SELECT json_object('source', 'fio', 'job', ?3, "
+		"'latency', ?4, 'job options', json_extract(?1, ?2), 'global options', "
+		"json_extract(?1, '$.\"global options\"'))");
+	char path[64];
+	int rc;
+
+	if (!st)
+		return imp_db_error(f->im);
+	snprintf(path, sizeof(path), "$.jobs[%d].\"job options\"", i);
+	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, j->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, src, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		j->params = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW && j->params ? 0 : imp_db_error(f->im);
+}
+
+static int fio_job(struct fio *f, int i, struct fio_job *j)
+{
+	struct fio_lat l[2] = { 0 };
+	char path[64];
+	double ms, err;
+	int rc;
+
+	j->s.iops = j->s.mbps = NAN;
+	snprintf(path, sizeof(path), "$.jobs[%d].jobname", i);
+	if (!fio_str(f, path, j->name, sizeof(j->name)))
+		return fio_fault(f, path, "%s: %s", "jobname", "missing, expected a string");
+	fio_workload(f, i, j);
+	for (int d = 0; d < 2; d++)
+		if ((rc = fio_dir(f, i, d, j, &l[d])) < 0)
+			return rc;
+	j->s.iops = j->s.read_iops + j->s.write_iops;
+	fio_combine(j, l);
+	snprintf(path, sizeof(path), "$.jobs[%d].job_runtime", i);
+	if ((rc = fio_num(f, path, false, &ms)) < 0)
+		return rc;
+	j->s.window_s = isnan(ms) ? -1 : ms < 1000 ? 1 : (int)lround(ms / 1000);
+	if (!j->s.duration_s)
+		j->s.duration_s = j->s.window_s;
+	snprintf(path, sizeof(path), "$.jobs[%d].error", i);
+	if ((rc = fio_num(f, path, false, &err)) < 0)
+		return rc;
+	j->s.errors = 0;
+	j->s.status = !isnan(err) && err != 0 ? "failed" : "done";
+	j->s.error_text = !isnan(err) && err != 0 ? "fio reported an error for this job" : NULL;
+	j->s.name = j->name;
+	j->s.rw = j->rw;
+	j->s.bs = j->bs;
+	j->s.engine = j->engine;
+	return fio_params(f, i, j, l[0].src ? l[0].src : l[1].src ? l[1].src : "clat_ns");
+}
+
+/* Jobs that differ only in OIO form a sweep: axis 'oio', grouped by rw and
+ * bs (and the mix) as hb.sweep groups them; any other job is its own group. */
+static void fio_axes(struct fio_job *jobs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct fio_job *a = &jobs[i];
+		bool sweep = false;
+
+		for (int k = 0; k < n && !sweep; k++)
+			sweep = k != i && !strcmp(a->rw, jobs[k].rw) && !strcmp(a->bs, jobs[k].bs) &&
+				a->s.write_pct == jobs[k].s.write_pct && a->s.oio != jobs[k].s.oio;
+		if (!sweep) {
+			a->s.group = a->name;
+			continue;
+		}
+		if (strstr(a->rw, "rw"))
+			snprintf(a->group, sizeof(a->group), "%s bs=%s write_pct=%d", a->rw, a->bs,
+				 a->s.write_pct);
+		else
+			snprintf(a->group, sizeof(a->group), "%s bs=%s", a->rw, a->bs);
+		snprintf(a->axis_value, sizeof(a->axis_value), "%d", a->s.oio);
+		a->s.group = a->group;
+		a->s.axis = "oio";
+		a->s.axis_value = a->axis_value;
+	}
+}
+
+static int fio_store_job(struct fio *f, int64_t run_id, int seq, struct fio_job *j)
+{
+	int64_t step_id;
+	char fname[512];
+
+	j->s.params_json = j->params;
+	step_id = imp_step_insert(f->im, run_id, seq, &j->s);
+	if (step_id < 0)
+		return -EIO;
+	for (int d = 0; d < 2; d++) {
+		char *counts = j->h[d] && j->h[d]->total ? hist_to_json(j->h[d]) : NULL;
+		int rc = counts ? imp_hist_insert(f->im, step_id, d ? "write" : "read", counts) : 0;
+
+		free(counts);
+		if (rc < 0)
+			return rc;
+	}
+	if (fio_opt(f, seq - 1, "filename", fname, sizeof(fname), NULL)) {
+		const char *kind = !strncmp(fname, "/dev/", 5) ? "block" : "file";
+		char sz[64];
+		uint64_t size;
+		int64_t known = -1;
+
+		if (fio_opt(f, seq - 1, "size", sz, sizeof(sz), NULL) && !util_parse_size(sz, &size))
+			known = (int64_t)size;
+		if (imp_target_insert(f->im, run_id, fname, kind, known) < 0)
+			return -EIO;
+	}
+	return fio_samples(f, j, step_id);
+}
+
+/* fio may print lines before its JSON (warnings, "note:"): the JSON starts
+ * at the first line that starts with '{'. */
+static int fio_locate(struct fio *f)
+{
+	const char *s = f->im->text, *what;
+	size_t off, end;
+	unsigned line, col;
+
+	for (;;) {
+		size_t b = strspn(s, " \t");
+
+		if (s[b] == '{')
+			break;
+		s = strchr(s, '\n');
+		if (!s)
+			return imp_error(f->im, 1, 1, "no JSON object: is this fio's "
+					 "--output-format=json output?");
+		s++;
+	}
+	f->base = (size_t)(s - f->im->text);
+	f->json = s;
+	f->jlen = f->im->len - f->base;
+	if (jsonpos_check(f->json, f->jlen, &off, &what, &end) < 0) {
+		jsonpos_linecol(f->im->text, f->base + off, &line, &col);
+		return imp_error(f->im, line, col, "%s", what);
+	}
+	f->jlen = end;
+	return 0;
+}
+
+static void iso_time(double epoch_ms, char *buf, size_t len)
+{
+	time_t s = (time_t)(epoch_ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + strlen(buf), len - strlen(buf), ".%03dZ", (int)fmod(epoch_ms, 1000) % 1000);
+}
+
+static int fio_run(struct fio *f, struct fio_job *jobs, char *version)
+{
+	struct imp *im = f->im;
+	struct imp_run r = { .source = "fio", .status = "done", .version = version };
+	char host[256], start[40], end[40], text[512], path[64];
+	double ms, elapsed = 0, e;
+	int64_t run_id;
+	int rc;
+
+	if ((rc = fio_num(f, "$.timestamp_ms", false, &ms)) < 0)
+		return rc;
+	if (isnan(ms) && (rc = fio_num(f, "$.timestamp", false, &ms)) == 0 && !isnan(ms))
+		ms *= 1000;
+	for (int i = 0; i < f->njobs; i++) {
+		snprintf(path, sizeof(path), "$.jobs[%d].elapsed", i);
+		if (!fio_num(f, path, false, &e) && !isnan(e) && e > elapsed)
+			elapsed = e;
+	}
+	if (!isnan(ms)) {
+		iso_time(ms, end, sizeof(end));
+		iso_time(ms - elapsed * 1000, start, sizeof(start));
+		r.started_at = start, r.finished_at = end;
+	}
+	if (fio_str(f, "$.jobs[0].hostname", host, sizeof(host)))
+		r.host = host;
+	snprintf(text, sizeof(text), "fio %s results: %d job%s, imported from %s", version,
+		 f->njobs, f->njobs == 1 ? "" : "s", im->path);
+	r.plan_text = text;
+	r.label = im->label;
+	if ((run_id = imp_run_insert(im, &r)) < 0)
+		return -EIO;
+	if (imp_probe_insert(im, run_id, NULL, "fio", "version", version) < 0 ||
+	    (r.host && imp_probe_insert(im, run_id, NULL, "host", "hostname", host) < 0))
+		return -EIO;
+	for (int i = 0; i < f->njobs; i++)
+		if ((rc = fio_store_job(f, run_id, i + 1, &jobs[i])) < 0)
+			return rc;
+	return 0;
+}
+
+static int fio_import(struct fio *f)
+{
+	struct fio_job *jobs;
+	sqlite3_value *v;
+	const char *type;
+	char version[64], label[256];
+	int rc = 0;
+
+	type = fio_get(f, "$.jobs", &v);
+	if (!type)
+		return imp_db_error(f->im);
+	if (strcmp(type, "array"))
+		return fio_fault(f, "$.jobs", "%s: %s", "jobs", "missing, expected fio's jobs array");
+	if (!fio_str(f, "$.\"fio version\"", version, sizeof(version)))
+		return fio_fault(f, "$", "%s: %s", "fio version", "missing: is this fio's JSON output?");
+	{
+		sqlite3_stmt *n = db_prep(f->im->db, "SELECT json_array_length(?1, '$.jobs')");
+
+		if (!n)
+			return imp_db_error(f->im);
+		sqlite3_bind_text(n, 1, f->json, (int)f->jlen, SQLITE_STATIC);
+		f->njobs = sqlite3_step(n) == SQLITE_ROW ? sqlite3_column_int(n, 0) : 0;
+		sqlite3_finalize(n);
+	}
+	if (!f->njobs)
+		return fio_fault(f, "$.jobs", "%s: %s", "jobs", "empty: fio ran no job");
+	jobs = calloc((size_t)f->njobs, sizeof(*jobs));
+	if (!jobs)
+		return -ENOMEM;
+	for (int i = 0; !rc && i < f->njobs; i++)
+		rc = fio_job(f, i, &jobs[i]);
+	if (!rc)
+		rc = fio_logs(f, jobs);
+	if (!rc) {
+		fio_axes(jobs, f->njobs);
+		if (!f->im->label) {
+			const char *b = strrchr(f->im->path, '/');
+
+			snprintf(label, sizeof(label), "%s", b ? b + 1 : f->im->path);
+			f->im->label = label;
+		}
+		rc = fio_run(f, jobs, version);
+	}
+	for (int i = 0; i < f->njobs; i++) {
+		free(jobs[i].params);
+		free(jobs[i].h[0]);
+		free(jobs[i].h[1]);
+		fiolog_free(&jobs[i].log);
+	}
+	free(jobs);
+	return rc;
+}
+
+int db_import_fio(struct imp *im)
+{
+	struct fio f = { .im = im };
+	const char *label = im->label;
+	int rc;
+
+	if ((rc = fio_locate(&f)) < 0)
+		return rc;
+	f.get = db_prep(im->db, "SELECT json_type(?1, ?2), json_extract(?1, ?2)");
+	if (!f.get)
+		return imp_db_error(im);
+	sqlite3_bind_text(f.get, 1, f.json, (int)f.jlen, SQLITE_STATIC);
+	rc = fio_import(&f);
+	sqlite3_finalize(f.get);
+	im->label = label;
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* fio's JSON import: what import_fio.c and import_fio_logs.c share. */
+#ifndef HB_DB_IMPORT_FIO_H
+#define HB_DB_IMPORT_FIO_H
+
+#include "db/import.h"
+#include "fiolog.h"
+#include "hist.h"
+
+struct fio {
+	struct imp *im;
+	const char *json;	/* the JSON inside the file */
+	size_t jlen, base;	/* its length, and offset in the file */
+	sqlite3_stmt *get;	/* json_type and json_extract of ?1 at path ?2 */
+	int njobs;
+};
+
+/* A job as it becomes a step. */
+struct fio_job {
+	struct imp_step s;
+	char name[256], group[300], rw[32], bs[64], engine[64], axis_value[32];
+	char *params;
+	struct hist *h[2];
+	struct fiolog log;
+	bool has_log;
+};
+
+/* "FILE:LINE:COLUMN: key: detail" at the value path names. */
+int fio_fault(struct fio *f, const char *path, const char *fmt, const char *key,
+	      const char *detail);
+/* The JSON type at path ("null" when missing; NULL: database error) and value. */
+const char *fio_get(struct fio *f, const char *path, sqlite3_value **v);
+int fio_num(struct fio *f, const char *path, bool required, double *out);
+bool fio_str(struct fio *f, const char *path, char *buf, size_t len);
+/* A job option: the job's own, the global one, or def (NULL: none). */
+const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t len,
+		    const char *def);
+/* The logs given beside the JSON into their jobs, and a job's as samples. */
+int fio_logs(struct fio *f, struct fio_job *jobs);
+int fio_samples(struct fio *f, struct fio_job *j, int64_t step_id);
+
+#endif

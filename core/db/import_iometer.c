@@ -1,0 +1,584 @@
+/* Importing Iometer's results.csv: one run per test, one step per result
+ * (its ALL row), the manager, worker and disk rows as step targets and
+ * probes, and the per-interval rows of the inst file beside it as samples.
+ * The format follows Iometer's writers (tests/fixtures/iometer/README.md). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvlines.h"
+#include "db/import.h"
+#include "db/import_iometer.h"
+#include "iometer.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define IOM_MAX_SPECS 64
+#define IOM_MAX_LINES 100	/* MAX_ACCESS_SPECS */
+
+struct iom_spec {
+	char name[256];
+	unsigned n;
+	double line[IOM_MAX_LINES][8];	/* size, % of size, % reads, % random, delay, burst, align, reply */
+};
+
+struct iom {
+	struct imp *im;
+	struct csvlines c;
+	size_t i;			/* the next line */
+	struct iom_inst inst;		/* the inst file's blocks, when given */
+	struct iom_spec *specs;		/* of the current test */
+	unsigned nspecs;
+	int64_t run_id;			/* of the current test, 0: none */
+	int test, block, seq;		/* the current test (1-based), its result blocks, steps */
+	bool open;			/* inside a test */
+	char version[64], desc[256], type[32], started[40], stamp[40], host[256];
+	char label[512];
+	char **seen;			/* names already recorded as probes */
+	unsigned nseen;
+};
+
+static const struct csvline *iom_line(struct iom *m, size_t i)
+{
+	return i < m->c.n ? &m->c.l[i] : NULL;
+}
+
+static bool is_marker(const struct csvline *l, const char *what)
+{
+	return l && !strcmp(l->f[0], what);
+}
+
+void iom_time(const char *s, char *out, size_t len)
+{
+	int y, mo, d, h, mi, se, ms = 0;
+
+	if (sscanf(s, "%d-%d-%d %d:%d:%d:%d", &y, &mo, &d, &h, &mi, &se, &ms) >= 6)
+		snprintf(out, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, mo, d, h, mi, se, ms);
+	else
+		snprintf(out, len, "%s", s);
+}
+
+/* The line after a marker: its whole text (Iometer writes one value). */
+static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
+{
+	const struct csvline *l = iom_line(m, m->i + 1);
+	const struct csvline *at = iom_line(m, m->i);
+
+	if (!l || l->f[0][0] == '\'')
+		return imp_error(m->im, l ? l->line : at->line + 1, 1,
+				 "expected a value after %s", marker);
+	snprintf(out, len, "%s", l->f[0]);
+	for (unsigned k = 1; k < l->nf; k++)
+		snprintf(out + strlen(out), len - strlen(out), ",%s", l->f[k]);
+	m->i += 2;
+	return 0;
+}
+
+int iom_num(struct imp *im, const char *file, const struct csvline *l, int idx,
+	    const char *name, bool required, double *v)
+{
+	char *end;
+
+	*v = NAN;
+	if (idx < 0 || (unsigned)idx >= l->nf || !l->f[idx][0]) {
+		if (!required)
+			return 0;
+		return imp_error_in(im, file, l->line, idx >= 0 && (unsigned)idx < l->nf ?
+				    l->col[idx] : l->end_col, "%s: missing, expected a number", name);
+	}
+	*v = strtod(l->f[idx], &end);
+	if (*end || end == l->f[idx] || !isfinite(*v))
+		return imp_error_in(im, file, l->line, l->col[idx], "%s: '%s' is not a number",
+				    name, l->f[idx]);
+	return 0;
+}
+
+/* 'Access specifications ... 'End access specifications: the specs of the
+ * next result, each "'Access specification name,default assignment" then
+ * its name and "'size,% of size,% reads,% random,delay,burst,align,reply" lines. */
+static int iom_specs(struct iom *m)
+{
+	struct iom_spec *s = NULL;
+	const struct csvline *l;
+
+	m->nspecs = 0;
+	for (m->i++; (l = iom_line(m, m->i)) && !is_marker(l, "'End access specifications");
+	     m->i++) {
+		if (is_marker(l, "'Access specification name")) {
+			const struct csvline *n = iom_line(m, m->i + 1);
+
+			if (!n || n->f[0][0] == '\'' || m->nspecs == IOM_MAX_SPECS)
+				return imp_error(m->im, l->line + 1, 1, "expected an access "
+						 "specification's name and default assignment");
+			s = &m->specs[m->nspecs++];
+			memset(s, 0, sizeof(*s));
+			snprintf(s->name, sizeof(s->name), "%s", n->f[0]);
+			m->i++;
+		} else if (is_marker(l, "'size")) {
+			continue;
+		} else if (s && l->f[0][0] != '\'') {
+			if (l->nf != 8)
+				return imp_error(m->im, l->line, l->nf < 8 ? l->end_col :
+						 l->col[8], "an access specification line has 8 "
+						 "fields (size,%% of size,%% reads,%% random,delay,"
+						 "burst,align,reply), not %u", l->nf);
+			if (s->n == IOM_MAX_LINES)
+				return imp_error(m->im, l->line, 1, "more than %d lines in one "
+						 "access specification", IOM_MAX_LINES);
+			for (int k = 0; k < 8; k++)
+				if (iom_num(m->im, m->im->path, l, k, "access specification", true,
+					    &s->line[s->n][k]) < 0)
+					return -EINVAL;
+			s->n++;
+		} else {
+			return imp_error(m->im, l->line, 1, "unexpected line in the access "
+					 "specifications");
+		}
+	}
+	if (!l)
+		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1,
+				 "truncated: no 'End access specifications");
+	m->i++;
+	return 0;
+}
+
+static const struct iom_spec *iom_find_spec(const struct iom *m, const char *name)
+{
+	for (unsigned k = 0; k < m->nspecs; k++)
+		if (!strcmp(m->specs[k].name, name))
+			return &m->specs[k];
+	return NULL;
+}
+
+/* rw, bs ("4k" or "4k:60,64k:40") and write % of a spec, as a plan states them. */
+static void iom_workload(const struct iom_spec *s, struct imp_step *st, char *rw, char *bs,
+			 size_t bslen)
+{
+	double reads = 0, random = 0, total = 0;
+	char sz[32];
+
+	bs[0] = '\0';
+	for (unsigned k = 0; k < s->n; k++) {
+		double w = s->line[k][1];
+
+		util_format_size((uint64_t)s->line[k][0], sz, sizeof(sz));
+		if (s->n == 1)
+			snprintf(bs, bslen, "%s", sz);
+		else
+			snprintf(bs + strlen(bs), bslen - strlen(bs), "%s%s:%.0f", k ? "," : "", sz, w);
+		reads += w * s->line[k][2];
+		random += w * s->line[k][3];
+		total += w;
+	}
+	reads = total ? reads / total : 100;
+	random = total ? random / total : 0;
+	st->write_pct = (int)lround(100 - reads);
+	snprintf(rw, 16, "%s%s", random >= 50 ? "rand" : "",
+		 st->write_pct == 0 ? "read" : st->write_pct == 100 ? "write" : "rw");
+	st->rw = rw;
+}
+
+/* params_json: the access specification as Iometer recorded it. */
+static char *iom_params(const struct iom *m, const char *spec, const struct iom_spec *s,
+			double qd)
+{
+	static const char *const keys[8] = { "size", "of_size", "reads", "random", "delay",
+					     "burst", "align", "reply" };
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "{\"source\":\"iometer\",\"version\":");
+	sb_json_str(&b, m->version);
+	sb_printf(&b, ",\"access_spec\":");
+	sb_json_str(&b, spec);
+	sb_printf(&b, ",\"queue_depth\":%.0f,\"spec\":[", isnan(qd) ? -1 : qd);
+	for (unsigned k = 0; s && k < s->n; k++) {
+		sb_printf(&b, "%s{", k ? "," : "");
+		for (int f = 0; f < 8; f++)
+			sb_printf(&b, "%s\"%s\":%.15g", f ? "," : "", keys[f], s->line[k][f]);
+		sb_printf(&b, "}");
+	}
+	sb_printf(&b, "]}");
+	return sb_take(&b);
+}
+
+int iom_header(struct imp *im, const struct csvline *h, unsigned first,
+	       struct iom_layout *lo, const char *file)
+{
+	const char *want;
+	unsigned bad;
+
+	if (!iometer_layout(h->f, h->nf, first, lo, &bad, &want))
+		return 0;
+	if (bad == h->nf)
+		return imp_error_in(im, file, h->line, h->end_col, "missing column '%s': not "
+				    "one of Iometer's results headers (56, 59 or 80 columns)", want);
+	if (!want)
+		return imp_error_in(im, file, h->line, h->col[bad], "column '%s' is one too "
+				    "many for Iometer's results header", h->f[bad]);
+	return imp_error_in(im, file, h->line, h->col[bad], "unknown column '%s' (Iometer's "
+			    "results header has '%s' here)", h->f[bad], want);
+}
+
+int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
+		  const struct iom_layout *lo, unsigned first)
+{
+	static const char *const types[] = { "ALL", "MANAGER", "PROCESSOR", "WORKER", "DISK",
+					     "NETWORK", "UNKNOWN" };
+	unsigned want = (unsigned)lo->ncols + first;
+	const char *type = l->nf > first ? l->f[first] : "";
+	bool known = false;
+
+	for (unsigned k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+		known |= !strcmp(type, types[k]);
+	if (!known)
+		return imp_error_in(im, file, l->line, l->nf > first ? l->col[first] : 1,
+				    "unknown target type '%s' (ALL, MANAGER, PROCESSOR, WORKER, DISK)",
+				    type);
+	if (l->nf > want)
+		return imp_error_in(im, file, l->line, l->col[want], "%u columns, the header "
+				    "has %u", l->nf, want);
+	if (l->nf < want && strcmp(type, "PROCESSOR"))
+		return imp_error_in(im, file, l->line, l->end_col, "missing column '%s' "
+				    "(%u of the header's %u columns)",
+				    iometer_col_at(lo, l->nf - first), l->nf, want);
+	return 0;
+}
+
+/* Record a name once per run as a probe. */
+static int iom_probe_once(struct iom *m, const char *target, const char *key, const char *v)
+{
+	char tag[600];
+	char **p;
+
+	snprintf(tag, sizeof(tag), "%lld\x1f%s\x1f%s\x1f%s", (long long)m->run_id,
+		 target ? target : "", key, v);
+	for (unsigned k = 0; k < m->nseen; k++)
+		if (!strcmp(m->seen[k], tag))
+			return 0;
+	p = realloc(m->seen, (m->nseen + 1) * sizeof(*p));
+	if (!p || !(p[m->nseen] = strdup(tag)))
+		return -ENOMEM;
+	m->seen = p;
+	m->nseen++;
+	return imp_probe_insert(m->im, m->run_id, target, "iometer", key, v);
+}
+
+/* The run time of a result, in s: Total Raw Run Time / Processor Speed of
+ * its first MANAGER or WORKER row (the ALL row leaves both empty). */
+static int iom_runtime(struct iom *m, const struct csvline *rows, size_t n,
+		       const struct iom_layout *lo, double *secs)
+{
+	*secs = NAN;
+	for (size_t k = 0; k < n; k++) {
+		const struct csvline *l = &rows[k];
+		double raw, speed;
+
+		if (strcmp(l->f[0], "MANAGER") && strcmp(l->f[0], "WORKER"))
+			continue;
+		if (iom_num(m->im, m->im->path, l, lo->idx[IC_RAW_RUN], "Total Raw Run Time", true,
+			    &raw) < 0 ||
+		    iom_num(m->im, m->im->path, l, lo->idx[IC_SPEED], "Processor Speed", true,
+			    &speed) < 0)
+			return -EINVAL;
+		if (speed <= 0)
+			return imp_error(m->im, l->line, l->col[lo->idx[IC_SPEED]],
+					 "Processor Speed: must be above 0");
+		*secs = raw / speed;
+		return 0;
+	}
+	return 0;
+}
+
+/* The measured columns of a row into a step (or its counts). */
+static int iom_measures(struct iom *m, const struct csvline *l, const struct iom_layout *lo,
+			struct imp_step *s)
+{
+	static const enum iom_col cols[] = { IC_IOPS, IC_RIOPS, IC_WIOPS, IC_MBPS_BIN, IC_AVG,
+					     IC_MAX, IC_ERR, IC_BYTES_R, IC_BYTES_W, IC_IOS_R,
+					     IC_IOS_W, IC_MBPS_DEC, IC_QD, IC_DISKS, IC_WORKERS };
+	double v[sizeof(cols) / sizeof(cols[0])];
+
+	for (unsigned k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+		if (iom_num(m->im, m->im->path, l, lo->idx[cols[k]],
+			    iometer_col_name(lo, cols[k]), k < 11, &v[k]) < 0)
+			return -EINVAL;
+	s->iops = v[0], s->read_iops = v[1], s->write_iops = v[2];
+	/* before 1.1.0 Iometer's MBps were 2^20 bytes/s (MEGABYTE) */
+	s->mbps = !isnan(v[11]) ? v[11] : v[3] * 1048576.0 / 1e6;
+	s->lat_mean = v[4] * 1000, s->lat_max = v[5] * 1000;
+	s->errors = llround(v[6]);
+	s->read_bytes = llround(v[7]), s->write_bytes = llround(v[8]);
+	s->read_ops = llround(v[9]), s->write_ops = llround(v[10]);
+	s->oio = isnan(v[12]) || isnan(v[13]) || v[12] < 0 ? -1 : (int)lround(v[12] * v[13]);
+	s->workers = isnan(v[14]) ? -1 : (int)lround(v[14]);
+	return 0;
+}
+
+static int iom_row_targets(struct iom *m, int64_t step_id, const struct csvline *l,
+			   const struct iom_layout *lo, const char *manager, const char *worker)
+{
+	struct imp_step c = { 0 };
+	char path[600];
+	const char *type = l->f[0], *name = l->f[lo->idx[IC_NAME]];
+	bool disk = !strcmp(type, "DISK") || !strcmp(type, "NETWORK") || !strcmp(type, "UNKNOWN");
+	int64_t counts[5];
+
+	if (iom_measures(m, l, lo, &c) < 0)
+		return -EINVAL;
+	counts[0] = c.read_ops, counts[1] = c.write_ops, counts[2] = c.read_bytes;
+	counts[3] = c.write_bytes, counts[4] = c.errors;
+	if (disk) {
+		const char *kind = !strncmp(name, "PHYSICALDRIVE", 13) || !strncmp(name, "/dev/", 5) ?
+				   "block" : "file";
+
+		if (imp_target_insert(m->im, m->run_id, name, kind, -1) < 0 ||
+		    iom_probe_once(m, name, "worker", worker) < 0 ||
+		    iom_probe_once(m, name, "manager", manager) < 0)
+			return -EIO;
+		return imp_step_target_add(m->im, step_id, name, counts);
+	}
+	snprintf(path, sizeof(path), "worker:%s/%s", manager, name);
+	return imp_step_target_add(m->im, step_id, path, counts);
+}
+
+/* Every row after the ALL row: managers and processors as probes, workers
+ * and disks as step targets. */
+static int iom_rows(struct iom *m, int64_t step_id, const struct csvline *rows, size_t n,
+		    const struct iom_layout *lo)
+{
+	const char *manager = "", *worker = "";
+
+	for (size_t k = 0; k < n; k++) {
+		const struct csvline *l = &rows[k];
+		const char *type = l->f[0], *name = l->f[lo->idx[IC_NAME]];
+		int rc = 0;
+
+		if (!strcmp(type, "MANAGER")) {
+			manager = name;
+			if (!m->host[0])
+				snprintf(m->host, sizeof(m->host), "%s", name);
+			rc = iom_probe_once(m, NULL, "manager", name);
+		} else if (!strcmp(type, "PROCESSOR")) {
+			rc = iom_probe_once(m, manager, "processor", name);
+		} else if (!strcmp(type, "WORKER")) {
+			worker = name;
+			rc = iom_row_targets(m, step_id, l, lo, manager, worker);
+		} else if (strcmp(type, "ALL")) {
+			rc = iom_row_targets(m, step_id, l, lo, manager, worker);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int iom_start_run(struct iom *m)
+{
+	struct imp_run r = { .source = "iometer", .status = "done", .version = m->version,
+			     .started_at = m->started[0] ? m->started : NULL };
+	char text[800], label[600];
+	const char *b = strrchr(m->im->path, '/');
+
+	b = b ? b + 1 : m->im->path;
+	snprintf(text, sizeof(text), "Iometer %s results, test %d%s%s, imported from %s",
+		 m->version, m->test, m->desc[0] ? ": " : "", m->desc, m->im->path);
+	if (m->im->label)
+		snprintf(label, sizeof(label), m->test > 1 ? "%s #%d" : "%s", m->im->label, m->test);
+	else if (m->desc[0])
+		snprintf(label, sizeof(label), "%s", m->desc);
+	else
+		snprintf(label, sizeof(label), m->test > 1 ? "%s #%d" : "%s", b, m->test);
+	r.plan_text = text;
+	r.label = label;
+	m->run_id = imp_run_insert(m->im, &r);
+	if (m->run_id < 0)
+		return -EIO;
+	if (imp_probe_insert(m->im, m->run_id, NULL, "iometer", "version", m->version) < 0 ||
+	    imp_probe_insert(m->im, m->run_id, NULL, "iometer", "test_type", m->type) < 0 ||
+	    imp_probe_insert(m->im, m->run_id, NULL, "iometer", "test_description", m->desc) < 0)
+		return -EIO;
+	return 0;
+}
+
+/* 'Results, its header and rows: one step. */
+static int iom_result(struct iom *m)
+{
+	const struct csvline *h = iom_line(m, m->i + 1), *all = NULL, *rows, *l;
+	struct imp_step s = { .status = "done", .write_pct = -1, .duration_s = -1 };
+	struct iom_layout lo;
+	const struct iom_spec *spec;
+	char rw[16], bs[256], *params;
+	double secs;
+	size_t n = 0;
+	int64_t step_id;
+	int rc;
+
+	if (!h || h->f[0][0] != '\'')
+		return imp_error(m->im, h ? h->line : iom_line(m, m->i)->line + 1, 1,
+				 "expected the results header after 'Results");
+	if ((rc = iom_header(m->im, h, 0, &lo, m->im->path)) < 0)
+		return rc;
+	m->i += 2;
+	rows = iom_line(m, m->i);
+	while ((l = iom_line(m, m->i + n)) && l->f[0][0] != '\'' && strcmp(l->f[0], "Aborted test")) {
+		if ((rc = iom_check_row(m->im, m->im->path, l, &lo, 0)) < 0)
+			return rc;
+		if (!strcmp(l->f[0], "ALL") && !all)
+			all = l;
+		n++;
+	}
+	m->i += n;
+	if (!all)
+		return imp_error(m->im, h->line, 1, "a result without its ALL row");
+	if (!m->run_id && (rc = iom_start_run(m)) < 0)
+		return rc;
+	if ((rc = iom_measures(m, all, &lo, &s)) < 0 || (rc = iom_runtime(m, rows, n, &lo, &secs)) < 0)
+		return rc;
+	s.name = s.group = all->f[lo.idx[IC_SPEC]];
+	spec = iom_find_spec(m, s.name);
+	if (spec)
+		iom_workload(spec, &s, rw, bs, sizeof(bs));
+	s.bs = spec ? bs : NULL;
+	s.lat_p50 = s.lat_p99 = s.lat_p999 = NAN;
+	if (!isnan(secs))
+		s.duration_s = s.window_s = secs < 1 ? 1 : (int)lround(secs);
+	else
+		s.window_s = -1;
+	s.engine = "iometer";
+	{
+		double qd;
+
+		iom_num(m->im, m->im->path, all, lo.idx[IC_QD], "Queue Depth", false, &qd);
+		params = iom_params(m, s.name, spec, qd);
+	}
+	s.params_json = params;
+	step_id = imp_step_insert(m->im, m->run_id, ++m->seq, &s);
+	free(params);
+	if (step_id < 0)
+		return -EIO;
+	m->block++;
+	if ((rc = iom_rows(m, step_id, rows, n, &lo)) < 0)
+		return rc;
+	return iom_inst_samples(m->im, &m->inst, m->test, m->block, s.name, step_id);
+}
+
+static int iom_end_test(struct iom *m, const char *status)
+{
+	char end[40];
+
+	if (!m->open)
+		return 0;
+	if (!m->run_id && iom_start_run(m) < 0)
+		return -EIO;
+	iom_time(m->stamp, end, sizeof(end));
+	if (imp_run_end(m->im, m->run_id, status, m->stamp[0] ? end : NULL,
+			m->host[0] ? m->host : NULL) < 0 ||
+	    imp_mark_oio_sweeps(m->im, m->run_id) < 0)
+		return -EIO;
+	if (!strcmp(status, "aborted") &&
+	    imp_event_insert(m->im, m->run_id, m->stamp[0] ? end : m->started, "warning",
+			     "Iometer: Aborted test") < 0)
+		return -EIO;
+	m->open = false;
+	return 0;
+}
+
+static int iom_test_start(struct iom *m)
+{
+	char line[300], *comma;
+	int rc = iom_end_test(m, "done");	/* before 1.1.0: no 'End Test */
+
+	if (rc < 0 || (rc = iom_value(m, "'Test Type,Test Description", line, sizeof(line))) < 0)
+		return rc;
+	comma = strchr(line, ',');
+	snprintf(m->desc, sizeof(m->desc), "%s", comma ? comma + 1 : "");
+	if (comma)
+		*comma = '\0';
+	snprintf(m->type, sizeof(m->type), "%.31s", line);
+	m->test++;
+	m->open = true;
+	m->run_id = 0;
+	m->seq = m->block = 0;
+	m->nspecs = 0;
+	m->host[0] = m->stamp[0] = m->started[0] = m->version[0] = '\0';
+	return 0;
+}
+
+/* Iometer 1.1.0 ends every test with 'End Test or Aborted test; dated
+ * versions (2006.07.27, 2008.06.18-RC2) end with the last result. */
+static bool iom_writes_end(const struct iom *m)
+{
+	return strncmp(m->version, "19", 2) && strncmp(m->version, "20", 2);
+}
+
+static int iom_line_step(struct iom *m, const struct csvline *l)
+{
+	const char *f = l->f[0];
+
+	if (!strcmp(f, "'Test Type"))
+		return iom_test_start(m);
+	if (!m->open)
+		return imp_error(m->im, l->line, 1, "expected 'Test Type,Test Description (is "
+				 "this Iometer's results.csv?)");
+	if (!strcmp(f, "'Version"))
+		return iom_value(m, f, m->version, sizeof(m->version));
+	if (!strcmp(f, "'Time Stamp")) {
+		int rc = iom_value(m, f, m->stamp, sizeof(m->stamp));
+
+		if (!rc && !m->started[0])
+			iom_time(m->stamp, m->started, sizeof(m->started));
+		return rc;
+	}
+	if (!strcmp(f, "'Access specifications"))
+		return iom_specs(m);
+	if (!strcmp(f, "'Results"))
+		return iom_result(m);
+	if (!strcmp(f, "'End Test") || !strcmp(f, "Aborted test")) {
+		m->i++;
+		return iom_end_test(m, f[0] == '\'' ? "done" : "aborted");
+	}
+	return imp_error(m->im, l->line, 1, "unexpected line '%.40s' in an Iometer results file", f);
+}
+
+static int iom_import(struct iom *m)
+{
+	const struct csvline *l;
+	int rc = 0;
+
+	while (!rc && (l = iom_line(m, m->i)))
+		rc = iom_line_step(m, l);
+	if (rc)
+		return rc;
+	if (m->open && iom_writes_end(m))
+		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1, "truncated: "
+				 "test %d has no 'End Test or Aborted test line (Iometer %s ends "
+				 "each test with one)", m->test, m->version);
+	if (!m->test)
+		return imp_error(m->im, 1, 1, "no 'Test Type line: is this Iometer's results.csv?");
+	return iom_end_test(m, "done");
+}
+
+int db_import_iometer(struct imp *im)
+{
+	struct iom m = { .im = im };
+	int rc;
+
+	m.specs = calloc(IOM_MAX_SPECS, sizeof(*m.specs));
+	if (!m.specs || csvlines_read(&m.c, im->text, im->len) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = iom_inst_load(im, &m.inst);
+	if (!rc)
+		rc = iom_import(&m);
+out:
+	iom_inst_free(&m.inst);
+	csvlines_free(&m.c);
+	for (unsigned k = 0; k < m.nseen; k++)
+		free(m.seen[k]);
+	free(m.seen);
+	free(m.specs);
+	return rc;
+}

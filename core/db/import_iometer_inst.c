@@ -1,0 +1,206 @@
+/* Iometer 1.1.0's per-interval file ("inst" + the results file's name, its
+ * rows "TimeStamp,'Target Type,..." from Worker::SaveResultsInstantaneous)
+ * as per-second samples of the matching result's step. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/import_iometer.h"
+#include "util.h"
+
+static const char *inst_find(struct imp *im, struct iom_inst *in)
+{
+	const char *b = strrchr(im->path, '/');
+	size_t dir = b ? (size_t)(b + 1 - im->path) : 0;
+
+	b = b ? b + 1 : im->path;
+	for (unsigned x = 0; x < im->nextra; x++) {
+		const char *e = strrchr(im->extra[x], '/');
+
+		e = e ? e + 1 : im->extra[x];
+		if (!strncmp(e, "inst", 4) && !strcmp(e + 4, b)) {
+			im->extra_used[x] = true;
+			return im->extra[x];
+		}
+	}
+	in->own = util_strdup_printf("%.*sinst%s", (int)dir, im->path, b);
+	return in->own && !access(in->own, R_OK) ? in->own : NULL;
+}
+
+/* Split the inst file into result blocks: 'Results, the TimeStamp header,
+ * its rows. */
+static int inst_blocks(struct imp *im, struct iom_inst *in)
+{
+	int test = 0, block = 0;
+
+	for (size_t i = 0; i < in->c.n; i++) {
+		const struct csvline *l = &in->c.l[i];
+		struct iom_iblock *b;
+		int rc;
+
+		if (!strcmp(l->f[0], "'Test Type"))
+			test++, block = 0;
+		if (strcmp(l->f[0], "'Results"))
+			continue;
+		if (i + 1 >= in->c.n || strcmp(in->c.l[i + 1].f[0], "TimeStamp"))
+			return imp_error_in(im, in->path, l->line + 1, 1, "expected the header "
+					    "TimeStamp,'Target Type,... after 'Results");
+		b = realloc(in->b, (in->nb + 1) * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		in->b = b;
+		b = &in->b[in->nb++];
+		b->test = test, b->block = ++block;
+		if ((rc = iom_header(im, &in->c.l[i + 1], 1, &b->lo, in->path)) < 0)
+			return rc;
+		b->first = i + 2;
+		for (b->n = 0; b->first + b->n < in->c.n && in->c.l[b->first + b->n].f[0][0] != '\'';
+		     b->n++)
+			if ((rc = iom_check_row(im, in->path, &in->c.l[b->first + b->n], &b->lo, 1)) < 0)
+				return rc;
+		i = b->first + b->n - 1;
+	}
+	return 0;
+}
+
+int iom_inst_load(struct imp *im, struct iom_inst *in)
+{
+	size_t len;
+	char *text;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	in->path = inst_find(im, in);
+	if (!in->path)
+		return 0;
+	text = util_read_file(in->path, &len);
+	if (!text) {
+		snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", in->path, strerror(errno));
+		return -EIO;
+	}
+	rc = csvlines_read(&in->c, text, len);
+	free(text);
+	return rc < 0 ? rc : inst_blocks(im, in);
+}
+
+/* Milliseconds of Iometer's "2014-03-05 11:00:02:100" (its zone does not
+ * matter: only differences are used); -1 when it is not one. */
+static double inst_ms(const char *s)
+{
+	struct tm tm = { 0 };
+	int ms = 0;
+
+	if (sscanf(s, "%d-%d-%d %d:%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+		   &tm.tm_min, &tm.tm_sec, &ms) != 7)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) * 1000 + ms;
+}
+
+struct inst_acc {
+	double t0_ms, ms;		/* the first interval's time, this one's */
+	struct imp_sample s;
+	double lat_sum[2], secs;
+	unsigned nrows;
+	const char *names[64];		/* workers in this interval */
+};
+
+static int inst_flush(struct imp *im, struct inst_acc *a, int64_t step_id)
+{
+	struct imp_sample *s = &a->s;
+
+	if (!a->nrows)
+		return 0;
+	s->t = llround((a->ms - a->t0_ms) / 1000);
+	for (int d = 0; d < 2; d++)
+		s->lat_mean[d] = s->ops[d] ? a->lat_sum[d] / (double)s->ops[d] : NAN;
+	s->lat_p99[0] = s->lat_p99[1] = NAN;
+	s->occupancy = a->secs > 0 ? (a->lat_sum[0] + a->lat_sum[1]) / 1e6 / a->secs : NAN;
+	a->nrows = 0;
+	return imp_sample_insert(im, step_id, s);
+}
+
+/* One WORKER row into the interval it belongs to: a worker seen twice
+ * starts the next interval. */
+static int inst_row(struct imp *im, struct iom_inst *in, const struct iom_iblock *b,
+		    const struct csvline *l, struct inst_acc *a, int64_t step_id)
+{
+	static const enum iom_col cols[] = { IC_IOS_R, IC_IOS_W, IC_BYTES_R, IC_BYTES_W, IC_ERR,
+					     IC_AVG_R, IC_AVG_W, IC_MAX, IC_RAW_RUN, IC_SPEED };
+	const char *name = l->f[b->lo.idx[IC_NAME]];
+	double v[10], ms = inst_ms(l->f[0]);
+	int rc;
+
+	if (ms < 0)
+		return imp_error_in(im, in->path, l->line, 1, "TimeStamp: '%s' is not "
+				    "YYYY-MM-DD hh:mm:ss:ms", l->f[0]);
+	for (unsigned k = 0; k < a->nrows; k++)
+		if (!strcmp(a->names[k], name) && (rc = inst_flush(im, a, step_id)) < 0)
+			return rc;
+	for (unsigned k = 0; k < 10; k++)
+		if (iom_num(im, in->path, l, b->lo.idx[cols[k]], iometer_col_name(&b->lo, cols[k]),
+			    k < 5, &v[k]) < 0)
+			return -EINVAL;
+	if (!a->nrows) {
+		memset(&a->s, 0, sizeof(a->s));
+		a->s.lat_max = NAN;
+		a->lat_sum[0] = a->lat_sum[1] = a->secs = 0;
+		a->ms = ms;
+		if (a->t0_ms < 0)
+			a->t0_ms = ms;
+	}
+	if (a->nrows < 64)
+		a->names[a->nrows++] = name;
+	for (int d = 0; d < 2; d++) {
+		a->s.ops[d] += llround(v[d]);
+		a->s.bytes[d] += llround(v[2 + d]);
+		if (!isnan(v[5 + d]))
+			a->lat_sum[d] += v[5 + d] * 1000 * v[d];
+	}
+	a->s.errors += llround(v[4]);
+	if (!isnan(v[7]) && (isnan(a->s.lat_max) || v[7] * 1000 > a->s.lat_max))
+		a->s.lat_max = v[7] * 1000;
+	if (!isnan(v[8]) && v[9] > 0)
+		a->secs = v[8] / v[9];
+	return 0;
+}
+
+int iom_inst_samples(struct imp *im, struct iom_inst *in, int test, int block,
+		     const char *spec, int64_t step_id)
+{
+	const struct iom_iblock *b = NULL;
+	struct inst_acc a = { .t0_ms = -1 };
+	int rc = 0;
+
+	for (unsigned k = 0; k < in->nb && !b; k++)
+		if (in->b[k].test == test && in->b[k].block == block)
+			b = &in->b[k];
+	if (!b)
+		return 0;
+	for (size_t r = b->first; !rc && r < b->first + b->n; r++) {
+		const struct csvline *l = &in->c.l[r];
+		const char *type = l->f[1];
+
+		if (!strcmp(type, "ALL") && strcmp(l->f[b->lo.idx[IC_SPEC]], spec))
+			return imp_error_in(im, in->path, l->line, l->col[b->lo.idx[IC_SPEC]],
+					    "access specification '%s', but result %d of test %d "
+					    "in '%s' is '%s'", l->f[b->lo.idx[IC_SPEC]], block,
+					    test, im->path, spec);
+		if (!strcmp(type, "WORKER") && !l->f[b->lo.idx[IC_SPEC]][0])
+			rc = inst_row(im, in, b, l, &a, step_id);
+	}
+	return rc ? rc : inst_flush(im, &a, step_id);
+}
+
+void iom_inst_free(struct iom_inst *in)
+{
+	csvlines_free(&in->c);
+	free(in->b);
+	free(in->own);
+	memset(in, 0, sizeof(*in));
+}

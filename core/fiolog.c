@@ -1,0 +1,163 @@
+/* fio's interval logs, averaged into whole seconds (see fiolog.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fiolog.h"
+
+static const char *const kind_names[FIOLOG_KINDS] = { "iops", "bw", "lat", "clat", "slat" };
+
+const char *fiolog_option(enum fiolog_kind k)
+{
+	return k == FIOLOG_IOPS ? "write_iops_log" : k == FIOLOG_BW ? "write_bw_log" :
+	       "write_lat_log";
+}
+
+bool fiolog_name_parse(const char *path, struct fiolog_name *n)
+{
+	const char *base = strrchr(path, '/'), *us, *dot;
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len < 8 || strcmp(base + len - 4, ".log"))
+		return false;
+	dot = base + len - 4;	/* ".log" */
+	us = dot;
+	while (us > base && isdigit((unsigned char)us[-1]))
+		us--;
+	if (us == dot || us == base || us[-1] != '.')
+		return false;
+	n->job = (unsigned)strtoul(us, NULL, 10);
+	dot = us - 1;		/* the '.' before N */
+	for (int k = 0; k < FIOLOG_KINDS; k++) {
+		size_t kl = strlen(kind_names[k]);
+		const char *p = dot - kl;
+
+		if (p - 1 <= base || p[-1] != '_' || strncmp(p, kind_names[k], kl))
+			continue;
+		if ((size_t)(p - 1 - base) >= sizeof(n->prefix))
+			return false;
+		snprintf(n->prefix, sizeof(n->prefix), "%.*s", (int)(p - 1 - base), base);
+		n->kind = (enum fiolog_kind)k;
+		return n->job > 0;
+	}
+	return false;
+}
+
+static int sec_grow(struct fiolog *l, size_t t)
+{
+	struct fiolog_sec *p;
+
+	if (t < l->nsec)
+		return 0;
+	p = realloc(l->sec, (t + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + l->nsec, 0, (t + 1 - l->nsec) * sizeof(*p));
+	l->sec = p;
+	l->nsec = t + 1;
+	return 0;
+}
+
+/* One line's fields: integers separated by commas; 0 or the bad field's offset + 1. */
+static size_t parse_fields(const char *s, size_t len, long long *v, int *nv)
+{
+	size_t i = 0;
+
+	*nv = 0;
+	while (i < len) {
+		char *end;
+
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (*nv == 6 || i >= len || !(isdigit((unsigned char)s[i]) || s[i] == '-'))
+			return i + 1;
+		errno = 0;
+		v[(*nv)++] = strtoll(s + i, &end, 10);
+		if (errno || (size_t)(end - s) > len)
+			return i + 1;
+		i = (size_t)(end - s);
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i < len && s[i] != ',')
+			return i + 1;
+		if (i < len && ++i >= len)
+			return i + 1;	/* a trailing comma */
+	}
+	return 0;
+}
+
+static int add_line(struct fiolog *l, enum fiolog_kind k, const char *s, size_t len,
+		    unsigned *col, const char **what)
+{
+	long long v[6];
+	int nv;
+	size_t bad = parse_fields(s, len, v, &nv);
+	long long t;
+
+	if (bad) {
+		*col = (unsigned)bad;
+		*what = "expected an integer field (msec, value, dir, bs, offset[, prio])";
+		return -EINVAL;
+	}
+	if (nv < 4) {
+		*col = (unsigned)len + 1;
+		*what = "missing columns: expected msec, value, dir, bs[, offset[, prio]]";
+		return -EINVAL;
+	}
+	if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[2] > 2) {
+		*col = 1;
+		*what = "a negative time or value, or a direction other than 0, 1, 2";
+		return -EINVAL;
+	}
+	if (v[2] == 2)		/* trims: hbatest has no such direction */
+		return 0;
+	t = llround((double)v[0] / 1000.0) - 1;
+	if (t < 0)
+		t = 0;
+	if (sec_grow(l, (size_t)t) < 0) {
+		*col = 1;
+		*what = "out of memory";
+		return -ENOMEM;
+	}
+	l->sec[t].sum[k][v[2]] += (double)v[1];
+	l->sec[t].n[k][v[2]]++;
+	return 0;
+}
+
+int fiolog_add(struct fiolog *l, enum fiolog_kind k, const char *text, unsigned *line,
+	       unsigned *col, const char **what)
+{
+	const char *s = text;
+
+	for (*line = 1; *s; (*line)++) {
+		size_t len = strcspn(s, "\n");
+		size_t cut = len && s[len - 1] == '\r' ? len - 1 : len;
+		int rc = cut ? add_line(l, k, s, cut, col, what) : 0;
+
+		if (rc)
+			return rc;
+		s += len + (s[len] == '\n');
+	}
+	return 0;
+}
+
+bool fiolog_mean(const struct fiolog *l, size_t t, enum fiolog_kind k, int d, double *v)
+{
+	if (t >= l->nsec || !l->sec[t].n[k][d])
+		return false;
+	*v = l->sec[t].sum[k][d] / l->sec[t].n[k][d];
+	return true;
+}
+
+void fiolog_free(struct fiolog *l)
+{
+	free(l->sec);
+	l->sec = NULL;
+	l->nsec = 0;
+}

@@ -1,0 +1,40 @@
+/* fio's interval logs (--write_iops_log, --write_bw_log, --write_lat_log with
+ * --log_avg_msec=1000): NAME_iops.N.log lines "msec, value, dir, bs, offset[, prio]",
+ * averaged into whole seconds. No SQL: core/db/import_fio.c stores them. */
+#ifndef HB_FIOLOG_H
+#define HB_FIOLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum fiolog_kind { FIOLOG_IOPS, FIOLOG_BW, FIOLOG_LAT, FIOLOG_CLAT, FIOLOG_SLAT, FIOLOG_KINDS };
+
+struct fiolog_name {
+	char prefix[256];	/* NAME, without its folder */
+	enum fiolog_kind kind;
+	unsigned job;		/* N: fio's job (thread) number, 1-based */
+};
+
+/* Values per second t (the window ending near t + 1 s), per direction. */
+struct fiolog_sec {
+	double sum[FIOLOG_KINDS][2];
+	unsigned n[FIOLOG_KINDS][2];
+};
+
+struct fiolog {
+	struct fiolog_sec *sec;
+	size_t nsec;
+};
+
+/* Is path a log's name (NAME_iops.N.log, ..._bw, _lat, _clat, _slat)? */
+bool fiolog_name_parse(const char *path, struct fiolog_name *n);
+/* The job option that writes a log of this kind ("write_iops_log"). */
+const char *fiolog_option(enum fiolog_kind k);
+/* Add a log's lines: 0, or -EINVAL with the fault's line, column and what. */
+int fiolog_add(struct fiolog *l, enum fiolog_kind k, const char *text, unsigned *line,
+	       unsigned *col, const char **what);
+/* The mean of kind k in direction d at second t; false when none. */
+bool fiolog_mean(const struct fiolog *l, size_t t, enum fiolog_kind k, int d, double *v);
+void fiolog_free(struct fiolog *l);
+
+#endif

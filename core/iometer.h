@@ -1,0 +1,28 @@
+/* Iometer's results.csv: the three column layouts of its 'Results header
+ * (56 columns up to 2008, 59 in 1.1.0, 80 with latency bins since 2014),
+ * told apart by their names, and the columns hbatest reads. No SQL. */
+#ifndef HB_IOMETER_H
+#define HB_IOMETER_H
+
+enum iom_col {
+	IC_TYPE, IC_NAME, IC_SPEC, IC_MANAGERS, IC_WORKERS, IC_DISKS, IC_IOPS, IC_RIOPS,
+	IC_WIOPS, IC_MBPS_BIN, IC_MBPS_DEC, IC_AVG, IC_AVG_R, IC_AVG_W, IC_MAX, IC_MAX_R,
+	IC_MAX_W, IC_ERR, IC_BYTES_R, IC_BYTES_W, IC_IOS_R, IC_IOS_W, IC_RAW_RUN, IC_QD,
+	IC_CPU, IC_SPEED, IC_N
+};
+
+struct iom_layout {
+	int ncols;		/* 56, 59 or 80 */
+	int idx[IC_N];		/* field index of each column, -1: not in this layout */
+};
+
+/* Match a header's names (the first without its "'") from field first on:
+ * 0 with the layout, or -1 with *bad the field that matches no layout and
+ * want what Iometer writes there (NULL: one column too many). */
+int iometer_layout(char **names, unsigned n, unsigned first, struct iom_layout *lo,
+		   unsigned *bad, const char **want);
+/* The name of column c in the layout, and of field i (NULL past the end). */
+const char *iometer_col_name(const struct iom_layout *lo, enum iom_col c);
+const char *iometer_col_at(const struct iom_layout *lo, unsigned i);
+
+#endif

@@ -1,0 +1,18 @@
+/* Positions in a JSON text, for FILE:LINE:COLUMN messages: the first syntax
+ * error, and the place of the value a path names ('$.jobs[2]."job options".bs'). */
+#ifndef HB_JSONPOS_H
+#define HB_JSONPOS_H
+
+#include <stddef.h>
+
+/* Check the one JSON value at the start of s (after blanks) and that only
+ * blanks follow: 0, or -1 with *off at the fault and *what saying it. *end
+ * (when not NULL) is the offset just past the value. */
+int jsonpos_check(const char *s, size_t len, size_t *off, const char **what, size_t *end);
+/* Offset of the value at path in a valid text; where the path leaves the
+ * text, the offset of the deepest value found on it. */
+size_t jsonpos_find(const char *s, size_t len, const char *path);
+/* 1-based line and column (bytes) of offset off. */
+void jsonpos_linecol(const char *s, size_t off, unsigned *line, unsigned *col);
+
+#endif
