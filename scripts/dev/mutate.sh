@@ -19,8 +19,8 @@ m core/workload.c 'unsigned queues = wl->workers * wl->ntargets;' 'unsigned queu
 	'tests/plan_errors.t' 'OIO split checked against workers only, not workers x targets'
 m scripts/snia.lua 'and r.slope_excursion <= max_slope * r.mean' 'and r.slope_excursion < max_slope * r.mean' \
 	'tests/snia.t' 'SNIA slope limit <= made <'
-m core/worker.c 'b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op]++;' \
-	'b->tgt[io->target * TGT_COUNTERS + TGT_OPS]++;' \
+m core/worker.c 'b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op] += k;' \
+	'b->tgt[io->target * TGT_COUNTERS + TGT_OPS] += k;' \
 	'tests/errors.t tests/plan_api.t' 'per-target counters ignore the direction'
 m core/db/resume.c 'if (strcmp(now_sha, sha) && !force) {' 'if (strcmp(now_sha, sha)) {' \
 	'tests/resume.t' '--force ignored on resume'
@@ -37,9 +37,9 @@ m core/db/resume.c 's->res.iops = sqlite3_column_double(st, 4);' 's->res.iops = 
 m core/worker.c 'int64_t sec = (int64_t)((now - w->t0) / NSEC_PER_SEC);' \
 	'int64_t sec = (int64_t)((now - w->t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC);' \
 	'tests/errors.t' 'an I/O counted in the nearest second, not the one it completed in'
-m core/worker.c 'hist_add(&b->lat[io->op], lat);' 'hist_add(&b->lat[0], lat);' \
+m core/worker.c 'hist_add_n(&b->lat[io->op], lat, k);' 'hist_add_n(&b->lat[0], lat, k);' \
 	'tests/errors.t' 'every latency goes into the read histogram'
-m core/worker.c 'b->busy_ns += lat;' 'b->busy_ns += lat / 2;' \
+m core/worker.c 'b->busy_ns += lat * k;' 'b->busy_ns += lat * k / 2;' \
 	'tests/errors.t' 'occupancy counts half of each I/O'
 m core/step.c 'r->sh.stop_on_error = s->on_error == ON_ERROR_FAIL;' 'r->sh.stop_on_error = false;' \
 	'tests/errors.t' 'on_error="fail" does not stop the step at the first error'
@@ -85,9 +85,8 @@ m core/runner.c 'if (t->kind == TARGET_VIRTUAL || (!spec->wl.write_pct && !t->cr
 m plugins/engines/sim.c 'enc = gen <= 2 ? 8.0 / 10 : gen <= 5 ? 128.0 / 130 : 242.0 / 256;' \
 	'enc = gen <= 3 ? 8.0 / 10 : gen <= 5 ? 128.0 / 130 : 242.0 / 256;' \
 	'tests/sim.t' 'PCIe 3 links with the 8b/10b encoding of PCIe 1-2'
-m plugins/engines/sim.c 'r = fmax(drive_op(st, drive, HB_OP_READ, doff, len, t),
-		 drive_op(st, parity, HB_OP_READ, doff, len, t));' \
-	'r = drive_op(st, drive, HB_OP_READ, doff, len, t);' \
+m plugins/engines/sim_model.h '	r = dmax(r, drive_op(st, parity, HB_OP_READ, doff, len, t));' \
+	'' \
 	'tests/sim.t' 'a RAID5 small write reads the old data but not the old parity (3 drive I/Os)'
 # --- runner ------------------------------------------------------------------------
 m core/runner.c 'status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";' \
