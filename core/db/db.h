@@ -37,12 +37,14 @@ struct db_run {
 	bool simulated;
 };
 
-/* Open for writing (creating the file and schema when missing, upgrading an
- * older schema); PRAGMA quick_check first. err names the file. */
+/* Open for writing (creating the file and schema when missing, migrating an
+ * older schema after a copy to NAME.bak-vN); PRAGMA quick_check first. err
+ * names the file. */
 int db_open(struct db *db, const char *path, bool create, char *err, size_t errlen);
-/* Open for reading only (PRAGMA query_only): never creates, initialises or
- * changes the file. full: integrity_check (every page and index) instead of
- * quick_check. */
+/* Open for reading only (PRAGMA query_only): never creates or initialises a
+ * file; an older schema is migrated first, as db_open does (an error naming
+ * both versions when the file or its folder is read-only). full:
+ * integrity_check (every page and index) instead of quick_check. */
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
 void db_close(struct db *db);
 int db_exec(struct db *db, const char *sql);
