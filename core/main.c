@@ -31,6 +31,7 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]" },
+	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)" },
 	{ "--version", cmd_version, "--version | help" },
 	{ "version", cmd_version, NULL },
 	{ "help", cmd_help, NULL },

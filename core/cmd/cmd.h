@@ -16,6 +16,7 @@ int cmd_show(int argc, char **argv);
 int cmd_plugins(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Options every command takes: --db, --plugin-path, -v, -q. Returns how
  * many argv entries it used (0: not a common option, -1: missing value). */

@@ -96,6 +96,15 @@ int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
 /* A run's state column: 'running' with its process gone reads 'interrupted'. */
 const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid);
 
+/* merge.c: the runs of the database in_path (attached read-only) that db
+ * lacks, by uuid, with their rows, in one transaction. A uuid in both with
+ * other content is an error naming the run, and nothing is written. */
+struct db_merge_counts {
+	unsigned copied, present, skipped;	/* skipped: still running */
+};
+int db_merge(struct db *db, const char *in_path, struct db_merge_counts *n, char *err,
+	     size_t errlen);
+
 /* For core/db/ only: prepare, the failure's reason in db->err (NULL). */
 sqlite3_stmt *db_prep(struct db *db, const char *sql);
 /* Default database path: $HBATEST_DB or ./hbatest.db */
