@@ -55,6 +55,8 @@ is "$rc" 0 "merge into a new archive: exit 0"
 is "$out" "'bench1.db': 1 new run copied, 0 already present
 'bench2.db': 2 new runs copied, 0 already present" "it says what each input gave"
 is "$(q archive.db 'PRAGMA user_version')" 4 "the archive is created at the current schema version"
+is "$(sha256sum < bench1.db) $(sha256sum < bench2.db)" "$sum1 $sum2" "the inputs are byte-identical"
+is "$(ls | grep -c -- '-wal$\|-shm$')" 0 "and no -wal or -shm file is left beside them"
 dump archive.db > got; { dump bench1.db; dump bench2.db; } | LC_ALL=C sort > want
 [ -s want ] && cmp -s got want; ok $? "every table's rows are the inputs', matched by uuid and step seq"
 [ $? -eq 0 ] || diff got want | head -5 | sed 's/^/#   /'
@@ -62,8 +64,6 @@ is "$(q archive.db "SELECT count(*) FROM steady_state x JOIN steps f ON f.id = x
 	JOIN steps l ON l.id = x.last_step_id WHERE f.run_id = x.run_id AND l.run_id = x.run_id")" 3 \
 	"steady_state's first and last step ids point at steps of their own run"
 is "$(q archive.db 'PRAGMA foreign_key_check')" "" "no row points at a missing run or step"
-is "$(sha256sum < bench1.db) $(sha256sum < bench2.db)" "$sum1 $sum2" "the inputs are byte-identical"
-is "$(ls | grep -c -- '-wal$\|-shm$')" 0 "and no -wal or -shm file is left beside them"
 
 # --- idempotent -------------------------------------------------------------------
 before=$(counts archive.db)
