@@ -63,20 +63,32 @@ static off_t wal_bytes(const char *path)
 	return stat(wal, &st) ? 0 : st.st_size;
 }
 
-static int copy_fd(int in, int out)
+/* The database file's bytes, read through SQLite's own handle: closing
+ * another descriptor of the file would drop this process's locks on it
+ * (POSIX locks belong to the process, not the descriptor). */
+static int copy_db(struct db *db, int out)
 {
 	static char buf[1 << 16];
-	ssize_t n;
+	sqlite3_file *f = NULL;
+	sqlite3_int64 size, off;
 
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, n - off);
+	if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_FILE_POINTER, &f) != SQLITE_OK ||
+	    !f || !f->pMethods || f->pMethods->xFileSize(f, &size) != SQLITE_OK)
+		return -EIO;
+	for (off = 0; off < size; off += sizeof(buf)) {
+		int n = size - off < (sqlite3_int64)sizeof(buf) ? (int)(size - off) : (int)sizeof(buf);
+
+		if (f->pMethods->xRead(f, buf, n, off) != SQLITE_OK)
+			return -EIO;
+		for (int done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, n - done);
 
 			if (w < 0)
 				return -errno;
-			off += w;
+			done += w;
 		}
-	return n < 0 ? -errno : fsync(out) ? -errno : 0;
+	}
+	return fsync(out) ? -errno : 0;
 }
 
 static void sync_dir(const char *path)
@@ -91,30 +103,24 @@ static void sync_dir(const char *path)
 	free(copy);
 }
 
-/* path -> tmp, byte for byte, then linked to the first free name among
+/* The file -> tmp, byte for byte, then linked to the first free name among
  * NAME.bak-vN, NAME.bak-vN.1, ...: an older backup is never replaced, and a
  * copy cut short never has the backup's name. */
-static int backup_copy(const char *path, int v, char *name, size_t len)
+static int backup_copy(struct db *db, int v, char *name, size_t len)
 {
+	const char *path = db->path;
 	char tmp[4096];
 	struct stat st;
-	int in, out, rc;
+	int out, rc;
 
 	snprintf(tmp, sizeof(tmp), "%s.bak-v%d.tmp-XXXXXX", path, v);
 	snprintf(name, len, "%s.bak-v%d", path, v);
-	in = open(path, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
 	out = mkostemp(tmp, O_CLOEXEC);
-	if (out < 0) {
-		rc = -errno;
-		close(in);
-		return rc;
-	}
-	rc = fstat(in, &st) ? -errno : fchmod(out, st.st_mode & 0777) ? -errno : 0;
+	if (out < 0)
+		return -errno;
+	rc = stat(path, &st) ? -errno : fchmod(out, st.st_mode & 0777) ? -errno : 0;
 	if (!rc)
-		rc = copy_fd(in, out);
-	close(in);
+		rc = copy_db(db, out);
 	if (close(out) && !rc)
 		rc = -errno;
 	for (int i = 1; !rc && link(tmp, name) != 0; i++) {
@@ -210,7 +216,7 @@ static int schema_migrate(struct db *db, int v, char *err, size_t len)
 	if (runs && wal_bytes(db->path) > 0)
 		return -EAGAIN;
 	if (runs) {
-		rc = backup_copy(db->path, v, name, sizeof(name));
+		rc = backup_copy(db, v, name, sizeof(name));
 		if (rc < 0) {
 			snprintf(name, sizeof(name), "the copy failed: %s", strerror(-rc));
 			return migrate_refused(db, v, name, rc, err, len);
