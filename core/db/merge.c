@@ -3,7 +3,6 @@
  * them and their ids remapped, in one transaction per input. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,24 +82,15 @@ static char *common_cols(struct merge *m, const char *table, const char *pre)
 	return out;
 }
 
-static sqlite3_stmt *prepf(struct merge *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static sqlite3_stmt *prepf(struct merge *m, const char *fmt, ...)
+/* Prepare sql (malloc'd) and free it; prepf(m, fmt, ...) formats it. */
+static sqlite3_stmt *prep_owned(struct merge *m, char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	va_list ap;
-	char *sql;
+	sqlite3_stmt *st = sql ? db_prep(m->out, sql) : NULL;
 
-	va_start(ap, fmt);
-	if (vasprintf(&sql, fmt, ap) < 0)
-		sql = NULL;
-	va_end(ap);
-	if (sql)
-		st = db_prep(m->out, sql);
 	free(sql);
 	return st;
 }
+#define prepf(m, ...) prep_owned((m), util_strdup_printf(__VA_ARGS__))
 
 /* The rows of table t that belong to run ?1 of schema s ("src", "main"). */
 static sqlite3_stmt *count_stmt(struct merge *m, const struct merge_table *t, const char *s)
@@ -269,7 +259,7 @@ static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *
 
 static int merge_runs(struct merge *m, struct db_merge_counts *n)
 {
-	sqlite3_stmt *st = prepf(m, "SELECT r.id, r.uuid, r.label, r.status, r.host, r.pid, "
+	sqlite3_stmt *st = db_prep(m->out, "SELECT r.id, r.uuid, r.label, r.status, r.host, r.pid, "
 		"(julianday('now') - julianday(COALESCE(r.heartbeat_at, r.started_at))) * 86400, "
 		"COALESCE((SELECT o.id FROM main.runs o WHERE o.uuid = r.uuid), 0) "
 		"FROM src.runs r ORDER BY r.id");

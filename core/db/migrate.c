@@ -29,28 +29,22 @@ const struct db_migration *db_migration(int version)
 	return NULL;
 }
 
-int db_table_count(struct db *db)
+/* The first column of the first row of sql, or -1. */
+static int query_int(struct db *db, const char *sql)
 {
 	sqlite3_stmt *st;
 	int n = -1;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM sqlite_master", -1, &st,
-			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return n;
 }
 
-static int has_runs(struct db *db)
+int db_table_count(struct db *db)
 {
-	sqlite3_stmt *st;
-	int n = -1;
-
-	if (sqlite3_prepare_v2(db->h, "SELECT EXISTS (SELECT 1 FROM runs)", -1, &st,
-			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return query_int(db, "SELECT count(*) FROM sqlite_master");
 }
 
 /* Bytes in the -wal file: 0 when the database file alone holds every page. */
@@ -208,7 +202,7 @@ static int schema_migrate(struct db *db, int v, char *err, size_t len)
 
 	if (sqlite3_db_readonly(db->h, "main") == 1)
 		return migrate_refused(db, v, "it is read-only here", -EROFS, err, len);
-	runs = has_runs(db);
+	runs = query_int(db, "SELECT EXISTS (SELECT 1 FROM runs)");
 	if (runs < 0) {
 		snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
 		return -EIO;
