@@ -397,34 +397,66 @@ static int input_check(struct merge *m)
 	return 0;
 }
 
-int db_merge(struct db *out, const char *in, struct db_merge_counts *n, char *err,
-	     size_t len)
+/* The attached input checked, then its runs in one transaction. */
+static int merge_input(struct merge *m, struct db_merge_counts *n)
 {
-	struct merge m = { .out = out, .in = in, .err = err, .len = len };
-	int rc;
+	sqlite3 *h = m->out->h;
+	int rc = input_check(m);
 
-	bool tidy = !side_file(in, "-wal") || !side_file(in, "-shm");
-
-	memset(n, 0, sizeof(*n));
-	rc = input_attach(&m);
-	if (rc)
-		return rc;
-	rc = input_check(&m);
-	if (!rc && sqlite3_exec(out->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		rc = merge_fail(&m, "lock");
+	if (!rc && sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		rc = merge_fail(m, "lock");
 	else if (!rc) {
-		rc = merge_prepare(&m);
+		rc = merge_prepare(m);
 		if (!rc)
-			rc = merge_runs(&m, n);
-		merge_finish(&m);
-		if (!rc && sqlite3_exec(out->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-			rc = merge_fail(&m, "commit");
+			rc = merge_runs(m, n);
+		merge_finish(m);
+		if (!rc && sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+			rc = merge_fail(m, "commit");
 		if (rc) {
-			sqlite3_exec(out->h, "ROLLBACK", NULL, NULL, NULL);
+			sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 			n->copied = 0;
 		}
 	}
-	sqlite3_exec(out->h, "DETACH src", NULL, NULL, NULL);
+	sqlite3_exec(h, "DETACH src", NULL, NULL, NULL);
+	return rc;
+}
+
+/* A connection of its own to OUT (already opened, so created or migrated)
+ * with URI names on, for the ATTACH; OUT's own path is never read as one. */
+static int merge_connect(struct db *w, const struct db *out, char *err, size_t len)
+{
+	char name[4096];
+
+	w->path = out->path;
+	snprintf(name, sizeof(name), "%s%s", strncmp(out->path, "file:", 5) ? "" : "./",
+		 out->path);
+	if (sqlite3_open_v2(name, &w->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) !=
+	    SQLITE_OK || sqlite3_exec(w->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
+		snprintf(err, len, "cannot open database '%s': %s", out->path,
+			 w->h ? sqlite3_errmsg(w->h) : "out of memory");
+		sqlite3_close(w->h);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(w->h, DB_BUSY_MS);
+	return 0;
+}
+
+int db_merge(struct db *out, const char *in, struct db_merge_counts *n, char *err,
+	     size_t len)
+{
+	struct db w = { 0 };
+	struct merge m = { .out = &w, .in = in, .err = err, .len = len };
+	bool tidy = !side_file(in, "-wal") || !side_file(in, "-shm");
+	int rc;
+
+	memset(n, 0, sizeof(*n));
+	rc = merge_connect(&w, out, err, len);
+	if (rc)
+		return rc;
+	rc = input_attach(&m);
+	if (!rc)
+		rc = merge_input(&m, n);
+	sqlite3_close(w.h);
 	if (tidy && (side_file(in, "-wal") || side_file(in, "-shm")))
 		input_tidy(in);
 	return rc;

@@ -118,15 +118,11 @@ static int db_prepare(struct db *db)
 	return 0;
 }
 
-/* URI names on, for ATTACH 'file:...?mode=ro' (merge.c); the user's own
- * path is never read as one ("./file:x.db"). */
 static int open_handle(struct db *db, const char *path, int flags, char *err, size_t len)
 {
-	char name[4096];
 	int v;
 
-	snprintf(name, sizeof(name), "%s%s", strncmp(path, "file:", 5) ? "" : "./", path);
-	if (sqlite3_open_v2(name, &db->h, flags | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
 		snprintf(err, len, "cannot open database '%s': %s", path,
 			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		return -EIO;
