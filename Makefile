@@ -60,7 +60,8 @@ endif
 
 # core/ and its subfolders (cmd/, db/, lua/); objects mirror them under $(B)/core/
 CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c core/*/*.c))
-CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/db/schema.o
+CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/db/schema.o \
+             $(B)/core/db/migrations.o
 MAIN_OBJ  := $(B)/core/main.o
 
 ENGINE_SRCS := $(wildcard plugins/engines/*.c)
@@ -93,6 +94,12 @@ $(B)/core/%.o: core/%.c
 
 # db/schema.sql is compiled into the binary
 $(B)/core/db/schema.o: core/db/schema.S db/schema.sql
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	$(Q)$(CC) -c -o $@ $<
+
+# and so is each of db/migrations/*.sql (listed in core/db/migrations.S)
+$(B)/core/db/migrations.o: core/db/migrations.S $(wildcard db/migrations/*.sql)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	$(Q)$(CC) -c -o $@ $<

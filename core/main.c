@@ -37,6 +37,7 @@ static const struct command {
 	{ "export", cmd_export,
 	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]" },
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]" },
+	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)" },
 	{ "--version", cmd_version, "--version | help" },
 	{ "version", cmd_version, NULL },
 	{ "help", cmd_help, NULL },

@@ -203,10 +203,9 @@ SELECT run_id, label, group_name, rw, bs, oio, write_pct, iops, read_iops, write
 FROM step_summary WHERE axis = 'write_pct' AND status = 'done';
 
 -- Views added in schema version 3, for reports. An older database gets them
--- when it is upgraded: core/db/open.c runs the text between the two marker
--- lines below, so keep every view of version 3 between them (IF NOT EXISTS:
--- a file set back to an older version by hand keeps its views).
--- schema 3 views begin
+-- from db/migrations/0003-report-views.sql: keep the two alike (a change to
+-- the schema is a new migration file; tests/migrate.t compares a migrated
+-- database with a new one).
 
 -- Every step with the simulated card and link it ran on (NULL on hardware).
 CREATE VIEW IF NOT EXISTS step_detail AS
@@ -246,7 +245,5 @@ SELECT run_id, target, min(ord) AS ord,
        CAST(max(CASE WHEN key = 'ceiling_current_bytes_per_s' THEN value END) AS REAL)
          AS ceiling_bytes_per_s
 FROM run_testbed WHERE probe = 'pcie' GROUP BY run_id, target;
-
--- schema 3 views end
 
 PRAGMA user_version = 4;

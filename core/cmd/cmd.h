@@ -19,6 +19,7 @@ int cmd_report(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Options every command takes: --db, --plugin-path, -v, -q. Returns how
  * many argv entries it used (0: not a common option, -1: missing value). */

@@ -37,12 +37,14 @@ struct db_run {
 	bool simulated;
 };
 
-/* Open for writing (creating the file and schema when missing, upgrading an
- * older schema); PRAGMA quick_check first. err names the file. */
+/* Open for writing (creating the file and schema when missing, migrating an
+ * older schema after a copy to NAME.bak-vN); PRAGMA quick_check first. err
+ * names the file. */
 int db_open(struct db *db, const char *path, bool create, char *err, size_t errlen);
-/* Open for reading only (PRAGMA query_only): never creates, initialises or
- * changes the file. full: integrity_check (every page and index) instead of
- * quick_check. */
+/* Open for reading only (PRAGMA query_only): never creates or initialises a
+ * file; an older schema is migrated first, as db_open does (an error naming
+ * both versions when the file or its folder is read-only). full:
+ * integrity_check (every page and index) instead of quick_check. */
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
 void db_close(struct db *db);
 int db_exec(struct db *db, const char *sql);
@@ -93,6 +95,15 @@ sqlite3_stmt *db_read_events(struct db *db, int64_t id);
 int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
 /* A run's state column: 'running' with its process gone reads 'interrupted'. */
 const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid);
+
+/* merge.c: the runs of the database in_path (attached read-only) that db
+ * lacks, by uuid, with their rows, in one transaction. A uuid in both with
+ * other content is an error naming the run, and nothing is written. */
+struct db_merge_counts {
+	unsigned copied, present, skipped;	/* skipped: still running */
+};
+int db_merge(struct db *db, const char *in_path, struct db_merge_counts *n, char *err,
+	     size_t errlen);
 
 /* For core/db/ only: prepare, the failure's reason in db->err (NULL). */
 sqlite3_stmt *db_prep(struct db *db, const char *sql);

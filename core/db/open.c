@@ -1,5 +1,5 @@
 /* Opening the results database: the integrity check, the schema (created or
- * upgraded atomically, so concurrent first runs agree), locks and errors. */
+ * migrated by migrate.c), read-only opens, locks and errors. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,43 +7,8 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "db/migrate.h"
 #include "log.h"
-
-extern const char hb_schema_sql[];
-
-/* From each older schema version to the next, in a transaction; NULL: the
- * views of schema.sql between its "schema N views" markers (views_of()). */
-static const char *const db_upgrades[] = {
-	[1] = "ALTER TABLE steps ADD COLUMN on_error TEXT; PRAGMA user_version = 2;",
-	[2] = NULL,
-	[3] = "ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'hbatest' "
-	      "CHECK (source IN ('hbatest', 'iometer', 'fio')); "
-	      "ALTER TABLE runs ADD COLUMN source_file TEXT; "
-	      "ALTER TABLE runs ADD COLUMN source_sha256 TEXT; "
-	      "ALTER TABLE steps ADD COLUMN placement TEXT; PRAGMA user_version = 4;",
-};
-
-#define VIEWS_BEGIN "-- schema %d views begin\n"
-#define VIEWS_END "-- schema %d views end\n"
-
-/* The views schema.sql adds in version v, and the version bump, as one script
- * (malloc'd), so a fresh database and an upgraded one get the same views. */
-static char *views_of(int v)
-{
-	char begin[64], end[64], *out;
-	const char *b, *e;
-
-	snprintf(begin, sizeof(begin), VIEWS_BEGIN, v);
-	snprintf(end, sizeof(end), VIEWS_END, v);
-	b = strstr(hb_schema_sql, begin);
-	e = b ? strstr(b, end) : NULL;
-	if (!e)
-		return NULL;
-	b += strlen(begin);
-	if (asprintf(&out, "%.*s\nPRAGMA user_version = %d;", (int)(e - b), b, v) < 0)
-		return NULL;
-	return out;
-}
 
 const char *db_default_path(void)
 {
@@ -137,86 +102,6 @@ static int db_check(struct db *db, bool full, char *err, size_t len)
 	return -EUCLEAN;
 }
 
-static int db_tables(struct db *db)
-{
-	sqlite3_stmt *st;
-	int n = -1;
-
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM sqlite_master", -1, &st,
-			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
-static int upgrade_from(struct db *db, int v, char **msg)
-{
-	char *views;
-	int rc;
-
-	if (db_upgrades[v])
-		return sqlite3_exec(db->h, db_upgrades[v], NULL, NULL, msg);
-	views = views_of(v + 1);
-	rc = views ? sqlite3_exec(db->h, views, NULL, NULL, msg) : SQLITE_NOMEM;
-	free(views);
-	return rc;
-}
-
-static int schema_apply(struct db *db, int v, char *err, size_t len)
-{
-	char *msg = NULL;
-	int rc = SQLITE_OK;
-
-	if (v == 0 && db_tables(db) != 0) {
-		snprintf(err, len, "'%s' is an SQLite database, but not hbatest's (it has "
-			 "tables and no hbatest schema version): give another --db FILE",
-			 db->path);
-		return -EINVAL;
-	}
-	if (v == 0)
-		rc = sqlite3_exec(db->h, hb_schema_sql, NULL, NULL, &msg);
-	for (; rc == SQLITE_OK && v > 0 && v < DB_SCHEMA_VERSION; v++) {
-		log_info("upgrading database '%s' from schema version %d to %d", db->path,
-			 v, v + 1);
-		rc = upgrade_from(db, v, &msg);
-	}
-	if (rc != SQLITE_OK) {
-		snprintf(err, len, "cannot %s the schema in '%s': %s", v ? "upgrade" : "create",
-			 db->path, msg ? msg : sqlite3_errmsg(db->h));
-		sqlite3_free(msg);
-		return db_errno(rc);
-	}
-	return 0;
-}
-
-/* Create or upgrade under a write lock, reading the version again inside:
- * another process may have created the schema while we waited. */
-static int schema_setup(struct db *db, char *err, size_t len)
-{
-	int v, rc;
-
-	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, len, "cannot lock database '%s' to set up its schema: %s",
-			 db->path, sqlite3_errmsg(db->h));
-		return -EBUSY;
-	}
-	v = db_user_version(db);
-	if (v < 0) {
-		snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
-		rc = -EIO;
-	} else {
-		rc = v < DB_SCHEMA_VERSION ? schema_apply(db, v, err, len) : 0;
-	}
-	if (!rc && sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, len, "cannot set up the schema in '%s': %s", db->path,
-			 sqlite3_errmsg(db->h));
-		rc = -EIO;
-	}
-	if (rc)
-		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
-}
-
 static int db_prepare(struct db *db)
 {
 	static const char sample_sql[] =
@@ -270,12 +155,16 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	}
 	if ((v = open_handle(db, path, flags, err, len)) < 0 || db_check(db, false, err, len))
 		goto fail;
+	/* an older file is migrated before anything changes it, even its
+	 * journal mode, so its backup is the file as it was */
+	if (v > 0 && v < DB_SCHEMA_VERSION && db_schema_setup(db, err, len) < 0)
+		goto fail;
 	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
 			 "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
 		goto fail;
 	}
-	if (v < DB_SCHEMA_VERSION && schema_setup(db, err, len) < 0)
+	if (v == 0 && db_schema_setup(db, err, len) < 0)
 		goto fail;
 	if (db_prepare(db) < 0) {
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
@@ -285,6 +174,21 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 fail:
 	db_close(db);
 	return -EIO;
+}
+
+/* An older file read by a view: migrated (and backed up) as `run` would,
+ * then opened read-only again; a read-only file is an error naming both
+ * versions (db_schema_setup). */
+static int db_open_migrated(struct db *db, const char *path, bool full, char *err,
+			    size_t len)
+{
+	struct db rw;
+	int rc;
+
+	db_close(db);
+	rc = db_open(&rw, path, false, err, len);
+	db_close(&rw);
+	return rc < 0 ? rc : db_open_ro(db, path, full, err, len);
 }
 
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len)
@@ -307,9 +211,12 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 		goto fail;
 	if (v == 0) {
 		snprintf(err, len, "'%s' is not an hbatest database (%s): run a plan first, "
-			 "or give --db FILE", path, db_tables(db) ? "no hbatest schema" : "empty");
+			 "or give --db FILE", path, db_table_count(db) ? "no hbatest schema" :
+			 "empty");
 		goto fail;
 	}
+	if (v < DB_SCHEMA_VERSION)
+		return db_open_migrated(db, path, full, err, len);
 	return 0;
 fail:
 	db_close(db);

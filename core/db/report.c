@@ -30,7 +30,7 @@ static int report_authorize(void *ctx, int action, const char *a, const char *b,
 	}
 }
 
-/* A database of an older schema is upgraded first (db_open does it): the
+/* A database of an older schema is migrated first (db_open_ro does it): the
  * report programs read the views of the current one. */
 int db_report_open(struct db *db, const char *path, char *err, size_t len)
 {
@@ -38,13 +38,6 @@ int db_report_open(struct db *db, const char *path, char *err, size_t len)
 
 	if (rc < 0)
 		return rc;
-	if (db_user_version(db) < DB_SCHEMA_VERSION) {
-		db_close(db);
-		rc = db_open(db, path, false, err, len);
-		db_close(db);
-		if (rc < 0 || (rc = db_open_ro(db, path, false, err, len)) < 0)
-			return rc;
-	}
 	sqlite3_set_authorizer(db->h, report_authorize, NULL);
 	return 0;
 }

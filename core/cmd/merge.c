@@ -1,0 +1,92 @@
+/* `hbatest merge OUT.db IN.db...`: gather the runs of many benches'
+ * databases into one archive, by run uuid (core/db/merge.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd/cmd.h"
+#include "log.h"
+
+/* Every input readable and none of them OUT, before OUT is created. */
+static int merge_check_inputs(const char *out, const char **in, int n)
+{
+	struct stat so, si;
+	bool have_out = stat(out, &so) == 0;
+
+	for (int i = 0; i < n; i++) {
+		if (stat(in[i], &si) != 0) {
+			log_error("cannot read database '%s': %s", in[i], strerror(errno));
+			return EXIT_FAILED;
+		}
+		if (have_out && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			cli_usage_error("merge", "'%s' is the output OUT.db itself: give the "
+					"databases to merge into it", in[i]);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int merge_parse(int argc, char **argv, const char **pos, int *npos)
+{
+	*npos = 0;
+	for (int i = 1; i < argc; i++) {
+		int used = cli_common_opt(argc, argv, i);
+
+		if (used < 0)
+			return -1;
+		if (used) {
+			if (!strcmp(argv[i], "--db")) {
+				cli_usage_error("merge", "--db does not apply: merge OUT.db IN.db...");
+				return -1;
+			}
+			i += used - 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_usage_error("merge", "unknown option '%s'", argv[i]);
+			return -1;
+		} else {
+			pos[(*npos)++] = argv[i];
+		}
+	}
+	if (*npos < 2) {
+		cli_usage_error("merge", "give the output database and at least one input: "
+				"merge OUT.db IN.db...");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *pos[argc > 0 ? argc : 1];
+	struct db out;
+	char err[1024];
+	int npos, rc, failed = 0;
+
+	if (merge_parse(argc, argv, pos, &npos) < 0)
+		return EXIT_USAGE;
+	rc = merge_check_inputs(pos[0], pos + 1, npos - 1);
+	if (rc)
+		return rc;
+	if (db_open(&out, pos[0], true, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return EXIT_FAILED;
+	}
+	for (int i = 1; i < npos; i++) {
+		struct db_merge_counts n;
+
+		if (db_merge(&out, pos[i], &n, err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			failed++;
+			continue;
+		}
+		printf("'%s': %u new run%s copied, %u already present", pos[i], n.copied,
+		       n.copied == 1 ? "" : "s", n.present);
+		if (n.skipped)
+			printf(", %u still running (skipped)", n.skipped);
+		printf("\n");
+	}
+	db_close(&out);
+	return failed ? EXIT_FAILED : EXIT_DONE;
+}
