@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# How the io_uring engine hands requests to the kernel: at most submit_batch
-# (default 4) per io_uring_enter, so a QD32 step reaches the device a few
+# How the io_uring and libaio engines hand requests to the kernel: at most submit_batch
+# (default 4) per io_uring_enter or io_submit, so a QD32 step reaches the device a few
 # requests at a time as completions come back, not in bursts of every
 # completion reaped (the cause of the old QD32 gap against fio, README
 # Benchmarks), and the queue stays full.
@@ -39,5 +39,15 @@ ok $? "a traced step with submit_batch=32 runs"
 n=$(max_submit "$TMP/wide.trace")
 is "$([ -n "$n" ] && [ "$n" -gt 4 ] && echo yes)" yes \
 	"submit_batch=32 lets one call submit more than 4 (largest: ${n:-none})"
+
+# libaio: at most 4 iocbs per io_submit
+cat > "$TMP/aio.lua" <<LUA
+hb.run{ engine = "libaio", rw = "randread", bs = "4k", oio = 32, duration = 2, size = "16m" }
+LUA
+strace -f -qq -e trace=io_submit -o "$TMP/aio.trace" "$HB" run "$TMP/aio.lua" --db "$DB" --target "$F" -q
+ok $? "a traced QD32 libaio step runs"
+n=$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/aio.trace" | sort -n | tail -1)
+is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
+	"libaio: no io_submit takes more than 4 requests (largest: ${n:-none})"
 
 done_testing
