@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "placement.h"
 #include "step.h"
 #include "target.h"
 #include "stop.h"
@@ -32,9 +33,11 @@ struct step_run {
 	struct worker *workers;
 	unsigned nworkers;
 	unsigned nstarted;		/* threads running, to join */
+	bool joined;			/* and joined */
 	struct worker_shared sh;
 	int *fds;
 	uint64_t *sizes;
+	struct placement place;		/* CPUs and node of every worker */
 	struct hist sec_lat[2];		/* scratch: one second, merged */
 	uint64_t *sec_tgt;		/* scratch: one second's per-target counters */
 };
@@ -72,6 +75,7 @@ void step_spec_free(struct step_spec *s)
 	free(s->axis);
 	free(s->axis_value);
 	free(s->cmd);
+	free(s->cpus);
 	plugin_opts_free(s->opts, s->nopts);
 	for (unsigned i = 0; i < s->wl.ntargets; i++)
 		free(s->wl.targets[i].path);
@@ -149,6 +153,7 @@ static int start_workers(struct step_run *r, char *err, size_t len)
 		w->nopts = s->nopts;
 		w->fds = r->fds;
 		w->sizes = r->sizes;
+		w->place = &r->place;
 		w->seed = s->wl.seed * 1000003u + i;
 		w->total_secs = s->wl.ramp + s->wl.duration;
 		if ((rc = worker_prepare(w)) < 0) {
@@ -417,7 +422,11 @@ static int collect_errors(struct step_run *r, char *err, size_t len)
 	for (unsigned i = 0; i < r->nworkers; i++) {
 		struct worker *w = &r->workers[i];
 
-		if (w->open_rc && w->open_rc != -ECANCELED && !rc) {
+		if (w->pin_failed && !rc) {
+			snprintf(err, len, "cannot pin worker %u to %s: %s", i,
+				 r->place.text, strerror(-w->open_rc));
+			rc = w->open_rc;
+		} else if (w->open_rc && w->open_rc != -ECANCELED && !rc) {
 			snprintf(err, len, "engine '%s' cannot open worker %u: %s",
 				 r->spec->engine->desc->name, i, strerror(-w->open_rc));
 			rc = w->open_rc;
@@ -440,6 +449,24 @@ static int collect_errors(struct step_run *r, char *err, size_t len)
 	return rc;
 }
 
+/* HBATEST_NO_SAMPLER=1, for `make bench` to measure the sampler's own cost:
+ * the main thread sleeps in pthread_join while the workers run and merges
+ * and stores every second at the end. Only for steps shorter than the
+ * workers' ring of seconds (worker.h), which then holds all of them. */
+static bool sampler_deferred(const struct step_spec *s)
+{
+	const char *e = getenv("HBATEST_NO_SAMPLER");
+
+	return e && !strcmp(e, "1") && s->wl.ramp + s->wl.duration < WORKER_RING;
+}
+
+static void join_workers(struct step_run *r)
+{
+	for (unsigned i = 0; i < r->nstarted && !r->joined; i++)
+		pthread_join(r->workers[i].thread, NULL);
+	r->joined = true;
+}
+
 int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		 struct step_totals *t, char *err, size_t len)
 {
@@ -459,6 +486,9 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		return -ENOMEM;
 	}
 	rc = open_targets(&r, hooks, err, len);
+	if (rc == 0 && !(rc = placement_decide(&spec->wl, spec->cpus, !spec->numa_none,
+					       &r.place, err, len)))
+		snprintf(t->placement, sizeof(t->placement), "%s", r.place.text);
 	if (rc == 0)
 		rc = start_workers(&r, err, len);
 	if (r.nstarted) {
@@ -474,10 +504,11 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			atomic_store(&r.sh.abort, true);
 		r.sh.t0 = util_now_ns();
 		atomic_store_explicit(&r.sh.go, true, memory_order_release);
+		if (!open_failed && rc == 0 && sampler_deferred(spec))
+			join_workers(&r);	/* the seconds wait in the rings */
 		if (!open_failed && rc == 0)
 			sample_loop(&r, hooks, t);
-		for (unsigned i = 0; i < r.nstarted; i++)
-			pthread_join(r.workers[i].thread, NULL);
+		join_workers(&r);
 		if (rc == 0)
 			rc = collect_errors(&r, err, len);
 		if (r.q.rc) {	/* seconds lost: this outranks the rest */

@@ -32,6 +32,8 @@ struct step_spec {
 	uint64_t exec_bytes;	/* exec steps: bytes it moves, for MB/s (0: unknown) */
 	double estimate;	/* s: what the dry pass counts for this step */
 	enum step_on_error on_error;
+	char *cpus;		/* cpus= CPU list ("0-7,16-23"), or NULL */
+	bool numa_none;		/* numa="none": no pinning near the target's device */
 };
 
 /* One second of a step, merged over workers. Latencies in us. */
@@ -70,6 +72,7 @@ struct step_totals {
 	unsigned ntargets;
 	uint64_t *tgt;		/* per target, TGT_COUNTERS each (worker.h); malloc'd */
 	struct hist lat[2];	/* ns, merged over the window */
+	char placement[128];	/* where the workers ran (steps.placement); "" for none chosen */
 };
 
 struct step_hooks {

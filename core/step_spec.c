@@ -15,7 +15,7 @@
 static const char *const step_keys[] = {
 	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
 	"align", "size", "engine", "targets", "direct", "seed", "group", "tags",
-	"kind", "passes", "axis", "round", "on_error", NULL,
+	"kind", "passes", "axis", "round", "on_error", "cpus", "numa", NULL,
 };
 
 static unsigned edit_distance(const char *a, const char *b)
@@ -105,6 +105,12 @@ char *step_params_json(const struct step_spec *s)
 		sb_printf(&b, ",\"round\":%u", s->round);
 	if (s->on_error != ON_ERROR_FAIL)	/* the default stays out: older runs resume */
 		sb_printf(&b, ",\"on_error\":\"%s\"", step_on_error_name(s->on_error));
+	if (s->cpus) {
+		sb_printf(&b, ",\"cpus\":");
+		sb_json_str(&b, s->cpus);
+	}
+	if (s->numa_none)	/* "auto", the default, stays out like on_error's */
+		sb_printf(&b, ",\"numa\":\"none\"");
 	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
 	for (unsigned i = 0; i < s->nopts; i++) {
 		sb_printf(&b, "%s", i ? "," : "");

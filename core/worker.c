@@ -4,7 +4,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/mman.h>
+
 #include "log.h"
+#include "placement.h"
 #include "stop.h"
 #include "worker.h"
 
@@ -34,9 +37,15 @@ int worker_prepare(struct worker *w)
 	w->buf_len = per_slot ? per_slot * w->depth : 4096;
 	w->slot_len = per_slot;
 	w->wbuf_off = reads && per_slot ? maxbs : 0;
-	if (!w->ios || !w->batch || !w->done ||
-	    posix_memalign(&w->buf, 4096, w->buf_len))
+	if (!w->ios || !w->batch || !w->done)
 		return -ENOMEM;
+	/* a mapping of its own, so its pages can be asked for on the step's node */
+	w->buf = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->buf == MAP_FAILED) {
+		w->buf = NULL;
+		return -ENOMEM;
+	}
+	placement_bind_memory(w->place, w->buf, w->buf_len);
 	/* writes come from buffers no read ever lands in: incompressible data */
 	util_fill_random(w->buf, w->buf_len, w->seed ^ 0x5eedb0f5);
 	for (unsigned i = 0; i < w->depth; i++)
@@ -63,7 +72,8 @@ void worker_release(struct worker *w)
 	free(w->ios);
 	free(w->batch);
 	free(w->done);
-	free(w->buf);
+	if (w->buf)
+		munmap(w->buf, w->buf_len);
 	w->ios = NULL;
 	w->batch = w->done = NULL;
 	w->buf = NULL;
@@ -304,7 +314,11 @@ static void *worker_main(void *arg)
 		.nworkers = w->wl->workers,
 	};
 
-	w->open_rc = ops->open(&setup, &w->ctx);
+	/* pinned before the engine sets up its rings, so they land near the card too */
+	w->open_rc = placement_pin_self(w->place);
+	w->pin_failed = w->open_rc != 0;
+	if (w->open_rc == 0)
+		w->open_rc = ops->open(&setup, &w->ctx);
 	atomic_fetch_add(&w->sh->ready, 1);
 	while (!atomic_load_explicit(&w->sh->go, memory_order_acquire)) {
 		struct timespec ts = { 0, 100 * 1000 };

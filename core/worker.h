@@ -32,6 +32,7 @@ struct sec_bucket {
 enum { TGT_OPS = 0, TGT_BYTES = 2, TGT_ERRORS = 4, TGT_COUNTERS = 5 };
 
 struct worker_shared;
+struct placement;
 
 struct worker {
 	unsigned index;
@@ -46,6 +47,7 @@ struct worker {
 	uint64_t seed;
 	uint64_t t0;			/* ns: step start on this worker's clock */
 	uint64_t total_secs;		/* ramp + duration */
+	const struct placement *place;	/* CPUs and node to run on; NULL: anywhere */
 
 	struct gen gen;
 	void *ctx;			/* engine's */
@@ -66,6 +68,7 @@ struct worker {
 	bool exhausted;			/* a fill wrote all it was to write */
 	uint64_t end_ns;		/* when it finished, on its clock */
 	int open_rc;
+	bool pin_failed;		/* open_rc is pinning's, not the engine's */
 	uint64_t nerrors;		/* failed or short I/Os, drain included */
 	int64_t err_result;		/* the first one's: -errno, or bytes if short */
 	uint64_t err_offset;

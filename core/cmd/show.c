@@ -53,17 +53,17 @@ static int show_steps(struct db *db, int64_t id)
 	st = db_read_steps(db, id);
 	if (!st)
 		return -EIO;
-	printf("\n%4s  %-12s  %-30s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s\n", "step",
+	printf("\n%4s  %-12s  %-30s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
 	       "kind", "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
-	       "max us", "errors");
+	       "max us", "errors", "placement");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		printf("%4d  %-12s  %-30.30s  %-8s  %10.0f  %9.1f  %9.1f  %9.1f  %9.1f  %10.1f  %6lld\n",
+		printf("%4d  %-12s  %-30.30s  %-8s  %10.0f  %9.1f  %9.1f  %9.1f  %9.1f  %10.1f  %6lld  %s\n",
 		       sqlite3_column_int(st, 0), sqlite3_column_text(st, 1),
 		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
 		       sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
 		       sqlite3_column_double(st, 6), sqlite3_column_double(st, 7),
 		       sqlite3_column_double(st, 8), sqlite3_column_double(st, 9),
-		       (long long)sqlite3_column_int64(st, 10));
+		       (long long)sqlite3_column_int64(st, 10), sqlite3_column_text(st, 12));
 	return db_read_end(db, st, rc);
 }
 

@@ -354,7 +354,7 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 		  "read_ops = ?, write_ops = ?, read_bytes = ?, write_bytes = ?, errors = ?, "
 		  "iops = ?, read_iops = ?, write_iops = ?, mbps = ?, lat_mean_us = ?, "
 		  "lat_p50_us = ?, lat_p99_us = ?, lat_p999_us = ?, lat_max_us = ?, "
-		  "error_text = ? WHERE id = ?");
+		  "error_text = ?, placement = ? WHERE id = ?");
 	if (!st) {
 		db_rollback(db);
 		return -EIO;
@@ -364,7 +364,9 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
 	bind_totals(st, t);
 	sqlite3_bind_text(st, 18, error_text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 19, step_id);
+	if (t->placement[0])
+		sqlite3_bind_text(st, 19, t->placement, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 20, step_id);
 	rc = step_done(db, st);
 	if (!rc && t->lat[0].total)
 		rc = insert_hist(db, step_id, "read", &t->lat[0]);

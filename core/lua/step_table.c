@@ -10,6 +10,7 @@
 
 #include "lua/state.h"
 #include "loader.h"
+#include "placement.h"
 #include "step_spec.h"
 #include "strbuf.h"
 
@@ -475,6 +476,29 @@ static int get_on_error(struct keyctx *k, struct step_spec *s)
 	return rc;
 }
 
+/* cpus= (a CPU list, every CPU online) and numa= ("auto" or "none") */
+static int get_placement(struct keyctx *k, struct step_spec *s)
+{
+	char *numa = NULL;
+	cpu_set_t set;
+	int rc = 0;
+
+	if (get_str(k, "cpus", NULL, &s->cpus) || get_str(k, "numa", "auto", &numa))
+		return -EINVAL;
+	if (s->cpus)
+		rc = placement_parse_cpus(s->cpus, &set, k->err, k->len);
+	if (!rc && !strcmp(numa, "none")) {
+		s->numa_none = true;
+	} else if (!rc && strcmp(numa, "auto")) {
+		snprintf(k->err, k->len, "numa=\"%s\": expected \"auto\" (pin the workers to "
+			 "the CPUs of the target's NUMA node) or \"none\" (leave it to the kernel)",
+			 numa);
+		rc = -EINVAL;
+	}
+	free(numa);
+	return rc;
+}
+
 /* The fill rules in step_spec.c, told which of duration and ramp the step
  * gives itself (not through the plan's defaults). */
 static int check_fill(struct keyctx *k, struct step_spec *s)
@@ -512,7 +536,7 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_uint(&k, "seed", 0, 0x7fffffff, DEFAULT_SEED, &seed) ||
 	    get_uint(&k, "passes", 0, 1000, 0, &wl->passes) ||
 	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
-	    get_on_error(&k, s) ||
+	    get_on_error(&k, s) || get_placement(&k, s) ||
 	    check_fill(&k, s) ||
 	    get_targets(&k, targets_idx, wl) || get_engine(&k, s))
 		goto fail;

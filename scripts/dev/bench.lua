@@ -1,14 +1,16 @@
--- The workload of scripts/dev/bench.sh: 4k random reads at OIO 32 with one
--- worker, run side by side with fio. Engine, seconds and direct come from --set.
+-- The hbatest side of scripts/dev/bench.sh: one worker, one step, every key
+-- from --set so each row of the table is the same plan.
 local engine = hb.set("engine", "io_uring")
-hb.plan{ name = "bench", description = "4k random read, OIO 32, one worker (fio comparison)" }
+local rw = hb.set("rw", "randread")
+hb.plan{ name = "bench", description = "one row of make bench (fio comparison)" }
 hb.run{
-  name = "bench " .. engine,
+  name = "bench " .. engine .. " " .. rw,
   engine = engine,
-  rw = "randread",
-  bs = "4k",
-  oio = 32,
+  rw = rw,
+  write_pct = tonumber(hb.set("write_pct", rw == "randrw" and 30 or nil)),
+  bs = hb.set("bs", "4k"),
+  oio = tonumber(hb.set("oio", 32)),
   workers = 1,
-  duration = hb.set("secs", 10),
-  direct = true,
+  duration = tonumber(hb.set("secs", 5)),
+  direct = engine ~= "null",
 }

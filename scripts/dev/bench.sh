@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# hbatest against fio, side by side in one run: same workload (4k random
-# read, OIO 32, one worker/job, per-I/O latency recorded by both), same
-# target. Prints IOPS, CPU seconds per million I/Os and the hbatest/fio ratios.
-#   (a) null engine (the harness itself)
-#   (b) io_uring, O_DIRECT, 1 GiB temporary file
-#   (c) io_uring, O_DIRECT, loop device over a 1 GiB file (root only)
-# Environment: BENCH_SECS (10), BENCH_ROUNDS (3: alternating, median kept),
-# BENCH_DIR (a temporary folder on the file system to test).
+# make bench: hbatest against fio, side by side in one run, on the same
+# target with the same workload, one worker/job, both timing every I/O.
+# Each row runs fio with its defaults, fio tuned, and hbatest with its
+# defaults, alternating, BENCH_ROUNDS times (3); the table gives medians and
+# hbatest/fio ratios against the better fio variant (higher median IOPS).
+# Then the sampler's own cost (null engine, HBATEST_NO_SAMPLER=1).
+# Environment: BENCH_SECS (5 s a run), BENCH_ROUNDS (3), BENCH_ROWS (a regex
+# of row names to run), BENCH_DIR (a folder on the file system to test;
+# default /var/tmp, on the root file system).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HB="$ROOT/hbatest"
-SECS=${BENCH_SECS:-10}
-FIO_EXTRA=
+SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-3}
-command -v fio >/dev/null || { echo "bench: fio is not installed (apt-get install fio)" >&2; exit 1; }
-command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is not installed" >&2; exit 1; }
-DIR=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/hbatest-bench.XXXXXX")
+ROWS=${BENCH_ROWS:-.}
+for t in fio sqlite3 jq; do
+	command -v $t >/dev/null || { echo "bench: $t is not installed (apt-get install $t)" >&2; exit 1; }
+done
+DIR=$(mktemp -d "${BENCH_DIR:-/var/tmp}/hbatest-bench.XXXXXX")
+FILE="$DIR/file.dat"
 LOOP=""
 cleanup() {
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
@@ -23,71 +26,139 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# cpu_of CMD...: run it, print "user+sys seconds" of it and its children
+# hipri (polled completions) needs poll queues on the device under the file
+DEV=$(basename "$(df --output=source "$DIR" | tail -1)")
+POLL=$(cat "/sys/class/block/$DEV/queue/io_poll" 2>/dev/null || echo 0)
+
+# cpu_of CMD...: run it; print the user + system seconds of it and its children
 cpu_of() {
 	local TIMEFORMAT='%U %S' t
 	t=$( { time "$@" >/dev/null 2>"$DIR/err"; } 2>&1 ) || { cat "$DIR/err" >&2; return 1; }
 	awk -v u="${t% *}" -v s="${t#* }" 'BEGIN { printf "%.3f", u + s }'
 }
 
-# run_fio ENGINE TARGET -> "iops cpu_s"
-run_fio() {
-	local extra=()
-	[ "$1" = null ] && extra=(--size=1g --direct=0) || extra=(--direct=1)
-	[ "$1" = io_uring ] && extra+=(--fixedbufs=1 --registerfiles=1 $FIO_EXTRA)
-	local cpu
-	cpu=$(cpu_of fio --name=bench --ioengine="$1" --filename="$2" --rw=randread --bs=4k \
-		--iodepth=32 --numjobs=1 --time_based --runtime="$SECS" --norandommap \
-		--randrepeat=0 --output-format=json --output="$DIR/fio.json" "${extra[@]}")
-	echo "$(sqlite3 :memory: "SELECT json_extract(readfile('$DIR/fio.json'), '\$.jobs[0].read.iops')") $cpu"
+# fio_tuned ENGINE QD: what fio's documentation offers to go faster
+fio_tuned() {
+	local b=$(( $2 < 16 ? $2 : 16 ))
+	case $1 in
+	io_uring) echo "--fixedbufs=1 --registerfiles=1 --iodepth_batch_submit=$b" \
+		"--iodepth_batch_complete_min=1 --iodepth_batch_complete_max=$2" \
+		"$([ "$POLL" = 1 ] && echo --hipri=1)" ;;
+	libaio) echo "--iodepth_batch_submit=$b --iodepth_batch_complete_min=1" \
+		"--iodepth_batch_complete_max=$2 --userspace_reap=1" ;;
+	null) echo "--iodepth_batch_submit=$b --iodepth_batch_complete_max=$2" ;;
+	esac
 }
 
-# run_hb ENGINE TARGET -> "iops cpu_s"
+# run_fio VARIANT ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios"
+run_fio() {
+	local v=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 cpu extra=()
+	[ "$e" = null ] && extra=(--size=1g) || extra=(--direct=1)
+	[ "$rw" = randrw ] && extra+=(--rwmixread=70)
+	[ "$v" = tuned ] && read -ra more <<< "$(fio_tuned "$e" "$qd")" && extra+=("${more[@]}")
+	cpu=$(cpu_of fio --name=bench --ioengine="$e" --filename="$t" --rw="$rw" --bs="$bs" \
+		--iodepth="$qd" --numjobs=1 --time_based --runtime="$SECS" --norandommap \
+		--randrepeat=0 --unified_rw_reporting=mixed --output-format=json \
+		--output="$DIR/fio.json" "${extra[@]}")
+	jq -r --arg cpu "$cpu" '.jobs[0].mixed | [.iops, .clat_ns.percentile["50.000000"] / 1000,
+		.clat_ns.percentile["99.000000"] / 1000, ($cpu | tonumber), .total_ios] | @tsv' "$DIR/fio.json"
+}
+
+# run_hb ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios"
 run_hb() {
 	local cpu db="$DIR/hb.db"
 	rm -f "$db" "$db"-wal "$db"-shm
-	cpu=$(cpu_of "$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$2" \
-		--set engine="$1" --set secs="$SECS" -q)
-	echo "$(sqlite3 "$db" "SELECT iops FROM steps") $cpu"
+	cpu=$(cpu_of "$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$2" -q \
+		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS")
+	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,
+		read_ops + write_ops FROM steps"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# compare LABEL ENGINE TARGET  (FIO_EXTRA: more fio options for this row)
-compare() {
-	local label=$1 engine=$2 target=$3 f h
-	: > "$DIR/f"; : > "$DIR/h"
-	for _ in $(seq "$ROUNDS"); do
-		f=$(run_fio "$engine" "$target"); echo "$f" >> "$DIR/f"
-		h=$(run_hb "$engine" "$target"); echo "$h" >> "$DIR/h"
-	done
-	awk -v label="$label" -v secs="$SECS" '
-		FNR == 1 { file++ }
-		{ iops[file, FNR] = $1; cpu[file, FNR] = $2 / ($1 * secs / 1e6); n[file] = FNR }
-		function med(f, a,   i, j, t, v) {
-			for (i = 1; i <= n[f]; i++) v[i] = a[f, i]
-			for (i = 1; i <= n[f]; i++) for (j = i + 1; j <= n[f]; j++)
+# summary: medians of fio default (d), fio tuned (t), hbatest (h), and the
+# ratios against the better fio
+summary() {
+	awk -v label="$1" -F'\t' '
+		function med(tool, col,   n, i, j, t, v) {
+			n = 0
+			for (i = 1; i <= rows; i++) if (who[i] == tool) v[++n] = val[i, col]
+			if (!n) return -1
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
 				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-			return v[int((n[f] + 1) / 2)]
+			return v[int((n + 1) / 2)]
 		}
+		{ rows++; who[rows] = $1; for (c = 2; c <= 6; c++) val[rows, c] = $c
+		  val[rows, 7] = $6 > 0 ? $5 / $6 * 1e6 : 0 }
 		END {
-			fi = med(1, iops); hi = med(2, iops); fc = med(1, cpu); hc = med(2, cpu)
-			printf "%-34s %12.0f %12.0f %7.3f   %9.3f %9.3f %7.3f\n", label, fi, hi, hi / fi, fc, hc, hc / fc
-		}' "$DIR/f" "$DIR/h"
+			fd = med("d", 2); ft = med("t", 2)
+			b = ft > fd ? "t" : "d"
+			fi = med(b, 2); hi = med("h", 2)
+			printf "%-22s %9.0f %9.0f %9.0f %-5s %6.2f %6.2f %6.2f %6.2f %7.2f %7.2f\n", label,
+				fd, (ft > 0 ? ft : 0), hi, (b == "t" ? "tuned" : "dflt"), hi / fi,
+				med("h", 3) / med(b, 3), med("h", 4) / med(b, 4), med("h", 7) / med(b, 7),
+				med(b, 7), med("h", 7)
+		}' "$DIR/rows"
 }
 
-echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); ${SECS}s per run, median of $ROUNDS alternating rounds"
-echo "host: $(nproc) CPUs, kernel $(uname -r); target folder $(df --output=source,fstype "$DIR" | tail -1)"
-printf "%-34s %12s %12s %7s   %9s %9s %7s\n" "workload (4k randread, OIO 32)" "fio IOPS" "hbatest IOPS" "ratio" \
-	"fio CPU" "hb CPU" "ratio"
-printf "%-34s %12s %12s %7s   %9s %9s %7s\n" "" "" "" "hb/fio" "s/M I/O" "s/M I/O" "hb/fio"
-compare "(a) null engine" null "$DIR/null-target"
-dd if=/dev/urandom of="$DIR/file.dat" bs=1M count=1024 status=none conv=fsync
-compare "(b) io_uring, O_DIRECT, 1 GiB file" io_uring "$DIR/file.dat"
-FIO_EXTRA="--iodepth_batch_submit=16 --iodepth_batch_complete_max=32" \
-	compare "(b) same, fio batching submissions" io_uring "$DIR/file.dat"
-if [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$DIR/file.dat" 2>/dev/null); then
-	compare "(c) io_uring, O_DIRECT, loop device" io_uring "$LOOP"
+# row LABEL ENGINE TARGET RW BS QD: the three, alternating, ROUNDS times
+row() {
+	local label=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 r
+	[[ "$label" =~ $ROWS ]] || return 0
+	: > "$DIR/rows"
+	for r in $(seq "$ROUNDS"); do
+		printf 'd\t%s\n' "$(run_fio default "$e" "$t" "$rw" "$bs" "$qd")" >> "$DIR/rows"
+		[ -n "$(fio_tuned "$e" "$qd")" ] &&
+			printf 't\t%s\n' "$(run_fio tuned "$e" "$t" "$rw" "$bs" "$qd")" >> "$DIR/rows"
+		printf 'h\t%s\n' "$(run_hb "$e" "$t" "$rw" "$bs" "$qd")" >> "$DIR/rows"
+	done
+	summary "$label"
+}
+
+echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u +%F)"
+echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
+echo "${SECS} s a run, median of $ROUNDS alternating rounds; ratios hbatest/fio against the better fio (higher median IOPS)"
+echo "CPU: user + system seconds of the whole process per million I/Os"
+printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s\n" "row (1 worker/job)" "fio dflt" "fio tuned" \
+	"hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU"
+printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s\n" "" "IOPS" "IOPS" "IOPS" "fio" "hb/fio" \
+	"hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O"
+row "null 4k QD32" null "$DIR/null-target" randread 4k 32
+dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
+for qd in 1 4 32 128; do
+	row "io_uring 4k rand QD$qd" io_uring "$FILE" randread 4k "$qd"
+done
+row "io_uring randwrite QD32" io_uring "$FILE" randwrite 4k 32
+row "io_uring 70/30 QD32" io_uring "$FILE" randrw 4k 32
+row "io_uring 128k seq QD8" io_uring "$FILE" read 128k 8
+row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
+row "psync 4k rand QD1" psync "$FILE" randread 4k 1
+if [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$FILE" 2>/dev/null); then
+	row "loop io_uring QD32" io_uring "$LOOP" randread 4k 32
 else
-	echo "(c) loop device: skipped (needs root and losetup)"
+	echo "loop device: skipped (needs root and losetup)"
+fi
+
+# the sampler's own cost: null engine with and without it (HBATEST_NO_SAMPLER=1:
+# the main thread sleeps in pthread_join and merges the seconds at the end),
+# 2 x BENCH_ROUNDS rounds, the order swapped every round
+if [[ "sampler" =~ $ROWS ]]; then
+	: > "$DIR/sampler"
+	for r in $(seq $((2 * ROUNDS))); do
+		if [ $((r % 2)) = 1 ]; then
+			on=$(run_hb null "$DIR/null-target" randread 4k 32)
+			off=$(HBATEST_NO_SAMPLER=1 run_hb null "$DIR/null-target" randread 4k 32)
+		else
+			off=$(HBATEST_NO_SAMPLER=1 run_hb null "$DIR/null-target" randread 4k 32)
+			on=$(run_hb null "$DIR/null-target" randread 4k 32)
+		fi
+		printf 'on\t%s\noff\t%s\n' "$on" "$off" >> "$DIR/sampler"
+	done
+	awk -F'\t' '{ v[$1] = v[$1] " " $2 } END {
+		n = split(v["on"], a, " "); split(v["off"], b, " ")
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t } }
+		m = int((n + 1) / 2)
+		printf "sampler cost (null 4k QD32, median of %d): %.0f IOPS with it, %.0f without " \
+			"(HBATEST_NO_SAMPLER=1): %+.1f%% (spread of the runs with it: %.0f..%.0f)\n",
+			n, a[m], b[m], (a[m] / b[m] - 1) * 100, a[1], a[n] }' "$DIR/sampler"
 fi

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Step keys cpus= and numa=: the CPU list checked in the dry pass, worker
+# threads pinned while they run (their Cpus_allowed_list), buffers asked for
+# on the node (numa_maps), and the placement stored with the step and shown.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/p.db"
+F="$TMP/target.dat"
+plan() {	# NAME KEYS: a 3 s io_uring step with two workers and these keys
+	cat > "$TMP/$1.lua" <<LUA
+hb.plan{ name = "$1" }
+hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 3,
+        size = "8m"$2 }
+LUA
+}
+# run_watched NAME: run the plan; while it runs, print each thread's CPU
+# list (one per line, sorted) and whether a mapping prefers node 0
+run_watched() {
+	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q &
+	local pid=$! i
+	for i in $(seq 50); do	# until the workers are up: 3 threads
+		[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 3 ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	cat /proc/$pid/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort > "$TMP/$1.cpus"
+	grep -c 'prefer:0' /proc/$pid/numa_maps > "$TMP/$1.numa" 2>/dev/null
+	wait $pid
+}
+all_cpus=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
+first=$(cut -d, -f1 /sys/devices/system/cpu/online | cut -d- -f1)
+
+# an explicit list: the two workers run on it, the main thread does not
+plan cpus ", cpus = \"$first\""
+run_watched cpus
+ok $? "a step with cpus=\"$first\" runs"
+is "$(grep -cx "$first" "$TMP/cpus.cpus")" 2 "both worker threads are pinned to CPU $first while they run"
+is "$(q "$DB" "SELECT placement FROM steps WHERE id = 1")" "cpus=$first" "steps.placement holds the CPU list"
+like "$("$HB" show 1 --db "$DB")" "placement.*
+.*cpus=$first" "show prints the placement"
+
+# numa="none": no pinning, placement none
+plan none ", numa = \"none\""
+run_watched none
+is "$(sort -u "$TMP/none.cpus")" "$all_cpus" "numa=\"none\": threads keep the CPUs they were given"
+is "$(q "$DB" "SELECT placement FROM steps WHERE id = 2")" "none" "numa=\"none\" is stored as none"
+
+# numa="auto" (the default) with a sysfs tree where the target's device is on
+# node 0 and node 0 has the CPU $first: workers pinned there, buffers prefer it
+root="$TMP/sysfs"
+dev=$(stat -c '%Hd:%Ld' "$TMP")
+pci="sys/devices/pci0000:00/0000:00:09.0"
+mkdir -p "$root/sys/dev/block" "$root/$pci/block/vdz" "$root/sys/devices/system/node/node0" \
+	"$root/sys/devices/system/cpu"
+echo 0 > "$root/$pci/numa_node"
+echo "$first" > "$root/sys/devices/system/node/node0/cpulist"
+cat /sys/devices/system/cpu/online > "$root/sys/devices/system/cpu/online"
+ln -s "../../devices/pci0000:00/0000:00:09.0/block/vdz" "$root/sys/dev/block/$dev"
+plan auto ""
+HBATEST_SYSFS_ROOT="$root" run_watched auto
+is "$(grep -cx "$first" "$TMP/auto.cpus")" 2 "numa=\"auto\": workers pinned to the CPUs of the device's node"
+is "$(q "$DB" "SELECT placement FROM steps WHERE id = 3")" "cpus=$first node=0" \
+	"the stored placement names the CPUs and the node"
+is "$([ "$(cat "$TMP/auto.numa")" -ge 2 ] && echo yes)" yes \
+	"each worker's buffer prefers node 0 (numa_maps)"
+plan auto_none ", numa = \"none\""
+HBATEST_SYSFS_ROOT="$root" run_watched auto_none
+is "$(q "$DB" "SELECT placement FROM steps WHERE id = 4")" "none" "numa=\"none\" ignores the node"
+
+# bad values: an error naming the plan, its line and the key, nothing stored
+before=$(sha256sum "$DB")
+for bad in "0-x" "1-0" "0,,1" "0," "1023"; do
+	plan bad ", cpus = \"$bad\""
+	out=$("$HB" run "$TMP/bad.lua" --db "$DB" --target "$F" -q 2>&1)
+	rc=$?
+	want='expected a CPU list such as "0-7,16-23"'
+	[ "$bad" = 1023 ] && want="CPU 1023 is not online \\(online: "
+	is "$rc$([ $rc -ne 0 ] && echo ' fails')" "$rc fails" "cpus=\"$bad\" fails"
+	like "$out" "bad\\.lua:2: .*cpus=\"$bad\": $want" "cpus=\"$bad\": the message names plan, line and key"
+done
+plan badnuma ", numa = \"near\""
+out=$("$HB" run "$TMP/badnuma.lua" --db "$DB" --target "$F" -q 2>&1)
+like "$out" 'badnuma\.lua:2: .*numa="near": expected "auto"' "numa=\"near\" is refused with the plan line"
+is "$(sha256sum "$DB")" "$before" "refused plans leave the database as it was"
+done_testing

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# How the io_uring and libaio engines hand requests to the kernel: at most submit_batch
+# (default 4) per io_uring_enter or io_submit, so a QD32 step reaches the device a few
+# requests at a time as completions come back, not in bursts of every
+# completion reaped (the cause of the old QD32 gap against fio, README
+# Benchmarks), and the queue stays full.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/s.db"
+F="$TMP/target.dat"
+if ! command -v strace >/dev/null; then
+	skip "strace is not installed"
+	done_testing
+	exit
+fi
+# max_submit LOG: the largest to_submit of the io_uring_enter calls in an strace log
+max_submit() {
+	sed -n 's/.*io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$1" | sort -n | tail -1
+}
+run_traced() {	# NAME OPTS
+	cat > "$TMP/$1.lua" <<LUA
+hb.run{ engine = "io_uring", io_uring = { $2 }, rw = "randread", bs = "4k", oio = 32,
+        duration = 2, size = "16m" }
+LUA
+	strace -f -qq -e trace=io_uring_enter -o "$TMP/$1.trace" \
+		"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q
+}
+
+run_traced default ""
+ok $? "a traced QD32 io_uring step runs"
+n=$(max_submit "$TMP/default.trace")
+is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
+	"no io_uring_enter hands the kernel more than 4 requests (largest: ${n:-none})"
+is "$(q "$DB" "SELECT min(occupancy) > 24 FROM samples WHERE step_id = 1")" 1 \
+	"the queue stays full: occupancy above 24 of 32 every second"
+
+run_traced wide "submit_batch = 32"
+ok $? "a traced step with submit_batch=32 runs"
+n=$(max_submit "$TMP/wide.trace")
+is "$([ -n "$n" ] && [ "$n" -gt 4 ] && echo yes)" yes \
+	"submit_batch=32 lets one call submit more than 4 (largest: ${n:-none})"
+
+# libaio: at most 4 iocbs per io_submit
+cat > "$TMP/aio.lua" <<LUA
+hb.run{ engine = "libaio", rw = "randread", bs = "4k", oio = 32, duration = 2, size = "16m" }
+LUA
+strace -f -qq -e trace=io_submit -o "$TMP/aio.trace" "$HB" run "$TMP/aio.lua" --db "$DB" --target "$F" -q
+ok $? "a traced QD32 libaio step runs"
+n=$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/aio.trace" | sort -n | tail -1)
+is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
+	"libaio: no io_submit takes more than 4 requests (largest: ${n:-none})"
+
+done_testing
