@@ -11,5 +11,6 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config ca-certificates perl util-linux \
 	liblua5.4-dev libsqlite3-dev sqlite3 liburing-dev libaio-dev libblkid-dev \
-	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio >/dev/null
+	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio \
+	python3 strace >/dev/null
 echo "hbatest: build dependencies installed"
