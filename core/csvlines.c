@@ -12,21 +12,29 @@ struct fields {
 	int err;
 };
 
+/* libcsv's field is len bytes with no NUL after them: copied with memcpy,
+ * as strndup may look at the byte past the end. */
 static void on_field(void *s, size_t len, void *data)
 {
 	struct fields *fs = data;
 	struct csvline *cl = fs->cl;
 	char **f = realloc(cl->f, (cl->nf + 1) * sizeof(*f));
 	unsigned *col = realloc(cl->col, (cl->nf + 1) * sizeof(*col));
+	char *v = malloc(len + 1);
 
 	if (f)
 		cl->f = f;
 	if (col)
 		cl->col = col;
-	if (!f || !col || !(cl->f[cl->nf] = strndup(s ? s : "", len))) {
+	if (!f || !col || !v) {
+		free(v);
 		fs->err = -ENOMEM;
 		return;
 	}
+	if (len)
+		memcpy(v, s, len);
+	v[len] = '\0';
+	cl->f[cl->nf] = v;
 	cl->col[cl->nf++] = fs->pos;
 	fs->pos += (unsigned)len + 1;
 }

@@ -65,7 +65,7 @@ if command -v strace >/dev/null; then
 		printf 'hb.run{ engine = "io_uring", io_uring = { sqpoll = %s }, rw = "randread", oio = 8, duration = 2, size = "8m" }\n' \
 			"$1" > "$TMP/s.lua"
 		rm -f "$TMP/s.db"
-		strace -f -c -e trace=io_uring_enter -o "$TMP/strace.$1" \
+		traced -f -c -e trace=io_uring_enter -o "$TMP/strace.$1" \
 			"$HB" run "$TMP/s.lua" --db "$TMP/s.db" --target "$F" -q 2>>"$TMP/stderr"
 		echo "$(awk '$NF == "io_uring_enter" { print $4 }' "$TMP/strace.$1") $(q "$TMP/s.db" "SELECT read_ops FROM steps")"
 	}

@@ -118,3 +118,7 @@ check_invariant() {
 # sanitized: whether ./hbatest is a SANITIZE=1 build. ASan reserves terabytes
 # of address space, so a test that lowers `ulimit -v` must skip then.
 sanitized() { ldd "$HB" 2>/dev/null | grep -q libasan; }
+
+# traced ARGS...: strace ARGS..., with LeakSanitizer off in a sanitized build
+# (it cannot work under ptrace and fails the process); ASan and UBSan stay on
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }

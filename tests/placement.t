@@ -13,8 +13,10 @@ hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 3
         size = "8m"$2 }
 LUA
 }
-# run_watched NAME: run the plan; while it runs, print each thread's CPU
-# list (one per line, sorted) and whether a mapping prefers node 0
+# run_watched NAME [numa]: run the plan; while it runs, print each thread's
+# CPU list (one per line, sorted) and how many mappings prefer node 0 (with
+# "numa": waiting up to 2 s for two of them, as a loaded or sanitized run
+# maps its buffers later)
 run_watched() {
 	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q &
 	local pid=$! i
@@ -23,6 +25,11 @@ run_watched() {
 		sleep 0.1
 	done
 	sleep 0.5
+	for i in $(seq 20); do
+		[ "${2:-}" = numa ] || break
+		[ "$(grep -c 'prefer:0' /proc/$pid/numa_maps 2>/dev/null)" -ge 2 ] && break
+		sleep 0.1
+	done
 	cat /proc/$pid/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort > "$TMP/$1.cpus"
 	grep -c 'prefer:0' /proc/$pid/numa_maps > "$TMP/$1.numa" 2>/dev/null
 	wait $pid
@@ -57,7 +64,7 @@ echo "$first" > "$root/sys/devices/system/node/node0/cpulist"
 cat /sys/devices/system/cpu/online > "$root/sys/devices/system/cpu/online"
 ln -s "../../devices/pci0000:00/0000:00:09.0/block/vdz" "$root/sys/dev/block/$dev"
 plan auto ""
-HBATEST_SYSFS_ROOT="$root" run_watched auto
+HBATEST_SYSFS_ROOT="$root" run_watched auto numa
 is "$(grep -cx "$first" "$TMP/auto.cpus")" 2 "numa=\"auto\": workers pinned to the CPUs of the device's node"
 is "$(q "$DB" "SELECT placement FROM steps WHERE id = 3")" "cpus=$first node=0" \
 	"the stored placement names the CPUs and the node"

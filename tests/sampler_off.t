@@ -14,10 +14,10 @@ cat > "$TMP/null.lua" <<'LUA'
 hb.run{ engine = "null", rw = "randrw", write_pct = 30, oio = 8, workers = 2, duration = 3, ramp = 1 }
 LUA
 # the main thread's system calls while the step runs: the sampler's sleeps
-strace -qq -e trace=nanosleep,clock_nanosleep -o "$TMP/on.trace" \
+traced -qq -e trace=nanosleep,clock_nanosleep -o "$TMP/on.trace" \
 	"$HB" run "$TMP/null.lua" --db "$DB" --target null -q
 ok $? "null step with the sampler runs"
-HBATEST_NO_SAMPLER=1 strace -qq -e trace=nanosleep,clock_nanosleep -o "$TMP/off.trace" \
+HBATEST_NO_SAMPLER=1 traced -qq -e trace=nanosleep,clock_nanosleep -o "$TMP/off.trace" \
 	"$HB" run "$TMP/null.lua" --db "$DB" --target null -q
 ok $? "null step with HBATEST_NO_SAMPLER=1 runs"
 is "$(q "$DB" "SELECT count(*) || ' ' || sum(ramp) FROM samples WHERE step_id = 2")" "4 1" \

@@ -22,7 +22,7 @@ run_traced() {	# NAME OPTS
 hb.run{ engine = "io_uring", io_uring = { $2 }, rw = "randread", bs = "4k", oio = 32,
         duration = 2, size = "16m" }
 LUA
-	strace -f -qq -e trace=io_uring_enter -o "$TMP/$1.trace" \
+	traced -f -qq -e trace=io_uring_enter -o "$TMP/$1.trace" \
 		"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q
 }
 
@@ -44,7 +44,7 @@ is "$([ -n "$n" ] && [ "$n" -gt 4 ] && echo yes)" yes \
 cat > "$TMP/aio.lua" <<LUA
 hb.run{ engine = "libaio", rw = "randread", bs = "4k", oio = 32, duration = 2, size = "16m" }
 LUA
-strace -f -qq -e trace=io_submit -o "$TMP/aio.trace" "$HB" run "$TMP/aio.lua" --db "$DB" --target "$F" -q
+traced -f -qq -e trace=io_submit -o "$TMP/aio.trace" "$HB" run "$TMP/aio.lua" --db "$DB" --target "$F" -q
 ok $? "a traced QD32 libaio step runs"
 n=$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/aio.trace" | sort -n | tail -1)
 is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
