@@ -166,8 +166,11 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
  * older tick of another period goes on, harmless: its CQEs are skipped too. */
 static void tick_arm(struct uring_state *st, uint64_t ns)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+	struct io_uring_sqe *sqe;
 
+	if (st->queued && !st->sqpoll)	/* requests first, in batches of submit_batch */
+		io_uring_submit(&st->ring);
+	sqe = io_uring_get_sqe(&st->ring);
 	if (!sqe)
 		return;		/* the ring is full: try again at the next wait */
 	st->tick_ts.tv_sec = (long long)(ns / 1000000000u);
