@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # How the io_uring engine waits for completions. No wait arms a timer of its
-# own (IORING_ENTER_EXT_ARG with a timeout): at QD1 that was one timer armed
-# and cancelled, and the CPU's timer reprogrammed, for every I/O (README,
-# Benchmarks: QD1). The ring's own tick, a multishot timeout every 50 ms, still
-# ends a wait that no completion ends (a stalled device), so the worker keeps
-# publishing its seconds: its CQEs show in the ring's fdinfo as completions
-# beyond the requests submitted.
+# own (IORING_ENTER_EXT_ARG with a timeout): at QD1 that was one kernel timer
+# armed and cancelled for every I/O (README, Benchmarks: QD1). The ring's own
+# tick, a multishot timeout every 50 ms, still ends a wait that no completion
+# ends (a stalled device), so the worker keeps publishing its seconds: its
+# CQEs show in the ring's fdinfo as completions beyond the requests submitted.
 . "$(dirname "$0")/lib.sh"
 
 F="$TMP/target.dat"
@@ -26,7 +25,6 @@ LUA
 		"the worker entered the kernel for its I/Os ($calls calls, $ops reads)"
 	is "$ext" 0 "no io_uring_enter waits with a timeout of its own (IORING_ENTER_EXT_ARG)"
 fi
-
 
 # the tick: while a QD1 step runs, the ring has posted more CQEs than it took
 # SQEs (every I/O is one of each; the tick is one SQE and a CQE every 50 ms)

@@ -26,7 +26,7 @@ struct uring_state {
 	unsigned depth;
 	/* the tick: one multishot timeout that posts a CQE every tick_ns, so a
 	 * wait ends within the core's timeout without arming a timer per wait
-	 * (at QD1 that timer cost a reprogram of the CPU's timer per I/O) */
+	 * (at QD1: a kernel timer armed and cancelled for every I/O) */
 	struct __kernel_timespec tick_ts;
 	uint64_t tick_ns;	/* period armed, 0: none */
 	bool tick_live;		/* armed, not ended */

@@ -6,7 +6,7 @@
 # hbatest/fio ratios against the better fio variant (higher median IOPS).
 # Latency is fio's total latency (lat: from before the submitting call to the
 # completion, --lat_percentiles=1), what hbatest's histogram times too; fio's
-# clat leaves the submitting system call out (at QD1 a quarter of the time).
+# clat leaves the submitting system call out (at QD1 here 13 us of 45 us).
 # Then the sampler's own cost (null engine, HBATEST_NO_SAMPLER=1).
 # Environment: BENCH_SECS (5 s a run), BENCH_ROUNDS (3), BENCH_ROWS (a regex
 # of row names to run), BENCH_DIR (a folder on the file system to test;
