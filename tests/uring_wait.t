@@ -38,7 +38,12 @@ for _ in $(seq 100); do	# until a second is stored: the ring is set up
 		ring=$(ls -l /proc/$pid/fd 2>/dev/null | awk '/io_uring/ { print $9; exit }') && [ -n "$ring" ] && break
 	sleep 0.1
 done
-info=$([ -n "$ring" ] && cat /proc/$pid/fdinfo/"$ring")
+# the kernel prints the ring's state only when it gets the ring's lock at once
+for _ in $(seq 50); do
+	info=$([ -n "$ring" ] && cat /proc/$pid/fdinfo/"$ring" 2>/dev/null)
+	case $info in *SqHead:*CqTail:*) break ;; esac
+	sleep 0.02
+done
 sqes=$(printf '%s\n' "$info" | sed -n 's/^SqHead:[[:space:]]*//p')
 cqes=$(printf '%s\n' "$info" | sed -n 's/^CqTail:[[:space:]]*//p')
 wait $pid
