@@ -1,5 +1,6 @@
 /* io_uring engine: batched submission, registered files and buffers,
- * optional SQ polling; submits and waits in one system call. */
+ * optional SQ polling; submits and waits in one system call, bounded by the
+ * ring's own periodic timeout rather than a timer armed for every wait. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdbool.h>
@@ -7,6 +8,11 @@
 #include <sys/uio.h>
 
 #include "hbatest/plugin.h"
+
+#ifndef IORING_TIMEOUT_MULTISHOT	/* kernel 6.4; liburing 2.3's header lacks it */
+#define IORING_TIMEOUT_MULTISHOT (1U << 6)
+#endif
+#define TICK_DATA UINT64_MAX	/* user_data of the ring's own tick */
 
 struct uring_state {
 	struct io_uring ring;
@@ -18,6 +24,13 @@ struct uring_state {
 	unsigned wait_nr;	/* completions to wait for at once (batching) */
 	unsigned submit_batch;	/* SQEs handed to the kernel per io_uring_enter */
 	unsigned depth;
+	/* the tick: one multishot timeout that posts a CQE every tick_ns, so a
+	 * wait ends within the core's timeout without arming a timer per wait
+	 * (at QD1: a kernel timer armed and cancelled for every I/O) */
+	struct __kernel_timespec tick_ts;
+	uint64_t tick_ns;	/* period armed, 0: none */
+	bool tick_live;		/* armed, not ended */
+	bool tick_broken;	/* the kernel refused it: per-wait timeouts */
 };
 
 static const struct hb_option uring_options[] = {
@@ -38,11 +51,11 @@ static int uring_init(struct uring_state *st, const struct hb_engine_setup *s)
 
 	st->sqpoll = sqpoll;
 	p.flags = IORING_SETUP_CQSIZE;
-	p.cq_entries = 2 * st->depth;
+	p.cq_entries = 2 * st->depth + 4;	/* + the tick's (and its SQE: depth + 1 below) */
 	if (sqpoll) {
 		p.flags |= IORING_SETUP_SQPOLL;
 		p.sq_thread_idle = (unsigned)hb_opt_int(s->opts, s->nopts, "sqpoll_idle_ms", 1000);
-		return io_uring_queue_init_params(st->depth, &st->ring, &p);
+		return io_uring_queue_init_params(st->depth + 1, &st->ring, &p);
 	}
 	/* the worker is the only submitter: let the kernel defer completion work to it */
 	p.flags |= IORING_SETUP_SINGLE_ISSUER;
@@ -50,11 +63,11 @@ static int uring_init(struct uring_state *st, const struct hb_engine_setup *s)
 		p.flags |= IORING_SETUP_DEFER_TASKRUN;
 	else
 		p.flags |= IORING_SETUP_COOP_TASKRUN;
-	if (io_uring_queue_init_params(st->depth, &st->ring, &p) == 0)
+	if (io_uring_queue_init_params(st->depth + 1, &st->ring, &p) == 0)
 		return 0;
 	p.flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
 		     IORING_SETUP_COOP_TASKRUN);
-	return io_uring_queue_init_params(st->depth, &st->ring, &p);
+	return io_uring_queue_init_params(st->depth + 1, &st->ring, &p);
 }
 
 static void uring_register(struct uring_state *st, const struct hb_engine_setup *s)
@@ -146,6 +159,42 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 	return (int)i;	/* the rest: submitted to the kernel by the next reap() */
 }
 
+/* Arm the tick (IORING_OP_TIMEOUT, multishot, no count) with period ns; it
+ * goes to the kernel with the next submission, the wait that follows. A
+ * kernel that refuses it (before 6.4) posts its CQE in that submission, so
+ * that wait returns at once and the next ones carry their own timeout. An
+ * older tick of another period goes on, harmless: its CQEs are skipped too. */
+static void tick_arm(struct uring_state *st, uint64_t ns)
+{
+	struct io_uring_sqe *sqe;
+
+	if (st->queued && !st->sqpoll)	/* requests first, in batches of submit_batch */
+		io_uring_submit(&st->ring);
+	sqe = io_uring_get_sqe(&st->ring);
+	if (!sqe)
+		return;		/* the ring is full: try again at the next wait */
+	st->tick_ts.tv_sec = (long long)(ns / 1000000000u);
+	st->tick_ts.tv_nsec = (long long)(ns % 1000000000u);
+	io_uring_prep_timeout(sqe, &st->tick_ts, 0, IORING_TIMEOUT_MULTISHOT);
+	io_uring_sqe_set_data64(sqe, TICK_DATA);
+	st->tick_ns = ns;
+	st->tick_live = true;
+	st->queued = io_uring_sq_ready(&st->ring);
+}
+
+/* A CQE of the tick: -ETIME with IORING_CQE_F_MORE while it runs. Without
+ * F_MORE it has ended (refused by a kernel before 6.4: EINVAL; or stopped):
+ * re-armed at the next wait, or given up for per-wait timeouts if refused. */
+static void tick_seen(struct uring_state *st, const struct io_uring_cqe *cqe)
+{
+	if (cqe->flags & IORING_CQE_F_MORE)
+		return;
+	st->tick_live = false;
+	st->tick_ns = 0;
+	if (cqe->res != -ETIME)
+		st->tick_broken = true;
+}
+
 static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 		      uint64_t timeout_ns)
 {
@@ -158,8 +207,13 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 
 	if (min && st->wait_nr > min)	/* batch: wait for more, never more than are out */
 		min = st->wait_nr < st->inflight ? st->wait_nr : st->inflight;
+	if (timeout_ns && timeout_ns != st->tick_ns && !st->tick_broken)
+		tick_arm(st, timeout_ns);
 	if (st->queued || io_uring_cq_ready(&st->ring) < min) {
-		rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, min, &ts, NULL);
+		if (st->tick_live && timeout_ns == st->tick_ns)	/* the tick bounds the wait */
+			rc = io_uring_submit_and_wait(&st->ring, min);
+		else
+			rc = io_uring_submit_and_wait_timeout(&st->ring, &cqe, min, &ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 			return rc;
 		st->queued = io_uring_sq_ready(&st->ring);
@@ -173,6 +227,10 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 		for (unsigned i = 0; i < got; i++) {
 			struct hb_io *io = io_uring_cqe_get_data(cqes[i]);
 
+			if (io_uring_cqe_get_data64(cqes[i]) == TICK_DATA) {
+				tick_seen(st, cqes[i]);
+				continue;
+			}
 			io->result = cqes[i]->res;
 			done[n++] = io;
 		}
