@@ -15,7 +15,7 @@ else
 	cat > "$TMP/qd1.lua" <<'LUA'
 hb.run{ engine = "io_uring", rw = "randread", bs = "4k", oio = 1, duration = 2, size = "16m" }
 LUA
-	strace -f -qq -e trace=io_uring_enter -o "$TMP/qd1.trace" \
+	traced -f -qq -e trace=io_uring_enter -o "$TMP/qd1.trace" \
 		"$HB" run "$TMP/qd1.lua" --db "$TMP/s.db" --target "$F" -q
 	ok $? "a traced QD1 io_uring step runs"
 	calls=$(grep -c 'io_uring_enter(' "$TMP/qd1.trace")
