@@ -15,8 +15,8 @@ LUA
 }
 # run_watched NAME [numa]: run the plan; while it runs, print each thread's
 # CPU list (one per line, sorted) and how many mappings prefer node 0 (with
-# "numa": waiting up to 2 s for two of them, as a loaded or sanitized run
-# maps its buffers later)
+# "numa": looking again until two do or the run ends, as a loaded or
+# sanitized run maps its buffers later)
 run_watched() {
 	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q &
 	local pid=$! i
@@ -25,13 +25,14 @@ run_watched() {
 		sleep 0.1
 	done
 	sleep 0.5
-	for i in $(seq 20); do
-		[ "${2:-}" = numa ] || break
-		[ "$(grep -c 'prefer:0' /proc/$pid/numa_maps 2>/dev/null)" -ge 2 ] && break
-		sleep 0.1
-	done
 	cat /proc/$pid/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort > "$TMP/$1.cpus"
 	grep -c 'prefer:0' /proc/$pid/numa_maps > "$TMP/$1.numa" 2>/dev/null
+	while [ "${2:-}" = numa ] && kill -0 $pid 2>/dev/null; do
+		[ "$(cat "$TMP/$1.numa")" -ge 2 ] 2>/dev/null && break
+		sleep 0.1
+		grep -c 'prefer:0' /proc/$pid/numa_maps > "$TMP/$1.numa.new" 2>/dev/null &&
+			mv "$TMP/$1.numa.new" "$TMP/$1.numa"
+	done
 	wait $pid
 }
 all_cpus=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
