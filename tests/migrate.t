@@ -141,6 +141,19 @@ is "$fails $(ls | grep -c '^many.db.bak')" "0 1" "two lists and two runs at once
 is "$(q many.db 'PRAGMA user_version') $(q many.db 'SELECT count(*) FROM runs')" "4 3" "migrated once, the two runs stored"
 is "$(cat many?.err | grep -c 'copied it to')" 1 "one of them made the copy"
 
+# --- the switch to WAL waits for another writer ----------------------------------
+# A file in rollback mode (one just migrated, or one a user set back with
+# journal_mode=DELETE) is switched to WAL on open; SQLite's busy handler does
+# not cover that switch, so hbatest waits itself (this failed at once, with
+# "database is locked", when two processes migrated one file).
+cp fresh.db held.db; q held.db "PRAGMA journal_mode=DELETE" >/dev/null
+sqlite3 held.db "BEGIN IMMEDIATE; INSERT INTO events (run_id, at, level, message) SELECT id, '2026-01-01T00:00:00Z', 'info', 'held' FROM runs;" \
+	".shell touch held.locked" ".shell sleep 1" "COMMIT;" & holder=$!
+for i in $(seq 100); do [ -e held.locked ] && break; sleep 0.05; done
+"$HB" run plan.lua --db held.db -q >/dev/null 2>held.err; rc=$?; wait $holder
+is "$rc $(q held.db 'PRAGMA journal_mode') $(q held.db 'SELECT count(*) FROM runs') $(q held.db "SELECT count(*) FROM events WHERE message = 'held'")" \
+	"0 wal 2 1" "a run on a rollback-mode file whose write lock another process holds waits, then switches it to WAL: both writes kept"
+
 # --- newer than this binary: refused, both versions named -----------------------
 cp fresh.db newer.db; q newer.db "PRAGMA user_version = 5"
 sum=$(sha256sum < newer.db)

@@ -118,6 +118,24 @@ static int db_prepare(struct db *db)
 	return 0;
 }
 
+/* PRAGMA journal_mode=WAL, waiting out another writer. Switching a file in
+ * rollback mode (a first open, or one just migrated) upgrades a read lock to
+ * a write lock, and SQLite answers SQLITE_BUSY at once there instead of
+ * calling the busy handler (it cannot tell that from a deadlock): so the
+ * wait is ours, as long as the busy timeout. */
+static int db_use_wal(struct db *db)
+{
+	int rc, waited = 0;
+
+	for (int pause = 1;; pause = pause < 64 ? pause * 2 : pause) {
+		rc = sqlite3_exec(db->h, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= db->busy_ms)
+			return rc;
+		sqlite3_sleep(pause);
+		waited += pause;
+	}
+}
+
 static int open_handle(struct db *db, const char *path, int flags, char *err, size_t len)
 {
 	int v;
@@ -159,8 +177,9 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	 * journal mode, so its backup is the file as it was */
 	if (v > 0 && v < DB_SCHEMA_VERSION && db_schema_setup(db, err, len) < 0)
 		goto fail;
-	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-			 "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
+	if (db_use_wal(db) != SQLITE_OK ||
+	    sqlite3_exec(db->h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON", NULL,
+			 NULL, NULL) != SQLITE_OK) {
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
 		goto fail;
 	}
