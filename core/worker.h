@@ -55,6 +55,7 @@ struct worker {
 	struct hb_io **batch, **done;
 	void *buf;
 	size_t buf_len;
+	size_t map_len;			/* of the mapping that holds buf */
 	size_t slot_len;		/* bytes of buffer per request */
 	size_t wbuf_off;		/* where a request's write buffer starts in its slot */
 	unsigned depth;

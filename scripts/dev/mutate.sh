@@ -98,6 +98,12 @@ m plugins/engines/io_uring.c 'if (!virt && hb_opt_int(s->opts, s->nopts, "regist
 	'if (!virt) {' \
 	'tests/io_uring.t' 'registerfiles=false ignored: the files are registered anyway'
 
+# --- buffers -------------------------------------------------------------------------
+m core/worker.c 'if (w->slot_len > (size_t)sysconf(_SC_PAGESIZE)) {' 'if (0) {' \
+	'tests/buffers.t' 'large requests get buffers in 4 KiB pages (one segment per page)'
+m core/worker.c '			madvise(a, huge, MADV_HUGEPAGE);	/* advice: 4 KiB pages if refused */' '' \
+	'tests/buffers.t' 'the aligned buffer is never advised for huge pages'
+
 # --- database ------------------------------------------------------------------------
 m core/db/open.c 'if ((rc & 0xff) != SQLITE_BUSY || waited >= db->busy_ms)' 'if (1)' \
 	'tests/migrate.t' 'the switch to WAL gives up at once while another process writes'
