@@ -17,11 +17,12 @@
 #define HUGE_PAGE (2ul << 20)
 
 /* The requests' buffers, a mapping of their own (so its pages can be asked
- * for on the step's node). A request larger than a page gets them in
- * transparent huge pages where the kernel grants them: each request is then
- * one physically contiguous segment, not one per 4 KiB page. In 4 KiB pages
- * a 128 KiB read takes 32 descriptors of a virtio ring, eight of them
- * overflow a ring of 256, and the driver requeues (README, Benchmarks). */
+ * for on the step's node). A slot larger than a page (a request over 4 KiB,
+ * or a 4 KiB mixed slot: its read and its write buffer) gets them in
+ * transparent huge pages where the kernel grants them: a request is then one
+ * physically contiguous segment, not one per 4 KiB page. In 4 KiB pages a
+ * 128 KiB read takes 32 descriptors of a virtio ring, eight of them overflow
+ * a ring of 256, and the driver requeues (README, Benchmarks). */
 static void *buf_map(struct worker *w)
 {
 	size_t len = w->buf_len, huge = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
@@ -30,7 +31,7 @@ static void *buf_map(struct worker *w)
 	if (w->slot_len > (size_t)sysconf(_SC_PAGESIZE)) {
 		p = mmap(NULL, huge + HUGE_PAGE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED) {	/* trimmed to a 2 MiB-aligned huge */
+		if (p != MAP_FAILED) {	/* cut down to huge bytes from a 2 MiB boundary */
 			a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 			if (a > p)
 				munmap(p, (size_t)(a - p));
