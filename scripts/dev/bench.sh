@@ -2,20 +2,25 @@
 # make bench: hbatest against fio, side by side in one run, on the same
 # target with the same workload, one worker/job, both timing every I/O.
 # Each row runs fio with its defaults, fio tuned, and hbatest with its
-# defaults, alternating, BENCH_ROUNDS times (3); the table gives medians and
-# hbatest/fio ratios against the better fio variant (higher median IOPS).
+# defaults, BENCH_ROUNDS times (5), the order rotated every round so that no
+# tool always runs first or after the same one; the table gives medians,
+# hbatest/fio ratios against the better fio variant (higher median IOPS), the
+# spread of both tools' IOPS and which targets of issue 13 the row misses.
 # Latency is fio's total latency (lat: from before the submitting call to the
 # completion, --lat_percentiles=1), what hbatest's histogram times too; fio's
 # clat leaves the submitting system call out (at QD1 here 13 us of 45 us).
 # Then the sampler's own cost (null engine, HBATEST_NO_SAMPLER=1).
-# Environment: BENCH_SECS (5 s a run), BENCH_ROUNDS (3), BENCH_ROWS (a regex
+# Environment: BENCH_SECS (3 s a run), BENCH_ROUNDS (5), BENCH_ROWS (a regex
 # of row names to run), BENCH_DIR (a folder on the file system to test;
-# default /var/tmp, on the root file system).
+# default /var/tmp, on the root file system), BENCH_CPUS (a CPU list: run
+# both tools under taskset on it; default unpinned).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HB="$ROOT/hbatest"
-SECS=${BENCH_SECS:-5}
-ROUNDS=${BENCH_ROUNDS:-3}
+SECS=${BENCH_SECS:-3}
+ROUNDS=${BENCH_ROUNDS:-5}
+PIN=()
+[ -n "${BENCH_CPUS:-}" ] && PIN=(taskset -c "$BENCH_CPUS")
 ROWS=${BENCH_ROWS:-.}
 for t in fio sqlite3 jq; do
 	command -v $t >/dev/null || { echo "bench: $t is not installed (apt-get install $t)" >&2; exit 1; }
@@ -36,7 +41,8 @@ POLL=$(cat "/sys/class/block/$DEV/queue/io_poll" 2>/dev/null || echo 0)
 # cpu_of CMD...: run it; print the user + system seconds of it and its children
 cpu_of() {
 	local TIMEFORMAT='%U %S' t
-	t=$( { time "$@" >/dev/null 2>"$DIR/err"; } 2>&1 ) || { cat "$DIR/err" >&2; return 1; }
+	t=$( { time "${PIN[@]}" "$@" >/dev/null 2>"$DIR/err"; } 2>&1 ) ||
+		{ cat "$DIR/err" >&2; return 1; }
 	awk -v u="${t% *}" -v s="${t#* }" 'BEGIN { printf "%.3f", u + s }'
 }
 
@@ -77,53 +83,80 @@ run_hb() {
 		read_ops + write_ops FROM steps"
 }
 
-# summary: medians of fio default (d), fio tuned (t), hbatest (h), and the
-# ratios against the better fio
+# summary LABEL KIND: medians of fio default (d), fio tuned (t), hbatest (h),
+# the ratios against the better fio, each tool's IOPS spread ((max - min) / 2
+# as a percentage of its median) and the targets of issue 13 the row misses,
+# judged on the unrounded ratios: IOPS at least 1.00x (KIND null: 1.50x),
+# p50 and p99 at most 1.05x (not null: its latencies are the harness's own
+# turnaround), CPU per I/O at most 1.00x
 summary() {
-	awk -v label="$1" -F'\t' '
-		function med(tool, col,   n, i, j, t, v) {
+	awk -v label="$1" -v kind="$2" -F'\t' '
+		function sorted(tool, col, v,   n, i, j, t) {
 			n = 0
 			for (i = 1; i <= rows; i++) if (who[i] == tool) v[++n] = val[i, col]
-			if (!n) return -1
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
 				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-			return v[int((n + 1) / 2)]
+			return n
+		}
+		function med(tool, col,   n, v) {
+			n = sorted(tool, col, v)
+			return n ? v[int((n + 1) / 2)] : -1
+		}
+		function spread(tool,   n, v) {
+			n = sorted(tool, 2, v)
+			return n && v[int((n + 1) / 2)] > 0 ? (v[n] - v[1]) / 2 / v[int((n + 1) / 2)] * 100 : 0
+		}
+		function miss(name, r, ok) {
+			if (!ok) misses = misses (misses == "" ? "" : ",") sprintf("%s %.3f", name, r)
 		}
 		{ rows++; who[rows] = $1; for (c = 2; c <= 6; c++) val[rows, c] = $c
 		  val[rows, 7] = $6 > 0 ? $5 / $6 * 1e6 : 0 }
 		END {
 			fd = med("d", 2); ft = med("t", 2)
 			b = ft > fd ? "t" : "d"
-			fi = med(b, 2); hi = med("h", 2)
-			printf "%-22s %9.0f %9.0f %9.0f %-5s %6.2f %6.2f %6.2f %6.2f %7.2f %7.2f\n", label,
-				fd, (ft > 0 ? ft : 0), hi, (b == "t" ? "tuned" : "dflt"), hi / fi,
-				med("h", 3) / med(b, 3), med("h", 4) / med(b, 4), med("h", 7) / med(b, 7),
-				med(b, 7), med("h", 7)
+			iops = med("h", 2) / med(b, 2); cpu = med("h", 7) / med(b, 7)
+			p50 = med("h", 3) / med(b, 3); p99 = med("h", 4) / med(b, 4)
+			miss("IOPS", iops, iops >= (kind == "null" ? 1.5 : 1))
+			if (kind != "null") { miss("p50", p50, p50 <= 1.05); miss("p99", p99, p99 <= 1.05) }
+			miss("CPU", cpu, cpu <= 1)
+			printf "%-22s %9.0f %9.0f %9.0f %-5s %6.2f %6.2f %6.2f %6.2f %7.2f %7.2f %4.0f %4.0f  %s\n",
+				label, fd, (ft > 0 ? ft : 0), med("h", 2), (b == "t" ? "tuned" : "dflt"),
+				iops, p50, p99, cpu, med(b, 7), med("h", 7), spread(b), spread("h"),
+				misses == "" ? "met" : misses
 		}' "$DIR/rows"
 }
 
-# row LABEL ENGINE TARGET RW BS QD: the three, alternating, ROUNDS times
+# row LABEL ENGINE TARGET RW BS QD: the three, ROUNDS times, the order
+# rotated every round (d t h, t h d, h d t, ...)
 row() {
-	local label=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 r
+	local label=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 r i tools=(d h) line
 	[[ "$label" =~ $ROWS ]] || return 0
+	[ -n "$(fio_tuned "$e" "$qd")" ] && tools=(d t h)
 	: > "$DIR/rows"
-	for r in $(seq "$ROUNDS"); do
-		printf 'd\t%s\n' "$(run_fio default "$e" "$t" "$rw" "$bs" "$qd")" >> "$DIR/rows"
-		[ -n "$(fio_tuned "$e" "$qd")" ] &&
-			printf 't\t%s\n' "$(run_fio tuned "$e" "$t" "$rw" "$bs" "$qd")" >> "$DIR/rows"
-		printf 'h\t%s\n' "$(run_hb "$e" "$t" "$rw" "$bs" "$qd")" >> "$DIR/rows"
+	for r in $(seq 0 $((ROUNDS - 1))); do
+		for i in "${!tools[@]}"; do
+			case ${tools[(i + r) % ${#tools[@]}]} in
+			d) line="d	$(run_fio default "$e" "$t" "$rw" "$bs" "$qd")" ;;
+			t) line="t	$(run_fio tuned "$e" "$t" "$rw" "$bs" "$qd")" ;;
+			h) line="h	$(run_hb "$e" "$t" "$rw" "$bs" "$qd")" ;;
+			esac
+			echo "$line" >> "$DIR/rows"
+		done
 	done
-	summary "$label"
+	summary "$label" "$e" | tee -a "$DIR/table"
 }
 
 echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u +%F)"
 echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
-echo "${SECS} s a run, median of $ROUNDS alternating rounds; ratios hbatest/fio against the better fio (higher median IOPS)"
+echo "${SECS} s a run, median of $ROUNDS rounds, the order rotated every round; ratios hbatest/fio against the better fio (higher median IOPS)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
-printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s\n" "row (1 worker/job)" "fio dflt" "fio tuned" \
-	"hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU"
-printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s\n" "" "IOPS" "IOPS" "IOPS" "fio" "hb/fio" \
-	"hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O"
+echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "unpinned (BENCH_CPUS to pin both)")"
+echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x"
+printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s  %s\n" "row (1 worker/job)" "fio dflt" \
+	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "targets"
+printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
+	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%"
+: > "$DIR/table"
 row "null 4k QD32" null "$DIR/null-target" randread 4k 32
 dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
 for qd in 1 4 32 128; do
@@ -139,6 +172,9 @@ if [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$FILE" 2>/
 else
 	echo "loop device: skipped (needs root and losetup)"
 fi
+awk '/^(loop )?io_uring/ { n++; if ($NF != "met") { m++; split($0, f, /  +/); missed = missed "; " f[1] } }
+	END { if (n) printf "io_uring rows: %d of %d within every target%s\n", n - m, n,
+		m ? " (missed: " substr(missed, 3) ")" : "" }' "$DIR/table"
 
 # the sampler's own cost: null engine with and without it (HBATEST_NO_SAMPLER=1:
 # the main thread sleeps in pthread_join and merges the seconds at the end),
