@@ -94,4 +94,13 @@ is "$(q "$DB" "SELECT min(write_ops) > 1000 AND min(read_ops) > 1000 AND min(err
 is "$(q "$DB" "SELECT errors = (write_ops + errors) / 10 AND write_bytes = 4096 * write_ops FROM steps WHERE id = $id")" 1 \
 	"the errors are a tenth of the writes issued, and no read failed"
 is "$(check_invariant "$DB" "$id")" 1 "the samples add up to the step"
+
+# --- a step that completed no I/O: show prints '-', not a latency of 0 -------
+cat > "$TMP/none.lua" <<'LUA'
+hb.run{ name = "all fail", engine = "faulty", faulty = { fail_every = 1 }, targets = "v",
+        rw = "read", bs = "4k", oio = 1, duration = 2 }
+LUA
+run "$TMP/none.lua"; is $? 1 "every request fails: the step fails, exit 1"
+like "$("$HB" show "$(last_run)" --db "$DB")" "all fail +failed +0 +0\.0 +0\.0 +- +- +- +0 " \
+	"show: no latency measured is '-' in mean, p99 and max, not 0.0"
 done_testing

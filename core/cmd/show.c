@@ -45,6 +45,16 @@ static int show_run(struct db *db, int64_t id)
 	return db_read_end(db, st, rc);
 }
 
+/* a measured column, or '-' where the step has none (no I/O completed: a
+ * step that failed or was stopped before its first second) */
+static void print_measure(sqlite3_stmt *st, int col, int width, const char *fmt)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		printf("  %*s", width, "-");
+	else
+		printf(fmt, width, sqlite3_column_double(st, col));
+}
+
 static int show_steps(struct db *db, int64_t id)
 {
 	sqlite3_stmt *st;
@@ -56,14 +66,17 @@ static int show_steps(struct db *db, int64_t id)
 	printf("\n%4s  %-12s  %-30s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
 	       "kind", "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
 	       "max us", "errors", "placement");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		printf("%4d  %-12s  %-30.30s  %-8s  %10.0f  %9.1f  %9.1f  %9.1f  %9.1f  %10.1f  %6lld  %s\n",
-		       sqlite3_column_int(st, 0), sqlite3_column_text(st, 1),
-		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
-		       sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
-		       sqlite3_column_double(st, 6), sqlite3_column_double(st, 7),
-		       sqlite3_column_double(st, 8), sqlite3_column_double(st, 9),
-		       (long long)sqlite3_column_int64(st, 10), sqlite3_column_text(st, 12));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		printf("%4d  %-12s  %-30.30s  %-8s", sqlite3_column_int(st, 0),
+		       sqlite3_column_text(st, 1), sqlite3_column_text(st, 2),
+		       sqlite3_column_text(st, 3));
+		print_measure(st, 4, 10, "  %*.0f");
+		for (int col = 5; col <= 8; col++)
+			print_measure(st, col, 9, "  %*.1f");
+		print_measure(st, 9, 10, "  %*.1f");
+		printf("  %6lld  %s\n", (long long)sqlite3_column_int64(st, 10),
+		       sqlite3_column_text(st, 12));
+	}
 	return db_read_end(db, st, rc);
 }
 
