@@ -20,9 +20,10 @@ LUA
 # or the run ends, as a loaded or sanitized run maps them later).
 # Pages, not mappings: two adjacent buffers with the same policy are one
 # mapping when the kernel merges them (seen under the sanitizer).
+# (0 when the process is gone and its numa_maps unreadable)
 prefer0_pages() {
 	awk '/prefer:0/ { for (i = 1; i <= NF; i++) if ($i ~ /^anon=/) n += substr($i, 6) }
-	     END { print n + 0 }' "/proc/$1/numa_maps" 2>/dev/null
+	     END { print n + 0 }' "/proc/$1/numa_maps" 2>/dev/null || echo 0
 }
 run_watched() {
 	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q &
