@@ -108,6 +108,16 @@ m core/worker.c '			madvise(a, huge, MADV_HUGEPAGE);	/* advice: 4 KiB pages if r
 m core/db/open.c 'if ((rc & 0xff) != SQLITE_BUSY || waited >= db->busy_ms)' 'if (1)' \
 	'tests/migrate.t' 'the switch to WAL gives up at once while another process writes'
 
+# --- show and make bench's verdicts ------------------------------------------------
+m core/cmd/show.c '	if (sqlite3_column_type(st, col) == SQLITE_NULL)' '	if (0)' \
+	'tests/errors.t' 'show prints a latency never measured as 0.0'
+m scripts/dev/bench-summary.sh 'r = val[at["h", k], col] / val[at[b, k], col]' \
+	'r = val[at["h", k], col] / val[at[b, 1], col]' \
+	'tests/bench_summary.t' "a miss's rounds counted against fio's first round, not the same one"
+m scripts/dev/bench-summary.sh 'miss("p50", p50, p50 <= 1.05, 3, 0, 1.05)' \
+	'miss("p50", p50, p50 < 1.05, 3, 0, 1.05)' \
+	'tests/bench_summary.t' 'a p50 of exactly 1.05x counted as a miss'
+
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The verdicts of make bench (scripts/dev/bench-summary.sh) on rows of known
+# figures: which fio variant is the better, the ratios of the medians, the
+# targets missed and in how many rounds, the closing line. No timing: the
+# figures are made up, every expected value is worked out by hand.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/scripts/dev/bench-summary.sh"
+
+# rows TOOL IOPS P50 P99 [TOOL IOPS P50 P99 ...]: one run each, 1 CPU second
+# per 100,000 I/Os for fio and 0.5 for hbatest
+rows() {
+	: > "$TMP/rows"
+	while [ $# -gt 0 ]; do
+		local cpu=1
+		[ "$1" = h ] && cpu=0.5
+		printf '%s\t%s\t%s\t%s\t%s\t100000\n' "$1" "$2" "$3" "$4" "$cpu" >> "$TMP/rows"
+		shift 4
+	done
+}
+verdict() { summary "$1" "$2" "$TMP/rows" | sed 's/.*  //'; }
+
+# three rounds, the order rotated as bench.sh runs them (d t h, t h d, h d t)
+rows d 100 10 20  t 110 10 20  h 105 10 20 \
+     t 100 10 20  h  97 10 21.5  d 100 10 20 \
+     h  99 10.9 21.5  d 100 10 20  t 100 10 20
+is "$(summary "io_uring QD1" io_uring "$TMP/rows" | awk '{ print $3, $4, $5, $6, $7, $8 }')" \
+	"100 100 99 dflt 0.99 1.00" \
+	"medians 100/100/99: equal fio medians pick the defaults; IOPS 0.99x, p50 1.00x"
+is "$(verdict "io_uring QD1" io_uring)" "IOPS 0.990 (2/3), p99 1.075 (2/3)" \
+	"the misses, each with the rounds hbatest missed it against the defaults' run of that round (the k-th of each)"
+
+# fio tuned the better: the ratios are against it, round by round too
+rows d 100 10 20  t 120 9 20  h 121 9.4 20 \
+     d 100 10 20  t 120 9 20  h 119 9.6 20 \
+     d 100 10 20  t 120 9 20  h 122 9.3 20
+is "$(summary "io_uring QD4" io_uring "$TMP/rows" | awk '{ print $4, $5, $6, $7 }')" "120 121 tuned 1.01" \
+	"tuned has the higher median IOPS: it is the better fio"
+is "$(verdict "io_uring QD4" io_uring)" "met" \
+	"the verdict is the medians': p50 9.4 against 9.0 is 1.044x, met, though the round of 9.6 was not"
+
+# the rounds pair the k-th run of each tool: the disk faster in round 2 and
+# slower in round 3 for both, hbatest below only in round 1
+rows d 100 10 20  h 99 10 20  d 130 10 20  h 131 10 20  d 70 10 20  h 71 10 20
+is "$(verdict "io_uring QD32" io_uring)" "IOPS 0.990 (1/3)" \
+	"a round is compared with the same round: 99/100 worse, 131/130 and 71/70 not"
+
+# the boundaries: IOPS exactly 1.00x and p50, p99 exactly 1.05x meet
+rows d 100 10 20  h 100 10.5 21
+is "$(verdict "psync QD1" psync)" "met" "1.00x IOPS and 1.05x latency are within the targets"
+rows d 100 10 20  h 100 10.6 21
+is "$(verdict "psync QD1" psync)" "p50 1.060 (1/1)" "1.06x p50 is not; no fio tuned row: against the defaults"
+
+# every round worse: the count says so
+rows d 100 10 20  h 95 10 20  d 100 10 20  h 96 10 20  d 100 10 20  h 99 10 20
+is "$(verdict "io_uring QD32" io_uring)" "IOPS 0.960 (3/3)" "hbatest below in every round: 3/3"
+
+# the null engine: 1.5x IOPS, its latencies not judged; CPU per I/O is
+rows d 100 1 1  h 149 5 5
+is "$(verdict "null 4k QD32" null)" "IOPS 1.490 (1/1)" "null: 1.49x misses 1.50x; its latencies are not targets"
+printf 'd\t100\t1\t1\t1\t100\nh\t200\t1\t1\t3\t200\n' > "$TMP/rows"
+is "$(verdict "null 4k QD32" null)" "CPU 1.500 (1/1)" "CPU per I/O above fio's is a miss"
+
+# the spread: half the range of a tool's IOPS, % of its median
+rows d 90 10 20  d 100 10 20  d 110 10 20  h 100 10 20  h 101 10 20  h 102 10 20
+is "$(summary "io_uring QD1" io_uring "$TMP/rows" | awk '{ print $13, $14 }')" "10 1" \
+	"spread: fio (110 - 90) / 2 / 100 = 10 %, hbatest (102 - 100) / 2 / 101 = 1 %"
+
+# the closing line: io_uring rows only, the rows missed in every round named
+cat > "$TMP/table" <<'TAB'
+null 4k QD32               100       100       149 dflt    1.49   1.00   1.00   0.50    1.00    0.50    0    0  IOPS 1.490 (1/1)
+io_uring 4k rand QD1       100       100        99 dflt    0.99   1.00   1.07   0.50    1.00    0.50    0    0  IOPS 0.990 (2/3), p99 1.075 (2/3)
+io_uring randwrite QD32    100       100        96 dflt    0.96   1.00   1.00   0.50    1.00    0.50    0    0  IOPS 0.960 (3/3)
+io_uring 4k rand QD4       100       120       121 tuned   1.01   1.00   1.00   0.50    1.00    0.50    0    0  met
+loop io_uring QD32         100       100       100 dflt    1.00   1.00   1.00   0.50    1.00    0.50    0    0  met
+psync 4k rand QD1          100         0        90 dflt    0.90   1.00   1.00   0.50    1.00    0.50    0    0  IOPS 0.900 (1/1)
+TAB
+is "$(closing "$TMP/table")" \
+	"io_uring rows: 2 of 4 within every target (missed: io_uring 4k rand QD1; io_uring randwrite QD32); missed in every round: io_uring randwrite QD32" \
+	"closing: 4 io_uring rows (the loop's too), 2 missed, the one missed in every round named"
+grep -v randwrite "$TMP/table" > "$TMP/table2"
+like "$(closing "$TMP/table2")" "2 of 3 .*; none missed in every round$" "closing: no row missed in every round"
+done_testing
