@@ -84,6 +84,11 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		}
 		const struct planned *later = want_size ? NULL : planned_find(path);
 
+		if (!strncmp(path, "/dev/", 5)) {	/* never a file among the devices */
+			snprintf(err, len, "target '%s': no such device (lsblk lists the "
+				 "block devices); hbatest creates files, not devices", path);
+			return -ENOENT;
+		}
 		if (later) {	/* an earlier step creates it */
 			*kind = TARGET_FILE;
 			*size = later->size;
@@ -91,7 +96,8 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		}
 		if (!want_size) {
 			snprintf(err, len, "target '%s' does not exist; give size= "
-				 "(e.g. size=\"1g\") to create it", path);
+				 "(e.g. size=\"1g\"; the shipped plans: --set size=1g) to "
+				 "create it", path);
 			return -ENOENT;
 		}
 		char *dir = strdup(path), *slash = strrchr(dir, '/');

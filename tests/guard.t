@@ -57,6 +57,15 @@ ok $((rc == 0)) "a step naming one target twice fails"
 like "$out" "twice.lua:1: .*target '$TMP/alias.img' is given twice" "naming it"
 is "$(sha256sum < "$DB")" "$db_sum" "the database is still byte-identical"
 
+# ---- a missing device is not a file to create --------------------------------
+# (a name under /dev that no device has: size= would have made a regular file
+# among the devices, and a later run would write to that instead)
+nodev="/dev/hbatest-no-such-device-$$"
+out=$("$HB" run "$TMP/write.lua" --db "$DB" --target "$nodev" 2>&1); rc=$?
+like "$rc $out" "^1 .*target '$nodev': no such device \(lsblk lists the block devices\)" \
+	"a missing /dev path with size= is an error naming it, exit 1"
+[ ! -e "$nodev" ]; ok $? "and nothing is created under /dev"
+
 # ---- block devices ----------------------------------------------------------
 if [ "$(id -u)" != 0 ]; then
 	skip "loop devices need root"
