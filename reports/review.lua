@@ -101,8 +101,12 @@ local testbed_rows = {
   { "CPU", function(m)
       local h = m.targets.host or {}
       if not h["host.cpu_model"] then return nil end
-      return ("%s (%s sockets, %s cores, %s threads)"):format(h["host.cpu_model"],
-        h["host.sockets"] or "?", h["host.cores"] or "?", h["host.threads"] or "?")
+      local function count(v, what)	-- "1 socket", "2 sockets", "? cores"
+        local n = tonumber(v)
+        return ("%s %s%s"):format(n and ("%d"):format(n) or "?", what, n == 1 and "" or "s")
+      end
+      return ("%s (%s, %s, %s)"):format(h["host.cpu_model"], count(h["host.sockets"], "socket"),
+        count(h["host.cores"], "core"), count(h["host.threads"], "thread"))
     end },
   { "Memory", function(m)
       local b = m.targets.host and tonumber(m.targets.host["host.memory_bytes"])

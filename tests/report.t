@@ -110,6 +110,8 @@ like "$(cat "$TMP/pr/index.html")" '<th>PCIe link</th><td>8.0 GT/s PCIe x4 \(max
 	"test bed: the link trained below its maximum, with a visible warning"
 like "$(cat "$TMP/pr/index.html")" '<th>PCIe ceiling</th><td>3.94 GB/s</td>' "and its ceiling"
 like "$(cat "$TMP/pr/index.html")" '<th>Board</th><td>SAS9300-8i</td>.*' "the board from scsi_host"
+like "$(cat "$TMP/pr/index.html")" '<th>CPU</th><td>[^<]* \(2 sockets, [0-9]+ cores?, [0-9]+ threads?\)</td>' \
+	"the CPU with its sockets, cores and threads counted in words"
 like "$(tr -d '\n' < "$TMP/pr/index.html")" '<th>Drives</th><td>Samsung SSD 850, firmware 2B6Q</td>' "the drives"
 
 # --- in a real browser: headless Chromium opens the page from disk -------------------
