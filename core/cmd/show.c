@@ -55,20 +55,28 @@ static void print_measure(sqlite3_stmt *st, int col, int width, const char *fmt)
 		printf(fmt, width, sqlite3_column_double(st, col));
 }
 
+/* Step names are printed whole (a cut name can read as another step: "...
+ * QD16" cut to "... QD1"): the column is as wide as the longest. */
 static int show_steps(struct db *db, int64_t id)
 {
 	sqlite3_stmt *st;
-	int rc;
+	int rc, wide = 30;
 
 	st = db_read_steps(db, id);
 	if (!st)
 		return -EIO;
-	printf("\n%4s  %-12s  %-30s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
-	       "kind", "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (sqlite3_column_bytes(st, 2) > wide)
+			wide = sqlite3_column_bytes(st, 2);
+	if (rc != SQLITE_DONE)
+		return db_read_end(db, st, rc);
+	sqlite3_reset(st);
+	printf("\n%4s  %-12s  %-*s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
+	       "kind", wide, "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
 	       "max us", "errors", "placement");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		printf("%4d  %-12s  %-30.30s  %-8s", sqlite3_column_int(st, 0),
-		       sqlite3_column_text(st, 1), sqlite3_column_text(st, 2),
+		printf("%4d  %-12s  %-*s  %-8s", sqlite3_column_int(st, 0),
+		       sqlite3_column_text(st, 1), wide, sqlite3_column_text(st, 2),
 		       sqlite3_column_text(st, 3));
 		print_measure(st, 4, 10, "  %*.0f");
 		for (int col = 5; col <= 8; col++)
