@@ -134,6 +134,8 @@ PY
 	# malformed
 	head -c 3000 "$TMP/fio.json" > "$TMP/trunc.json"
 	bad fio "$TMP/trunc.json" "trunc.json:[0-9]+:[0-9]+: (truncated JSON|unterminated string)" "truncated fio JSON"
+	"$HB" import fio "$TMP/trunc.json" --db "$TMP/fresh.db" 2>/dev/null
+	is "$?:$(ls "$TMP" | grep -c '^fresh\.db')" "1:0" "a failed import into a new database leaves no database behind"
 	ln=$(grep -n '"iops" :' "$TMP/fio.json" | head -1 | cut -d: -f1)
 	sed "${ln}s/\"iops\" : \([0-9.]*\)/\"iops\" : 1.2.3/" "$TMP/fio.json" > "$TMP/badnum.json"
 	col=$(sed -n "${ln}p" "$TMP/badnum.json" | awk '{ print index($0, "1.2.3") + 3 }')

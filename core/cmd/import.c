@@ -1,9 +1,11 @@
 /* `hbatest import iometer|fio|hbatest FILE...`: results of other tools (and
  * hbatest's own JSON export) into the database, one transaction per file. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "db/import.h"
@@ -46,6 +48,18 @@ static bool import_is_extra(const char *kind, const char *path, const char **fil
 	return false;
 }
 
+/* A database this command created and left empty: the file and its journals. */
+static void remove_db_files(const char *path)
+{
+	char side[PATH_MAX + 8];
+
+	unlink(path);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", path);
+	unlink(side);
+}
+
 static int import_one(struct db *db, const struct import_kind *k, struct imp *im)
 {
 	size_t len;
@@ -84,7 +98,8 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 	unsigned nextra = 0;
 	char err[1024];
 	struct db db;
-	int rc = EXIT_DONE;
+	int rc = EXIT_DONE, imported = 0;
+	bool fresh = access(cli_db_path(), F_OK) != 0;
 
 	for (int i = 0; i < nfiles; i++)
 		if (import_is_extra(k->name, files[i], files, nfiles) && nextra < 256)
@@ -101,6 +116,8 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 			continue;
 		if (import_one(&db, k, &im) < 0)
 			rc = EXIT_FAILED;
+		else
+			imported++;
 	}
 	for (unsigned x = 0; x < nextra; x++) {
 		if (!used[x]) {
@@ -116,6 +133,8 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 		}
 	}
 	db_close(&db);
+	if (fresh && !imported)	/* nothing came in: leave no empty database behind */
+		remove_db_files(cli_db_path());
 	return rc;
 }
 
