@@ -172,6 +172,10 @@ out=$("$HB" list --db "$TMP/empty.db" 2>&1); rc=$?
 like "$rc $out" "^1 .*empty.db' is not an hbatest database \(empty\)" "an empty file: list says so, exit 1"
 is "$(stat -c %s "$TMP/empty.db") $(ls "$TMP" | grep -c '^empty.db-')" "0 0" \
 	"an empty file: list writes no schema into it, and no side files"
+sqlite3 "$TMP/other.db" "CREATE TABLE notes (t TEXT)"
+out=$("$HB" list --db "$TMP/other.db" 2>&1); rc=$?
+like "$rc $out" "^1 .*other.db' is an SQLite database, but not hbatest's .*give another --db FILE" \
+	"another program's SQLite file: list says so as run does, not 'run a plan first'"
 "$HB" show 1 --db "$TMP/nothing.db" 2>/dev/null; rc=$?
 is "$rc $([ -e "$TMP/nothing.db" ] && echo created)" "1 " "a missing file: show exits 1 and creates nothing"
 sum=$(sha256sum < "$DB")

@@ -228,10 +228,14 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 	    sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK ||
 	    db_check(db, full, err, len))
 		goto fail;
+	if (v == 0 && db_table_count(db)) {	/* run refuses it too: no "run a plan" */
+		snprintf(err, len, "'%s' is an SQLite database, but not hbatest's (it has "
+			 "tables and no hbatest schema version): give another --db FILE", path);
+		goto fail;
+	}
 	if (v == 0) {
-		snprintf(err, len, "'%s' is not an hbatest database (%s): run a plan first, "
-			 "or give --db FILE", path, db_table_count(db) ? "no hbatest schema" :
-			 "empty");
+		snprintf(err, len, "'%s' is not an hbatest database (empty): run a plan first, "
+			 "or give --db FILE", path);
 		goto fail;
 	}
 	if (v < DB_SCHEMA_VERSION)
