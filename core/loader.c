@@ -129,10 +129,16 @@ static bool already_loaded(const char *name)
 	return false;
 }
 
-static void load_dir(const char *dir)
+/* given: a folder the user named (--plugin-path, HBATEST_PLUGIN_PATH), whose
+ * absence is worth a warning; the built-in folders may well not exist */
+static void load_dir(const char *dir, bool given)
 {
 	struct dirent **list;
 	int n = scandir(dir, &list, NULL, alphasort);
+
+	if (n < 0 && given)
+		log_warn("plugin folder '%s' (--plugin-path or HBATEST_PLUGIN_PATH): %s", dir,
+			 strerror(errno));
 
 	for (int i = 0; i < n; i++) {
 		const char *nm = list[i]->d_name;
@@ -170,14 +176,14 @@ static void load_path_list(const char *list)
 	char *copy = strdup(list), *save = NULL;
 
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-		load_dir(d);
+		load_dir(d, true);
 	free(copy);
 }
 
 static bool load_each(const char *dir, void *ctx)
 {
 	(void)ctx;
-	load_dir(dir);
+	load_dir(dir, false);
 	return false;
 }
 

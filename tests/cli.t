@@ -24,6 +24,9 @@ out=$("$HB" plugins --plugin-path "$ROOT/build/tests/plugins" 2>&1)
 like "$out" "warning: plugin '$ROOT/build/tests/plugins/abi_major.so' was built for ABI 2\.0" \
 	"a plugin of another ABI is reported with its file and version"
 like "$out" '^good +engine' "a valid plugin on --plugin-path is listed"
+out=$("$HB" plugins --plugin-path "$TMP/no-such-folder" 2>&1); rc=$?
+like "$rc $out" "^0 hbatest: warning: plugin folder '$TMP/no-such-folder' \(--plugin-path or HBATEST_PLUGIN_PATH\): No such file" \
+	"a --plugin-path folder that does not exist is warned about, not silently skipped"
 # show prints step names whole: cut at 30, "... QD16" would read as "... QD1"
 printf 'hb.run{ name = "4k random 70/30 read/write QD16", engine = "null", targets = "v", duration = 1 }\nhb.run{ name = "4k random 70/30 read/write QD1", engine = "null", targets = "v", duration = 1 }\n' > "$TMP/names.lua"
 "$HB" run "$TMP/names.lua" --db "$TMP/names.db" -q 2>/dev/null
