@@ -166,7 +166,14 @@ local function run_facts(i)
   cells["Plan"] = r.plan_path
   cells["Plan sha256"] = r.plan_sha256 and r.plan_sha256:sub(1, 16)
   cells["--set"] = (r.sets_json and r.sets_json ~= "{}" and r.sets_json ~= "[]") and r.sets_json or nil
-  cells["hbatest"] = r.version
+  if r.source and r.source ~= "hbatest" then	-- the importing tool's version is not hbatest's
+    local v = r.version or ""
+    if v:lower():sub(1, #r.source) ~= r.source then v = (r.source .. " " .. v):gsub(" $", "") end
+    cells["Imported from"] = ("%s%s"):format(v,
+      r.source_file and (" (" .. r.source_file:match("[^/]*$") .. ")") or "")
+  else
+    cells["hbatest"] = r.version
+  end
   cells["Started (UTC)"] = r.started_at
   cells["Finished (UTC)"] = r.finished_at
   cells["State"] = r.state
@@ -175,7 +182,8 @@ end
 
 local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board", "Driver",
   "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link",
-  "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Started (UTC)",
+  "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Imported from",
+  "Started (UTC)",
   "Finished (UTC)" }
 
 -- Rows that differ for every pair of runs: not worth a highlight.

@@ -373,5 +373,9 @@ ok $? "report over a fio, an Iometer and an hbatest run"
 page=$(cat "$TMP/rep/index.html" 2>/dev/null)
 like "$page" "randread bs=4k, oio 4" "report: the fio OIO sweep points labelled by group and axis"
 like "$page" "8K; 70% Read; 100% random, oio 4" "report: the Iometer OIO sweep points labelled by group and axis"
+like "$page" '<th>Imported from</th><td>fio-3\.[0-9]+ \(fio-noted\.json\)</td><td>iometer 1\.1\.0 \(results-1\.1\.0-multi\.csv\)</td><td>–</td>' \
+	"report: an imported run's tool and file in a row of their own, not as hbatest's version"
+like "$page" '<th>hbatest</th><td>[^<]*</td><td>[^<]*</td><td>[0-9]+\.[0-9]+\.[0-9]+</td>' \
+	"and the hbatest run's version under hbatest"
 
 done_testing
