@@ -63,8 +63,9 @@ add("</ul></header>")
 for _, r in ipairs(runs) do
   if r.state ~= "done" then
     add('<div class="alert"><b>', esc(r.name), "</b> is <b>", esc(r.state),
-        "</b>: its results stop where it stopped; steps it did not reach are listed ",
-        "as unmatched below.</div>")
+        "</b>: its results stop where it stopped",
+        N > 1 and "; steps it did not reach are listed as unmatched below" or "",
+        ".</div>")
   end
 end
 
