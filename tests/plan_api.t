@@ -131,6 +131,8 @@ id=$(last_run)
 is "$(q "$DB" "SELECT kind || ':' || name || ':' || exit_status || ':' || (abs(mbps - 3.0 / elapsed_s) < 1e-6) FROM steps WHERE run_id = $id")" \
 	"exec:copy:0:1" "its duration and throughput (bytes / elapsed) are stored"
 [ -s "$TMP/copy.out" ]; ok $? "the command ran"
+like "$("$HB" show "$id" --db "$DB")" "exec +copy +done +- +[0-9.]+ .* ran [0-9]+\.[0-9] s, exit status 0$" \
+	"show: an exec step's time and exit status, no IOPS"
 printf 'hb.exec{ cmd = "exit 3" }\nhb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/fail.lua"
 out=$("$HB" run "$TMP/fail.lua" --db "$DB" --allow-exec 2>&1); is $? 1 "a failing command fails the run"
 like "$out" "fail.lua:1: hb.exec: 'exit 3' exited with status 3" "with the plan line and the status"

@@ -78,12 +78,21 @@ static int show_steps(struct db *db, int64_t id)
 		printf("%4d  %-12s  %-*s  %-8s", sqlite3_column_int(st, 0),
 		       sqlite3_column_text(st, 1), wide, sqlite3_column_text(st, 2),
 		       sqlite3_column_text(st, 3));
-		print_measure(st, 4, 10, "  %*.0f");
+		bool exec = !strcmp((const char *)sqlite3_column_text(st, 1), "exec");
+
+		if (exec)	/* a command: no I/O of ours to count, its time instead */
+			printf("  %10s", "-");
+		else
+			print_measure(st, 4, 10, "  %*.0f");
 		for (int col = 5; col <= 8; col++)
 			print_measure(st, col, 9, "  %*.1f");
 		print_measure(st, 9, 10, "  %*.1f");
-		printf("  %6lld  %s\n", (long long)sqlite3_column_int64(st, 10),
+		printf("  %6lld  %s", (long long)sqlite3_column_int64(st, 10),
 		       sqlite3_column_text(st, 12));
+		if (exec && sqlite3_column_type(st, 14) != SQLITE_NULL)
+			printf("%sran %.1f s, exit status %d", sqlite3_column_bytes(st, 12) ? "; " : "",
+			       sqlite3_column_double(st, 14), sqlite3_column_int(st, 13));
+		printf("\n");
 	}
 	return db_read_end(db, st, rc);
 }
