@@ -118,6 +118,8 @@ $(B)/tests/%.t: tests/unit/%.c tests/tap.h $(CORE_OBJS)
 	@echo "  TEST    $@"
 	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(CORE_OBJS) $(CORE_LIBS)
 
+build/tests/plugins/old_minor.so: tests/fixtures/plugins/checked.c
+
 build/tests/plugins/%.so: tests/fixtures/plugins/%.c tests/fixtures/plugins/stub_ops.h \
 			 core/hbatest/plugin.h $(MODE_STAMP)
 	@mkdir -p $(@D)

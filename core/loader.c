@@ -52,7 +52,7 @@ static int check_ops(const struct hb_plugin *d, char *err, size_t len, const cha
 	if (d->kind == HB_PLUGIN_ENGINE) {
 		const struct hb_engine_ops *o = d->ops;
 
-		if (!o || o->struct_size < sizeof(*o) - sizeof(o->now) ||
+		if (!o || o->struct_size < offsetof(struct hb_engine_ops, target_size) ||
 		    !o->open || !o->submit || !o->reap || !o->close) {
 			snprintf(err, len, "plugin '%s' (%s): engine descriptor lacks a "
 				 "required op (open, submit, reap, close)", d->name, path);
@@ -338,4 +338,20 @@ void plugin_opts_free(struct hb_kv *kv, unsigned n)
 		free((char *)kv[i].value);
 	}
 	free(kv);
+}
+
+int plugin_opts_check(const struct plugin *p, const struct hb_kv *kv, unsigned n,
+		      char *err, size_t len)
+{
+	const struct hb_engine_ops *ops = p->desc->ops;
+	char msg[512] = "";
+	int rc;
+
+	if (p->desc->kind != HB_PLUGIN_ENGINE || !HB_OPS_HAS(ops, check))
+		return 0;
+	rc = ops->check(kv, n, msg, sizeof(msg));
+	if (!rc)
+		return 0;
+	snprintf(err, len, "%s: %s", p->desc->name, msg[0] ? msg : "options refused");
+	return rc < 0 ? rc : -EINVAL;
 }

@@ -101,7 +101,10 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	if (spec->engine) {
 		const struct hb_engine_ops *ops = spec->engine->desc->ops;
 
-		c->simulated |= (ops->flags & HB_ENGINE_SIMULATED) != 0;
+		if (ops->flags & HB_ENGINE_SIMULATED) {
+			c->simulated = true;
+			c->sim_secs += step_secs(spec);
+		}
 	}
 	for (unsigned i = 0; i < spec->wl.ntargets; i++)
 		c->layout |= spec->wl.targets[i].create;

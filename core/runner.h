@@ -28,6 +28,7 @@ struct run_ctx {
 	bool layout;		/* some target will be laid out */
 	bool fills;		/* some step is a fill, whose time is a guess */
 	bool simulated;		/* some step runs on a simulating engine */
+	double sim_secs;	/* of total_secs, simulated time (far faster than real) */
 	char **probe_targets;	/* the real (not virtual) targets of the dry pass */
 	unsigned nprobe_targets;
 	bool link_warned;

@@ -152,7 +152,7 @@ int step_resolve_targets(struct step_spec *s, char *err, size_t len)
 		uint64_t want = s->wl.size;
 		int rc;
 
-		if (virt && !want && ops->target_size)
+		if (virt && !want && HB_OPS_HAS(ops, target_size))
 			want = ops->target_size(s->opts, s->nopts, i);
 		rc = target_resolve(t->path, want, virt, &t->kind, &t->size, &t->create, err, len);
 

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 out=$("$HB" --version); ok $? "--version exits 0"
-like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.1, database schema 4\)' "--version names the ABI and schema"
+like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.2, database schema 4\)' "--version names the ABI and schema"
 out=$("$HB" help); ok $? "help exits 0"
 like "$out" 'hbatest run PLAN.lua' "help shows the run synopsis"
 "$HB" frobnicate >/dev/null 2>&1; is $? 2 "an unknown command exits 2"
@@ -16,7 +16,7 @@ like "$out" "no database '$TMP/none.db'" "and names the file"
 [ ! -e "$TMP/none.db" ]; ok $? "list does not create a database"
 out=$("$HB" plugins); ok $? "plugins exits 0"
 for e in null psync libaio io_uring; do
-	like "$out" "^$e +engine +1\.1 +$ROOT/plugins/$e\.so" "plugins lists the $e engine with ABI and file"
+	like "$out" "^$e +engine +1\.2 +$ROOT/plugins/$e\.so" "plugins lists the $e engine with ABI and file"
 done
 out=$("$HB" plugins -v)
 like "$out" 'sqpoll=bool' "plugins -v lists engine options"

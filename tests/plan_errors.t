@@ -49,6 +49,31 @@ bad 'for i = 1, 40 do
           oio = (i == 37) and 3 or 4, workers = 2 }
 end' 2 'oio=3 does not split evenly' "a mistake at step 37 is found before any I/O"
 
+# an engine option's value is checked in the dry pass (the engine's check op),
+# so a bad one at step 2 fails before step 1 runs: nothing written
+sim_ok='hb.run{ name = "a", engine = "sim", targets = "v", duration = 60 }'
+bad "$sim_ok
+hb.run{ name = \"b\", engine = \"sim\", targets = \"v\", duration = 60,
+        sim = { layout = \"raid6\" } }" 2 "sim: layout 'raid6' is not jbod, raid0, raid5 or raid10" \
+	"an unknown sim layout at step 2"
+bad "$sim_ok
+hb.run{ engine = \"sim\", targets = \"v\", sim = { link = \"pcie9x3\" } }" 2 \
+	"sim: link 'pcie9x3' is not pcieGENxWIDTH with GEN 1 to 6 and WIDTH 1 to 32" "a sim link of no PCIe generation"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { drives = 0 } }' 1 \
+	"sim: drives 0 do not make a jbod: drives is 1 to 4096, at least 3 for raid5 and even for raid10" "0 sim drives"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { layout = "raid10", drives = 5 } }' 1 \
+	"sim: drives 5 do not make a raid10" "an odd number of drives in raid10"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { jitter = -1 } }' 1 \
+	"sim: jitter -1 is not a share from 0 \(none\) to 1" "a negative sim jitter"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { link_efficiency = 5 } }' 1 \
+	"sim: link_efficiency 5 is not a share of the link above 0 and at most 1" "a sim link_efficiency of 500 %"
+printf '%s\n' "$sim_ok" 'hb.run{ engine = "sim", targets = "v", sim = { layout = "raid6" } }' > "$TMP/bad.lua"
+out=$("$HB" run "$TMP/bad.lua" --dry-run --db "$DB" 2>&1); is $? 1 "--dry-run fails on a bad engine option too"
+like "$out" "bad.lua:2: .*layout 'raid6'" "naming the line"
+printf '%s\n' 'hb.run{ engine = "sim", targets = "v", sim = { link_efficiency = 1, jitter = 0, drives = 1 } }' \
+	> "$TMP/edge.lua"
+"$HB" run "$TMP/edge.lua" --dry-run --db "$DB" >/dev/null; ok $? "the edges (link_efficiency 1, jitter 0, 1 drive) pass"
+
 # hb.exec is a root shell: only the operator's --allow-exec lets it run
 bad 'hb.run{ engine = "null", targets = "v", duration = 1 }
 hb.exec{ cmd = "dd if=/dev/zero of='"$TMP"'/wiped bs=1k count=1" }' 2 \

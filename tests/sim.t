@@ -233,4 +233,18 @@ printf 'hb.run{ engine = "sim", sim = { sample_ios = -1 }, targets = "v", durati
 out=$("$HB" run "$TMP/bad4.lua" --db "$DB" 2>&1); ok $((! $?)) "a negative sample_ios fails"
 like "$out" "sim: sample_ios -1 is not 0 \(every request\) to 1000000000" "and says what it takes"
 [ ! -e "$TMP/vol" ] && [ ! -e vol ]; ok $? "no file was created for a virtual target"
+
+# --- the estimate: simulated time is not wall time -----------------------------------
+printf 'hb.run{ engine = "sim", targets = "v", duration = 900 }\n' > "$TMP/est.lua"
+out=$("$HB" run "$TMP/est.lua" --db "$DB" 2>&1); ok $? "a 900 s sim step runs"
+like "$out" "est.lua: 1 step, about 15m00s simulated$" "its start line says the 15 minutes are simulated"
+like "$("$HB" run "$TMP/est.lua" --db "$DB" --dry-run)" "estimated time: 15m00s simulated" \
+	"and so does the --dry-run listing"
+printf '%s\n' 'hb.run{ engine = "null", targets = "x", duration = 2 }' \
+	'hb.run{ engine = "sim", targets = "v", duration = 900 }' > "$TMP/est2.lua"
+out=$("$HB" run "$TMP/est2.lua" --db "$DB" 2>&1); ok $? "a plan of a null and a sim step runs"
+like "$out" "est2.lua: 2 steps, about 2s real plus 15m00s simulated$" "its estimate gives both parts"
+printf 'hb.run{ engine = "null", targets = "x", duration = 2 }\n' > "$TMP/est3.lua"
+like "$("$HB" run "$TMP/est3.lua" --db "$DB" 2>&1)" "est3.lua: 1 step, about 2s$" \
+	"a plan without sim steps says real time alone"
 done_testing

@@ -13,9 +13,25 @@
 #include "target.h"
 #include "util.h"
 
+/* "15m00s", or "15m00s simulated" when a simulating engine runs every step
+ * (its virtual clock runs far faster than real time), or both parts. */
+static void estimate_text(const struct run_ctx *c, char *buf, size_t len)
+{
+	char real[32], sim[32];
+
+	util_format_duration(c->total_secs - c->sim_secs, real, sizeof(real));
+	util_format_duration(c->sim_secs, sim, sizeof(sim));
+	if (c->sim_secs <= 0)
+		snprintf(buf, len, "%s", real);
+	else if (c->total_secs - c->sim_secs <= 0)
+		snprintf(buf, len, "%s simulated", sim);
+	else
+		snprintf(buf, len, "%s real plus %s simulated", real, sim);
+}
+
 static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE *out)
 {
-	char dur[32];
+	char dur[96];
 
 	fprintf(out, "plan %s%s%s: %u step%s\n", c->po.path, info->name ? " - " : "",
 		info->name ? info->name : "", c->nsteps, c->nsteps == 1 ? "" : "s");
@@ -47,7 +63,7 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 	}
 	for (unsigned i = 0; guard_destroys(i); i++)
 		fprintf(out, "destroys %s\n", guard_destroys(i));
-	util_format_duration(c->total_secs, dur, sizeof(dur));
+	estimate_text(c, dur, sizeof(dur));
 	fprintf(out, "estimated time: %s%s%s\n", dur,
 		c->layout ? " (plus laying out new file targets)" : "",
 		c->fills ? " (~: fills counted at 1 GB/s)" : "");
@@ -205,7 +221,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_ctx c = { 0 };
 	struct plan_info info = { 0 };
-	char err[2048], dur[32];
+	char err[2048], dur[96];
 	int rc;
 
 	if (parse_args(&c, argc, argv) < 0) {
@@ -233,9 +249,9 @@ int cmd_run(int argc, char **argv)
 		runner_free(&c);
 		return EXIT_DONE;
 	}
-	util_format_duration(c.total_secs, dur, sizeof(dur));
-	log_info("plan %s%s%s: %u steps, about %s", c.po.path, info.name ? " - " : "",
-		 info.name ? info.name : "", c.nsteps, dur);
+	estimate_text(&c, dur, sizeof(dur));
+	log_info("plan %s%s%s: %u step%s, about %s", c.po.path, info.name ? " - " : "",
+		 info.name ? info.name : "", c.nsteps, c.nsteps == 1 ? "" : "s", dur);
 	plan_info_free(&info);
 	progress_init(isatty(STDERR_FILENO));
 	log_set_clear_hook(progress_clear);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define HB_ABI_MAJOR 1
-#define HB_ABI_MINOR 1
+#define HB_ABI_MINOR 2
 
 #define HB_PLUGIN_SYMBOL "hbatest_plugin"
 
@@ -118,6 +118,12 @@ struct hb_engine_ops {
 	/* Optional, for virtual targets: the size in bytes of target i under these
 	 * options (e.g. a simulated array's capacity), used when the plan gives no size. */
 	uint64_t (*target_size)(const struct hb_kv *opts, unsigned nopts, unsigned target);
+	/* 1.2, optional: check option values (all present, normalised) for what
+	 * the table's types cannot say: choices, ranges, combinations. The core
+	 * calls it in the dry pass, for every step, before anything runs. Return 0,
+	 * or -EINVAL with a message in err that names the option and the values it
+	 * takes, e.g. "layout 'raid6' is not jbod, raid0, raid5 or raid10". */
+	int (*check)(const struct hb_kv *opts, unsigned nopts, char *err, size_t errlen);
 };
 
 /* ---- probes ----------------------------------------------------------- */

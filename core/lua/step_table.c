@@ -392,6 +392,8 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 	if (!rc)
 		rc = plugin_opts_resolve(s->engine, in, nin, &s->opts, &s->nopts,
 					 k->err, k->len);
+	if (!rc)	/* the engine's own ranges and choices, before any step runs */
+		rc = plugin_opts_check(s->engine, s->opts, s->nopts, k->err, k->len);
 	for (unsigned i = 0; i < nin; i++) {
 		free((char *)in[i].key);
 		free((char *)in[i].value);

@@ -102,28 +102,58 @@ static int parse_layout(const char *s, enum layout *out)
 	return -EINVAL;
 }
 
+/* The options' values that a type cannot refuse: choices and ranges. */
+static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char *err,
+			 size_t len)
+{
+	double bps, eff = opt_d(o, n, "link_efficiency"), jitter = opt_d(o, n, "jitter");
+	long long drives = hb_opt_int(o, n, "drives", 8);
+	const char *ls = hb_opt_str(o, n, "layout");
+
+	if (link_rate(hb_opt_str(o, n, "link"), 1, &bps)) {
+		snprintf(err, len, "link '%s' is not pcieGENxWIDTH with GEN 1 to 6 and WIDTH 1 to "
+			 "32 (e.g. pcie2x8, pcie3x4, pcie4x16)", hb_opt_str(o, n, "link"));
+		return -EINVAL;
+	}
+	if (!(eff >= 0 && eff <= 1)) {
+		snprintf(err, len, "link_efficiency %s is not a share of the link above 0 and "
+			 "at most 1 (or 0: the PCIe generation's own)",
+			 hb_opt_str(o, n, "link_efficiency"));
+		return -EINVAL;
+	}
+	if (parse_layout(ls, l)) {
+		snprintf(err, len, "layout '%s' is not jbod, raid0, raid5 or raid10", ls);
+		return -EINVAL;
+	}
+	if (drives < 1 || drives > 4096 || (*l == LAYOUT_RAID5 && drives < 3) ||
+	    (*l == LAYOUT_RAID10 && drives % 2)) {
+		snprintf(err, len, "drives %lld do not make a %s: drives is 1 to 4096, at least "
+			 "3 for raid5 and even for raid10", drives, ls);
+		return -EINVAL;
+	}
+	if (!(jitter >= 0 && jitter <= 1)) {
+		snprintf(err, len, "jitter %s is not a share from 0 (none) to 1",
+			 hb_opt_str(o, n, "jitter"));
+		return -EINVAL;
+	}
+	if (hb_opt_int(o, n, "sample_ios", 5000) < 0 || hb_opt_int(o, n, "sample_ios", 0) > 1e9) {
+		snprintf(err, len, "sample_ios %lld is not 0 (every request) to 1000000000",
+			 hb_opt_int(o, n, "sample_ios", 0));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
-		      struct sim_cfg *c, void (*log)(enum hb_log_level, const char *, ...))
+		      struct sim_cfg *c, char *err, size_t len)
 {
 	double link_bps, w = nworkers ? nworkers : 1;
 
 	memset(c, 0, sizeof(*c));
-	if (link_rate(hb_opt_str(o, n, "link"), opt_d(o, n, "link_efficiency"), &link_bps)) {
-		log(HB_LOG_ERROR, "sim: link '%s' is not pcieGENxWIDTH (e.g. pcie3x8)",
-		    hb_opt_str(o, n, "link"));
+	if (check_choices(o, n, &c->layout, err, len))
 		return -EINVAL;
-	}
-	if (parse_layout(hb_opt_str(o, n, "layout"), &c->layout)) {
-		log(HB_LOG_ERROR, "sim: layout '%s' is not jbod, raid0, raid5 or raid10",
-		    hb_opt_str(o, n, "layout"));
-		return -EINVAL;
-	}
+	link_rate(hb_opt_str(o, n, "link"), opt_d(o, n, "link_efficiency"), &link_bps);
 	c->ndrives = (unsigned)hb_opt_int(o, n, "drives", 8);
-	if (!c->ndrives || (c->layout == LAYOUT_RAID5 && c->ndrives < 3) ||
-	    (c->layout == LAYOUT_RAID10 && (c->ndrives < 2 || c->ndrives % 2))) {
-		log(HB_LOG_ERROR, "sim: %u drives do not make that layout", c->ndrives);
-		return -EINVAL;
-	}
 	c->nworkers = (unsigned)w;
 	c->link_ns_per_byte[HB_OP_READ] = c->link_ns_per_byte[HB_OP_WRITE] = 1e9 * w / link_bps;
 	c->ctrl_svc = 1e9 * w / (double)hb_opt_int(o, n, "ctrl_iops", 700000);
@@ -152,17 +182,12 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->gc_factor = opt_d(o, n, "gc_factor");
 	c->jitter = opt_d(o, n, "jitter");
 	c->gc_sync = hb_opt_int(o, n, "gc_sync", 0);
-	if (hb_opt_int(o, n, "sample_ios", 5000) < 0 || hb_opt_int(o, n, "sample_ios", 0) > 1e9) {
-		log(HB_LOG_ERROR, "sim: sample_ios %lld is not 0 (every request) to 1000000000",
-		    hb_opt_int(o, n, "sample_ios", 0));
-		return -EINVAL;
-	}
 	c->sample = (unsigned)((hb_opt_int(o, n, "sample_ios", 5000) + w - 1) / w);
 	if (!c->strip || !c->capacity || !isfinite(c->rd_ns_per_byte) ||
 	    !isfinite(c->wr_ns_per_byte) || !isfinite(c->rd_svc) || !isfinite(c->wr_svc_fresh) ||
 	    !isfinite(c->wr_svc_steady) || !isfinite(c->ctrl_svc) || c->qd_knee < 0 ||
 	    c->qd_penalty < 0 || c->qd_penalty_mixed < 0) {
-		log(HB_LOG_ERROR, "sim: rates, sizes and capacities must be above zero");
+		snprintf(err, len, "rates, sizes and capacities must be above zero");
 		return -EINVAL;
 	}
 	return 0;
@@ -248,12 +273,14 @@ static void wear_detach(struct sim_state *st)
 static int sim_open(const struct hb_engine_setup *s, void **ctx)
 {
 	struct sim_state *st = calloc(1, sizeof(*st));
+	char err[256];
 	int rc;
 
 	if (!st)
 		return -ENOMEM;
-	rc = sim_config(s->opts, s->nopts, s->nworkers, &st->c, s->log);
+	rc = sim_config(s->opts, s->nopts, s->nworkers, &st->c, err, sizeof(err));
 	if (rc) {
+		s->log(HB_LOG_ERROR, "sim: %s", err);
 		free(st);
 		return rc;
 	}
@@ -463,6 +490,14 @@ static uint64_t sim_target_size(const struct hb_kv *o, unsigned n, unsigned targ
 	}
 }
 
+/* The dry pass's check: everything sim_open would refuse in the options. */
+static int sim_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
+{
+	struct sim_cfg c;
+
+	return sim_config(o, n, 1, &c, err, len);
+}
+
 static const struct hb_engine_ops sim_ops = {
 	.struct_size = sizeof(struct hb_engine_ops),
 	.flags = HB_ENGINE_VIRTUAL | HB_ENGINE_SIMULATED,
@@ -472,6 +507,7 @@ static const struct hb_engine_ops sim_ops = {
 	.close = sim_close,
 	.now = sim_now,
 	.target_size = sim_target_size,
+	.check = sim_check,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_ENGINE, "sim",

@@ -1,4 +1,6 @@
 /* Plugin loader: ABI versions, missing ops, option validation. */
+#include <errno.h>
+
 #include "loader.h"
 #include "tap.h"
 
@@ -53,6 +55,29 @@ int main(void)
 	struct hb_kv in4[] = { { "chunk", "4q" } };
 	ok(plugin_opts_resolve(&p, in4, 1, &kv, &n, err, sizeof(err)) < 0 &&
 	   strstr(err, "size"), "a bad size string is refused (%s)", err);
+	plugin_close(&p);
+
+	struct hb_kv fast[] = { { "mode", "fast" } }, bad[] = { { "mode", "warp" } };
+
+	ok(plugin_open(DIR "checked.so", &p, err, sizeof(err)) == 0, "an engine with check() loads");
+	ok(plugin_opts_resolve(&p, fast, 1, &kv, &n, err, sizeof(err)) == 0 &&
+	   plugin_opts_check(&p, kv, n, err, sizeof(err)) == 0, "check() passes a good value");
+	plugin_opts_free(kv, n);
+	err[0] = '\0';
+	ok(plugin_opts_resolve(&p, bad, 1, &kv, &n, err, sizeof(err)) == 0 &&
+	   plugin_opts_check(&p, kv, n, err, sizeof(err)) == -EINVAL &&
+	   !strcmp(err, "checked: mode 'warp' is not fast or slow"),
+	   "check() refuses a bad one, the message prefixed with the engine (%s)", err);
+	plugin_opts_free(kv, n);
+	plugin_close(&p);
+
+	err[0] = '\0';
+	ok(plugin_open(DIR "old_minor.so", &p, err, sizeof(err)) == 0,
+	   "an ABI 1.1 engine (its ops end before check) still loads (%s)", err);
+	ok(plugin_opts_resolve(&p, bad, 1, &kv, &n, err, sizeof(err)) == 0 &&
+	   plugin_opts_check(&p, kv, n, err, sizeof(err)) == 0,
+	   "and the core reads no check() past the ops' struct_size");
+	plugin_opts_free(kv, n);
 	plugin_close(&p);
 	return tap_done();
 }
