@@ -98,6 +98,30 @@ kill -TERM $pid; wait_exit $pid
 is "$rc" 130 "a loop in a stop callback ends at the first SIGTERM, exit 130"
 is "$(q "$DB" "SELECT status FROM runs WHERE id = $run")" aborted "and the run is 'aborted'"
 
+# a loop of pcalls: each call catches the hook's error (raised inside it), so
+# the stop is raised again when the call returns; in the dry pass and after
+printf 'while true do pcall(function() while true do end end) end\n' > "$TMP/pcall.lua"
+"$HB" run "$TMP/pcall.lua" --db "$TMP/pcall.db" 2>"$TMP/stderr" &
+pid=$!
+sleep 1
+kill -TERM $pid; wait_exit $pid
+is "$rc:$([ -e "$TMP/pcall.db" ] && echo db)" "130:" "a pcall loop in the dry pass stops at SIGTERM, exit 130, no database"
+like "$(cat "$TMP/stderr")" "interrupted in the dry pass \(signal\): nothing was run or written" "and says so"
+cat > "$TMP/pspin.lua" <<'LUA'
+hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 1, 2 },
+          stop = function() while true do pcall(function() while true do end end) end end }
+LUA
+run=$((run + 1))
+"$HB" run "$TMP/pspin.lua" --db "$DB" -q 2>"$TMP/stderr" &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $run AND status = 'done'" 2>/dev/null)" = 1 ] && break
+	sleep 0.1
+done
+kill -TERM $pid; wait_exit $pid
+is "$rc:$(q "$DB" "SELECT status FROM runs WHERE id = $run")" "130:aborted" \
+	"a pcall loop in a stop callback ends at the first SIGTERM too, the run 'aborted'"
+
 # a closed log pipe (| head) does not kill the run: stderr stops, events go on
 cat > "$TMP/chatty.lua" <<'LUA'
 for i = 1, 3 do

@@ -10,6 +10,7 @@
 #include "loader.h"
 #include "progress.h"
 #include "runner.h"
+#include "stop.h"
 #include "target.h"
 #include "util.h"
 
@@ -236,12 +237,16 @@ int cmd_run(int argc, char **argv)
 	}
 	plugins_load();
 	guard_init(cli_db_path(), c.po.path);
+	stop_catch_signals();	/* a signal in the dry pass stops it too, exit 130 */
 	rc = runner_dry_pass(&c, &info, err, sizeof(err));
 	if (rc) {
-		log_error("%s", err);
+		if (hb_stop_requested)
+			log_error("interrupted in the dry pass (signal): nothing was run or written");
+		else
+			log_error("%s", err);
 		plan_info_free(&info);
 		runner_free(&c);
-		return EXIT_FAILED;
+		return hb_stop_requested ? EXIT_INTERRUPTED : EXIT_FAILED;
 	}
 	if (c.dry_only) {
 		print_listing(&c, &info, stdout);

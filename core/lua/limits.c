@@ -110,6 +110,43 @@ static void limits_hook(lua_State *L, lua_Debug *ar)
 	}
 }
 
+/* After a pcall or xpcall of the plan returns, outside it now: a stop or a
+ * limit that fired inside is raised again, so that a loop of pcalls (each
+ * catching the hook's error, which almost always fires inside the inner
+ * call) cannot outlive the dry pass's time or a signal. */
+static int after_pcall(lua_State *L, int status, lua_KContext ctx)
+{
+	struct plan_limits *lim = limits_of(L);
+
+	(void)status, (void)ctx;
+	if (hb_stop_requested || lim->interrupted)
+		return plan_raise_interrupt(L);
+	if (lim->msg[0]) {
+		lua_pushstring(L, lim->msg);
+		return lua_error(L);
+	}
+	return lua_gettop(L);
+}
+
+static int guarded_pcall(lua_State *L)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));	/* the library's pcall or xpcall */
+	lua_insert(L, 1);
+	lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, after_pcall);
+	return after_pcall(L, LUA_OK, 0);
+}
+
+void plan_limits_guard_pcall(lua_State *L)
+{
+	static const char *const names[] = { "pcall", "xpcall" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		lua_getglobal(L, names[i]);
+		lua_pushcclosure(L, guarded_pcall, 1);
+		lua_setglobal(L, names[i]);
+	}
+}
+
 /* Lua's allocator, counting bytes. Beyond a margin over the limit it refuses,
  * which Lua raises as "not enough memory" (after one emergency collection,
  * which calls here again); it notes the plan line for the message. */

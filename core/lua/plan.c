@@ -84,6 +84,7 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		return -ENOMEM;
 	}
 	sandbox_open(L);
+	plan_limits_guard_pcall(L);
 	sandbox_set_dir(L, p.dir);
 	api_open(L, &p);
 	lua_pushcfunction(L, plan_traceback);

@@ -41,6 +41,10 @@ struct plan_limits {
  * with the instruction hook set and the clock started; NULL: no memory. */
 struct lua_State *plan_limits_open(struct plan_limits *lim, const char *path, bool dry,
 				   uint64_t mem_limit);
+/* Replace pcall and xpcall (after the base library is open) by ones that
+ * raise a stop or a limit again once the call returns, so no pcall loop in a
+ * plan can outlast them. */
+void plan_limits_guard_pcall(struct lua_State *L);
 /* Raise "interrupted" (a signal) into Lua; plan_limits_check() returns -EINTR. */
 int plan_raise_interrupt(struct lua_State *L);
 /* The innermost line in the plan file itself from stack level `level` out
