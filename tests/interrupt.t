@@ -82,19 +82,23 @@ kill -0 $pid 2>/dev/null; ok $? "under nohup a SIGHUP leaves the run going"
 kill -TERM $pid; wait_exit $pid
 is "$rc:$(q "$DB" "SELECT status FROM runs WHERE id = $run")" 130:aborted "and SIGTERM still stops it"
 
+# spin_in_stop LOOP: a sweep whose stop callback runs LOOP (Lua) forever, sent
+# SIGTERM once its first step is done; the exit status in $rc, the run in $run
+spin_in_stop() {
+	printf 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 1, 2 },\n  stop = function() %s end }\n' \
+		"$1" > "$TMP/spin.lua"
+	run=$((run + 1))
+	"$HB" run "$TMP/spin.lua" --db "$DB" -q 2>"$TMP/stderr" &
+	pid=$!
+	for _ in $(seq 300); do
+		[ "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $run AND status = 'done'" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	kill -TERM $pid; wait_exit $pid
+}
+
 # an endless loop in Lua (a sweep's stop callback) stops at the first SIGTERM
-cat > "$TMP/spin.lua" <<'LUA'
-hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 1, 2 },
-          stop = function() while true do end end }
-LUA
-run=$((run + 1))
-"$HB" run "$TMP/spin.lua" --db "$DB" -q 2>"$TMP/stderr" &
-pid=$!
-for _ in $(seq 300); do
-	[ "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $run AND status = 'done'" 2>/dev/null)" = 1 ] && break
-	sleep 0.1
-done
-kill -TERM $pid; wait_exit $pid
+spin_in_stop "while true do end"
 is "$rc" 130 "a loop in a stop callback ends at the first SIGTERM, exit 130"
 is "$(q "$DB" "SELECT status FROM runs WHERE id = $run")" aborted "and the run is 'aborted'"
 
@@ -107,18 +111,7 @@ sleep 1
 kill -TERM $pid; wait_exit $pid
 is "$rc:$([ -e "$TMP/pcall.db" ] && echo db)" "130:" "a pcall loop in the dry pass stops at SIGTERM, exit 130, no database"
 like "$(cat "$TMP/stderr")" "interrupted in the dry pass \(signal\): nothing was run or written" "and says so"
-cat > "$TMP/pspin.lua" <<'LUA'
-hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 1, 2 },
-          stop = function() while true do pcall(function() while true do end end) end end }
-LUA
-run=$((run + 1))
-"$HB" run "$TMP/pspin.lua" --db "$DB" -q 2>"$TMP/stderr" &
-pid=$!
-for _ in $(seq 300); do
-	[ "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $run AND status = 'done'" 2>/dev/null)" = 1 ] && break
-	sleep 0.1
-done
-kill -TERM $pid; wait_exit $pid
+spin_in_stop "while true do pcall(function() while true do end end) end"
 is "$rc:$(q "$DB" "SELECT status FROM runs WHERE id = $run")" "130:aborted" \
 	"a pcall loop in a stop callback ends at the first SIGTERM too, the run 'aborted'"
 
