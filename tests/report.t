@@ -3,7 +3,8 @@
 # follows the steps, each chart's data holds one series per run with the
 # database's values, the summary's deltas are right on a hand-made case, user
 # text is escaped in HTML and gnuplot, interrupted runs are reported as such,
-# the report program reads and writes only what it may, and without gnuplot
+# the report program reads and writes only what it may, a run with no points in a
+# chart does not lend its title to the next run's data, and without gnuplot
 # the command says what to install and writes nothing.
 . "$(dirname "$0")/lib.sh"
 
@@ -198,6 +199,45 @@ printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' 
 "$HB" report ex --db "$TMP/exec.db" --out "$TMP/ex" --no-charts >/dev/null 2>"$TMP/err"; ok $? "its report"
 like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2>Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">[0-9.,]+</td><td class="num">[0-9.,]+</td></tr>' \
 	"timed commands: the step's elapsed seconds and MB/s"
+
+# --- a run with no points in a chart ----------------------------------------------------
+# Run 1 lacks the 4k randwrite sweep and the sequential step that run 2 has: its
+# block of those charts must not shift run 2's data under run 1's title.
+for w in first second; do
+	{ printf 'hb.plan{ defaults = { engine = "sim", workers = 1, targets = { "v" }, duration = 2, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } } }\n'
+	  printf 'for _, oio in ipairs{ 2, 8 } do hb.run{ rw = "randread", bs = "4k", oio = oio, axis = "oio", group = "4k randread" } end\n'
+	  [ $w = second ] && printf 'for _, oio in ipairs{ 2, 8 } do hb.run{ rw = "randwrite", bs = "4k", oio = oio, axis = "oio", group = "4k randwrite" } end\nhb.run{ name = "1M read", rw = "read", bs = "1m", oio = 16 }\n'
+	} > "$TMP/gap-$w.lua"
+	"$HB" run "$TMP/gap-$w.lua" --db "$TMP/gap.db" --label $w -q 2>>"$TMP/stderr"; ok $? "gap: the $w run"
+done
+"$HB" report first second --db "$TMP/gap.db" --out "$TMP/gap" >/dev/null 2>"$TMP/err"; ok $? "gap: the report of both"
+# what gnuplot plots from a chart: "title<TAB>x<TAB>y" per drawn point ("-" untitled)
+plotted() {
+	sed "s/^formats = .*/formats = 'table'/" "$1" > "${1%.gp}-table.gp"
+	(cd "$(dirname "$1")" && gnuplot -e "set table '$TMP/table.txt'" "${1%.gp}-table.gp") 2>>"$TMP/stderr"
+	awk '/^# Curve [0-9]/ { t = "-" } /^# Curve title:/ { t = $0; sub(/^# Curve title: "/, "", t); sub(/"$/, "", t) }
+		!/^#/ && $NF == "i" { print t "\t" $1 "\t" $2 }' "$TMP/table.txt"
+}
+gw=$(echo "$TMP/gap/charts/"*-oio-4k-randwrite.gp)
+# the same titles, and numbers to 1e-4 (gnuplot's table rounds them)
+near() { paste <(printf '%s\n' "$1") <(printf '%s\n' "$2") | awk -F'\t' '
+	{ n++; if ($1 != $4) bad++; for (i = 2; i <= 3; i++) { d = $i - $(i + 3); if (d < 0) d = -d
+	  if (d > 1e-4 * ($(i + 3) < 0 ? -$(i + 3) : $(i + 3))) bad++ } } END { exit (bad || !n) }'; }
+got=$(plotted "$gw")
+near "$got" "$(q "$TMP/gap.db" "SELECT printf('second [simulated]	%d	%.17g', oio, iops) FROM steps
+	WHERE run_id = 2 AND group_name = '4k randwrite' ORDER BY oio")"
+ok $? "gap: run 2's points are drawn under run 2's title, none under run 1's" || echo "# plotted: $got"
+is "$(sed -n 's/^# Curve title: "\(.*\)"$/\1/p' "$TMP/table.txt")" "second [simulated]" \
+	"gap: the key names run 2 only"
+like "$(cat "$gw")" "array points\[2\] = \[0, 2\]" "gap: the script counts no points for run 1"
+is "$(grep '^array colors' "$gw")" "$(grep '^array colors' "$TMP/gap/charts/"*-oio-4k-randread.gp)" \
+	"gap: each run keeps its colour across charts"
+is "$(plotted "$(echo "$TMP/gap/charts/"*-oio-4k-randwrite-latency.gp)" | cut -f1 | sort -u | tr '\n' '|')" "second [simulated] mean|second [simulated] p99|" \
+	"gap: the latency chart draws run 2's mean and p99 only"
+is "$(plotted "$(echo "$TMP/gap/charts/"*-oio-4k-randwrite-seconds.gp)" | awk -F'\t' '$1 != "-" { print $1 }' | sort -u)" "second [simulated]" \
+	"gap: the second-by-second chart draws run 2's dots under its title"
+is "$(plotted "$(echo "$TMP/gap/charts/"*-sequential-bars.gp)" | awk -F'\t' '$1 != "-" { print $1 }' | sort -u)" \
+	"second [simulated]" "gap: sequential bars: only run 2's bar is keyed"
 
 # --- what a report program may do -----------------------------------------------------
 printf 'report.write("../escaped.txt", "x")\n' > "$TMP/bad-write.lua"

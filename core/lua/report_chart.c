@@ -99,8 +99,56 @@ static void add_field(lua_State *L, struct strbuf *b, int idx)
 	}
 }
 
+/* A series' points: its rows with a number in column 2, the value every
+ * template plots (NaN and missing values are not points). */
+static int series_points(lua_State *L, int s)
+{
+	int n = 0;
+
+	if (lua_getfield(L, s, "rows") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	for (lua_Integer r = 1; r <= luaL_len(L, -1); r++) {
+		lua_geti(L, -1, r);
+		if (lua_istable(L, -1)) {
+			lua_geti(L, -1, 2);
+			if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) == lua_tonumber(L, -1))
+				n++;
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return n;
+}
+
+/* One series' rows; returns how many had a field (gnuplot's data lines). */
+static int add_rows(lua_State *L, struct strbuf *b, int rows)
+{
+	int lines = 0;
+
+	for (lua_Integer r = 1; r <= luaL_len(L, rows); r++) {
+		lua_geti(L, rows, r);
+		lines += luaL_len(L, -1) > 0;
+		for (lua_Integer c = 1; c <= luaL_len(L, -1); c++) {
+			if (c > 1)
+				sb_printf(b, "%c", '\t');
+			lua_geti(L, -1, c);
+			add_field(L, b, -1);
+			lua_pop(L, 1);
+		}
+		sb_printf(b, "%c", '\n');
+		lua_pop(L, 1);
+	}
+	return lines;
+}
+
 /* The data: "# col1\tcol2..." then per series "# series i: title" and its
- * rows, blocks separated by two blank lines (gnuplot's `index i-1`). */
+ * rows, blocks separated by two blank lines (gnuplot's `index i-1`). gnuplot
+ * does not count a block without a data line (`index i-1` would then read
+ * the next series' data), so a series without one gets a row of NaN,
+ * which gnuplot reads and does not draw. */
 static void build_tsv(lua_State *L, int spec, struct strbuf *b, int *nseries)
 {
 	int cols = lua_getfield(L, spec, "columns") == LUA_TTABLE ? lua_gettop(L) : 0;
@@ -131,17 +179,10 @@ static void build_tsv(lua_State *L, int spec, struct strbuf *b, int *nseries)
 		lua_pop(L, 2);
 		if (lua_getfield(L, s, "rows") != LUA_TTABLE)
 			luaL_error(L, "report.chart: series %d has no rows table", i);
-		for (lua_Integer r = 1; r <= luaL_len(L, -1); r++) {
-			lua_geti(L, -1, r);
-			for (lua_Integer c = 1; c <= luaL_len(L, -1); c++) {
-				if (c > 1)
-					sb_printf(b, "%c", '\t');
-				lua_geti(L, -1, c);
-				add_field(L, b, -1);
-				lua_pop(L, 1);
-			}
+		if (!add_rows(L, b, lua_gettop(L))) {
+			for (lua_Integer c = 1; c <= (ncols > 2 ? ncols : 2); c++)
+				sb_printf(b, "%s", c > 1 ? "\tNaN" : "NaN");
 			sb_printf(b, "%c", '\n');
-			lua_pop(L, 1);
 		}
 		lua_pop(L, 2);
 	}
@@ -182,6 +223,24 @@ static void add_series_array(lua_State *L, struct strbuf *b, int ser, int n, con
 		lua_pop(L, 2);
 	}
 	sb_printf(b, "%s", "]\n");
+}
+
+/* points[i]: series i's points; key(i, s): its legend entry, titles[i].s,
+ * or '' (no entry) when it has none, so the key lists only drawn runs. */
+static void add_points(lua_State *L, struct strbuf *b, int ser, int n)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "array points[%d] = [", n > 0 ? n : 1);
+	sb_printf(b, "%s", num);
+	for (int i = 1; i <= (n > 0 ? n : 1); i++) {
+		lua_geti(L, ser, i);
+		snprintf(num, sizeof(num), "%s%d", i > 1 ? ", " : "",
+			 lua_istable(L, -1) ? series_points(L, lua_gettop(L)) : 0);
+		sb_printf(b, "%s", num);
+		lua_pop(L, 1);
+	}
+	sb_printf(b, "%s", "]\nkey(i, s) = points[i] > 0 ? titles[i].s : ''\n");
 }
 
 static bool ident_ok(const char *k)
@@ -268,6 +327,7 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	sb_printf(b, "%c", '\n');
 	add_series_array(L, b, ser, nseries, "titles", "title");
 	add_series_array(L, b, ser, nseries, "colors", "color");
+	add_points(L, b, ser, nseries);
 	lua_pop(L, 1);
 	add_args(L, b, spec);
 	sb_printf(b, "%s", "set datafile separator '\\t'\n\n");

@@ -23,7 +23,7 @@ known(c) = strcol(c) eq 'NaN' ? 1/0 : column(c)
 or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
 plot datafile index 0 using 1:(NaN):xtic(3) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
-       lc rgb colors[i] title titles[i], \
+       lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2:(sprintf('%.0f', $2)) \
        with labels offset 0,0.7 font ',10' notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i) - bw / 2):(known(4)):(bw):(0) \

@@ -17,7 +17,7 @@ set xtics scale 0 ()
 do for [k=1:|levels|] { set xtics add (sprintf('%g', levels[k]) k - 0.5) }
 set xrange [0:|levels|]
 plot for [i=1:nseries] datafile index (i-1) using 1:2 with points pt 7 ps 0.45 \
-       lc rgb colors[i] title titles[i], \
+       lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using 1:4 with lines lw 3.5 lc rgb '#222222' \
        notitle, \
      for [i=1:nseries] datafile index (i-1) using 1:4 with lines lw 2 lc rgb colors[i] notitle

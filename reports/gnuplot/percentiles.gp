@@ -14,4 +14,4 @@ set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 5
 set xtics ('p50' 0.30103, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4)
 set xrange [0.15:4.15]
 plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 \
-     lc rgb colors[i] title titles[i]
+     lc rgb colors[i] title key(i, '')

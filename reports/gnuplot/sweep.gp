@@ -14,4 +14,4 @@ if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics a
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, graph 0.05, 0
 plot for [i=1:nseries] datafile index (i-1) using 1:ycol with linespoints \
-     lw 2.5 pt 7 ps 1.1 lc rgb colors[i] title titles[i]
+     lw 2.5 pt 7 ps 1.1 lc rgb colors[i] title key(i, '')

@@ -14,6 +14,6 @@ if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics a
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 plot for [i=1:nseries] datafile index (i-1) using 1:3 with linespoints \
-     lw 2.5 pt 7 ps 1.0 lc rgb colors[i] title titles[i].' mean', \
+     lw 2.5 pt 7 ps 1.0 lc rgb colors[i] title key(i, ' mean'), \
      for [i=1:nseries] datafile index (i-1) using 1:4 with linespoints \
-     lw 2 dt 2 pt 6 ps 1.0 lc rgb colors[i] title titles[i].' p99'
+     lw 2 dt 2 pt 6 ps 1.0 lc rgb colors[i] title key(i, ' p99')
