@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -66,6 +67,38 @@ static int block_size(const char *path, uint64_t *size, char *err, size_t len)
 	return rc;
 }
 
+/* 76.2 GiB, 1024.0 TiB */
+static void human_bytes(uint64_t b, char *buf, size_t len)
+{
+	double gib = (double)b / (1u << 30);
+
+	if (gib >= 1024)
+		snprintf(buf, len, "%.1f TiB", gib / 1024);
+	else
+		snprintf(buf, len, "%.1f GiB", gib);
+}
+
+/* Laying out a file of `need` more bytes must fit in the free space of the
+ * file system holding `where` (a size of "1p" would fill the disk, however
+ * many hours later, and take the machine's other writers down with it). */
+static int room_for(const char *path, const char *where, uint64_t need, char *err, size_t len)
+{
+	struct statvfs fs;
+	char want[32], have[32];
+	uint64_t avail;
+
+	if (statvfs(where, &fs) < 0)
+		return 0;	/* unknown: the writes themselves will say */
+	avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+	if (need <= avail)
+		return 0;
+	human_bytes(need, want, sizeof(want));
+	human_bytes(avail, have, sizeof(have));
+	snprintf(err, len, "target '%s': %s more to lay out, but its file system has %s "
+		 "free", path, want, have);
+	return -ENOSPC;
+}
+
 int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		   int *kind, uint64_t *size, bool *create, char *err, size_t len)
 {
@@ -112,6 +145,10 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 			free(dir);
 			return -ENOENT;
 		}
+		if (room_for(path, dir, want_size, err, len) < 0) {
+			free(dir);
+			return -ENOSPC;
+		}
 		free(dir);
 		*kind = TARGET_FILE;
 		*size = want_size;
@@ -130,6 +167,8 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 	*kind = TARGET_FILE;
 	*size = (uint64_t)st.st_size;
 	if (want_size > *size) {	/* grow it to the size the plan asks for */
+		if (room_for(path, path, want_size - *size, err, len) < 0)
+			return -ENOSPC;
 		*size = want_size;
 		*create = true;
 	}

@@ -37,6 +37,10 @@ bad 'hb.run{ rw = "randread", write_pct = 30, size = "1m" }' 1 'write_pct=30 con
 bad 'hb.run{ rw = "sideways", size = "1m" }' 1 'rw=sideways: expected one of' "unknown rw"
 bad 'hb.run{ targets = { "'"$TMP"'/no/such/dir/file" }, size = "1m" }' 1 "folder '$TMP/no/such/dir' does not exist" "target in a missing folder"
 bad 'hb.run{ duration = 5 }' 1 "target '$TMP/t.dat' does not exist; give size=" "missing target without size"
+bad 'hb.run{ rw = "write", size = "1p", duration = 1 }' 1 \
+	"target '$TMP/t.dat': 1024.0 TiB more to lay out, but its file system has [0-9.]+ [GT]iB free" \
+	"a file larger than the free space is refused before a byte is written"
+[ ! -e "$TMP/t.dat" ]; ok $? "and the file is not created"
 bad 'local x = nil
 x.field = 1' 2 "attempt to index a nil value" "runtime error"
 bad 'local f = io.open("/etc/passwd")' 1 "global 'io'" "io is not in the sandbox"
