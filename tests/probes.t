@@ -72,7 +72,9 @@ out=$(HBATEST_SYSFS_ROOT="$FIX/hba-pcie2-x8" "$HB" probe /dev/sdb); ok $? "hbate
 like "$out" '^/dev/sdb$' "groups facts by target"
 like "$out" '^  pcie +address +0000:01:00\.0$' "and by probe"
 dd if=/dev/zero of="$TMP/local.dat" bs=1M count=1 status=none
-out=$("$HB" probe "$TMP/local.dat" /no/such/file); ok $? "hbatest probe on this machine exits 0"
+out=$("$HB" probe "$TMP/local.dat" /no/such/file 2>"$TMP/probe.err"); ok $? "hbatest probe on this machine exits 0"
+like "$(cat "$TMP/probe.err")" "^hbatest: warning: '/no/such/file' does not exist: its facts, if any, are those of the device that holds its folder" \
+	"a path that does not exist is warned about (its folder's device stands in)"
 like "$out" '^ +kernel +[0-9]' "it reports this host's kernel"
 # the device holding the file, found independently: stat's device number in /sys/dev/block
 dev=$(readlink -f "/sys/dev/block/$(stat -c '%Hd:%Ld' "$TMP/local.dat")" 2>/dev/null)

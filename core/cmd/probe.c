@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "log.h"
@@ -28,6 +29,10 @@ int cmd_probe(int argc, char **argv)
 			targets[n++] = argv[i];
 	}
 	plugins_load();
+	for (unsigned t = 0; t < n; t++)	/* a file a plan would create: its folder's device */
+		if (!strcmp(probe_root(), "/") && access(targets[t], F_OK) != 0)
+			log_warn("'%s' does not exist: its facts, if any, are those of the device "
+				 "that holds its folder", targets[t]);
 	probe_collect(targets, n, &f);
 	facts_print(&f, stdout);
 	for (unsigned t = 0; t < n; t++)
