@@ -71,6 +71,12 @@ bad 'hb.run{ engine = "sim", targets = "v", sim = { jitter = -1 } }' 1 \
 	"sim: jitter -1 is not a share from 0 \(none\) to 1" "a negative sim jitter"
 bad 'hb.run{ engine = "sim", targets = "v", sim = { link_efficiency = 5 } }' 1 \
 	"sim: link_efficiency 5 is not a share of the link above 0 and at most 1" "a sim link_efficiency of 500 %"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { ctrl_latency_us = 1e300 } }' 1 \
+	"sim: ctrl_latency_us 1e\\+300 is out of range: 0 to 1000000" "a sim latency that would never drain"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { ctrl_iops = -100 } }' 1 \
+	"sim: ctrl_iops -100 is out of range: 1 to 1000000000" "a negative sim rate"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { gc_factor = 0 } }' 1 \
+	"sim: gc_factor 0 is out of range: above 0, at most 1" "a sim GC dip to a standstill"
 printf '%s\n' "$sim_ok" 'hb.run{ engine = "sim", targets = "v", sim = { layout = "raid6" } }' > "$TMP/bad.lua"
 out=$("$HB" run "$TMP/bad.lua" --dry-run --db "$DB" 2>&1); is $? 1 "--dry-run fails on a bad engine option too"
 like "$out" "bad.lua:2: .*layout 'raid6'" "naming the line"

@@ -102,6 +102,43 @@ static int parse_layout(const char *s, enum layout *out)
 	return -EINVAL;
 }
 
+/* The numbers a card can have: a rate of 0 or below would be an endless
+ * service time, a latency of 1e300 a step that never drains. lo < 0: above 0. */
+static const struct sim_range {
+	const char *key;
+	double lo, hi;
+} sim_ranges[] = {
+	{ "ctrl_iops", 1, 1e9 }, { "ctrl_latency_us", 0, 1e6 },
+	{ "ctrl_write_iops", 0, 1e9 }, { "ctrl_parity_iops", 0, 1e9 },
+	{ "ctrl_qd_knee", 0, 1e6 }, { "ctrl_qd_penalty", 0, 100 },
+	{ "ctrl_qd_penalty_mixed", 0, 100 }, { "strip", 512, 1ull << 30 },
+	{ "drive_capacity", 1 << 20, 1ull << 50 }, { "drive_read_iops", 1, 1e8 },
+	{ "drive_write_iops", 1, 1e8 }, { "drive_write_iops_steady", 1, 1e8 },
+	{ "drive_read_mbps", -1, 1e6 }, { "drive_write_mbps", -1, 1e6 },
+	{ "drive_latency_us", 0, 1e6 }, { "drive_write_latency_us", 0, 1e6 },
+	{ "decline", 0, 1e6 }, { "gc_period", 0, 1e6 }, { "gc_length", 0, 1e6 },
+	{ "gc_factor", -1, 1 },
+};
+
+static int check_ranges(const struct hb_kv *o, unsigned n, char *err, size_t len)
+{
+	for (size_t i = 0; i < sizeof(sim_ranges) / sizeof(sim_ranges[0]); i++) {
+		const struct sim_range *r = &sim_ranges[i];
+		double v = opt_d(o, n, r->key);
+
+		if (r->lo < 0 ? v > 0 && v <= r->hi : v >= r->lo && v <= r->hi)
+			continue;
+		if (r->lo < 0)
+			snprintf(err, len, "%s %s is out of range: above 0, at most %.15g", r->key,
+				 hb_opt_str(o, n, r->key), r->hi);
+		else
+			snprintf(err, len, "%s %s is out of range: %.15g to %.15g", r->key,
+				 hb_opt_str(o, n, r->key), r->lo, r->hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The options' values that a type cannot refuse: choices and ranges. */
 static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char *err,
 			 size_t len)
@@ -141,7 +178,7 @@ static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char
 			 hb_opt_int(o, n, "sample_ios", 0));
 		return -EINVAL;
 	}
-	return 0;
+	return check_ranges(o, n, err, len);
 }
 
 static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
