@@ -168,6 +168,18 @@ function hb.steady(t)
   local track_step = t.track_step or 1
   if not workloads[track_step] then error("hb.steady: track_step " .. track_step .. " is not a workload", 2) end
   local max_rounds = t.max_rounds or snia.defaults.max_rounds
+  local function whole(key, v, lo)
+    if v ~= nil and (math.type(v) ~= "integer" and not (type(v) == "number" and v == math.floor(v))
+                     or v < lo) then
+      error(("hb.steady: %s=%s: expected a whole number, at least %d"):format(key, tostring(v), lo), 3)
+    end
+  end
+  whole("max_rounds", t.max_rounds, 1)
+  whole("window", t.window, 2)
+  if t.window and t.window > max_rounds then
+    error(("hb.steady: window=%d is more than max_rounds=%d: it could never be attained")
+      :format(t.window, max_rounds), 2)
+  end
   local series, results, result = {}, {}, nil
   local first_id, last_id
 

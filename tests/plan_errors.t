@@ -37,6 +37,14 @@ bad 'hb.run{ rw = "randread", write_pct = 30, size = "1m" }' 1 'write_pct=30 con
 bad 'hb.run{ rw = "sideways", size = "1m" }' 1 'rw=sideways: expected one of' "unknown rw"
 bad 'hb.run{ targets = { "'"$TMP"'/no/such/dir/file" }, size = "1m" }' 1 "folder '$TMP/no/such/dir' does not exist" "target in a missing folder"
 bad 'hb.run{ duration = 5 }' 1 "target '$TMP/t.dat' does not exist; give size=" "missing target without size"
+bad 'hb.sleep(0/0)' 1 "hb.sleep: -?nan seconds: expected 0 to 10000000" "hb.sleep of NaN (it slept forever)"
+bad 'hb.sleep(1e12)' 1 "hb.sleep: 1000000000000.0 seconds: expected 0 to 10000000" "hb.sleep too long to be meant (it returned at once)"
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 0 }' 1 \
+	"hb.steady: max_rounds=0: expected a whole number, at least 1" "hb.steady with no rounds (an internal error before)"
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = -3 }' 1 \
+	"hb.steady: window=-3: expected a whole number, at least 2" "hb.steady with a negative window (accepted before)"
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = 30, max_rounds = 5 }' 1 \
+	"hb.steady: window=30 is more than max_rounds=5" "a window that could never be attained"
 bad 'hb.run{ rw = "write", size = "1p", duration = 1 }' 1 \
 	"target '$TMP/t.dat': 1024.0 TiB more to lay out, but its file system has [0-9.]+ [GT]iB free" \
 	"a file larger than the free space is refused before a byte is written"

@@ -364,8 +364,8 @@ static int l_sleep(lua_State *L)
 	double s = luaL_checknumber(L, 1);
 	uint64_t end;
 
-	if (s < 0)
-		return luaL_error(L, "hb.sleep: %f seconds", s);
+	if (!(s >= 0 && s <= 1e7))	/* NaN too; 1e7 s: 115 days */
+		return luaL_error(L, "hb.sleep: %f seconds: expected 0 to 10000000", s);
 	if (p->o->dry)
 		return 0;
 	end = util_now_ns() + (uint64_t)(s * 1e9);
