@@ -282,6 +282,13 @@ printf 'hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psy
 "$HB" run "$TMP/file.lua" --db "$TMP/file.db" --label file -q 2>>"$TMP/stderr"; ok $? "a run on a file"
 "$HB" report file --db "$TMP/file.db" --out "$TMP/file" >/dev/null 2>"$TMP/err"; ok $? "its report with charts (a bar without a ceiling)"
 [ -s "$TMP/file/charts/01-sequential-bars.png" ]; ok $? "its throughput bar is drawn"
+# the caption promises a dashed ceiling only when a ceiling is in the data
+if grep -q 'ceiling [0-9.]* GB/s' "$TMP/file/charts/01-sequential-bars.tsv"; then
+	like "$(cat "$TMP/file/index.html")" "dashed: the PCIe link ceiling" "a ceiling known here: the caption says it is dashed"
+else
+	like "$(tr -d '\n' < "$TMP/file/index.html")" "<h2>Sequential throughput</h2>.*no run(&#39;|')s PCIe link is known, so no ceiling is drawn" \
+		"no ceiling known here: heading and caption promise none"
+fi
 
 # --- a database of schema version 1 is upgraded, its report reads the new views ------
 old="$TMP/old.db"
