@@ -75,11 +75,11 @@ static int show_steps(struct db *db, int64_t id)
 	       "kind", wide, "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
 	       "max us", "errors", "placement");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		bool exec = !strcmp((const char *)sqlite3_column_text(st, 1), "exec");
+
 		printf("%4d  %-12s  %-*s  %-8s", sqlite3_column_int(st, 0),
 		       sqlite3_column_text(st, 1), wide, sqlite3_column_text(st, 2),
 		       sqlite3_column_text(st, 3));
-		bool exec = !strcmp((const char *)sqlite3_column_text(st, 1), "exec");
-
 		if (exec)	/* a command: no I/O of ours to count, its time instead */
 			printf("  %10s", "-");
 		else

@@ -120,15 +120,14 @@ sqlite3_stmt *db_read_targets(struct db *db, int64_t id)
  * opens read-only without upgrading), exit_status, elapsed_s (exec steps) */
 sqlite3_stmt *db_read_steps(struct db *db, int64_t id)
 {
-	if (db_user_version(db) < 4)
-		return query(db, "SELECT v.seq, v.kind, v.name, v.status, v.iops, v.mbps, v.mibps, "
-			     "v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, v.window_s, '', "
-			     "s.exit_status, s.elapsed_s FROM step_summary v JOIN steps s "
-			     "ON s.id = v.step_id WHERE v.run_id = ? ORDER BY v.seq", id);
-	return query(db, "SELECT v.seq, v.kind, v.name, v.status, v.iops, v.mbps, v.mibps, "
-		     "v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, v.window_s, "
-		     "coalesce(s.placement, ''), s.exit_status, s.elapsed_s FROM step_summary v "
-		     "JOIN steps s ON s.id = v.step_id WHERE v.run_id = ? ORDER BY v.seq", id);
+	char sql[640];
+
+	snprintf(sql, sizeof(sql), "SELECT v.seq, v.kind, v.name, v.status, v.iops, v.mbps, "
+		 "v.mibps, v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, v.window_s, %s, "
+		 "s.exit_status, s.elapsed_s FROM step_summary v JOIN steps s ON s.id = v.step_id "
+		 "WHERE v.run_id = ? ORDER BY v.seq",
+		 db_user_version(db) < 4 ? "''" : "coalesce(s.placement, '')");
+	return query(db, sql, id);
 }
 
 /* name, attained, rounds, window_first, window_last, mean, data and slope

@@ -95,19 +95,25 @@ static void check_limits(lua_State *L, struct plan_limits *lim)
 /* Every HOOK_EVERY instructions, in every Lua function and coroutine: stop
  * on SIGINT/SIGTERM/SIGHUP even inside an endless loop, and raise a limit
  * again each time, so a pcall in the plan cannot swallow it. */
+/* A stop (signal) or a limit already reached, raised (again) into Lua. */
+static void raise_pending(lua_State *L, struct plan_limits *lim)
+{
+	if (hb_stop_requested)
+		plan_raise_interrupt(L);
+	if (lim->msg[0]) {
+		lua_pushstring(L, lim->msg);
+		lua_error(L);
+	}
+}
+
 static void limits_hook(lua_State *L, lua_Debug *ar)
 {
 	struct plan_limits *lim = limits_of(L);
 
 	(void)ar;
-	if (hb_stop_requested)
-		plan_raise_interrupt(L);
-	if (!lim->msg[0])
+	if (!hb_stop_requested && !lim->msg[0])
 		check_limits(L, lim);
-	if (lim->msg[0]) {
-		lua_pushstring(L, lim->msg);
-		lua_error(L);
-	}
+	raise_pending(L, lim);
 }
 
 /* After a pcall or xpcall of the plan returns, outside it now: a stop or a
@@ -116,15 +122,8 @@ static void limits_hook(lua_State *L, lua_Debug *ar)
  * call) cannot outlive the dry pass's time or a signal. */
 static int after_pcall(lua_State *L, int status, lua_KContext ctx)
 {
-	struct plan_limits *lim = limits_of(L);
-
 	(void)status, (void)ctx;
-	if (hb_stop_requested || lim->interrupted)
-		return plan_raise_interrupt(L);
-	if (lim->msg[0]) {
-		lua_pushstring(L, lim->msg);
-		return lua_error(L);
-	}
+	raise_pending(L, limits_of(L));
 	return lua_gettop(L);
 }
 
