@@ -169,8 +169,7 @@ function hb.steady(t)
   if not workloads[track_step] then error("hb.steady: track_step " .. track_step .. " is not a workload", 2) end
   local max_rounds = t.max_rounds or snia.defaults.max_rounds
   local function whole(key, v, lo)
-    if v ~= nil and (math.type(v) ~= "integer" and not (type(v) == "number" and v == math.floor(v))
-                     or v < lo) then
+    if v ~= nil and (type(v) ~= "number" or v ~= math.floor(v) or v < lo) then
       error(("hb.steady: %s=%s: expected a whole number, at least %d"):format(key, tostring(v), lo), 3)
     end
   end
