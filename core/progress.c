@@ -11,7 +11,8 @@ static struct {
 	bool enabled, shown;
 	unsigned index, count;
 	char name[80];
-	double later;		/* s: the steps still to come after this one */
+	bool simulated;		/* this step's seconds are a simulator's */
+	double later_real, later_sim;	/* s: the steps still to come after this one */
 	char note[160];
 } pg;
 
@@ -34,12 +35,15 @@ void progress_clear(void)
 	}
 }
 
-void progress_step(unsigned index, unsigned count, const char *name, double later_secs)
+void progress_step(unsigned index, unsigned count, const char *name, bool simulated,
+		   double later_real, double later_sim)
 {
 	pg.index = index;
 	pg.count = count;
 	snprintf(pg.name, sizeof(pg.name), "%s", name);
-	pg.later = later_secs;
+	pg.simulated = simulated;
+	pg.later_real = later_real;
+	pg.later_sim = later_sim;
 }
 
 void progress_note(const char *note)
@@ -69,8 +73,8 @@ static void human_rate(double v, char *buf, size_t len)
 
 void progress_update(uint64_t sec, uint64_t total, const struct step_sample *s)
 {
-	char el[32], rem[32], eta[32], iops[32], p99[32] = "-";
-	double mbps = 0, ops = 0, lat = 0;
+	char el[32], rem[32], eta[96], iops[32], p99[32] = "-";
+	double mbps = 0, ops = 0, lat = 0, left = (double)(total - sec);
 
 	if (!pg.enabled)
 		return;
@@ -85,10 +89,12 @@ void progress_update(uint64_t sec, uint64_t total, const struct step_sample *s)
 	}
 	human_rate(ops, iops, sizeof(iops));
 	util_format_duration((double)sec, el, sizeof(el));
-	util_format_duration((double)(total - sec), rem, sizeof(rem));
-	util_format_duration((double)(total - sec) + pg.later, eta, sizeof(eta));
-	log_stderr("\r\033[Kstep %u/%u %.40s | %s, %s left | %s IOPS %.1f MB/s p99 %s "
-		   "| plan ETA %s%s%s", pg.index, pg.count, pg.name, el, rem, iops, mbps, p99,
-		   eta, pg.note[0] ? " | " : "", pg.note);
+	util_format_duration(left, rem, sizeof(rem));
+	util_format_estimate(pg.later_real + (pg.simulated ? 0 : left),
+			     pg.later_sim + (pg.simulated ? left : 0), eta, sizeof(eta));
+	log_stderr("\r\033[Kstep %u/%u %.40s | %s, %s left%s | %s IOPS %.1f MB/s p99 %s "
+		   "| plan ETA %s%s%s", pg.index, pg.count, pg.name, el, rem,
+		   pg.simulated ? " (simulated)" : "", iops, mbps, p99, eta,
+		   pg.note[0] ? " | " : "", pg.note);
 	pg.shown = true;
 }

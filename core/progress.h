@@ -9,9 +9,11 @@
 
 void progress_init(bool enabled);
 bool progress_enabled(void);
-/* A step begins: its number, how many the dry pass counted, its name, and
- * the seconds the steps after it will take. */
-void progress_step(unsigned index, unsigned count, const char *name, double later_secs);
+/* A step begins: its number, how many the dry pass counted, its name,
+ * whether a simulating engine runs it (its seconds are virtual, far faster
+ * than real ones), and the real and simulated seconds of the steps after it. */
+void progress_step(unsigned index, unsigned count, const char *name, bool simulated,
+		   double later_real, double later_sim);
 void progress_update(uint64_t sec, uint64_t total, const struct step_sample *last);
 void progress_layout(uint64_t done, uint64_t total);
 /* Clear the line (before a log message or at the end). */

@@ -23,6 +23,13 @@ static double step_secs(const struct step_spec *s)
 	return s->estimate;
 }
 
+static bool step_simulated(const struct step_spec *s)
+{
+	const struct hb_engine_ops *ops = s->engine ? s->engine->desc->ops : NULL;
+
+	return ops && (ops->flags & HB_ENGINE_SIMULATED);
+}
+
 static void note_probe_target(struct run_ctx *c, const struct target_spec *t)
 {
 	char **p;
@@ -98,13 +105,9 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->fills |= spec->wl.passes > 0;
 	for (unsigned i = 0; i < spec->wl.ntargets; i++)
 		note_probe_target(c, &spec->wl.targets[i]);
-	if (spec->engine) {
-		const struct hb_engine_ops *ops = spec->engine->desc->ops;
-
-		if (ops->flags & HB_ENGINE_SIMULATED) {
-			c->simulated = true;
-			c->sim_secs += step_secs(spec);
-		}
+	if (step_simulated(spec)) {
+		c->simulated = true;
+		c->sim_secs += step_secs(spec);
 	}
 	for (unsigned i = 0; i < spec->wl.ntargets; i++)
 		c->layout |= spec->wl.targets[i].create;
@@ -190,7 +193,7 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 {
 	struct run_ctx *c = vctx;
 	struct step_hooks hooks = { c, store_hook, tick_hook, layout_hook };
-	double later = 0;
+	double later = 0, later_sim = 0;
 	const char *status;
 	int rc, frc;
 
@@ -203,8 +206,12 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 			return rc < 0 ? rc : 0;
 		}
 	}
-	for (unsigned i = c->seq; i < c->nsteps; i++)
-		later += step_secs(&c->steps[i]);
+	for (unsigned i = c->seq; i < c->nsteps; i++) {
+		if (step_simulated(&c->steps[i]))
+			later_sim += step_secs(&c->steps[i]);
+		else
+			later += step_secs(&c->steps[i]);
+	}
 	rc = db_gone(c, err, len) ? -ESTALE : 0;
 	for (unsigned i = 0; !rc && i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
 		rc = db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
@@ -220,7 +227,8 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		goto out;
 	}
 	*step_id = c->step_id;
-	progress_step(c->seq, c->nsteps > c->seq ? c->nsteps : c->seq, spec->name, later);
+	progress_step(c->seq, c->nsteps > c->seq ? c->nsteps : c->seq, spec->name,
+		      step_simulated(spec), later, later_sim);
 	if (!progress_enabled())
 		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
 			 spec->name);

@@ -71,6 +71,20 @@ void util_format_duration(double secs, char *buf, size_t len)
 		snprintf(buf, len, "%llus", s);
 }
 
+void util_format_estimate(double real_secs, double sim_secs, char *buf, size_t len)
+{
+	char real[32], sim[32];
+
+	util_format_duration(real_secs, real, sizeof(real));
+	util_format_duration(sim_secs, sim, sizeof(sim));
+	if (sim_secs <= 0)
+		snprintf(buf, len, "%s", real);
+	else if (real_secs <= 0)
+		snprintf(buf, len, "%s simulated", sim);
+	else
+		snprintf(buf, len, "%s real plus %s simulated", real, sim);
+}
+
 void util_utc_now(char *buf, size_t len)
 {
 	struct timeval tv;

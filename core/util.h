@@ -16,6 +16,9 @@ int util_parse_size(const char *s, uint64_t *out);
 void util_format_size(uint64_t bytes, char *buf, size_t len);
 /* Seconds as "1h02m03s" / "4m05s" / "12s". */
 void util_format_duration(double secs, char *buf, size_t len);
+/* "15m00s", "15m00s simulated" (a simulating engine's virtual clock runs
+ * far faster than real time) or "1m00s real plus 15m00s simulated". */
+void util_format_estimate(double real_secs, double sim_secs, char *buf, size_t len);
 /* Current UTC time as ISO 8601 with milliseconds ("2026-11-30T10:21:45.123Z"). */
 void util_utc_now(char *buf, size_t len);
 /* A random (version 4) uuid, 36 characters + NUL. */

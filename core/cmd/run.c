@@ -14,20 +14,9 @@
 #include "target.h"
 #include "util.h"
 
-/* "15m00s", or "15m00s simulated" when a simulating engine runs every step
- * (its virtual clock runs far faster than real time), or both parts. */
 static void estimate_text(const struct run_ctx *c, char *buf, size_t len)
 {
-	char real[32], sim[32];
-
-	util_format_duration(c->total_secs - c->sim_secs, real, sizeof(real));
-	util_format_duration(c->sim_secs, sim, sizeof(sim));
-	if (c->sim_secs <= 0)
-		snprintf(buf, len, "%s", real);
-	else if (c->total_secs - c->sim_secs <= 0)
-		snprintf(buf, len, "%s simulated", sim);
-	else
-		snprintf(buf, len, "%s real plus %s simulated", real, sim);
+	util_format_estimate(c->total_secs - c->sim_secs, c->sim_secs, buf, len);
 }
 
 static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE *out)
