@@ -71,18 +71,6 @@ if [ "$(id -u)" != 0 ]; then
 	skip "loop devices need root"
 	done_testing; exit
 fi
-# mkloop VAR FILE [losetup options]: attach FILE, detach it at exit
-mkloop() {
-	local dev
-
-	dev=$(losetup --find --show "${@:3}" "$2")
-	if [ -z "$dev" ]; then
-		ok 1 "as root, a loop device can be made on ${2#"$TMP"/}"
-		return 1
-	fi
-	cleanup_hooks=("losetup -d '$dev'" "${cleanup_hooks[@]}")
-	printf -v "$1" '%s' "$dev"
-}
 # mountit DEV [mount options]: mount it on $TMP/mnt, unmount at exit (before the detach)
 mountit() {
 	mkdir -p "$TMP/mnt"

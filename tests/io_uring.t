@@ -100,12 +100,7 @@ if [ "$(id -u)" != 0 ]; then
 	done_testing; exit
 fi
 truncate -s 64M "$TMP/backing.img"
-LOOP=$(losetup --find --show "$TMP/backing.img" 2>/dev/null)
-if [ -z "$LOOP" ]; then
-	ok 1 "as root, a loop device can be made (losetup --find --show failed)"
-	done_testing; exit
-fi
-cleanup_hooks+=("losetup -d '$LOOP'")
+mkloop LOOP "$TMP/backing.img" || { done_testing; exit; }
 stat_file=/sys/block/$(basename "$LOOP")/stat
 cat > "$TMP/writes.lua" <<'LUA'
 for _, e in ipairs{ "psync", "libaio", "io_uring", "psync", "io_uring", "libaio" } do

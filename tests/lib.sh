@@ -115,6 +115,25 @@ check_invariant() {
 	    FROM steps WHERE id=$id"
 }
 
+# is_root: whether the tests run as root (loop devices, mounts)
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# mkloop VAR FILE [losetup options]: attach FILE to a loop device, put its
+# path in VAR and detach it at exit (before earlier hooks: a mount on it goes
+# first). As root a loop device that cannot be made is a failure, never a
+# skip: it prints "not ok" and returns 1.
+mkloop() {
+	local dev
+
+	dev=$(losetup --find --show "${@:3}" "$2")
+	if [ -z "$dev" ]; then
+		ok 1 "as root, a loop device can be made on ${2#"$TMP"/} (losetup --find --show)"
+		return 1
+	fi
+	cleanup_hooks=("losetup -d '$dev'" "${cleanup_hooks[@]}")
+	printf -v "$1" '%s' "$dev"
+}
+
 # sanitized: whether ./hbatest is a SANITIZE=1 build. ASan reserves terabytes
 # of address space, so a test that lowers `ulimit -v` must skip then.
 sanitized() { ldd "$HB" 2>/dev/null | grep -q libasan; }
