@@ -8,7 +8,7 @@
 
 #include "step.h"
 
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* How long a statement waits for another process's lock: between steps a
  * long wait costs nothing; inside a step the sampler must keep merging
