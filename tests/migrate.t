@@ -70,6 +70,8 @@ is "$(q run.db "SELECT group_concat(label || ':' || source || ':' || status, ' '
 	"old run:hbatest:done new run:hbatest:done" "run: old and new runs side by side; the old one's source is 'hbatest'"
 is "$(q run.db "SELECT count(*) FROM steps WHERE placement IS NOT NULL OR on_error IS NOT NULL GROUP BY run_id")" "2" \
 	"run: only the new run's steps fill the new columns"
+is "$(q run.db "SELECT group_concat(label || ':' || quote(steps_planned), ' ') FROM runs")" "old run:NULL new run:2" \
+	"run: the old run's planned step count is not known (NULL); the new run's is its plan's 2"
 "$HB" list --db list.db > out 2> err
 is "$(cat err)$(ls | grep -c '^list.db.bak')" "1" "opened again: no message, no second copy"
 like "$(head -c 15 list.db.bak-v1)" "SQLite format 3" "the copy is a database"
