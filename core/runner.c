@@ -344,6 +344,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	int rc;
 
 	if (c->resume) {	/* the database is open already */
+		c->rs.steps_planned = (int)c->nsteps;	/* of the plan as it is now */
 		if ((rc = resume_reopen(&c->db, &c->rs, err, len)) < 0)
 			return rc;
 		c->run_id = c->rs.run_id;
@@ -381,6 +382,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	r.version = HB_VERSION;
 	r.cmdline = cmd;
 	r.sets_json = sets;
+	r.steps_planned = (int)c->nsteps;
 	c->run_id = db_run_insert(&c->db, &r);
 	free(text);
 	free(cmd);
@@ -456,7 +458,7 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 	run_probes(c, "end");
 	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
 	log_set_sink(NULL, NULL);
-	if (db_run_finish(&c->db, c->run_id, status) < 0) {	/* best effort when lost */
+	if (db_run_finish(&c->db, c->run_id, status, rc == 0) < 0) {	/* best effort when lost */
 		log_error("cannot record the end of run %lld (%s) in '%s': %s",
 			  (long long)c->run_id, status, c->db.path, db_errmsg(&c->db));
 		status = rc == -EINTR ? "aborted" : "failed";

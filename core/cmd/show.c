@@ -24,6 +24,11 @@ static int show_run(struct db *db, int64_t id)
 			printf("  %-12s %s\n", labels[i], sqlite3_column_text(st, i)
 			       ? (const char *)sqlite3_column_text(st, i) : "-");
 		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11));
+		printf("  %-12s %d done, %d started", "steps", sqlite3_column_int(st, 15),
+		       sqlite3_column_int(st, 16));
+		if (sqlite3_column_type(st, 17) != SQLITE_NULL)	/* known since schema 5 */
+			printf(", %d planned", sqlite3_column_int(st, 17));
+		printf("\n");
 		if (sqlite3_column_text(st, 13) && strcmp((const char *)sqlite3_column_text(st, 13),
 							  "hbatest"))
 			printf("  %-12s %s results from '%s'\n", "imported", sqlite3_column_text(st, 13),

@@ -8,7 +8,7 @@
 
 #include "step.h"
 
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* How long a statement waits for another process's lock: between steps a
  * long wait costs nothing; inside a step the sampler must keep merging
@@ -35,6 +35,7 @@ struct db_run {
 	const char *label, *plan_path, *plan_sha256, *plan_text;
 	const char *host, *version, *cmdline, *sets_json, *targets_json;
 	bool simulated;
+	int steps_planned;	/* the dry pass's count of steps */
 };
 
 /* Open for writing (creating the file and schema when missing, migrating an
@@ -59,7 +60,10 @@ bool db_moved(struct db *db);
 int db_user_version(struct db *db);
 
 int64_t db_run_insert(struct db *db, const struct db_run *run);
-int db_run_finish(struct db *db, int64_t run_id, const char *status);
+/* plan_ended: the plan ran to its end, and steps_planned becomes the number
+ * of steps it ran (the dry pass counts hb.steady's every round, and branches
+ * on results may differ from the real pass). */
+int db_run_finish(struct db *db, int64_t run_id, const char *status, bool plan_ended);
 int db_run_heartbeat(struct db *db, int64_t run_id);
 int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
 		     uint64_t size);

@@ -311,6 +311,17 @@ int imp_run_end(struct imp *im, int64_t run_id, const char *status, const char *
 	return imp_done(im, st);
 }
 
+int imp_run_planned(struct imp *im, int64_t run_id)
+{
+	sqlite3_stmt *st = db_prep(im->db, "UPDATE runs SET steps_planned = (SELECT count(*) "
+				   "FROM steps WHERE run_id = ?1) WHERE id = ?1");
+
+	if (!st)
+		return imp_db_error(im);
+	sqlite3_bind_int64(st, 1, run_id);
+	return imp_done(im, st);
+}
+
 int imp_mark_oio_sweeps(struct imp *im, int64_t run_id)
 {
 	sqlite3_stmt *st = db_prep(im->db, "UPDATE steps SET axis = 'oio', axis_value = "

@@ -76,6 +76,8 @@ int imp_target_insert(struct imp *im, int64_t run_id, const char *path, const ch
 /* Set a run's end once its file says how it ended; host NULL: unchanged. */
 int imp_run_end(struct imp *im, int64_t run_id, const char *status, const char *finished_at,
 		const char *host);
+/* The run's steps_planned: the steps it holds (a file that ran to its end). */
+int imp_run_planned(struct imp *im, int64_t run_id);
 /* Steps of a run that differ only in OIO within a group: axis 'oio'. */
 int imp_mark_oio_sweeps(struct imp *im, int64_t run_id);
 /* Add counts to a step's row for path (several workers on one disk). */

@@ -490,7 +490,7 @@ static int fio_run(struct fio *f, struct fio_job *jobs, char *version)
 	for (int i = 0; i < f->njobs; i++)
 		if ((rc = fio_store_job(f, run_id, i + 1, &jobs[i])) < 0)
 			return rc;
-	return 0;
+	return imp_run_planned(im, run_id);
 }
 
 static int fio_import(struct fio *f)

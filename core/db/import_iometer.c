@@ -475,7 +475,8 @@ static int iom_end_test(struct iom *m, const char *status)
 	iom_time(m->stamp, end, sizeof(end));
 	if (imp_run_end(m->im, m->run_id, status, m->stamp[0] ? end : NULL,
 			m->host[0] ? m->host : NULL) < 0 ||
-	    imp_mark_oio_sweeps(m->im, m->run_id) < 0)
+	    imp_mark_oio_sweeps(m->im, m->run_id) < 0 ||
+	    (!strcmp(status, "done") && imp_run_planned(m->im, m->run_id) < 0))
 		return -EIO;
 	if (!strcmp(status, "aborted") &&
 	    imp_event_insert(m->im, m->run_id, m->stamp[0] ? end : m->started, "warning",

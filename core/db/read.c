@@ -88,24 +88,40 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	return -ENOENT;
 }
 
+/* The columns of run_state r's step counts: done, started, planned (NULL
+ * when not known: a run made before schema 5). */
+static void step_counts(struct db *db, char *buf, size_t len)
+{
+	snprintf(buf, len, "(SELECT count(*) FROM steps s WHERE s.run_id = r.id AND "
+		 "s.status = 'done'), (SELECT count(*) FROM steps s WHERE s.run_id = r.id), %s",
+		 db_user_version(db) < 5 ? "NULL" : "r.steps_planned");
+}
+
 /* id, uuid (8), label, state, host, pid, started_at, plan_path, simulated,
- * steps done, steps; every run, oldest first */
+ * steps done, steps started, steps planned; every run, oldest first */
 sqlite3_stmt *db_read_runs(struct db *db)
 {
-	return query(db, "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), r.state, "
-		     "r.host, r.pid, r.started_at, r.plan_path, r.simulated, "
-		     "(SELECT count(*) FROM steps s WHERE s.run_id = r.id AND s.status = 'done'), "
-		     "(SELECT count(*) FROM steps s WHERE s.run_id = r.id) "
-		     "FROM run_state r ORDER BY r.id", 0);
+	char sql[512], counts[256];
+
+	step_counts(db, counts, sizeof(counts));
+	snprintf(sql, sizeof(sql), "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), "
+		 "r.state, r.host, r.pid, r.started_at, r.plan_path, r.simulated, %s "
+		 "FROM run_state r ORDER BY r.id", counts);
+	return query(db, sql, 0);
 }
 
 /* uuid, label, plan_path, plan_sha256, host, version, cmdline, started_at,
- * finished_at, state, host, pid, simulated, source, source_file */
+ * finished_at, state, host, pid, simulated, source, source_file, steps done,
+ * steps started, steps planned */
 sqlite3_stmt *db_read_run(struct db *db, int64_t id)
 {
-	return query(db, "SELECT uuid, label, plan_path, plan_sha256, host, version, cmdline, "
-		     "started_at, finished_at, state, host, pid, simulated, source, source_file "
-		     "FROM run_state WHERE id = ?", id);
+	char sql[512], counts[256];
+
+	step_counts(db, counts, sizeof(counts));
+	snprintf(sql, sizeof(sql), "SELECT uuid, label, plan_path, plan_sha256, host, version, "
+		 "cmdline, started_at, finished_at, state, host, pid, simulated, source, "
+		 "source_file, %s FROM run_state r WHERE id = ?", counts);
+	return query(db, sql, id);
 }
 
 /* path, kind, size_bytes */

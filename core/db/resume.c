@@ -202,7 +202,7 @@ static int take_run(struct db *db, struct resume *r)
 	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET status = 'running', finished_at = NULL, "
 			       "pid = ?1, host = ?2, heartbeat_at = ?3, "
 			       "plan_text = coalesce(?4, plan_text), "
-			       "plan_sha256 = coalesce(?5, plan_sha256) "
+			       "plan_sha256 = coalesce(?5, plan_sha256), steps_planned = ?9 "
 			       "WHERE id = ?6 AND status = ?7 AND pid IS ?8", -1, &st,
 			       NULL) != SQLITE_OK)
 		return -EIO;
@@ -217,6 +217,7 @@ static int take_run(struct db *db, struct resume *r)
 	sqlite3_bind_text(st, 7, r->was_status, -1, SQLITE_STATIC);
 	if (r->was_pid >= 0)
 		sqlite3_bind_int64(st, 8, r->was_pid);
+	sqlite3_bind_int(st, 9, r->steps_planned);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_finalize(st);
 	if (rc == 0 && sqlite3_changes(db->h) != 1)

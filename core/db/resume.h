@@ -33,14 +33,15 @@ struct resume {
 	/* --force over a changed plan: the text the replay runs, and both hashes */
 	char *new_text;
 	char old_sha[65], new_sha[65];
+	int steps_planned;	/* the replay's dry pass count, stored on taking the run */
 };
 
 /* Find the run (spec: id, uuid prefix, label; NULL: the newest unfinished
  * one, of plan_path when given), check it can resume, and load it. */
 int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
 		struct resume *r, char *err, size_t errlen);
-/* Take the run for this process: running again, under our pid and host, and
- * with the new plan text after --force. Atomic: of two resumes exactly one
+/* Take the run for this process: running again, under our pid and host,
+ * with r->steps_planned, and with the new plan text after --force. Atomic: of two resumes exactly one
  * wins; the other gets -EBUSY and err naming the pid that holds the run. */
 int resume_reopen(struct db *db, struct resume *r, char *err, size_t errlen);
 /* Step seq of the replay: 1 and its stored results when it was done (the

@@ -97,7 +97,7 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
 		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json, "
-		"targets_json) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?)");
+		"targets_json, steps_planned) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?)");
 
 	if (!st)
 		return -EIO;
@@ -116,16 +116,19 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 	sqlite3_bind_int64(st, 12, getpid());
 	sqlite3_bind_text(st, 13, r->sets_json, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 14, r->targets_json, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 15, r->steps_planned);
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);
 }
 
-int db_run_finish(struct db *db, int64_t run_id, const char *status)
+int db_run_finish(struct db *db, int64_t run_id, const char *status, bool plan_ended)
 {
 	char now[40];
-	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET status = ?, finished_at = ?, "
-				"heartbeat_at = ? WHERE id = ?");
+	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, "
+				"heartbeat_at = ?3, steps_planned = CASE WHEN ?5 THEN (SELECT "
+				"count(*) FROM steps WHERE run_id = ?4) ELSE steps_planned END "
+				"WHERE id = ?4");
 
 	if (!st)
 		return -EIO;
@@ -134,6 +137,7 @@ int db_run_finish(struct db *db, int64_t run_id, const char *status)
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 4, run_id);
+	sqlite3_bind_int(st, 5, plan_ended);
 	return step_done(db, st);
 }
 
