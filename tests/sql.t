@@ -219,7 +219,8 @@ if name == "runs":
              "source": r["source"], "simulated": r["simulated"], "host": r["host"],
              "started_at": r["started_at"], "finished_at": r["finished_at"],
              "steps_done": sum(1 for s in steps if s["run_id"] == i and s["status"] == "done"),
-             "steps": sum(1 for s in steps if s["run_id"] == i)} for i, r in sorted(runs.items())]
+             "steps": sum(1 for s in steps if s["run_id"] == i),
+             "steps_planned": r["steps_planned"]} for i, r in sorted(runs.items())]
 elif name == "oio-sweep":
     want = sweep(int(args[0]), "oio", [col("group_name"), col("rw"), col("bs"), col("write_pct"),
                  col("oio"), col("iops"), col("mbps"), ("mibps", lambda s: s["mbps"] * 1e6 / 1048576),
