@@ -134,10 +134,14 @@ out=$("$HB" run "$TMP/good.lua" --db "$DB" --set secs=5 --set secs=10 2>&1); is 
 like "$out" "--set secs is given twice \('5' and '10'\)" "naming the key and both values"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "repeated --set: database unchanged"
 
-out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1); rc=$?
-ok $((rc == 0)) "an unused --set key fails the run"
+out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1)
+is $? 2 "an unused --set key is a usage error (exit 2)"
 like "$out" "--set duration=5 is not read by the plan" "and names the key"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "unused --set: database unchanged"
+is "$(q "$DB" "SELECT count(*) FROM runs")" 1 "unused --set: no run row"
+printf 'hb.run{ targets = "%s", size = "1m", duration = 1 }\n' "$TMP/set.dat" > "$TMP/set.lua"
+"$HB" run "$TMP/set.lua" --db "$DB" --set nosuch=1 >/dev/null 2>&1
+is "$?$([ -e "$TMP/set.dat" ] && echo ' created')" 2 "unused --set on a plan with a file target: exit 2, the file not laid out"
 
 "$HB" run "$TMP/bad.lua" --db "$TMP/fresh.db" >/dev/null 2>&1
 [ ! -e "$TMP/fresh.db" ]; ok $? "a failing plan does not create a database"
