@@ -37,6 +37,16 @@ bad 'hb.run{ rw = "randread", write_pct = 30, size = "1m" }' 1 'write_pct=30 con
 bad 'hb.run{ rw = "sideways", size = "1m" }' 1 'rw=sideways: expected one of' "unknown rw"
 bad 'hb.run{ targets = { "'"$TMP"'/no/such/dir/file" }, size = "1m" }' 1 "folder '$TMP/no/such/dir' does not exist" "target in a missing folder"
 bad 'hb.run{ duration = 5 }' 1 "target '$TMP/t.dat' does not exist; give size=" "missing target without size"
+bad 'hb.run{ engine = "null", duration = 1, targets = { 1, 2 } }' 1 \
+	'targets\[1\] is a number \(1\): each element must be a path string or a target name' \
+	"a target that is a number (not a table's address)"
+bad 'hb.plan{ defaults = { targets = { "a", {} } } }
+hb.run{ engine = "null", duration = 1 }' 2 'targets\[2\] is a table: each element must be a path string or a target name' \
+	"a target that is a table, from the defaults"
+bad 'hb.run{ engine = "null", duration = 1, targets = { "a", "" } }' 1 'targets\[2\] is an empty string: each element' \
+	"an empty target"
+bad 'hb.run{ engine = "null", duration = 1, targets = 5 }' 1 \
+	'targets=5: expected a path string or a target name, .* or a table of them' "targets that is a number"
 bad 'hb.sleep(0/0)' 1 "hb.sleep: -?nan seconds: expected 0 to 10000000" "hb.sleep of NaN (it slept forever)"
 bad 'hb.sleep(1e12)' 1 "hb.sleep: 1000000000000.0 seconds: expected 0 to 10000000" "hb.sleep too long to be meant (it returned at once)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 0 }' 1 \
