@@ -47,6 +47,14 @@ bad 'hb.run{ engine = "null", duration = 1, targets = { "a", "" } }' 1 'targets\
 	"an empty target"
 bad 'hb.run{ engine = "null", duration = 1, targets = 5 }' 1 \
 	'targets=5: expected a path string or a target name, .* or a table of them' "targets that is a number"
+bad 'hb.run{ range = 2.0, size = "1m" }' 1 \
+	'range=2: a share is at most 1 \(0\.5 or "50%"\); give a size with a unit such as "2g"' \
+	"range=2.0 (read as 2 bytes before)"
+bad 'hb.run{ range = 1.5, size = "1m" }' 1 'range=1\.5: a share is at most 1' "range=1.5"
+bad 'hb.run{ bs = "8k", range = 4096, size = "1m" }' 1 'range=4096: a share is at most 1' \
+	"range=4096 bytes below bs=8k"
+printf 'hb.run{ engine = "null", targets = "v", range = 8192, duration = 1 }\n' > "$TMP/range.lua"
+"$HB" run "$TMP/range.lua" --dry-run >/dev/null; ok $? "range=8192: whole bytes, at least a block, still accepted"
 bad 'hb.sleep(0/0)' 1 "hb.sleep: -?nan seconds: expected 0 to 10000000" "hb.sleep of NaN (it slept forever)"
 bad 'hb.sleep(1e12)' 1 "hb.sleep: 1000000000000.0 seconds: expected 0 to 10000000" "hb.sleep too long to be meant (it returned at once)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 0 }' 1 \

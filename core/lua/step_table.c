@@ -194,6 +194,22 @@ static int get_bs(struct keyctx *k, struct workload *wl)
 	return 0;
 }
 
+/* A bare number above 1: whole bytes, at least a block; 2 or 1.5 is most
+ * likely a share or a size in gigabytes with the unit left out. */
+static int range_number(struct keyctx *k, struct workload *wl)
+{
+	double v = lua_tonumber(k->L, -1);
+
+	if (v == floor(v) && v >= workload_max_bs(wl) && v < 0x1p63) {
+		wl->range = (uint64_t)v;
+		return 0;
+	}
+	snprintf(k->err, k->len, "range=%.14g: a share is at most 1 (0.5 or \"50%%\"); give "
+		 "a size with a unit such as \"%.14gg\"", v, v < 1024 ? v : 8);
+	lua_pop(k->L, 1);
+	return -EINVAL;
+}
+
 /* range = "10g" (bytes) | 0.5 (a share of each target) | "50%" */
 static int get_range(struct keyctx *k, struct workload *wl)
 {
@@ -207,6 +223,8 @@ static int get_range(struct keyctx *k, struct workload *wl)
 	}
 	if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 0 && lua_tonumber(k->L, -1) <= 1) {
 		wl->range_share = lua_tonumber(k->L, -1);
+	} else if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 1) {
+		return range_number(k, wl);
 	} else if (t == LUA_TSTRING && (s = lua_tolstring(k->L, -1, &n)) && n > 1 &&
 		   s[n - 1] == '%') {
 		char *end;
