@@ -194,28 +194,13 @@ static int get_bs(struct keyctx *k, struct workload *wl)
 	return 0;
 }
 
-/* A bare number above 1: whole bytes, at least a block; 2 or 1.5 is most
- * likely a share or a size in gigabytes with the unit left out. */
-static int range_number(struct keyctx *k, struct workload *wl)
-{
-	double v = lua_tonumber(k->L, -1);
-
-	if (v == floor(v) && v >= workload_max_bs(wl) && v < 0x1p63) {
-		wl->range = (uint64_t)v;
-		return 0;
-	}
-	snprintf(k->err, k->len, "range=%.14g: a share is at most 1 (0.5 or \"50%%\"); give "
-		 "a size with a unit such as \"%.14gg\"", v, v < 1024 ? v : 8);
-	lua_pop(k->L, 1);
-	return -EINVAL;
-}
-
 /* range = "10g" (bytes) | 0.5 (a share of each target) | "50%" */
 static int get_range(struct keyctx *k, struct workload *wl)
 {
 	int t = get_key(k->L, k->idx, k->def, "range");
 	const char *s;
 	size_t n;
+	int rc = 0;
 
 	if (t == LUA_TNIL) {
 		lua_pop(k->L, 1);
@@ -224,7 +209,7 @@ static int get_range(struct keyctx *k, struct workload *wl)
 	if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 0 && lua_tonumber(k->L, -1) <= 1) {
 		wl->range_share = lua_tonumber(k->L, -1);
 	} else if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 1) {
-		return range_number(k, wl);
+		rc = step_range_bytes(wl, lua_tonumber(k->L, -1), k->err, k->len);
 	} else if (t == LUA_TSTRING && (s = lua_tolstring(k->L, -1, &n)) && n > 1 &&
 		   s[n - 1] == '%') {
 		char *end;
@@ -238,7 +223,7 @@ static int get_range(struct keyctx *k, struct workload *wl)
 		return bad(k, "range", "a share such as 0.5 or \"50%\", or a size such as \"8g\"");
 	}
 	lua_pop(k->L, 1);
-	return 0;
+	return rc;
 }
 
 static int get_rw(struct keyctx *k, struct workload *wl)
