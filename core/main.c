@@ -1,4 +1,5 @@
 /* hbatest: the command line, a table of commands that also prints the usage. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,54 +13,58 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 /* One entry a command, in the style of Lua's luaL_Reg; usage is what
- * `hbatest help` prints for it (NULL: an alias of the entry above). */
+ * `hbatest help` prints for it (NULL: an alias of the entry above), notes
+ * what it prints after every usage line, and `hbatest CMD --help` both. */
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *usage;
+	const char *notes;
 } commands[] = {
 	{ "run", cmd_run,
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
 	  "                            [--allow-exec] [--lua-memory SIZE]\n"
 	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
-	  "                            [--allow-exec] [--lua-memory SIZE]" },
-	{ "list", cmd_list, "list [--db FILE]" },
-	{ "show", cmd_show, "show RUN [--db FILE]" },
-	{ "plugins", cmd_plugins, "plugins [-v]" },
-	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)" },
+	  "                            [--allow-exec] [--lua-memory SIZE]",
+	  "run: --allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
+	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
+	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
+	  "ignored, as under nohup) abort the run, recorded, exit 130.\n" },
+	{ "list", cmd_list, "list [--db FILE]", NULL },
+	{ "show", cmd_show, "show RUN [--db FILE]", NULL },
+	{ "plugins", cmd_plugins, "plugins [-v]", NULL },
+	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)", NULL },
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
-	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]" },
+	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]",
+	  "report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
+	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts.\n" },
 	{ "sql", cmd_sql,
 	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
-	  "                   [--db FILE]   (no argument, or --list: the saved queries)" },
+	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
+	  "sql: reads only (a statement that would write is refused, exit 2); table on a\n"
+	  "terminal, tsv otherwise.\n" },
 	{ "export", cmd_export,
-	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]" },
-	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]" },
-	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)" },
-	{ "--version", cmd_version, "--version | help" },
-	{ "version", cmd_version, NULL },
-	{ "help", cmd_help, NULL },
-	{ "--help", cmd_help, NULL },
-	{ "-h", cmd_help, NULL },
-	{ NULL, NULL, NULL }
+	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]",
+	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
+	  "README \"Export format\".\n" },
+	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
+	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)", NULL },
+	{ "--version", cmd_version, "--version | help", NULL },
+	{ "version", cmd_version, NULL, NULL },
+	{ "help", cmd_help, NULL, NULL },
+	{ "--help", cmd_help, NULL, NULL },
+	{ "-h", cmd_help, NULL, NULL },
+	{ NULL, NULL, NULL, NULL }
 };
 
-static const char usage_tail[] =
+static const char usage_common[] =
 	"\n"
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
 	"--plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more), -q (less).\n"
-	"RUN is a run id, a uuid prefix or a label.\n"
-	"run: --allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
-	"--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
-	"pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
-	"ignored, as under nohup) abort the run, recorded, exit 130.\n"
-	"report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
-	"scripts, data, SVG/PNG); needs gnuplot unless --no-charts.\n"
-	"sql: reads only (a statement that would write is refused, exit 2); table on a\n"
-	"terminal, tsv otherwise. export: CSV (default --what steps) or JSON (without\n"
-	"--what: the whole run); README \"Export format\".\n"
+	"RUN is a run id, a uuid prefix or a label.\n";
+static const char usage_exit[] =
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
 
 static void print_usage(FILE *out)
@@ -72,7 +77,36 @@ static void print_usage(FILE *out)
 		fprintf(out, "%shbatest %s\n", lead, c->usage);
 		lead = "       ";
 	}
-	fputs(usage_tail, out);
+	fputs(usage_common, out);
+	for (const struct command *c = commands; c->name; c++)
+		if (c->notes)
+			fputs(c->notes, out);
+	fputs(usage_exit, out);
+}
+
+/* hbatest CMD --help: the usage of CMD (of the entry an alias follows), its
+ * notes, and what every command shares; help itself prints the whole. */
+static int print_command_usage(const struct command *c)
+{
+	if (c->fn == cmd_help)
+		return cmd_help(0, NULL);
+	while (!c->usage)
+		c--;
+	printf("usage: hbatest %s\n", c->usage);
+	fputs(usage_common, stdout);
+	if (c->notes)
+		fputs(c->notes, stdout);
+	fputs(usage_exit, stdout);
+	return EXIT_DONE;
+}
+
+/* --help or -h anywhere after the command asks for its usage */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
 }
 
 static int cmd_version(int argc, char **argv)
@@ -104,6 +138,8 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (wants_help(argc, argv))
+		return print_command_usage(c);
 	rc = c->fn(argc - 1, argv + 1);
 	plugins_unload();
 	return rc;

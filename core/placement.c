@@ -36,33 +36,44 @@ static int sys_read(const char *rel, char *buf, size_t len)
 	return 0;
 }
 
-/* A list "0-3,8" into set; false when it is not one. */
-static bool parse_list(const char *s, cpu_set_t *set)
+/* A list "0-3,8" into set: 0, -EINVAL when it is not one, or -ERANGE with
+ * *big the largest CPU number in it that a cpu_set_t cannot hold. */
+static int parse_list_big(const char *s, cpu_set_t *set, unsigned long *big)
 {
+	*big = 0;
 	CPU_ZERO(set);
 	if (!*s)
-		return false;
+		return -EINVAL;
 	while (*s) {
 		char *end;
 		unsigned long a, b;
 
 		if (*s < '0' || *s > '9')
-			return false;
+			return -EINVAL;
 		a = b = strtoul(s, &end, 10);
 		if (*end == '-') {
 			if (end[1] < '0' || end[1] > '9')
-				return false;
+				return -EINVAL;
 			b = strtoul(end + 1, &end, 10);
 		}
-		if (a > b || b >= CPU_SETSIZE || (*end && *end != ','))
-			return false;
-		for (unsigned long c = a; c <= b; c++)
+		if (a > b || (*end && *end != ','))
+			return -EINVAL;
+		if (b >= CPU_SETSIZE && b > *big)
+			*big = b;
+		for (unsigned long c = a; c <= b && c < CPU_SETSIZE; c++)
 			CPU_SET(c, set);
 		s = *end ? end + 1 : end;
 		if (*end && !*s)
-			return false;	/* a trailing comma */
+			return -EINVAL;	/* a trailing comma */
 	}
-	return true;
+	return *big ? -ERANGE : 0;
+}
+
+static bool parse_list(const char *s, cpu_set_t *set)
+{
+	unsigned long big;
+
+	return parse_list_big(s, set, &big) == 0;
 }
 
 void placement_format_cpus(const cpu_set_t *set, char *buf, size_t len)
@@ -83,26 +94,91 @@ void placement_format_cpus(const cpu_set_t *set, char *buf, size_t len)
 	}
 }
 
-int placement_parse_cpus(const char *list, cpu_set_t *out, char *err, size_t len)
+/* The CPUs of want the kernel lets this process run on (its cpuset, which
+ * sched_setaffinity(2) intersects with): the calling thread's affinity set
+ * to want, read back and restored. -errno when it cannot tell. */
+static int allowed_cpus(const cpu_set_t *want, cpu_set_t *got)
 {
-	char online_text[256];
-	cpu_set_t online;
+	cpu_set_t old;
+	int rc = 0;
 
-	if (!parse_list(list, out)) {
-		snprintf(err, len, "cpus=\"%s\": expected a CPU list such as \"0-7,16-23\"", list);
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	CPU_ZERO(got);
+	if (sched_setaffinity(0, sizeof(*want), want))
+		return errno == EINVAL ? 0 : -errno;	/* EINVAL: none of them */
+	if (sched_getaffinity(0, sizeof(*got), got))
+		rc = -errno;
+	sched_setaffinity(0, sizeof(old), &old);
+	return rc;
+}
+
+/* How many CPUs of want have lacks, named in buf ("CPU 5", "CPUs 2-5"). */
+static int cpus_missing(const cpu_set_t *want, const cpu_set_t *have, char *buf, size_t len)
+{
+	cpu_set_t miss;
+	char list[128];
+
+	CPU_XOR(&miss, want, have);
+	CPU_AND(&miss, &miss, want);
+	if (!CPU_COUNT(&miss))
+		return 0;
+	placement_format_cpus(&miss, list, sizeof(list));
+	snprintf(buf, len, CPU_COUNT(&miss) == 1 ? "CPU %s" : "CPUs %s", list);
+	return CPU_COUNT(&miss);
+}
+
+/* Every CPU of set present, online and allowed to this process; -EINVAL
+ * with a message naming the first kind of CPU that is not. */
+static int check_cpus(const char *list, const cpu_set_t *set, char *err, size_t len)
+{
+	char present_text[256], online_text[256], allowed_text[256], miss[160];
+	cpu_set_t present, online, allowed;
+	int n;
+
+	if (!sys_read("sys/devices/system/cpu/present", present_text, sizeof(present_text)) &&
+	    parse_list(present_text, &present) &&
+	    (n = cpus_missing(set, &present, miss, sizeof(miss)))) {
+		snprintf(err, len, "cpus=\"%s\": %s %s not exist (this machine has CPUs %s)",
+			 list, miss, n == 1 ? "does" : "do", present_text);
 		return -EINVAL;
 	}
 	if (sys_read("sys/devices/system/cpu/online", online_text, sizeof(online_text)) ||
 	    !parse_list(online_text, &online))
 		return 0;	/* cannot tell: pinning will say */
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (CPU_ISSET(c, out) && !CPU_ISSET(c, &online)) {
-			snprintf(err, len, "cpus=\"%s\": CPU %d is not online (online: %s)",
-				 list, c, online_text);
-			return -EINVAL;
-		}
+	if ((n = cpus_missing(set, &online, miss, sizeof(miss)))) {
+		snprintf(err, len, "cpus=\"%s\": %s %s not online (online: %s)", list, miss,
+			 n == 1 ? "is" : "are", online_text);
+		return -EINVAL;
+	}
+	if (!allowed_cpus(&online, &allowed) &&
+	    (n = cpus_missing(set, &allowed, miss, sizeof(miss)))) {
+		placement_format_cpus(&allowed, allowed_text, sizeof(allowed_text));
+		snprintf(err, len, "cpus=\"%s\": %s %s outside this process's cpuset (it may "
+			 "use CPUs %s)", list, miss, n == 1 ? "is" : "are", allowed_text);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+int placement_parse_cpus(const char *list, cpu_set_t *out, char *err, size_t len)
+{
+	char present_text[256] = "";
+	unsigned long big;
+	int rc = parse_list_big(list, out, &big);
+
+	if (rc == -ERANGE) {
+		if (sys_read("sys/devices/system/cpu/present", present_text, sizeof(present_text)))
+			snprintf(present_text, sizeof(present_text), "0-%d at most", CPU_SETSIZE - 1);
+		snprintf(err, len, "cpus=\"%s\": CPU %lu does not exist (this machine has CPUs %s)",
+			 list, big, present_text);
+		return -EINVAL;
+	}
+	if (rc) {
+		snprintf(err, len, "cpus=\"%s\": expected a CPU list such as \"0-7,16-23\"", list);
+		return -EINVAL;
+	}
+	return check_cpus(list, out, err, len);
 }
 
 int placement_target_node(const char *path)

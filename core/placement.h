@@ -16,8 +16,9 @@ struct placement {
 	char text[128];		/* steps.placement: "cpus=0-1 node=0" or "none" */
 };
 
-/* Parse a CPU list ("0-7,16-23") and check that every CPU in it is online
- * (sysfs under $HBATEST_SYSFS_ROOT). 0, or -EINVAL with a message. */
+/* Parse a CPU list ("0-7,16-23") and check that every CPU in it is present
+ * and online (sysfs under $HBATEST_SYSFS_ROOT) and in this process's cpuset.
+ * 0, or -EINVAL with a message naming the CPUs that are not. */
 int placement_parse_cpus(const char *list, cpu_set_t *out, char *err, size_t len);
 /* "0-3,8": a CPU set as a list */
 void placement_format_cpus(const cpu_set_t *set, char *buf, size_t len);

@@ -3,6 +3,7 @@
  * resolution) and its params_json. core/lua/step_table.c reads a plan's
  * table into a step_spec and calls these; tests/unit/step_spec.c tests them. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,17 @@ static int check_twice(const struct step_spec *s, unsigned i, char *err, size_t 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int step_range_bytes(struct workload *wl, double v, char *err, size_t len)
+{
+	if (v == floor(v) && v >= workload_max_bs(wl) && v < 0x1p63) {
+		wl->range = (uint64_t)v;
+		return 0;
+	}
+	snprintf(err, len, "range=%.14g: a share is at most 1 (0.5 or \"50%%\"); give a size "
+		 "with a unit such as \"%.14gg\"", v, v < 1024 ? v : 8);
+	return -EINVAL;
 }
 
 int step_resolve_targets(struct step_spec *s, char *err, size_t len)

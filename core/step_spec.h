@@ -17,6 +17,10 @@ int step_check_fill(struct step_spec *s, bool own_duration, bool own_ramp, char 
 		    size_t errlen);
 /* Each target's kind, size and whether it is to be laid out (target.c), and
  * none given twice; the engine must be set. */
+/* range=v, a bare number above 1: bytes when whole and at least the
+ * largest block (into wl->range); 2 or 1.5 is a share or gigabytes with the
+ * unit left out: -EINVAL with a message saying so. */
+int step_range_bytes(struct workload *wl, double v, char *err, size_t errlen);
 int step_resolve_targets(struct step_spec *s, char *err, size_t errlen);
 /* Seconds the step should take: ramp + duration, or a fill at 1 GB/s. */
 double step_estimate_secs(const struct step_spec *s);

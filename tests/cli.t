@@ -6,6 +6,25 @@ out=$("$HB" --version); ok $? "--version exits 0"
 like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.2, database schema 5\)' "--version names the ABI and schema"
 out=$("$HB" help); ok $? "help exits 0"
 like "$out" 'hbatest run PLAN.lua' "help shows the run synopsis"
+# CMD --help and -h: that command's usage on stdout, nothing on stderr, exit 0
+bad=""
+for c in run list show plugins probe report sql export import merge; do
+	for h in --help -h; do
+		out=$("$HB" $c $h 2>"$TMP/err"); rc=$?
+		case "$rc $out" in
+		"0 usage: hbatest $c "*) [ -s "$TMP/err" ] && bad="$bad $c$h(stderr)" ;;
+		*) bad="$bad $c$h(exit $rc: $(head -c 80 "$TMP/err"))" ;;
+		esac
+	done
+done
+is "$bad" "" "every command's --help and -h print its usage on stdout and exit 0"
+out=$("$HB" run plan.lua --label x --help); ok $? "run PLAN --help exits 0 (an option after the plan)"
+like "$out" "hbatest run \[PLAN\.lua\] --resume" "run --help: both usage lines of run"
+like "$out" "^--lua-memory SIZE raises" "run --help: the notes on run's options"
+! grep -qE "hbatest list|^report:" <<<"$out"; ok $? "run --help: no other command's usage or notes"
+like "$("$HB" sql -h)" '^sql: reads only' "sql -h: its notes"
+is "$("$HB" --help)" "$("$HB" help)" "--help prints the whole help"
+is "$("$HB" -h)" "$("$HB" help)" "-h prints the whole help"
 "$HB" frobnicate >/dev/null 2>&1; is $? 2 "an unknown command exits 2"
 "$HB" run 2>/dev/null; is $? 2 "run without a plan exits 2"
 out=$("$HB" run x.lua --bogus 2>&1); is $? 2 "an unknown option exits 2"

@@ -85,15 +85,52 @@ is "$(q "$DB" "SELECT placement FROM steps WHERE id = 4")" "none" "numa=\"none\"
 
 # bad values: an error naming the plan, its line and the key, nothing stored
 before=$(sha256sum "$DB")
-for bad in "0-x" "1-0" "0,,1" "0," "1023"; do
+# (a CPU beyond the machine's: this one's are fewer than 1023, or 99999)
+present=$(cat /sys/devices/system/cpu/present)
+for bad in "0-x" "1-0" "0,,1" "0," "1023" "0-99999" "0-99999,x"; do
 	plan bad ", cpus = \"$bad\""
 	out=$("$HB" run "$TMP/bad.lua" --db "$DB" --target "$F" -q 2>&1)
 	rc=$?
 	want='expected a CPU list such as "0-7,16-23"'
-	[ "$bad" = 1023 ] && want="CPU 1023 is not online \\(online: "
+	case $bad in
+	1023|0-99999) want="CPU ${bad#0-} does not exist \\(this machine has CPUs $present\\)" ;;
+	esac
 	is "$rc$([ $rc -ne 0 ] && echo ' fails')" "$rc fails" "cpus=\"$bad\" fails"
 	like "$out" "bad\\.lua:2: .*cpus=\"$bad\": $want" "cpus=\"$bad\": the message names plan, line and key"
 done
+# a CPU present but offline: a sysfs tree where CPUs 0-1023 are present and
+# only this machine's online ones are online
+mkdir -p "$TMP/sysoff/sys/devices/system/cpu"
+echo 0-1023 > "$TMP/sysoff/sys/devices/system/cpu/present"
+online=$(cat /sys/devices/system/cpu/online)
+echo "$online" > "$TMP/sysoff/sys/devices/system/cpu/online"
+plan bad ", cpus = \"1022-1023\""
+out=$(HBATEST_SYSFS_ROOT="$TMP/sysoff" "$HB" run "$TMP/bad.lua" --db "$DB" --target "$F" -q 2>&1)
+like "$?: $out" "^1: .*bad\\.lua:2: .*cpus=\"1022-1023\": CPUs 1022-1023 are not online \\(online: $online\\)" \
+	"present CPUs that are offline: named, with the online ones"
+# a CPU outside the process's cpuset (the CPUs it may use): a cpuset cgroup
+# holding the first CPU it may use only, and hbatest run inside it
+cpuset_dir=""
+for d in /sys/fs/cgroup/cpuset /sys/fs/cgroup; do
+	[ -e "$d/cpuset.cpus" ] || grep -qw cpuset "$d/cgroup.subtree_control" 2>/dev/null &&
+		{ cpuset_dir=$d; break; }
+done
+mine=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
+one=${mine%%[-,]*}
+other=$(awk -v l="$mine" -v o="$one" 'BEGIN { n = split(l, r, ","); for (i = 1; i <= n; i++) {
+	split(r[i], ab, "-"); for (c = ab[1]; c <= (ab[2] == "" ? ab[1] : ab[2]); c++) if (c != o) { print c; exit } } }')
+if [ "$(id -u)" != 0 ] || [ -z "$cpuset_dir" ] || [ -z "$other" ]; then
+	skip "cpuset: needs root, a cpuset cgroup and two CPUs"
+else
+	cg="$cpuset_dir/hbatest-placement-$$"
+	mkdir "$cg" && cleanup_hooks+=("rmdir '$cg' 2>/dev/null")
+	echo "$one" > "$cg/cpuset.cpus"; cat "$cpuset_dir/cpuset.mems" > "$cg/cpuset.mems" 2>/dev/null
+	plan bad ", cpus = \"$other\""
+	out=$(sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" run "$3" --db "$4" --target "$5" -q' \
+		sh "$cg" "$HB" "$TMP/bad.lua" "$DB" "$F" 2>&1)
+	like "$?: $out" "^1: .*bad\\.lua:2: .*cpus=\"$other\": CPU $other is outside this process's cpuset \\(it may use CPUs $one\\)" \
+		"a CPU outside the process's cpuset: refused in the dry pass, naming the CPUs it may use"
+fi
 plan badnuma ", numa = \"near\""
 out=$("$HB" run "$TMP/badnuma.lua" --db "$DB" --target "$F" -q 2>&1)
 like "$out" 'badnuma\.lua:2: .*numa="near": expected "auto"' "numa=\"near\" is refused with the plan line"

@@ -37,6 +37,24 @@ bad 'hb.run{ rw = "randread", write_pct = 30, size = "1m" }' 1 'write_pct=30 con
 bad 'hb.run{ rw = "sideways", size = "1m" }' 1 'rw=sideways: expected one of' "unknown rw"
 bad 'hb.run{ targets = { "'"$TMP"'/no/such/dir/file" }, size = "1m" }' 1 "folder '$TMP/no/such/dir' does not exist" "target in a missing folder"
 bad 'hb.run{ duration = 5 }' 1 "target '$TMP/t.dat' does not exist; give size=" "missing target without size"
+bad 'hb.run{ engine = "null", duration = 1, targets = { 1, 2 } }' 1 \
+	'targets\[1\] is a number \(1\): each element must be a path string or a target name' \
+	"a target that is a number (not a table's address)"
+bad 'hb.plan{ defaults = { targets = { "a", {} } } }
+hb.run{ engine = "null", duration = 1 }' 2 'targets\[2\] is a table: each element must be a path string or a target name' \
+	"a target that is a table, from the defaults"
+bad 'hb.run{ engine = "null", duration = 1, targets = { "a", "" } }' 1 'targets\[2\] is an empty string: each element' \
+	"an empty target"
+bad 'hb.run{ engine = "null", duration = 1, targets = 5 }' 1 \
+	'targets=5: expected a path string or a target name, .* or a table of them' "targets that is a number"
+bad 'hb.run{ range = 2.0, size = "1m" }' 1 \
+	'range=2: a share is at most 1 \(0\.5 or "50%"\); give a size with a unit such as "2g"' \
+	"range=2.0 (read as 2 bytes before)"
+bad 'hb.run{ range = 1.5, size = "1m" }' 1 'range=1\.5: a share is at most 1' "range=1.5"
+bad 'hb.run{ bs = "8k", range = 4096, size = "1m" }' 1 'range=4096: a share is at most 1' \
+	"range=4096 bytes below bs=8k"
+printf 'hb.run{ engine = "null", targets = "v", range = 8192, duration = 1 }\n' > "$TMP/range.lua"
+"$HB" run "$TMP/range.lua" --dry-run >/dev/null; ok $? "range=8192: whole bytes, at least a block, still accepted"
 bad 'hb.sleep(0/0)' 1 "hb.sleep: -?nan seconds: expected 0 to 10000000" "hb.sleep of NaN (it slept forever)"
 bad 'hb.sleep(1e12)' 1 "hb.sleep: 1000000000000.0 seconds: expected 0 to 10000000" "hb.sleep too long to be meant (it returned at once)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 0 }' 1 \
@@ -134,10 +152,14 @@ out=$("$HB" run "$TMP/good.lua" --db "$DB" --set secs=5 --set secs=10 2>&1); is 
 like "$out" "--set secs is given twice \('5' and '10'\)" "naming the key and both values"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "repeated --set: database unchanged"
 
-out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1); rc=$?
-ok $((rc == 0)) "an unused --set key fails the run"
+out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1)
+is $? 2 "an unused --set key is a usage error (exit 2)"
 like "$out" "--set duration=5 is not read by the plan" "and names the key"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "unused --set: database unchanged"
+is "$(q "$DB" "SELECT count(*) FROM runs")" 1 "unused --set: no run row"
+printf 'hb.run{ targets = "%s", size = "1m", duration = 1 }\n' "$TMP/set.dat" > "$TMP/set.lua"
+"$HB" run "$TMP/set.lua" --db "$DB" --set nosuch=1 >/dev/null 2>&1
+is "$?$([ -e "$TMP/set.dat" ] && echo ' created')" 2 "unused --set on a plan with a file target: exit 2, the file not laid out"
 
 "$HB" run "$TMP/bad.lua" --db "$TMP/fresh.db" >/dev/null 2>&1
 [ ! -e "$TMP/fresh.db" ]; ok $? "a failing plan does not create a database"

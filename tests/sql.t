@@ -64,6 +64,15 @@ like "$(cat "$TMP/err")" "one statement at a time \(another starts at 'SELECT 2'
 ok $? "no -wal, -shm, copy or attached file left behind"
 sql "PRAGMA table_info(runs)"; ok $? "a PRAGMA that reads is allowed"
 sql "SELECT 1 AS x; -- a comment"; ok $? "a comment after the statement is not a second one"
+bad=""
+for stmt in "" "   " "-- only a comment" "/* only a comment */" " ; ;" "/* not closed"; do
+	sql "$stmt"; rc=$?
+	[ $rc = 2 ] && grep -q "empty SQL statement" "$TMP/err" || bad="$bad [$stmt]: exit $rc"
+done
+is "$bad" "" "an empty statement (blanks, ';', comments only) is a usage error, exit 2, 'empty SQL statement'"
+"$HB" sql --db "$TMP/none.db" "" 2>/dev/null; is $? 2 "an empty statement is refused before the database is looked for"
+sql "-- the run count
+SELECT count(*) AS n FROM runs"; is "$?$(tail -1 "$TMP/out")" 02 "a statement that starts with a -- comment is a statement, not an option"
 sql "SELECT * FROM no_such_table"; is $? 1 "an SQL error (no such table) exits 1"
 like "$(cat "$TMP/err")" "no such table: no_such_table" "and says SQLite's reason"
 sqlite3 "$TMP/v1.db" <"$ROOT/tests/fixtures/report/schema-1.sql"
@@ -310,6 +319,12 @@ ok $? "steady-state: every outcome, excursions in % of the mean, first and last 
 "$HB" sql --db "$DB" compare --param "group=4k randread" --param runs=2,1 --format json >"$TMP/got.json"
 exp compare "4k randread" 2,1
 ok $? "compare: a row per point and run, runs in the order given"
+"$HB" sql --db "$DB" compare --param group=nosuch --param "runs=LSI 9361-8i,2" >"$TMP/out" 2>"$TMP/err"
+is "$?$(cat "$TMP/out")" 2 "compare with a group no run has: exit 2, no header alone"
+groups=$(q "$DB" "SELECT group_concat(quote(g), ', ') FROM (SELECT DISTINCT group_name AS g FROM steps ORDER BY g)")
+like "$(cat "$TMP/err")" "--param group=nosuch: no step group 'nosuch' in runs LSI 9361-8i,2 \\(groups: $groups\\)" \
+	"naming the value, the runs and their groups"
+sql "SELECT :group AS g" --param "group=4k randread"; is "$?$(tail -1 "$TMP/out")" "04k randread" "group= that a run has is bound as given"
 "$HB" sql --db "$DB" oio-sweep --format json >/dev/null 2>"$TMP/err"; is $? 2 "a saved query without its parameter: exit 2"
 like "$(cat "$TMP/err")" "no value for parameter ':run'" "naming it"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$hash" "the database is byte-identical after every query"

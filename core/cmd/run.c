@@ -233,9 +233,10 @@ int cmd_run(int argc, char **argv)
 			log_error("interrupted in the dry pass (signal): nothing was run or written");
 		else
 			log_error("%s", err);
+		rc = hb_stop_requested ? EXIT_INTERRUPTED : info.usage ? EXIT_USAGE : EXIT_FAILED;
 		plan_info_free(&info);
 		runner_free(&c);
-		return hb_stop_requested ? EXIT_INTERRUPTED : EXIT_FAILED;
+		return rc;
 	}
 	if (c.dry_only) {
 		print_listing(&c, &info, stdout);

@@ -51,6 +51,33 @@ static int add_param(struct sql_args *a, char *spec)
 	return 0;
 }
 
+/* "-- note\nSELECT ..." is a statement that starts with a comment, not an
+ * option (no option has a blank after its dashes) */
+static bool is_comment_arg(const char *s)
+{
+	return s[0] == '-' && s[1] == '-' && (s[2] == ' ' || s[2] == '\t' || s[2] == '\n');
+}
+
+/* Nothing but blanks, ';' and comments (-- to the line's end, slash-star to
+ * star-slash or the end): SQLite would prepare no statement from it. */
+static bool sql_is_empty(const char *s)
+{
+	while (*s) {
+		if (strchr(" \t\r\n\f\v;", *s)) {
+			s++;
+		} else if (s[0] == '-' && s[1] == '-') {
+			s += strcspn(s, "\n");
+		} else if (s[0] == '/' && s[1] == '*') {
+			const char *end = strstr(s + 2, "*/");
+
+			s = end ? end + 2 : s + strlen(s);
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
 static int parse_one(struct sql_args *a, int argc, char **argv, int *i)
 {
 	const char *opt = argv[*i];
@@ -75,7 +102,7 @@ static int parse_one(struct sql_args *a, int argc, char **argv, int *i)
 		a->fmt_given = true;
 		return 0;
 	}
-	if (opt[0] != '-' && !a->query) {
+	if ((opt[0] != '-' || is_comment_arg(opt)) && !a->query) {
 		a->query = opt;
 		return 0;
 	}
@@ -151,11 +178,46 @@ static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
 	return 0;
 }
 
+static const char *param_value(const struct sql_args *a, const char *name)
+{
+	for (int i = 0; i < a->nparams; i++)
+		if (!strcmp(a->params[i].name, name))
+			return a->params[i].value;
+	return NULL;
+}
+
+/* "group" names a step group of the runs given (run or runs, as ids by now,
+ * spec as the user gave them; neither: any run): a name none has is refused
+ * with theirs, not answered with no rows. 0, -EINVAL (usage) or -EIO. */
+static int check_group(struct db_query *q, const struct sql_args *a, const char *spec)
+{
+	const char *group = param_value(a, "group");
+	const char *ids = param_value(a, "runs");
+	char groups[512];
+	int rc;
+
+	if (!group)
+		return 0;
+	if (!ids)
+		ids = param_value(a, "run");
+	rc = db_query_group_known(q, group, ids, groups, sizeof(groups));
+	if (rc < 0)
+		log_error("cannot read the step groups of '%s': %s", q->db.path,
+			  db_errmsg(&q->db));
+	else if (!rc)
+		log_error("--param group=%s: no step group '%s' in %s%s (%s%s)", group, group,
+			  ids ? (strchr(ids, ',') ? "runs " : "run ") : "any run",
+			  ids ? spec : "", *groups ? "groups: " : "no step groups there",
+			  groups);
+	return rc < 0 ? rc : rc ? 0 : -EINVAL;
+}
+
 static int run_query(struct sql_args *a, const char *sql)
 {
 	struct db_query q;
 	sqlite3_stmt *st = NULL;
 	char *owned[SQL_MAX_PARAMS] = { 0 };
+	const char *runs = param_value(a, "runs") ? param_value(a, "runs") : param_value(a, "run");
 	char err[1024];
 	int64_t n;
 	int rc;
@@ -172,6 +234,11 @@ static int run_query(struct sql_args *a, const char *sql)
 	}
 	if (resolve_runs(&q.db, a, owned) < 0) {
 		rc = EXIT_FAILED;
+		goto out;
+	}
+	rc = check_group(&q, a, runs);
+	if (rc < 0) {
+		rc = rc == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
 		goto out;
 	}
 	if (db_query_bind(st, a->params, a->nparams, err, sizeof(err)) < 0) {
@@ -315,6 +382,11 @@ int cmd_sql(int argc, char **argv)
 		return EXIT_USAGE;
 	if (a.list || !a.query)
 		return sql_list_saved();
+	if (sql_is_empty(a.query)) {
+		cli_usage_error("sql", "empty SQL statement (only blanks, ';' or comments): "
+				"give one such as \"SELECT * FROM runs\", or a saved query's name");
+		return EXIT_USAGE;
+	}
 	if (!is_query_name(a.query))
 		return run_query(&a, a.query);
 	snprintf(rel, sizeof(rel), "%.250s.sql", a.query);
@@ -326,6 +398,12 @@ int cmd_sql(int argc, char **argv)
 	text = util_read_file(path, NULL);
 	if (!text) {
 		log_error("cannot read '%s': %s", path, strerror(errno));
+		return EXIT_FAILED;
+	}
+	if (sql_is_empty(text)) {
+		log_error("saved query '%s' ('%s'): empty SQL statement (only blanks, ';' "
+			  "or comments)", a.query, path);
+		free(text);
 		return EXIT_FAILED;
 	}
 	log_debug("saved query '%s': %s", a.query, path);

@@ -299,3 +299,30 @@ int db_query_bind(sqlite3_stmt *st, struct db_param *p, int n, char *err, size_t
 	}
 	return 0;
 }
+
+int db_query_group_known(struct db_query *q, const char *group, const char *run_ids,
+			 char *groups, size_t len)
+{
+	sqlite3_stmt *st = db_prep(&q->db, "SELECT DISTINCT group_name FROM steps "
+				   "WHERE group_name IS NOT NULL AND (?1 IS NULL OR "
+				   "instr(',' || ?1 || ',', ',' || run_id || ',') > 0) "
+				   "ORDER BY group_name");
+	size_t n = 0;
+	int rc, found = 0;
+
+	if (!st)
+		return -EIO;
+	*groups = '\0';
+	sqlite3_bind_text(st, 1, run_ids, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *g = (const char *)sqlite3_column_text(st, 0);
+
+		found |= !strcmp(g, group);
+		if (n < len)
+			n += (size_t)snprintf(groups + n, len - n, "%s'%s'", n ? ", " : "", g);
+	}
+	sqlite3_finalize(st);
+	if (n >= len && len > 4)
+		strcpy(groups + len - 4, "...");
+	return rc == SQLITE_DONE ? found : -EIO;
+}

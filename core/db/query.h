@@ -40,5 +40,10 @@ int db_query_prepare(struct db_query *q, const char *sql, sqlite3_stmt **st, cha
  * -EINVAL with err naming a parameter without a value, a value without a
  * parameter, or a parameter without a name (?, ?1). */
 int db_query_bind(sqlite3_stmt *st, struct db_param *p, int n, char *err, size_t len);
+/* --param group=NAME: 1 when a step group of that name is in one of the
+ * runs (run_ids "1,2"; NULL: any run), 0 when not, with groups listing
+ * theirs ('a', 'b', cut with "..."); -EIO (see db_errmsg). */
+int db_query_group_known(struct db_query *q, const char *group, const char *run_ids,
+			 char *groups, size_t len);
 
 #endif

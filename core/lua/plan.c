@@ -35,6 +35,7 @@ static int check_sets(struct plan *p, char *err, size_t len)
 			snprintf(err, len, "%s: --set %s is not read by the plan (it reads "
 				 "hb.set(\"key\", default); check the spelling)",
 				 p->o->path, p->o->sets[i]);
+			p->info->usage = true;
 			return -EINVAL;
 		}
 	}

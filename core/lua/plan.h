@@ -44,6 +44,7 @@ struct plan_hooks {
 
 struct plan_info {
 	char *name, *description;
+	bool usage;	/* the error is the command line's (a --set nothing reads) */
 };
 
 /* Run the plan once. Returns 0, -EINTR when interrupted, or -EINVAL with

@@ -200,6 +200,7 @@ static int get_range(struct keyctx *k, struct workload *wl)
 	int t = get_key(k->L, k->idx, k->def, "range");
 	const char *s;
 	size_t n;
+	int rc = 0;
 
 	if (t == LUA_TNIL) {
 		lua_pop(k->L, 1);
@@ -207,6 +208,8 @@ static int get_range(struct keyctx *k, struct workload *wl)
 	}
 	if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 0 && lua_tonumber(k->L, -1) <= 1) {
 		wl->range_share = lua_tonumber(k->L, -1);
+	} else if (t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 1) {
+		rc = step_range_bytes(wl, lua_tonumber(k->L, -1), k->err, k->len);
 	} else if (t == LUA_TSTRING && (s = lua_tolstring(k->L, -1, &n)) && n > 1 &&
 		   s[n - 1] == '%') {
 		char *end;
@@ -220,7 +223,7 @@ static int get_range(struct keyctx *k, struct workload *wl)
 		return bad(k, "range", "a share such as 0.5 or \"50%\", or a size such as \"8g\"");
 	}
 	lua_pop(k->L, 1);
-	return 0;
+	return rc;
 }
 
 static int get_rw(struct keyctx *k, struct workload *wl)
@@ -260,31 +263,52 @@ static int get_bool(struct keyctx *k, const char *key, bool def, bool *out)
 	return 0;
 }
 
+#define TARGET_WANT "a path string or a target name, such as \"/dev/sdb\" or \"vol\""
+
+/* targets[i] (at the top, above its table) is not a path: say what it is,
+ * never a table's address; both are popped */
+static int bad_target(struct keyctx *k, const char *key, lua_Integer i)
+{
+	lua_State *L = k->L;
+	int t = lua_type(L, -1), top = lua_gettop(L) - 2;
+	const char *what = t == LUA_TSTRING ? "an empty string" : luaL_typename(L, -1);
+
+	if (t == LUA_TNUMBER || t == LUA_TBOOLEAN)
+		snprintf(k->err, k->len, "%s[%lld] is a %s (%s): each element must be "
+			 TARGET_WANT, key, (long long)i, what, luaL_tolstring(L, -1, NULL));
+	else
+		snprintf(k->err, k->len, "%s[%lld] is %s%s: each element must be " TARGET_WANT,
+			 key, (long long)i, t == LUA_TSTRING ? "" : "a ", what);
+	lua_settop(L, top);
+	return -EINVAL;
+}
+
 /* targets = "path" | { "path", ... }; absent: hb.targets */
 static int get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
 {
 	lua_State *L = k->L;
 	int t = get_key(L, k->idx, k->def, "targets");
+	const char *key = "targets";
 	lua_Integer n;
 
 	if (t == LUA_TNIL) {
 		lua_pop(L, 1);
 		lua_pushvalue(L, targets_idx);
 		t = lua_type(L, -1);
+		key = "hb.targets";
 	}
 	if (t == LUA_TSTRING) {
 		lua_newtable(L);
 		lua_insert(L, -2);
 		lua_rawseti(L, -2, 1);
 	} else if (t != LUA_TTABLE) {
-		return bad(k, "targets", "a path or a table of paths");
+		return bad(k, key, TARGET_WANT ", or a table of them");
 	}
 	n = luaL_len(L, -1);
 	wl->targets = calloc(n ? (size_t)n : 1, sizeof(*wl->targets));
 	for (lua_Integer i = 1; i <= n; i++) {
 		if (lua_rawgeti(L, -1, i) != LUA_TSTRING || !*lua_tostring(L, -1)) {
-			lua_pop(L, 1);
-			return bad(k, "targets", "a path or a table of paths");
+			return bad_target(k, key, i);
 		}
 		wl->targets[wl->ntargets++].path = strdup(lua_tostring(L, -1));
 		lua_pop(L, 1);
