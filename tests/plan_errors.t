@@ -45,6 +45,10 @@ hb.run{ engine = "null", duration = 1 }' 2 'targets\[2\] is a table: each elemen
 	"a target that is a table, from the defaults"
 bad 'hb.run{ engine = "null", duration = 1, targets = { "a", "" } }' 1 'targets\[2\] is an empty string: each element' \
 	"an empty target"
+bad 'hb.run{ engine = "null", duration = 1, targets = { "a", x = "b" } }' 1 \
+	'targets has the key x, which is not a list position: give a list' "a targets key that is a name, not a position"
+bad 'hb.run{ engine = "null", duration = 1, targets = { "a", [3] = "c" } }' 1 \
+	'targets has the key 3, which is not a list position' "a targets list with a hole"
 bad 'hb.run{ engine = "null", duration = 1, targets = 5 }' 1 \
 	'targets=5: expected a path string or a target name, .* or a table of them' "targets that is a number"
 bad 'hb.run{ range = 2.0, size = "1m" }' 1 \

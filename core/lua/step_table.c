@@ -40,29 +40,7 @@ int plan_check_keys(lua_State *L, int idx, char *err, size_t len)
 	return 0;
 }
 
-/* Push the value of key: the step's own, else the default's, else nil. */
-static int get_key(lua_State *L, int idx, int def, const char *key)
-{
-	if (lua_getfield(L, idx, key) != LUA_TNIL || !def)
-		return lua_type(L, -1);
-	lua_pop(L, 1);
-	return lua_getfield(L, def, key);
-}
-
-struct keyctx {
-	lua_State *L;
-	int idx, def;
-	char *err;
-	size_t len;
-};
-
-static int bad(struct keyctx *k, const char *key, const char *want)
-{
-	snprintf(k->err, k->len, "%s=%s: expected %s", key,
-		 luaL_tolstring(k->L, -1, NULL), want);
-	lua_pop(k->L, 2);
-	return -EINVAL;
-}
+#include "lua/step_keys.h"
 
 static int get_uint(struct keyctx *k, const char *key, unsigned lo, unsigned hi,
 		    unsigned def, unsigned *out)
@@ -260,60 +238,6 @@ static int get_bool(struct keyctx *k, const char *key, bool def, bool *out)
 	else if (t != LUA_TNIL)
 		return bad(k, key, "true or false");
 	lua_pop(k->L, 1);
-	return 0;
-}
-
-#define TARGET_WANT "a path string or a target name, such as \"/dev/sdb\" or \"vol\""
-
-/* targets[i] (at the top, above its table) is not a path: say what it is,
- * never a table's address; both are popped */
-static int bad_target(struct keyctx *k, const char *key, lua_Integer i)
-{
-	lua_State *L = k->L;
-	int t = lua_type(L, -1), top = lua_gettop(L) - 2;
-	const char *what = t == LUA_TSTRING ? "an empty string" : luaL_typename(L, -1);
-
-	if (t == LUA_TNUMBER || t == LUA_TBOOLEAN)
-		snprintf(k->err, k->len, "%s[%lld] is a %s (%s): each element must be "
-			 TARGET_WANT, key, (long long)i, what, luaL_tolstring(L, -1, NULL));
-	else
-		snprintf(k->err, k->len, "%s[%lld] is %s%s: each element must be " TARGET_WANT,
-			 key, (long long)i, t == LUA_TSTRING ? "" : "a ", what);
-	lua_settop(L, top);
-	return -EINVAL;
-}
-
-/* targets = "path" | { "path", ... }; absent: hb.targets */
-static int get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
-{
-	lua_State *L = k->L;
-	int t = get_key(L, k->idx, k->def, "targets");
-	const char *key = "targets";
-	lua_Integer n;
-
-	if (t == LUA_TNIL) {
-		lua_pop(L, 1);
-		lua_pushvalue(L, targets_idx);
-		t = lua_type(L, -1);
-		key = "hb.targets";
-	}
-	if (t == LUA_TSTRING) {
-		lua_newtable(L);
-		lua_insert(L, -2);
-		lua_rawseti(L, -2, 1);
-	} else if (t != LUA_TTABLE) {
-		return bad(k, key, TARGET_WANT ", or a table of them");
-	}
-	n = luaL_len(L, -1);
-	wl->targets = calloc(n ? (size_t)n : 1, sizeof(*wl->targets));
-	for (lua_Integer i = 1; i <= n; i++) {
-		if (lua_rawgeti(L, -1, i) != LUA_TSTRING || !*lua_tostring(L, -1)) {
-			return bad_target(k, key, i);
-		}
-		wl->targets[wl->ntargets++].path = strdup(lua_tostring(L, -1));
-		lua_pop(L, 1);
-	}
-	lua_pop(L, 1);
 	return 0;
 }
 
@@ -564,7 +488,7 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
 	    get_on_error(&k, s) || get_placement(&k, s) ||
 	    check_fill(&k, s) ||
-	    get_targets(&k, targets_idx, wl) || get_engine(&k, s))
+	    step_get_targets(&k, targets_idx, wl) || get_engine(&k, s))
 		goto fail;
 	uint64_t align = 0;
 
