@@ -175,9 +175,10 @@ function hb.steady(t)
   end
   whole("max_rounds", t.max_rounds, 1)
   whole("window", t.window, 2)
-  if t.window and t.window > max_rounds then
-    error(("hb.steady: window=%d is more than max_rounds=%d: it could never be attained")
-      :format(t.window, max_rounds), 2)
+  local window = t.window or snia.defaults.window
+  if window > max_rounds then
+    error(("hb.steady: window=%d%s is more than max_rounds=%d: it could never be attained")
+      :format(window, t.window and "" or " (the SNIA default)", max_rounds), 2)
   end
   local series, results, result = {}, {}, nil
   local first_id, last_id

@@ -67,6 +67,9 @@ bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, win
 	"hb.steady: window=-3: expected a whole number, at least 2" "hb.steady with a negative window (accepted before)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = 30, max_rounds = 5 }' 1 \
 	"hb.steady: window=30 is more than max_rounds=5" "a window that could never be attained"
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 2 }' 1 \
+	"hb.steady: window=5 \\(the SNIA default\\) is more than max_rounds=2" \
+	"max_rounds below the default window of 5 (it ran every round, never attainable)"
 bad 'hb.run{ rw = "write", size = "1p", duration = 1 }' 1 \
 	"target '$TMP/t.dat': 1024.0 TiB more to lay out, but its file system has [0-9.]+ [GT]iB free" \
 	"a file larger than the free space is refused before a byte is written"
