@@ -161,7 +161,11 @@ is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "repeated --set: database unch
 
 out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1)
 is $? 2 "an unused --set key is a usage error (exit 2)"
-like "$out" "--set duration=5 is not read by the plan" "and names the key"
+like "$out" "--set duration=5 is not read by the plan \\(it reads no --set key; check" "and names the key, and that the plan reads none"
+printf 'local a, b = hb.set("seconds", 1), hb.set("ramp", 0)\nfor i = 1, 3 do hb.set("seconds", 1) end\nhb.run{ engine = "null", targets = "v", duration = a }\n' > "$TMP/reads.lua"
+out=$("$HB" run "$TMP/reads.lua" --db "$DB" --set secs=5 2>&1)
+like "$out" "--set secs=5 is not read by the plan \\(it reads seconds, ramp; check the spelling\\)" \
+	"a misspelt --set: the keys the plan reads, each once"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "unused --set: database unchanged"
 is "$(q "$DB" "SELECT count(*) FROM runs")" 1 "unused --set: no run row"
 printf 'hb.run{ targets = "%s", size = "1m", duration = 1 }\n' "$TMP/set.dat" > "$TMP/set.lua"

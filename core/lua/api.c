@@ -306,6 +306,21 @@ static int l_probe(lua_State *L)
 	return 0;
 }
 
+/* key into p->keys_read once, for the message about a --set nobody reads */
+static void note_key_read(struct plan *p, const char *key)
+{
+	char *k = p->keys_read;
+	size_t used = strlen(k), klen = strlen(key);
+
+	for (const char *s = k; (s = strstr(s, key)); s += klen)
+		if ((s == k || s[-1] == ' ') && (s[klen] == ',' || !s[klen]))
+			return;
+	if (used + klen + 6 < sizeof(p->keys_read))
+		snprintf(k + used, sizeof(p->keys_read) - used, "%s%s", used ? ", " : "", key);
+	else if (used && strcmp(k + used - 3, "..."))
+		snprintf(k + used, sizeof(p->keys_read) - used, ", ...");
+}
+
 /* ---- hb.set(key, default) -------------------------------------------- */
 static int l_set(lua_State *L)
 {
@@ -313,6 +328,7 @@ static int l_set(lua_State *L)
 	const char *key = luaL_checkstring(L, 1);
 	size_t klen = strlen(key);
 
+	note_key_read(p, key);
 	for (unsigned i = 0; i < p->o->nsets; i++) {
 		const char *kv = p->o->sets[i], *v = kv + klen + 1;
 

@@ -32,9 +32,10 @@ static int check_sets(struct plan *p, char *err, size_t len)
 {
 	for (unsigned i = 0; i < p->o->nsets; i++) {
 		if (!p->set_used[i]) {
-			snprintf(err, len, "%s: --set %s is not read by the plan (it reads "
-				 "hb.set(\"key\", default); check the spelling)",
-				 p->o->path, p->o->sets[i]);
+			snprintf(err, len, "%s: --set %s is not read by the plan (%s%s; "
+				 "check the spelling)", p->o->path, p->o->sets[i],
+				 p->keys_read[0] ? "it reads " : "it reads no --set key",
+				 p->keys_read);
 			p->info->usage = true;
 			return -EINVAL;
 		}

@@ -64,6 +64,7 @@ struct plan {
 	const struct plan_hooks *hooks;
 	struct plan_info *info;
 	bool *set_used;
+	char keys_read[256];		/* the hb.set keys read, ", "-separated */
 	char dir[PATH_MAX];		/* folder of the plan file */
 	struct plan_limits lim;
 };
