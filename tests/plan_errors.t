@@ -159,6 +159,12 @@ out=$("$HB" run "$TMP/good.lua" --db "$DB" --set secs=5 --set secs=10 2>&1); is 
 like "$out" "--set secs is given twice \('5' and '10'\)" "naming the key and both values"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "repeated --set: database unchanged"
 
+# a mistake inside a module: the plan's line, then the module's
+out=$("$HB" run "$ROOT/plans/raid5.lua" --db "$DB" --target "$TMP/r5.dat" --set size=64m \
+	--set precondition=0 2>&1); rc=$?
+like "$rc $out" "^1 .*plans/raid5\\.lua:20: hb\\.run: duration=0: expected a whole number.* \\(at $ROOT/scripts/review\\.lua:[0-9]+\\)$" \
+	"a bad --set value used in scripts/review.lua: the plan's line and the module's"
+is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "a mistake in a module: database unchanged"
 out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1)
 is $? 2 "an unused --set key is a usage error (exit 2)"
 like "$out" "--set duration=5 is not read by the plan \\(it reads no --set key; check" "and names the key, and that the plan reads none"

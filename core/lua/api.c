@@ -1,5 +1,6 @@
 /* The hb.* functions a plan calls; hb.run and hb.exec share one step path. */
 #include <errno.h>
+#include <limits.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdio.h>
@@ -72,17 +73,44 @@ static int caller_line(lua_State *L)
 	return plan_line(L, plan_of(L)->o->path, 1);
 }
 
-/* Raise "plan.lua:LINE: msg", naming the plan's line even from a module. */
+/* The innermost line of a module of the plan's (scripts/review.lua, not
+ * the plan library hbatest.lua) between the plan and here, if any. */
+static bool module_where(lua_State *L, const char *plan, char *buf, size_t len)
+{
+	lua_Debug ar;
+
+	for (int level = 1; lua_getstack(L, level, &ar); level++) {
+		size_t n;
+
+		if (!lua_getinfo(L, "Sl", &ar) || ar.source[0] != '@' || ar.currentline <= 0)
+			continue;
+		if (!strcmp(ar.source + 1, plan))
+			return false;
+		n = strlen(ar.source);
+		if (n >= 12 && !strcmp(ar.source + n - 12, "/hbatest.lua"))
+			continue;
+		snprintf(buf, len, " (at %s:%d)", ar.source + 1, ar.currentline);
+		return true;
+	}
+	return false;
+}
+
+/* Raise "plan.lua:LINE: msg", naming the plan's line even from a module,
+ * and then the module's line: "... (at scripts/review.lua:58)". */
 static int plan_error(lua_State *L, const char *fmt, const char *what, const char *msg)
 {
 	int line = caller_line(L);
+	char where[PATH_MAX + 32] = "";
 
-	if (line > 0)
+	if (line > 0) {
 		lua_pushfstring(L, "%s:%d: ", plan_of(L)->o->path, line);
-	else
+		module_where(L, plan_of(L)->o->path, where, sizeof(where));
+	} else {
 		luaL_where(L, 1);
+	}
 	lua_pushfstring(L, fmt, what, msg);
-	lua_concat(L, 2);
+	lua_pushstring(L, where);
+	lua_concat(L, 3);
 	return lua_error(L);
 }
 
