@@ -281,10 +281,12 @@ col=$(sed -n "${ln}p" "$TMP/num.csv" | awk '{ print index($0, "12x5") }')
 bad iometer "$TMP/num.csv" "num.csv:$ln:$col: IOps: '12x5' is not a number" "a bad number in Iometer's CSV"
 n=$(grep -n "^'Results" "$M" | tail -1 | cut -d: -f1)
 head -n "$((n + 3))" "$M" > "$TMP/trunc.csv"
-bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no 'End Test" "a truncated Iometer file (at a line end)"
+bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no \"'End Test\" or \"Aborted test\" line \(Iometer 1.1.0" "a truncated Iometer file (at a line end): the markers quoted whole"
 head -c "$(( $(head -n "$((n + 3))" "$M" | wc -c) - 40 ))" "$M" > "$TMP/cut.csv"
 bad iometer "$TMP/cut.csv" "cut.csv:$((n + 3)):[0-9]+: missing column" "a truncated Iometer file (inside a row)"
-bad iometer "$TMP/fio.json" "fio.json:1:1: expected 'Test Type" "a file that is not Iometer's"
+bad iometer "$TMP/fio.json" "fio.json:1:1: expected \"'Test Type,Test Description\" \(is this" "a file that is not Iometer's"
+sed '/^.End access specifications/,$d' "$FIX/results-1.1.0-bins.csv" > "$TMP/nospecend.csv"
+bad iometer "$TMP/nospecend.csv" "nospecend.csv:12:1: truncated: no \"'End access specifications\" line\$" "Iometer specifications without their end"
 
 # ---------------------------------------------------------------- hbatest JSON
 X="$ROOT/tests/fixtures/export/run.json"
@@ -356,6 +358,36 @@ before=$(dbsum)
 out=$("$HB" import fio "$TMP/nothere.json" --db "$DB" 2>&1); rc=$?
 is "$rc" 1 "import of a missing file: exit 1"
 like "$out" "cannot read '.*nothere.json'" "import of a missing file names it"
+is "$(dbsum)" "$before" "import of a missing file: database byte-identical"
+
+# a directory, an empty file, binary data, a large sparse file: each kind says
+# what the file should have been, exits 1 as a missing file does, and leaves
+# the database byte-identical; the sparse file is refused at its first NUL,
+# not read whole (its 1 GiB would not fit under the 200 MiB limit)
+mkdir -p "$TMP/adir"
+: > "$TMP/empty"
+printf '\n  \r\n\t\n' > "$TMP/blank"
+printf '{"jobs": [\n' > "$TMP/binary"; printf 'ab\0cd' >> "$TMP/binary"
+truncate -s 1G "$TMP/sparse"
+for kind in fio iometer hbatest; do
+	case $kind in
+	fio) what="a fio JSON file" ;;
+	iometer) what="an Iometer results file" ;;
+	hbatest) what="an hbatest JSON export" ;;
+	esac
+	bad "$kind" "$TMP/adir" "^hbatest: error: '.*adir' is a directory, not $what\$" "$kind: a directory"
+	bad "$kind" "$TMP/empty" "'.*empty' is empty, not $what\$" "$kind: an empty file"
+	bad "$kind" "$TMP/blank" "'.*blank' holds only blanks, not $what\$" "$kind: a file of blanks"
+	bad "$kind" "$TMP/binary" "binary:2:3: a NUL byte: binary data, not $what\$" "$kind: binary data"
+	if sanitized; then
+		skip "$kind: a 1 GiB sparse file under ulimit -v (ASan reserves more)"
+	else
+		before=$(dbsum)
+		out=$(ulimit -v 204800; "$HB" import "$kind" "$TMP/sparse" --db "$DB" 2>&1); rc=$?
+		is "$rc:$(dbsum)" "1:$before" "$kind: a 1 GiB sparse file: exit 1, database byte-identical"
+		like "$out" "sparse:1:1: a NUL byte: binary data, not $what\$" "$kind: a 1 GiB sparse file refused at its first byte, in 200 MiB"
+	fi
+done
 
 # ---------------------------------------------------------------- list, show, report
 list=$("$HB" list --db "$DB")

@@ -17,11 +17,12 @@
 static const struct import_kind {
 	const char *name;
 	imp_fn fn;
+	const char *what;	/* for "'/tmp' is a directory, not a fio JSON file" */
 } import_kinds[] = {
-	{ "fio", db_import_fio },
-	{ "iometer", db_import_iometer },
-	{ "hbatest", db_import_hbatest },
-	{ NULL, NULL }
+	{ "fio", db_import_fio, "a fio JSON file" },
+	{ "iometer", db_import_iometer, "an Iometer results file" },
+	{ "hbatest", db_import_hbatest, "an hbatest JSON export" },
+	{ NULL, NULL, NULL }
 };
 
 static const char *base_name(const char *path)
@@ -63,12 +64,18 @@ static void remove_db_files(const char *path)
 static int import_one(struct db *db, const struct import_kind *k, struct imp *im)
 {
 	size_t len;
-	char *text = util_read_file(im->path, &len);
-	int rc;
+	char *text;
+	int rc = imp_read(im, im->path, k->what, &text, &len);
 
-	if (!text) {
-		log_error("cannot read '%s': %s", im->path, strerror(errno));
-		return -EIO;
+	if (rc < 0) {
+		log_error("%s", im->err);
+		return rc;
+	}
+	if (text[strspn(text, " \t\r\n")] == '\0') {
+		log_error("'%s' %s, not %s", im->path, len ? "holds only blanks" : "is empty",
+			  k->what);
+		free(text);
+		return -EINVAL;
 	}
 	im->db = db;
 	im->text = text;

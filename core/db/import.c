@@ -2,13 +2,18 @@
  * file's sha256, and the rows every importer writes (runs, steps, samples,
  * histograms, probes, targets, events). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "db/import.h"
 #include "hist.h"
+#include "jsonpos.h"
 #include "util.h"
 
 static int imp_verror(struct imp *im, const char *file, unsigned line, unsigned col,
@@ -43,6 +48,76 @@ int imp_error_in(struct imp *im, const char *file, unsigned line, unsigned col,
 	va_start(ap, fmt);
 	rc = imp_verror(im, file, line, col, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+/* A text file has no NUL byte: the first one found ends the read, so a
+ * binary or sparse file is refused after its first block, not read whole. */
+static int imp_read_fd(struct imp *im, int fd, const char *path, const char *what,
+		       char **text, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *buf = NULL, *nul;
+	ssize_t got;
+
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *p = realloc(buf, cap = cap ? cap * 2 : 65536 * 2);
+
+			if (!p) {
+				free(buf);
+				snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", path,
+					 strerror(ENOMEM));
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", path,
+				 strerror(errno));
+			free(buf);
+			return -EIO;
+		}
+		nul = memchr(buf + n, '\0', (size_t)got);
+		n += (size_t)got;
+		if (nul) {
+			unsigned line, col;
+
+			buf[n] = '\0';
+			jsonpos_linecol(buf, (size_t)(nul - buf), &line, &col);
+			imp_error_in(im, path, line, col, "a NUL byte: binary data, not %s", what);
+			free(buf);
+			return -EINVAL;
+		}
+	} while (got > 0);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+int imp_read(struct imp *im, const char *path, const char *what, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		snprintf(im->err, sizeof(im->err), "'%s' is a %s, not %s", path,
+			 S_ISDIR(st.st_mode) ? "directory" : "block device", what);
+		close(fd);
+		return -EISDIR;
+	}
+	rc = imp_read_fd(im, fd, path, what, text, len);
+	close(fd);
 	return rc;
 }
 

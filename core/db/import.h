@@ -53,6 +53,10 @@ int imp_error(struct imp *im, unsigned line, unsigned col, const char *fmt, ...)
 /* The same about a companion file. */
 int imp_error_in(struct imp *im, const char *file, unsigned line, unsigned col,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* A file to import (or a companion), what it should be ("a fio JSON file")
+ * for the message: 0, or im->err says why not (cannot read it, a directory
+ * or block device, a NUL byte: binary). The caller frees *text. */
+int imp_read(struct imp *im, const char *path, const char *what, char **text, size_t *len);
 /* The database's reason into im->err; returns -EIO. */
 int imp_db_error(struct imp *im);
 

@@ -48,7 +48,7 @@ static int inst_blocks(struct imp *im, struct iom_inst *in)
 			continue;
 		if (i + 1 >= in->c.n || strcmp(in->c.l[i + 1].f[0], "TimeStamp"))
 			return imp_error_in(im, in->path, l->line + 1, 1, "expected the header "
-					    "TimeStamp,'Target Type,... after 'Results");
+					    "\"TimeStamp,'Target Type,...\" after \"'Results\"");
 		b = realloc(in->b, (in->nb + 1) * sizeof(*b));
 		if (!b)
 			return -ENOMEM;
@@ -77,11 +77,8 @@ int iom_inst_load(struct imp *im, struct iom_inst *in)
 	in->path = inst_find(im, in);
 	if (!in->path)
 		return 0;
-	text = util_read_file(in->path, &len);
-	if (!text) {
-		snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", in->path, strerror(errno));
-		return -EIO;
-	}
+	if ((rc = imp_read(im, in->path, "an Iometer inst file", &text, &len)) < 0)
+		return rc;
 	rc = csvlines_read(&in->c, text, len);
 	free(text);
 	return rc < 0 ? rc : inst_blocks(im, in);
