@@ -68,7 +68,7 @@ static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
 
 	if (!l || l->f[0][0] == '\'')
 		return imp_error(m->im, l ? l->line : at->line + 1, 1,
-				 "expected a value after %s", marker);
+				 "expected a value after the line \"%s\"", marker);
 	snprintf(out, len, "%s", l->f[0]);
 	for (unsigned k = 1; k < l->nf; k++)
 		snprintf(out + strlen(out), len - strlen(out), ",%s", l->f[k]);
@@ -139,7 +139,7 @@ static int iom_specs(struct iom *m)
 	}
 	if (!l)
 		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1,
-				 "truncated: no 'End access specifications");
+				 "truncated: no \"'End access specifications\" line");
 	m->i++;
 	return 0;
 }
@@ -417,7 +417,7 @@ static int iom_result(struct iom *m)
 
 	if (!h || h->f[0][0] != '\'')
 		return imp_error(m->im, h ? h->line : iom_line(m, m->i)->line + 1, 1,
-				 "expected the results header after 'Results");
+				 "expected the results header after \"'Results\"");
 	if ((rc = iom_header(m->im, h, 0, &lo, m->im->path)) < 0)
 		return rc;
 	m->i += 2;
@@ -520,8 +520,8 @@ static int iom_line_step(struct iom *m, const struct csvline *l)
 	if (!strcmp(f, "'Test Type"))
 		return iom_test_start(m);
 	if (!m->open)
-		return imp_error(m->im, l->line, 1, "expected 'Test Type,Test Description (is "
-				 "this Iometer's results.csv?)");
+		return imp_error(m->im, l->line, 1, "expected \"'Test Type,Test Description\" "
+				 "(is this Iometer's results.csv?)");
 	if (!strcmp(f, "'Version"))
 		return iom_value(m, f, m->version, sizeof(m->version));
 	if (!strcmp(f, "'Time Stamp")) {
@@ -553,10 +553,10 @@ static int iom_import(struct iom *m)
 		return rc;
 	if (m->open && iom_writes_end(m))
 		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1, "truncated: "
-				 "test %d has no 'End Test or Aborted test line (Iometer %s ends "
-				 "each test with one)", m->test, m->version);
+				 "test %d has no \"'End Test\" or \"Aborted test\" line (Iometer %s "
+				 "ends each test with one)", m->test, m->version);
 	if (!m->test)
-		return imp_error(m->im, 1, 1, "no 'Test Type line: is this Iometer's results.csv?");
+		return imp_error(m->im, 1, 1, "no \"'Test Type\" line: is this Iometer's results.csv?");
 	return iom_end_test(m, "done");
 }
 
