@@ -161,6 +161,25 @@ json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/withbadlog
 	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:$n:9: missing columns" "a log line with a missing column" "$TMP/bad_iops.1.log"
 	printf '1000, x, 0, 4096, 0\n' > "$TMP/bad_iops.1.log"
 	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:1:7: expected an integer" "a bad number in a log" "$TMP/bad_iops.1.log"
+
+	# the same run twice in one file: fio's output appended to twice, or a job
+	# copied; jobs that only share a name (numjobs without group_reporting) stay
+	n=$(wc -l < "$TMP/fio.json")
+	cat "$TMP/fio.json" "$TMP/fio.json" > "$TMP/twice.json"
+	bad fio "$TMP/twice.json" "twice.json:$((n + 1)):1: the fio result of lines 1-$n again: the file holds the same run twice \(import one copy\)" "a fio result twice in one file"
+	{ cat "$TMP/fio.json"; echo "note: another run"; cat "$TMP/plain.json"; } > "$TMP/two.json"
+	bad fio "$TMP/two.json" "two.json:$((n + 2)):1: a second fio result begins here \(the first is lines 1-$n\): give each its own file" "two fio results in one file"
+	python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); d['jobs'].append(d['jobs'][0])
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/jobtwice.json"
+	ln=$(grep -n '"jobname"' "$TMP/jobtwice.json" | head -1 | cut -d: -f1)
+	bad fio "$TMP/jobtwice.json" ":[0-9]+:[0-9]+: jobs\[3\] 'qd1' is jobs\[0\] \(line $((ln - 1))\) again, every value the same: the file holds the same job twice" "a fio job twice"
+	python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); d['jobs'][1]['jobname'] = d['jobs'][0]['jobname']
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/samename.json"
+	out=$("$HB" import fio "$TMP/samename.json" --db "$DB" --label samename 2>&1)
+	is "$?:$(q "$DB" "SELECT group_concat(s.name, ',') FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'samename'")" \
+		"0:qd1,qd1,mix" "fio jobs that share a name (as numjobs writes them) are imported, each a step"
 fi
 
 # ---------------------------------------------------------------- Iometer
@@ -285,6 +304,9 @@ bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no \
 head -c "$(( $(head -n "$((n + 3))" "$M" | wc -c) - 40 ))" "$M" > "$TMP/cut.csv"
 bad iometer "$TMP/cut.csv" "cut.csv:$((n + 3)):[0-9]+: missing column" "a truncated Iometer file (inside a row)"
 bad iometer "$TMP/fio.json" "fio.json:1:1: expected \"'Test Type,Test Description\" \(is this" "a file that is not Iometer's"
+cat "$FIX/results-1.1.0-bins.csv" "$FIX/results-1.1.0-bins.csv" > "$TMP/itwice.csv"
+n=$(wc -l < "$FIX/results-1.1.0-bins.csv")
+bad iometer "$TMP/itwice.csv" "itwice.csv:$((n + 6)):1: test 2 starts at 2014-03-05 11:00:00:000, as test 1 does \(line 6\): the file holds the same test twice" "an Iometer test twice in one file"
 sed '/^.End access specifications/,$d' "$FIX/results-1.1.0-bins.csv" > "$TMP/nospecend.csv"
 bad iometer "$TMP/nospecend.csv" "nospecend.csv:12:1: truncated: no \"'End access specifications\" line\$" "Iometer specifications without their end"
 
@@ -349,6 +371,19 @@ bad hbatest "$TMP/xhead.json" "xhead.json:2:13: format: expected \"hbatest-expor
 ln=$(grep -n '"step_seq": 2, "t": 0' "$TMP/x.json" | cut -d: -f1)
 sed "${ln}s/\"step_seq\": 2/\"step_seq\": 7/" "$TMP/x.json" > "$TMP/xref.json"
 bad hbatest "$TMP/xref.json" "xref.json:$ln:[0-9]+: samples: step_seq names no step of its run" "a sample of a step the file lacks"
+# the same run twice in one file: two exports joined, or one run listed twice
+n=$(wc -l < "$X")
+cat "$X" "$X" > "$TMP/xtwice.json"
+bad hbatest "$TMP/xtwice.json" "xtwice.json:$((n + 1)):1: the export of lines 1-$n again: the file holds the same run twice \(import one copy\)" "an export twice in one file"
+{ cat "$TMP/x.json"; sed 's/"status": "done"/"status":"done"/' "$TMP/x.json"; } > "$TMP/xjoined.json"
+bad hbatest "$TMP/xjoined.json" "xjoined.json:$((n + 1)):1: a second export, with run 11111111-2222-4333-8444-555555555555 again \(the first is lines 1-$n\): the file holds the same run twice" "two exports of one run joined"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+for t in d:
+    if isinstance(d[t], list): d[t] = d[t] + d[t]
+json.dump(d, open(sys.argv[2], 'w'), indent=1)" "$TMP/x.json" "$TMP/xdup.json"
+ln=$(grep -n '"uuid"' "$TMP/xdup.json" | head -1 | cut -d: -f1)
+bad hbatest "$TMP/xdup.json" "xdup.json:[0-9]+:[0-9]+: run 11111111-2222-4333-8444-555555555555 is in the file twice \(as runs\[0\], line $ln\): the same run twice" "an export listing one run twice"
 
 # ---------------------------------------------------------------- usage
 "$HB" import --db "$DB" >/dev/null 2>&1; is $? 2 "import without a kind: exit 2"

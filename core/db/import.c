@@ -3,6 +3,7 @@
  * histograms, probes, targets, events). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +120,68 @@ int imp_read(struct imp *im, const char *path, const char *what, char **text, si
 	rc = imp_read_fd(im, fd, path, what, text, len);
 	close(fd);
 	return rc;
+}
+
+/* After a JSON value ending at end: where a second one starts (an object at
+ * the start of a later line, as when two files are joined or fio's output
+ * was appended to twice) and ends; false when none does. */
+static bool imp_json_next(const struct imp *im, size_t end, size_t *at, size_t *at_end)
+{
+	const char *s = im->text + end;
+
+	for (;;) {
+		size_t b = strspn(s, " \t\r\n"), off, e = SIZE_MAX;
+		const char *what;
+
+		if (s[b] == '{') {
+			*at = (size_t)(s + b - im->text);
+			jsonpos_check(s + b, im->len - *at, &off, &what, &e);
+			*at_end = *at + e;
+			return e != SIZE_MAX;
+		}
+		s = strchr(s + b, '\n');
+		if (!s)
+			return false;
+		s++;
+	}
+}
+
+int imp_json_check(struct imp *im, size_t base, size_t *end, size_t second[2])
+{
+	const char *what;
+	size_t off, e = SIZE_MAX;
+	unsigned line, col;
+
+	if (!jsonpos_check(im->text + base, im->len - base, &off, &what, &e)) {
+		*end = base + e;
+		return 0;
+	}
+	if (e != SIZE_MAX && imp_json_next(im, base + e, &second[0], &second[1])) {
+		*end = base + e;
+		return 1;
+	}
+	jsonpos_linecol(im->text, base + off, &line, &col);
+	return imp_error(im, line, col, "%s", what);
+}
+
+int imp_json_twice(struct imp *im, size_t base, size_t end, const size_t second[2],
+		   const char *noun, const char *dup)
+{
+	unsigned l1, l2, line, col, c;
+	bool same = second[1] - second[0] == end - base &&
+		    !memcmp(im->text + base, im->text + second[0], end - base);
+
+	jsonpos_linecol(im->text, base, &l1, &c);
+	jsonpos_linecol(im->text, end - 1, &l2, &c);
+	jsonpos_linecol(im->text, second[0], &line, &col);
+	if (same)
+		return imp_error(im, line, col, "the %s of lines %u-%u again: the file holds the "
+				 "same run twice (import one copy)", noun, l1, l2);
+	if (dup)
+		return imp_error(im, line, col, "a second %s, with %s again (the first is lines "
+				 "%u-%u): the file holds the same run twice", noun, dup, l1, l2);
+	return imp_error(im, line, col, "a second %s begins here (the first is lines %u-%u): "
+			 "give each its own file", noun, l1, l2);
 }
 
 int imp_db_error(struct imp *im)

@@ -417,9 +417,9 @@ static int fio_store_job(struct fio *f, int64_t run_id, int seq, struct fio_job 
  * at the first line that starts with '{'. */
 static int fio_locate(struct fio *f)
 {
-	const char *s = f->im->text, *what;
-	size_t off, end;
-	unsigned line, col;
+	const char *s = f->im->text;
+	size_t end, second[2];
+	int rc;
 
 	for (;;) {
 		size_t b = strspn(s, " \t");
@@ -434,13 +434,11 @@ static int fio_locate(struct fio *f)
 	}
 	f->base = (size_t)(s - f->im->text);
 	f->json = s;
-	f->jlen = f->im->len - f->base;
-	if (jsonpos_check(f->json, f->jlen, &off, &what, &end) < 0) {
-		jsonpos_linecol(f->im->text, f->base + off, &line, &col);
-		return imp_error(f->im, line, col, "%s", what);
-	}
-	f->jlen = end;
-	return 0;
+	rc = imp_json_check(f->im, f->base, &end, second);
+	if (rc > 0)
+		return imp_json_twice(f->im, f->base, end, second, "fio result", NULL);
+	f->jlen = end - f->base;
+	return rc;
 }
 
 static void iso_time(double epoch_ms, char *buf, size_t len)
@@ -493,6 +491,35 @@ static int fio_run(struct fio *f, struct fio_job *jobs, char *version)
 	return 0;
 }
 
+/* Two jobs[] entries alike in every value: one job twice (fio's own have
+ * their own start times; jobs that share a name, as numjobs=N writes them
+ * without group_reporting, are different jobs and stay). */
+static int fio_job_twice(struct fio *f)
+{
+	sqlite3_stmt *st = db_prep(f->im->db, "SELECT a.key, b.key, json_extract(a.value, "
+		"'$.jobname') FROM json_each(?1, '$.jobs') a, json_each(?1, '$.jobs') b "
+		"WHERE a.key < b.key AND a.value = b.value ORDER BY b.key LIMIT 1");
+	char path[64], first[64], what[400];
+	unsigned line, col;
+	int rc = 0;
+
+	if (!st)
+		return imp_db_error(f->im);
+	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(first, sizeof(first), "$.jobs[%d]", sqlite3_column_int(st, 0));
+		snprintf(path, sizeof(path), "$.jobs[%d]", sqlite3_column_int(st, 1));
+		jsonpos_linecol(f->im->text, f->base + jsonpos_find(f->json, f->jlen, first),
+				&line, &col);
+		snprintf(what, sizeof(what), "'%.256s' is %s (line %u) again, every value the "
+			 "same: the file holds the same job twice", sqlite3_column_text(st, 2) ?
+			 (const char *)sqlite3_column_text(st, 2) : "", first + 2, line);
+		rc = fio_fault(f, path, "%s %s", path + 2, what);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int fio_import(struct fio *f)
 {
 	struct fio_job *jobs;
@@ -519,6 +546,8 @@ static int fio_import(struct fio *f)
 	}
 	if (!f->njobs)
 		return fio_fault(f, "$.jobs", "%s: %s", "jobs", "empty: fio ran no job");
+	if ((rc = fio_job_twice(f)) < 0)
+		return rc;
 	jobs = calloc((size_t)f->njobs, sizeof(*jobs));
 	if (!jobs)
 		return -ENOMEM;

@@ -38,6 +38,14 @@ struct iom {
 	char label[512];
 	char **seen;			/* names already recorded as probes */
 	unsigned nseen;
+	struct iom_start *starts;	/* each test's first 'Time Stamp, to find one twice */
+	unsigned nstarts;
+};
+
+struct iom_start {
+	char stamp[40];
+	unsigned line;
+	int test;
 };
 
 static const struct csvline *iom_line(struct iom *m, size_t i)
@@ -513,6 +521,28 @@ static bool iom_writes_end(const struct iom *m)
 	return strncmp(m->version, "19", 2) && strncmp(m->version, "20", 2);
 }
 
+/* Iometer stamps each test's start to the millisecond: two tests that start
+ * at the same time are one test twice (a file joined to itself). */
+static int iom_start_once(struct iom *m, unsigned line)
+{
+	struct iom_start *p;
+
+	for (unsigned k = 0; k < m->nstarts; k++)
+		if (!strcmp(m->starts[k].stamp, m->stamp))
+			return imp_error(m->im, line, 1, "test %d starts at %s, as test %d does "
+					 "(line %u): the file holds the same test twice", m->test,
+					 m->stamp, m->starts[k].test, m->starts[k].line);
+	p = realloc(m->starts, (m->nstarts + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	m->starts = p;
+	p += m->nstarts++;
+	snprintf(p->stamp, sizeof(p->stamp), "%s", m->stamp);
+	p->line = line;
+	p->test = m->test;
+	return 0;
+}
+
 static int iom_line_step(struct iom *m, const struct csvline *l)
 {
 	const char *f = l->f[0];
@@ -527,8 +557,10 @@ static int iom_line_step(struct iom *m, const struct csvline *l)
 	if (!strcmp(f, "'Time Stamp")) {
 		int rc = iom_value(m, f, m->stamp, sizeof(m->stamp));
 
-		if (!rc && !m->started[0])
+		if (!rc && !m->started[0]) {
 			iom_time(m->stamp, m->started, sizeof(m->started));
+			rc = iom_start_once(m, l->line + 1);
+		}
 		return rc;
 	}
 	if (!strcmp(f, "'Access specifications"))
@@ -579,6 +611,7 @@ out:
 	for (unsigned k = 0; k < m.nseen; k++)
 		free(m.seen[k]);
 	free(m.seen);
+	free(m.starts);
 	free(m.specs);
 	return rc;
 }
