@@ -162,6 +162,40 @@ json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/withbadlog
 	printf '1000, x, 0, 4096, 0\n' > "$TMP/bad_iops.1.log"
 	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:1:7: expected an integer" "a bad number in a log" "$TMP/bad_iops.1.log"
 
+	# latency figures that disagree with each other are refused (a histogram
+	# that does not count the job's I/Os makes the step's p99 wrong); the
+	# expected place and figures come from fio's JSON (python3)
+	fiobad() {	# NAME PYTHON-EDIT PATTERN-AFTER-"jobs[0] 'qd1' read: " WHAT
+		python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r=d['jobs'][0]['read']; c=r['clat_ns']; b=c['bins']
+$2
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/$1.json"
+		bad fio "$TMP/$1.json" "$1.json:[0-9]+:[0-9]+: jobs\[0\] 'qd1' read: $3" "$4"
+	}
+	N=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['read']['clat_ns']['N'])" "$TMP/fio.json")
+	k1=$(python3 -c "import json,sys; print(list(json.load(open(sys.argv[1]))['jobs'][0]['read']['clat_ns']['bins'])[0])" "$TMP/fio.json")
+	fiobad binsmore "k=list(b)[0]; b[k] += 100000" "the clat_ns bins count $((N + 100000)) I/Os, its N is $N \(fio writes both from one count\)" "fio bins counting more I/Os than N"
+	fiobad iosfewer "r['total_ios'] = r['total_ios'] // 2" "clat_ns N is $N, total_ios $((N / 2)): more apart than the [0-9]+ I/Os \(twice the OIO, or 1%\)" "fio clat N far from total_ios"
+	fiobad binneg "k=list(b)[0]; b[k] = -3; c['N'] = sum(b.values()); r['total_ios'] = c['N']" "bin $k1: a negative count" "a negative fio bin count"
+	fiobad binorder "c['bins'] = dict(reversed(list(b.items())))" "bin [0-9]+: out of order \(fio writes its bins once each, in ascending nanoseconds\)" "fio bins out of order"
+	fiobad pctdown "c['percentile']['99.000000'] = 1" "clat_ns percentile.\"99.000000\" is 1 ns, below clat_ns percentile.\"95.000000\"" "fio percentiles that descend"
+	want=$(python3 -c "
+import json,sys; c=json.load(open(sys.argv[1]))['jobs'][0]['read']['clat_ns']; b=sorted((int(k), v) for k, v in c['bins'].items())
+s=0
+for k, v in b:
+    s += v
+    if s >= c['N'] / 100: break
+print(k, b[-1][0])" "$TMP/fio.json")
+	if [ "${want% *}" = "${want#* }" ]; then
+		skip "fio bins: the first percent of I/Os in the last bin, no wrong percentile to make"
+	else
+		fiobad pctbins "m=max(int(k) for k in b); c['percentile'] = {p: m for p in c['percentile']}" "clat_ns percentile.\"1.000000\" is ${want#* } ns, but its bins put it at ${want% *} ns" "a fio percentile its bins disagree with"
+	fi
+
+	# fio's histogram logs (write_hist_log) are not samples: named, not parsed as JSON
+	printf '1000, 0, 4096, 0, 1, 2\n' > "$TMP/qd1_clat_hist.1.log"
+	bad fio "$TMP/qd1_clat_hist.1.log" "'.*qd1_clat_hist.1.log' is a fio histogram log \(write_hist_log\), which hbatest does not import" "a fio histogram log"
+
 	# the same run twice in one file: fio's output appended to twice, or a job
 	# copied; jobs that only share a name (numjobs without group_reporting) stay
 	n=$(wc -l < "$TMP/fio.json")
@@ -371,6 +405,23 @@ bad hbatest "$TMP/xhead.json" "xhead.json:2:13: format: expected \"hbatest-expor
 ln=$(grep -n '"step_seq": 2, "t": 0' "$TMP/x.json" | cut -d: -f1)
 sed "${ln}s/\"step_seq\": 2/\"step_seq\": 7/" "$TMP/x.json" > "$TMP/xref.json"
 bad hbatest "$TMP/xref.json" "xref.json:$ln:[0-9]+: samples: step_seq names no step of its run" "a sample of a step the file lacks"
+# histograms that disagree with the step's I/O count (or are not in order)
+# are refused: the step's p99 in reports would be wrong
+ln=$(grep -n '"counts": "\[\[1456,19000\],\[1800,1000\]\]"' "$TMP/x.json" | cut -d: -f1)
+hist() {	# COUNTS PATTERN WHAT
+	sed "${ln}s/\"counts\": \"[^\"]*\"/\"counts\": \"$1\"/" "$TMP/x.json" > "$TMP/xhist.json"
+	bad hbatest "$TMP/xhist.json" "xhist.json:$ln:[0-9]+: histograms\[0\]: step 1 'randread oio=1' read: $2" "$3"
+}
+hist "[[1456,190000],[1800,1000]]" "the buckets count 191000 I/Os, the step's read_ops is 20000: one count per I/O" "a histogram counting more I/Os than its step"
+hist "[[1456,1900],[1800,1000]]" "the buckets count 2900 I/Os, the step's read_ops is 20000" "a histogram counting fewer I/Os than its step"
+hist "[[1800,1000],[1456,19000]]" "bucket 1456 after bucket 1800: buckets ascend, each once" "histogram buckets out of order"
+hist "[[1456,21000],[1800,-1000]]" "bucket 1800 has a negative count \(-1000\)" "a negative histogram count"
+hist "[[1456,19000],[99999,1000]]" "bucket 99999 is outside 0-4735 of its layout" "a histogram bucket past the layout"
+hist "[[1456,19000],[1800]]" "pair 2 \(\[1800\]\) is not \[bucket, count\] in integers" "a histogram pair without its count"
+hist "20000" "counts is not JSON \[\[bucket, count\], ...\]" "histogram counts that are not pairs"
+sed "s/\"layout\": \"loglin-v1 unit=ns sub_bits=7 max_exp=42\"/\"layout\": \"hdr-v2\"/" "$TMP/x.json" > "$TMP/xlayout.json"
+bad hbatest "$TMP/xlayout.json" "xlayout.json:$((ln)):[0-9]+: histograms\[0\]: step 1 'randread oio=1' read: layout 'hdr-v2': this hbatest reads 'loglin-v1 unit=ns sub_bits=7 max_exp=42'" "a histogram of another layout"
+
 # the same run twice in one file: two exports joined, or one run listed twice
 n=$(wc -l < "$X")
 cat "$X" "$X" > "$TMP/xtwice.json"

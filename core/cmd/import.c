@@ -49,6 +49,19 @@ static bool import_is_extra(const char *kind, const char *path, const char **fil
 	return false;
 }
 
+/* fio's histogram logs (write_hist_log: NAME_clat_hist.N.log) hold a
+ * histogram per interval, not the samples hbatest imports. */
+static bool import_is_fio_hist_log(const char *kind, const char *path)
+{
+	const char *base = base_name(path), *h = strstr(base, "_hist.");
+	size_t n;
+
+	if (strcmp(kind, "fio") || !h)
+		return false;
+	n = strspn(h + 6, "0123456789");
+	return n && !strcmp(h + 6 + n, ".log");
+}
+
 /* A database this command created and left empty: the file and its journals. */
 static void remove_db_files(const char *path)
 {
@@ -121,6 +134,13 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 
 		if (import_is_extra(k->name, files[i], files, nfiles))
 			continue;
+		if (import_is_fio_hist_log(k->name, files[i])) {
+			log_error("'%s' is a fio histogram log (write_hist_log), which hbatest "
+				  "does not import: give the job's _iops, _bw, _lat or _clat logs, "
+				  "and json+ output for its histogram", files[i]);
+			rc = EXIT_FAILED;
+			continue;
+		}
 		if (import_one(&db, k, &im) < 0)
 			rc = EXIT_FAILED;
 		else

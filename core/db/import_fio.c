@@ -129,7 +129,8 @@ struct fio_lat {
 	const char *src;
 };
 
-static int fio_bins(struct fio *f, const char *path, struct hist **hp)
+/* who: "jobs[0] 'qd1' read", for the message. */
+static int fio_bins(struct fio *f, const char *path, struct hist **hp, const char *who)
 {
 	sqlite3_stmt *st = db_prep(f->im->db, "SELECT key, value, type FROM json_each(?1, ?2)");
 	struct hist *h;
@@ -139,6 +140,9 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp)
 		return imp_db_error(f->im);
 	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	unsigned long long prev = 0;
+	bool first = true;
+
 	h = *hp ? *hp : calloc(1, sizeof(*h));
 	if (!h) {
 		sqlite3_finalize(st);
@@ -154,12 +158,21 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp)
 		unsigned long long ns = strtoull(k ? k : "", &end, 10);
 		int64_t c = sqlite3_column_int64(st, 1);
 
-		if (!k || *end || end == k || strcmp(type, "integer") || c < 0) {
+		if (!k || *end || end == k || strcmp(type, "integer") || c < 0 ||
+		    (!first && ns <= prev)) {
+			char bin[320];
+
 			snprintf(sub, sizeof(sub), "%s.\"%s\"", path, k ? k : "");
+			snprintf(bin, sizeof(bin), "%.240s: bin %.40s", who, k ? k : "");
+			rc = fio_fault(f, sub, "%s: %s", bin, c < 0 ? "a negative count" :
+				       !first && ns <= prev ? "out of order (fio writes its bins "
+				       "once each, in ascending nanoseconds)" :
+				       "expected \"nanoseconds\" : count");
 			sqlite3_finalize(st);
-			return fio_fault(f, sub, "%s: %s", k ? k : "bin",
-					 "expected \"nanoseconds\" : count");
+			return rc;
 		}
+		prev = ns;
+		first = false;
 		h->counts[hist_index(ns)] += (uint64_t)c;
 		h->total += (uint64_t)c;
 		h->sum += (uint64_t)c * ns;
@@ -172,7 +185,8 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp)
 	return rc == SQLITE_DONE ? 0 : imp_db_error(f->im);
 }
 
-static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h)
+static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h,
+		   const char *who)
 {
 	static const char *const pct[] = { "50.000000", "99.000000", "99.900000" };
 	double *out[] = { &l->p50, &l->p99, &l->p999 };
@@ -188,7 +202,7 @@ static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct
 	if ((rc = fio_num(f, path, false, &l->n)) < 0)
 		return rc;
 	if (isnan(l->n) || l->n == 0)
-		return 0;
+		goto bins;
 	snprintf(path, sizeof(path), "%s.%s.mean", dirpath, l->src);
 	if ((rc = fio_num(f, path, true, &l->mean)) < 0)
 		return rc;
@@ -200,10 +214,11 @@ static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct
 		if ((rc = fio_num(f, path, false, out[k])) < 0)
 			return rc;
 	}
+bins:
 	snprintf(path, sizeof(path), "%s.%s.bins", dirpath, l->src);
 	type = fio_get(f, path, &v);
 	if (type && !strcmp(type, "object"))
-		return fio_bins(f, path, h);
+		return fio_bins(f, path, h, who);
 	return 0;
 }
 
@@ -212,7 +227,7 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 {
 	static const char *const keys[] = { "total_ios", "io_bytes", "iops", "bw_bytes" };
 	double v[4];
-	char dirpath[64], path[128];
+	char dirpath[64], path[128], who[240];
 	int rc;
 
 	snprintf(dirpath, sizeof(dirpath), "$.jobs[%d].%s", i, d ? "write" : "read");
@@ -233,7 +248,10 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 		j->s.read_iops = v[2];
 	}
 	j->s.mbps = (isnan(j->s.mbps) ? 0 : j->s.mbps) + v[3] / 1e6;
-	return fio_lat(f, dirpath, l, &j->h[d]);
+	snprintf(who, sizeof(who), "jobs[%d] '%.200s' %s", i, j->name, d ? "write" : "read");
+	if ((rc = fio_lat(f, dirpath, l, &j->h[d], who)) < 0)
+		return rc;
+	return fio_check_lat(f, j, dirpath, l->src, isnan(l->n) ? 0 : l->n, v[0], j->h[d]);
 }
 
 /* The step's latency: both directions weighted by count; percentiles of a
@@ -489,35 +507,6 @@ static int fio_run(struct fio *f, struct fio_job *jobs, char *version)
 		if ((rc = fio_store_job(f, run_id, i + 1, &jobs[i])) < 0)
 			return rc;
 	return 0;
-}
-
-/* Two jobs[] entries alike in every value: one job twice (fio's own have
- * their own start times; jobs that share a name, as numjobs=N writes them
- * without group_reporting, are different jobs and stay). */
-static int fio_job_twice(struct fio *f)
-{
-	sqlite3_stmt *st = db_prep(f->im->db, "SELECT a.key, b.key, json_extract(a.value, "
-		"'$.jobname') FROM json_each(?1, '$.jobs') a, json_each(?1, '$.jobs') b "
-		"WHERE a.key < b.key AND a.value = b.value ORDER BY b.key LIMIT 1");
-	char path[64], first[64], what[400];
-	unsigned line, col;
-	int rc = 0;
-
-	if (!st)
-		return imp_db_error(f->im);
-	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		snprintf(first, sizeof(first), "$.jobs[%d]", sqlite3_column_int(st, 0));
-		snprintf(path, sizeof(path), "$.jobs[%d]", sqlite3_column_int(st, 1));
-		jsonpos_linecol(f->im->text, f->base + jsonpos_find(f->json, f->jlen, first),
-				&line, &col);
-		snprintf(what, sizeof(what), "'%.256s' is %s (line %u) again, every value the "
-			 "same: the file holds the same job twice", sqlite3_column_text(st, 2) ?
-			 (const char *)sqlite3_column_text(st, 2) : "", first + 2, line);
-		rc = fio_fault(f, path, "%s %s", path + 2, what);
-	}
-	sqlite3_finalize(st);
-	return rc;
 }
 
 static int fio_import(struct fio *f)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db/import.h"
+#include "db/import_hbatest.h"
 #include "jsonpos.h"
 #include "strbuf.h"
 
@@ -286,6 +287,7 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 {
 	int64_t run, s1 = 0, s2 = 0;
 	char path[64];
+	int rc;
 
 	if (!strcmp(table, "runs"))
 		return hb_run_row(h, i, row, ins);
@@ -300,6 +302,8 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 		   !strcmp(table, "histograms")) {
 		if ((s1 = hb_step_of(h, table, i, row, run, "step_seq")) < 0)
 			return -EINVAL;
+		if (!strcmp(table, "histograms") && (rc = hb_hist_check(h->im, i, row, s1)) < 0)
+			return rc;
 	}
 	sqlite3_bind_text(ins, 1, row, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(ins, 2, run);
