@@ -211,49 +211,6 @@ static char *iom_params(const struct iom *m, const char *spec, const struct iom_
 	return sb_take(&b);
 }
 
-int iom_header(struct imp *im, const struct csvline *h, unsigned first,
-	       struct iom_layout *lo, const char *file)
-{
-	const char *want;
-	unsigned bad;
-
-	if (!iometer_layout(h->f, h->nf, first, lo, &bad, &want))
-		return 0;
-	if (bad == h->nf)
-		return imp_error_in(im, file, h->line, h->end_col, "missing column '%s': not "
-				    "one of Iometer's results headers (56, 59 or 80 columns)", want);
-	if (!want)
-		return imp_error_in(im, file, h->line, h->col[bad], "column '%s' is one too "
-				    "many for Iometer's results header", h->f[bad]);
-	return imp_error_in(im, file, h->line, h->col[bad], "unknown column '%s' (Iometer's "
-			    "results header has '%s' here)", h->f[bad], want);
-}
-
-int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
-		  const struct iom_layout *lo, unsigned first)
-{
-	static const char *const types[] = { "ALL", "MANAGER", "PROCESSOR", "WORKER", "DISK",
-					     "NETWORK", "UNKNOWN" };
-	unsigned want = (unsigned)lo->ncols + first;
-	const char *type = l->nf > first ? l->f[first] : "";
-	bool known = false;
-
-	for (unsigned k = 0; k < sizeof(types) / sizeof(types[0]); k++)
-		known |= !strcmp(type, types[k]);
-	if (!known)
-		return imp_error_in(im, file, l->line, l->nf > first ? l->col[first] : 1,
-				    "unknown target type '%s' (ALL, MANAGER, PROCESSOR, WORKER, DISK)",
-				    type);
-	if (l->nf > want)
-		return imp_error_in(im, file, l->line, l->col[want], "%u columns, the header "
-				    "has %u", l->nf, want);
-	if (l->nf < want && strcmp(type, "PROCESSOR"))
-		return imp_error_in(im, file, l->line, l->end_col, "missing column '%s' "
-				    "(%u of the header's %u columns)",
-				    iometer_col_at(lo, l->nf - first), l->nf, want);
-	return 0;
-}
-
 /* Record a name once per run as a probe. */
 static int iom_probe_once(struct iom *m, const char *target, const char *key, const char *v)
 {
