@@ -161,6 +161,59 @@ json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/withbadlog
 	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:$n:9: missing columns" "a log line with a missing column" "$TMP/bad_iops.1.log"
 	printf '1000, x, 0, 4096, 0\n' > "$TMP/bad_iops.1.log"
 	bad fio "$TMP/withbadlog.json" "bad_iops.1.log:1:7: expected an integer" "a bad number in a log" "$TMP/bad_iops.1.log"
+
+	# latency figures that disagree with each other are refused (a histogram
+	# that does not count the job's I/Os makes the step's p99 wrong); the
+	# expected place and figures come from fio's JSON (python3)
+	fiobad() {	# NAME PYTHON-EDIT PATTERN-AFTER-"jobs[0] 'qd1' read: " WHAT
+		python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r=d['jobs'][0]['read']; c=r['clat_ns']; b=c['bins']
+$2
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/$1.json"
+		bad fio "$TMP/$1.json" "$1.json:[0-9]+:[0-9]+: jobs\[0\] 'qd1' read: $3" "$4"
+	}
+	N=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['read']['clat_ns']['N'])" "$TMP/fio.json")
+	k1=$(python3 -c "import json,sys; print(list(json.load(open(sys.argv[1]))['jobs'][0]['read']['clat_ns']['bins'])[0])" "$TMP/fio.json")
+	fiobad binsmore "k=list(b)[0]; b[k] += 100000" "the clat_ns bins count $((N + 100000)) I/Os, its N is $N \(fio writes both from one count\)" "fio bins counting more I/Os than N"
+	fiobad iosfewer "r['total_ios'] = r['total_ios'] // 2" "clat_ns N is $N, total_ios $((N / 2)): more apart than the [0-9]+ I/Os \(twice the OIO, or 1%\)" "fio clat N far from total_ios"
+	fiobad binneg "k=list(b)[0]; b[k] = -3; c['N'] = sum(b.values()); r['total_ios'] = c['N']" "bin $k1: a negative count" "a negative fio bin count"
+	fiobad binorder "c['bins'] = dict(reversed(list(b.items())))" "bin [0-9]+: out of order \(fio writes its bins once each, in ascending nanoseconds\)" "fio bins out of order"
+	fiobad pctdown "c['percentile']['99.000000'] = 1" "clat_ns percentile.\"99.000000\" is 1 ns, below clat_ns percentile.\"95.000000\"" "fio percentiles that descend"
+	want=$(python3 -c "
+import json,sys; c=json.load(open(sys.argv[1]))['jobs'][0]['read']['clat_ns']; b=sorted((int(k), v) for k, v in c['bins'].items())
+s=0
+for k, v in b:
+    s += v
+    if s >= c['N'] / 100: break
+print(k, b[-1][0])" "$TMP/fio.json")
+	if [ "${want% *}" = "${want#* }" ]; then
+		skip "fio bins: the first percent of I/Os in the last bin, no wrong percentile to make"
+	else
+		fiobad pctbins "m=max(int(k) for k in b); c['percentile'] = {p: m for p in c['percentile']}" "clat_ns percentile.\"1.000000\" is ${want#* } ns, but its bins put it at ${want% *} ns" "a fio percentile its bins disagree with"
+	fi
+
+	# fio's histogram logs (write_hist_log) are not samples: named, not parsed as JSON
+	printf '1000, 0, 4096, 0, 1, 2\n' > "$TMP/qd1_clat_hist.1.log"
+	bad fio "$TMP/qd1_clat_hist.1.log" "'.*qd1_clat_hist.1.log' is a fio histogram log \(write_hist_log\), which hbatest does not import" "a fio histogram log"
+
+	# the same run twice in one file: fio's output appended to twice, or a job
+	# copied; jobs that only share a name (numjobs without group_reporting) stay
+	n=$(wc -l < "$TMP/fio.json")
+	cat "$TMP/fio.json" "$TMP/fio.json" > "$TMP/twice.json"
+	bad fio "$TMP/twice.json" "twice.json:$((n + 1)):1: the fio result of lines 1-$n again: the file holds the same run twice \(import one copy\)" "a fio result twice in one file"
+	{ cat "$TMP/fio.json"; echo "note: another run"; cat "$TMP/plain.json"; } > "$TMP/two.json"
+	bad fio "$TMP/two.json" "two.json:$((n + 2)):1: a second fio result begins here \(the first is lines 1-$n\): give each its own file" "two fio results in one file"
+	python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); d['jobs'].append(d['jobs'][0])
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/jobtwice.json"
+	ln=$(grep -n '"jobname"' "$TMP/jobtwice.json" | head -1 | cut -d: -f1)
+	bad fio "$TMP/jobtwice.json" ":[0-9]+:[0-9]+: jobs\[3\] 'qd1' is jobs\[0\] \(line $((ln - 1))\) again, every value the same: the file holds the same job twice" "a fio job twice"
+	python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); d['jobs'][1]['jobname'] = d['jobs'][0]['jobname']
+json.dump(d, open(sys.argv[2], 'w'), indent=2)" "$TMP/fio.json" "$TMP/samename.json"
+	out=$("$HB" import fio "$TMP/samename.json" --db "$DB" --label samename 2>&1)
+	is "$?:$(q "$DB" "SELECT group_concat(s.name, ',') FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'samename'")" \
+		"0:qd1,qd1,mix" "fio jobs that share a name (as numjobs writes them) are imported, each a step"
 fi
 
 # ---------------------------------------------------------------- Iometer
@@ -281,10 +334,15 @@ col=$(sed -n "${ln}p" "$TMP/num.csv" | awk '{ print index($0, "12x5") }')
 bad iometer "$TMP/num.csv" "num.csv:$ln:$col: IOps: '12x5' is not a number" "a bad number in Iometer's CSV"
 n=$(grep -n "^'Results" "$M" | tail -1 | cut -d: -f1)
 head -n "$((n + 3))" "$M" > "$TMP/trunc.csv"
-bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no 'End Test" "a truncated Iometer file (at a line end)"
+bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no \"'End Test\" or \"Aborted test\" line \(Iometer 1.1.0" "a truncated Iometer file (at a line end): the markers quoted whole"
 head -c "$(( $(head -n "$((n + 3))" "$M" | wc -c) - 40 ))" "$M" > "$TMP/cut.csv"
 bad iometer "$TMP/cut.csv" "cut.csv:$((n + 3)):[0-9]+: missing column" "a truncated Iometer file (inside a row)"
-bad iometer "$TMP/fio.json" "fio.json:1:1: expected 'Test Type" "a file that is not Iometer's"
+bad iometer "$TMP/fio.json" "fio.json:1:1: expected \"'Test Type,Test Description\" \(is this" "a file that is not Iometer's"
+cat "$FIX/results-1.1.0-bins.csv" "$FIX/results-1.1.0-bins.csv" > "$TMP/itwice.csv"
+n=$(wc -l < "$FIX/results-1.1.0-bins.csv")
+bad iometer "$TMP/itwice.csv" "itwice.csv:$((n + 6)):1: test 2 starts at 2014-03-05 11:00:00:000, as test 1 does \(line 6\): the file holds the same test twice" "an Iometer test twice in one file"
+sed '/^.End access specifications/,$d' "$FIX/results-1.1.0-bins.csv" > "$TMP/nospecend.csv"
+bad iometer "$TMP/nospecend.csv" "nospecend.csv:12:1: truncated: no \"'End access specifications\" line\$" "Iometer specifications without their end"
 
 # ---------------------------------------------------------------- hbatest JSON
 X="$ROOT/tests/fixtures/export/run.json"
@@ -347,6 +405,36 @@ bad hbatest "$TMP/xhead.json" "xhead.json:2:13: format: expected \"hbatest-expor
 ln=$(grep -n '"step_seq": 2, "t": 0' "$TMP/x.json" | cut -d: -f1)
 sed "${ln}s/\"step_seq\": 2/\"step_seq\": 7/" "$TMP/x.json" > "$TMP/xref.json"
 bad hbatest "$TMP/xref.json" "xref.json:$ln:[0-9]+: samples: step_seq names no step of its run" "a sample of a step the file lacks"
+# histograms that disagree with the step's I/O count (or are not in order)
+# are refused: the step's p99 in reports would be wrong
+ln=$(grep -n '"counts": "\[\[1456,19000\],\[1800,1000\]\]"' "$TMP/x.json" | cut -d: -f1)
+hist() {	# COUNTS PATTERN WHAT
+	sed "${ln}s/\"counts\": \"[^\"]*\"/\"counts\": \"$1\"/" "$TMP/x.json" > "$TMP/xhist.json"
+	bad hbatest "$TMP/xhist.json" "xhist.json:$ln:[0-9]+: histograms\[0\]: step 1 'randread oio=1' read: $2" "$3"
+}
+hist "[[1456,190000],[1800,1000]]" "the buckets count 191000 I/Os, the step's read_ops is 20000: one count per I/O" "a histogram counting more I/Os than its step"
+hist "[[1456,1900],[1800,1000]]" "the buckets count 2900 I/Os, the step's read_ops is 20000" "a histogram counting fewer I/Os than its step"
+hist "[[1800,1000],[1456,19000]]" "bucket 1456 after bucket 1800: buckets ascend, each once" "histogram buckets out of order"
+hist "[[1456,21000],[1800,-1000]]" "bucket 1800 has a negative count \(-1000\)" "a negative histogram count"
+hist "[[1456,19000],[99999,1000]]" "bucket 99999 is outside 0-4735 of its layout" "a histogram bucket past the layout"
+hist "[[1456,19000],[1800]]" "pair 2 \(\[1800\]\) is not \[bucket, count\] in integers" "a histogram pair without its count"
+hist "20000" "counts is not JSON \[\[bucket, count\], ...\]" "histogram counts that are not pairs"
+sed "s/\"layout\": \"loglin-v1 unit=ns sub_bits=7 max_exp=42\"/\"layout\": \"hdr-v2\"/" "$TMP/x.json" > "$TMP/xlayout.json"
+bad hbatest "$TMP/xlayout.json" "xlayout.json:$((ln)):[0-9]+: histograms\[0\]: step 1 'randread oio=1' read: layout 'hdr-v2': this hbatest reads 'loglin-v1 unit=ns sub_bits=7 max_exp=42'" "a histogram of another layout"
+
+# the same run twice in one file: two exports joined, or one run listed twice
+n=$(wc -l < "$X")
+cat "$X" "$X" > "$TMP/xtwice.json"
+bad hbatest "$TMP/xtwice.json" "xtwice.json:$((n + 1)):1: the export of lines 1-$n again: the file holds the same run twice \(import one copy\)" "an export twice in one file"
+{ cat "$TMP/x.json"; sed 's/"status": "done"/"status":"done"/' "$TMP/x.json"; } > "$TMP/xjoined.json"
+bad hbatest "$TMP/xjoined.json" "xjoined.json:$((n + 1)):1: a second export, with run 11111111-2222-4333-8444-555555555555 again \(the first is lines 1-$n\): the file holds the same run twice" "two exports of one run joined"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+for t in d:
+    if isinstance(d[t], list): d[t] = d[t] + d[t]
+json.dump(d, open(sys.argv[2], 'w'), indent=1)" "$TMP/x.json" "$TMP/xdup.json"
+ln=$(grep -n '"uuid"' "$TMP/xdup.json" | head -1 | cut -d: -f1)
+bad hbatest "$TMP/xdup.json" "xdup.json:[0-9]+:[0-9]+: run 11111111-2222-4333-8444-555555555555 is in the file twice \(as runs\[0\], line $ln\): the same run twice" "an export listing one run twice"
 
 # ---------------------------------------------------------------- usage
 "$HB" import --db "$DB" >/dev/null 2>&1; is $? 2 "import without a kind: exit 2"
@@ -356,6 +444,36 @@ before=$(dbsum)
 out=$("$HB" import fio "$TMP/nothere.json" --db "$DB" 2>&1); rc=$?
 is "$rc" 1 "import of a missing file: exit 1"
 like "$out" "cannot read '.*nothere.json'" "import of a missing file names it"
+is "$(dbsum)" "$before" "import of a missing file: database byte-identical"
+
+# a directory, an empty file, binary data, a large sparse file: each kind says
+# what the file should have been, exits 1 as a missing file does, and leaves
+# the database byte-identical; the sparse file is refused at its first NUL,
+# not read whole (its 1 GiB would not fit under the 200 MiB limit)
+mkdir -p "$TMP/adir"
+: > "$TMP/empty"
+printf '\n  \r\n\t\n' > "$TMP/blank"
+printf '{"jobs": [\n' > "$TMP/binary"; printf 'ab\0cd' >> "$TMP/binary"
+truncate -s 1G "$TMP/sparse"
+for kind in fio iometer hbatest; do
+	case $kind in
+	fio) what="a fio JSON file" ;;
+	iometer) what="an Iometer results file" ;;
+	hbatest) what="an hbatest JSON export" ;;
+	esac
+	bad "$kind" "$TMP/adir" "^hbatest: error: '.*adir' is a directory, not $what\$" "$kind: a directory"
+	bad "$kind" "$TMP/empty" "'.*empty' is empty, not $what\$" "$kind: an empty file"
+	bad "$kind" "$TMP/blank" "'.*blank' holds only blanks, not $what\$" "$kind: a file of blanks"
+	bad "$kind" "$TMP/binary" "binary:2:3: a NUL byte: binary data, not $what\$" "$kind: binary data"
+	if sanitized; then
+		skip "$kind: a 1 GiB sparse file under ulimit -v (ASan reserves more)"
+	else
+		before=$(dbsum)
+		out=$(ulimit -v 204800; "$HB" import "$kind" "$TMP/sparse" --db "$DB" 2>&1); rc=$?
+		is "$rc:$(dbsum)" "1:$before" "$kind: a 1 GiB sparse file: exit 1, database byte-identical"
+		like "$out" "sparse:1:1: a NUL byte: binary data, not $what\$" "$kind: a 1 GiB sparse file refused at its first byte, in 200 MiB"
+	fi
+done
 
 # ---------------------------------------------------------------- list, show, report
 list=$("$HB" list --db "$DB")

@@ -17,11 +17,12 @@
 static const struct import_kind {
 	const char *name;
 	imp_fn fn;
+	const char *what;	/* for "'/tmp' is a directory, not a fio JSON file" */
 } import_kinds[] = {
-	{ "fio", db_import_fio },
-	{ "iometer", db_import_iometer },
-	{ "hbatest", db_import_hbatest },
-	{ NULL, NULL }
+	{ "fio", db_import_fio, "a fio JSON file" },
+	{ "iometer", db_import_iometer, "an Iometer results file" },
+	{ "hbatest", db_import_hbatest, "an hbatest JSON export" },
+	{ NULL, NULL, NULL }
 };
 
 static const char *base_name(const char *path)
@@ -48,6 +49,19 @@ static bool import_is_extra(const char *kind, const char *path, const char **fil
 	return false;
 }
 
+/* fio's histogram logs (write_hist_log: NAME_clat_hist.N.log) hold a
+ * histogram per interval, not the samples hbatest imports. */
+static bool import_is_fio_hist_log(const char *kind, const char *path)
+{
+	const char *base = base_name(path), *h = strstr(base, "_hist.");
+	size_t n;
+
+	if (strcmp(kind, "fio") || !h)
+		return false;
+	n = strspn(h + 6, "0123456789");
+	return n && !strcmp(h + 6 + n, ".log");
+}
+
 /* A database this command created and left empty: the file and its journals. */
 static void remove_db_files(const char *path)
 {
@@ -63,12 +77,18 @@ static void remove_db_files(const char *path)
 static int import_one(struct db *db, const struct import_kind *k, struct imp *im)
 {
 	size_t len;
-	char *text = util_read_file(im->path, &len);
-	int rc;
+	char *text;
+	int rc = imp_read(im, im->path, k->what, &text, &len);
 
-	if (!text) {
-		log_error("cannot read '%s': %s", im->path, strerror(errno));
-		return -EIO;
+	if (rc < 0) {
+		log_error("%s", im->err);
+		return rc;
+	}
+	if (text[strspn(text, " \t\r\n")] == '\0') {
+		log_error("'%s' %s, not %s", im->path, len ? "holds only blanks" : "is empty",
+			  k->what);
+		free(text);
+		return -EINVAL;
 	}
 	im->db = db;
 	im->text = text;
@@ -114,6 +134,13 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 
 		if (import_is_extra(k->name, files[i], files, nfiles))
 			continue;
+		if (import_is_fio_hist_log(k->name, files[i])) {
+			log_error("'%s' is a fio histogram log (write_hist_log), which hbatest "
+				  "does not import: give the job's _iops, _bw, _lat or _clat logs, "
+				  "and json+ output for its histogram", files[i]);
+			rc = EXIT_FAILED;
+			continue;
+		}
 		if (import_one(&db, k, &im) < 0)
 			rc = EXIT_FAILED;
 		else

@@ -2,13 +2,19 @@
  * file's sha256, and the rows every importer writes (runs, steps, samples,
  * histograms, probes, targets, events). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "db/import.h"
 #include "hist.h"
+#include "jsonpos.h"
 #include "util.h"
 
 static int imp_verror(struct imp *im, const char *file, unsigned line, unsigned col,
@@ -44,6 +50,138 @@ int imp_error_in(struct imp *im, const char *file, unsigned line, unsigned col,
 	rc = imp_verror(im, file, line, col, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+/* A text file has no NUL byte: the first one found ends the read, so a
+ * binary or sparse file is refused after its first block, not read whole. */
+static int imp_read_fd(struct imp *im, int fd, const char *path, const char *what,
+		       char **text, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *buf = NULL, *nul;
+	ssize_t got;
+
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *p = realloc(buf, cap = cap ? cap * 2 : 65536 * 2);
+
+			if (!p) {
+				free(buf);
+				snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", path,
+					 strerror(ENOMEM));
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", path,
+				 strerror(errno));
+			free(buf);
+			return -EIO;
+		}
+		nul = memchr(buf + n, '\0', (size_t)got);
+		n += (size_t)got;
+		if (nul) {
+			unsigned line, col;
+
+			buf[n] = '\0';
+			jsonpos_linecol(buf, (size_t)(nul - buf), &line, &col);
+			imp_error_in(im, path, line, col, "a NUL byte: binary data, not %s", what);
+			free(buf);
+			return -EINVAL;
+		}
+	} while (got > 0);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+int imp_read(struct imp *im, const char *path, const char *what, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		snprintf(im->err, sizeof(im->err), "'%s' is a %s, not %s", path,
+			 S_ISDIR(st.st_mode) ? "directory" : "block device", what);
+		close(fd);
+		return -EISDIR;
+	}
+	rc = imp_read_fd(im, fd, path, what, text, len);
+	close(fd);
+	return rc;
+}
+
+/* After a JSON value ending at end: where a second one starts (an object at
+ * the start of a later line, as when two files are joined or fio's output
+ * was appended to twice) and ends; false when none does. */
+static bool imp_json_next(const struct imp *im, size_t end, size_t *at, size_t *at_end)
+{
+	const char *s = im->text + end;
+
+	for (;;) {
+		size_t b = strspn(s, " \t\r\n"), off, e = SIZE_MAX;
+		const char *what;
+
+		if (s[b] == '{') {
+			*at = (size_t)(s + b - im->text);
+			jsonpos_check(s + b, im->len - *at, &off, &what, &e);
+			*at_end = *at + e;
+			return e != SIZE_MAX;
+		}
+		s = strchr(s + b, '\n');
+		if (!s)
+			return false;
+		s++;
+	}
+}
+
+int imp_json_check(struct imp *im, size_t base, size_t *end, size_t second[2])
+{
+	const char *what;
+	size_t off, e = SIZE_MAX;
+	unsigned line, col;
+
+	if (!jsonpos_check(im->text + base, im->len - base, &off, &what, &e)) {
+		*end = base + e;
+		return 0;
+	}
+	if (e != SIZE_MAX && imp_json_next(im, base + e, &second[0], &second[1])) {
+		*end = base + e;
+		return 1;
+	}
+	jsonpos_linecol(im->text, base + off, &line, &col);
+	return imp_error(im, line, col, "%s", what);
+}
+
+int imp_json_twice(struct imp *im, size_t base, size_t end, const size_t second[2],
+		   const char *noun, const char *dup)
+{
+	unsigned l1, l2, line, col, c;
+	bool same = second[1] - second[0] == end - base &&
+		    !memcmp(im->text + base, im->text + second[0], end - base);
+
+	jsonpos_linecol(im->text, base, &l1, &c);
+	jsonpos_linecol(im->text, end - 1, &l2, &c);
+	jsonpos_linecol(im->text, second[0], &line, &col);
+	if (same)
+		return imp_error(im, line, col, "the %s of lines %u-%u again: the file holds the "
+				 "same run twice (import one copy)", noun, l1, l2);
+	if (dup)
+		return imp_error(im, line, col, "a second %s, with %s again (the first is lines "
+				 "%u-%u): the file holds the same run twice", noun, dup, l1, l2);
+	return imp_error(im, line, col, "a second %s begins here (the first is lines %u-%u): "
+			 "give each its own file", noun, l1, l2);
 }
 
 int imp_db_error(struct imp *im)

@@ -53,6 +53,19 @@ int imp_error(struct imp *im, unsigned line, unsigned col, const char *fmt, ...)
 /* The same about a companion file. */
 int imp_error_in(struct imp *im, const char *file, unsigned line, unsigned col,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* A file to import (or a companion), what it should be ("a fio JSON file")
+ * for the message: 0, or im->err says why not (cannot read it, a directory
+ * or block device, a NUL byte: binary). The caller frees *text. */
+int imp_read(struct imp *im, const char *path, const char *what, char **text, size_t *len);
+/* The JSON value at im->text + base, *end past it: 0; -EINVAL with
+ * FILE:LINE:COLUMN; 1 when a second JSON object follows on a later line
+ * (second[0] and [1] its start and end): imp_json_twice says so. */
+int imp_json_check(struct imp *im, size_t base, size_t *end, size_t second[2]);
+/* "the fio result of lines 1-519 again" (the same bytes twice), "a second
+ * export, with run X again" (dup: what both hold, or NULL), or "a second fio
+ * result begins here"; -EINVAL. noun: "fio result", "export". */
+int imp_json_twice(struct imp *im, size_t base, size_t end, const size_t second[2],
+		   const char *noun, const char *dup);
 /* The database's reason into im->err; returns -EIO. */
 int imp_db_error(struct imp *im);
 

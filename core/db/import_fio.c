@@ -129,7 +129,8 @@ struct fio_lat {
 	const char *src;
 };
 
-static int fio_bins(struct fio *f, const char *path, struct hist **hp)
+/* who: "jobs[0] 'qd1' read", for the message. */
+static int fio_bins(struct fio *f, const char *path, struct hist **hp, const char *who)
 {
 	sqlite3_stmt *st = db_prep(f->im->db, "SELECT key, value, type FROM json_each(?1, ?2)");
 	struct hist *h;
@@ -139,6 +140,9 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp)
 		return imp_db_error(f->im);
 	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	unsigned long long prev = 0;
+	bool first = true;
+
 	h = *hp ? *hp : calloc(1, sizeof(*h));
 	if (!h) {
 		sqlite3_finalize(st);
@@ -154,12 +158,21 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp)
 		unsigned long long ns = strtoull(k ? k : "", &end, 10);
 		int64_t c = sqlite3_column_int64(st, 1);
 
-		if (!k || *end || end == k || strcmp(type, "integer") || c < 0) {
+		if (!k || *end || end == k || strcmp(type, "integer") || c < 0 ||
+		    (!first && ns <= prev)) {
+			char bin[320];
+
 			snprintf(sub, sizeof(sub), "%s.\"%s\"", path, k ? k : "");
+			snprintf(bin, sizeof(bin), "%.240s: bin %.40s", who, k ? k : "");
+			rc = fio_fault(f, sub, "%s: %s", bin, c < 0 ? "a negative count" :
+				       !first && ns <= prev ? "out of order (fio writes its bins "
+				       "once each, in ascending nanoseconds)" :
+				       "expected \"nanoseconds\" : count");
 			sqlite3_finalize(st);
-			return fio_fault(f, sub, "%s: %s", k ? k : "bin",
-					 "expected \"nanoseconds\" : count");
+			return rc;
 		}
+		prev = ns;
+		first = false;
 		h->counts[hist_index(ns)] += (uint64_t)c;
 		h->total += (uint64_t)c;
 		h->sum += (uint64_t)c * ns;
@@ -172,7 +185,8 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp)
 	return rc == SQLITE_DONE ? 0 : imp_db_error(f->im);
 }
 
-static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h)
+static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h,
+		   const char *who)
 {
 	static const char *const pct[] = { "50.000000", "99.000000", "99.900000" };
 	double *out[] = { &l->p50, &l->p99, &l->p999 };
@@ -188,7 +202,7 @@ static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct
 	if ((rc = fio_num(f, path, false, &l->n)) < 0)
 		return rc;
 	if (isnan(l->n) || l->n == 0)
-		return 0;
+		goto bins;
 	snprintf(path, sizeof(path), "%s.%s.mean", dirpath, l->src);
 	if ((rc = fio_num(f, path, true, &l->mean)) < 0)
 		return rc;
@@ -200,10 +214,11 @@ static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct
 		if ((rc = fio_num(f, path, false, out[k])) < 0)
 			return rc;
 	}
+bins:
 	snprintf(path, sizeof(path), "%s.%s.bins", dirpath, l->src);
 	type = fio_get(f, path, &v);
 	if (type && !strcmp(type, "object"))
-		return fio_bins(f, path, h);
+		return fio_bins(f, path, h, who);
 	return 0;
 }
 
@@ -212,7 +227,7 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 {
 	static const char *const keys[] = { "total_ios", "io_bytes", "iops", "bw_bytes" };
 	double v[4];
-	char dirpath[64], path[128];
+	char dirpath[64], path[128], who[240];
 	int rc;
 
 	snprintf(dirpath, sizeof(dirpath), "$.jobs[%d].%s", i, d ? "write" : "read");
@@ -233,7 +248,10 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 		j->s.read_iops = v[2];
 	}
 	j->s.mbps = (isnan(j->s.mbps) ? 0 : j->s.mbps) + v[3] / 1e6;
-	return fio_lat(f, dirpath, l, &j->h[d]);
+	snprintf(who, sizeof(who), "jobs[%d] '%.200s' %s", i, j->name, d ? "write" : "read");
+	if ((rc = fio_lat(f, dirpath, l, &j->h[d], who)) < 0)
+		return rc;
+	return fio_check_lat(f, j, dirpath, l->src, isnan(l->n) ? 0 : l->n, v[0], j->h[d]);
 }
 
 /* The step's latency: both directions weighted by count; percentiles of a
@@ -417,9 +435,9 @@ static int fio_store_job(struct fio *f, int64_t run_id, int seq, struct fio_job 
  * at the first line that starts with '{'. */
 static int fio_locate(struct fio *f)
 {
-	const char *s = f->im->text, *what;
-	size_t off, end;
-	unsigned line, col;
+	const char *s = f->im->text;
+	size_t end, second[2];
+	int rc;
 
 	for (;;) {
 		size_t b = strspn(s, " \t");
@@ -434,13 +452,11 @@ static int fio_locate(struct fio *f)
 	}
 	f->base = (size_t)(s - f->im->text);
 	f->json = s;
-	f->jlen = f->im->len - f->base;
-	if (jsonpos_check(f->json, f->jlen, &off, &what, &end) < 0) {
-		jsonpos_linecol(f->im->text, f->base + off, &line, &col);
-		return imp_error(f->im, line, col, "%s", what);
-	}
-	f->jlen = end;
-	return 0;
+	rc = imp_json_check(f->im, f->base, &end, second);
+	if (rc > 0)
+		return imp_json_twice(f->im, f->base, end, second, "fio result", NULL);
+	f->jlen = end - f->base;
+	return rc;
 }
 
 static void iso_time(double epoch_ms, char *buf, size_t len)
@@ -519,6 +535,8 @@ static int fio_import(struct fio *f)
 	}
 	if (!f->njobs)
 		return fio_fault(f, "$.jobs", "%s: %s", "jobs", "empty: fio ran no job");
+	if ((rc = fio_job_twice(f)) < 0)
+		return rc;
 	jobs = calloc((size_t)f->njobs, sizeof(*jobs));
 	if (!jobs)
 		return -ENOMEM;

@@ -34,6 +34,14 @@ bool fio_str(struct fio *f, const char *path, char *buf, size_t len);
 /* A job option: the job's own, the global one, or def (NULL: none). */
 const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t len,
 		    const char *def);
+/* -EINVAL when two jobs[] entries are alike in every value (im->err). */
+int fio_job_twice(struct fio *f);
+/* A direction's latency (dirpath "$.jobs[0].read", src "clat_ns", N n,
+ * total_ios ios, json+ bins as h or NULL) checked against itself: the bins
+ * count N I/Os, N is total_ios but for those in flight, the percentiles
+ * ascend and lie where the bins put them. 0 or -EINVAL (im->err). */
+int fio_check_lat(struct fio *f, const struct fio_job *j, const char *dirpath,
+		  const char *src, double n, double ios, const struct hist *h);
 /* The logs given beside the JSON into their jobs, and a job's as samples. */
 int fio_logs(struct fio *f, struct fio_job *jobs);
 int fio_samples(struct fio *f, struct fio_job *j, int64_t step_id);

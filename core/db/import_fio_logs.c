@@ -40,12 +40,8 @@ int fio_logs(struct fio *f, struct fio_job *jobs)
 
 		if (!fiolog_name_parse(im->extra[x], &n) || !fio_log_matches(f, &n))
 			continue;
-		text = util_read_file(im->extra[x], &len);
-		if (!text) {
-			snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", im->extra[x],
-				 strerror(errno));
-			return -EIO;
-		}
+		if ((rc = imp_read(im, im->extra[x], "a fio log", &text, &len)) < 0)
+			return rc;
 		rc = fiolog_add(&jobs[n.job - 1].log, n.kind, text, &line, &col, &what);
 		free(text);
 		if (rc)

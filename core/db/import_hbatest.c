@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db/import.h"
+#include "db/import_hbatest.h"
 #include "jsonpos.h"
 #include "strbuf.h"
 
@@ -253,6 +254,18 @@ static int hb_run_row(struct hbi *h, int64_t i, const char *row, sqlite3_stmt *i
 	}
 	sqlite3_finalize(st);
 	snprintf(path, sizeof(path), "$.runs[%lld].uuid", (long long)i);
+	for (unsigned k = 0; k < h->nruns; k++) {
+		char first[64];
+		unsigned line, col;
+
+		if (strcmp(h->runs[k].uuid, uuid))
+			continue;
+		snprintf(first, sizeof(first), "$.runs[%u].uuid", k);
+		jsonpos_linecol(h->im->text, jsonpos_find(h->json, h->jlen, first), &line, &col);
+		snprintf(msg, sizeof(msg), "runs[%u], line %u", k, line);
+		return hb_fault(h, path, "run %s is in the file twice (as %s): the same run "
+				"twice", uuid, msg);
+	}
 	if (msg[0])
 		return hb_fault(h, path, "run %s is in the database already, as run %s", uuid, msg);
 	sqlite3_bind_text(ins, 1, row, -1, SQLITE_STATIC);
@@ -274,6 +287,7 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 {
 	int64_t run, s1 = 0, s2 = 0;
 	char path[64];
+	int rc;
 
 	if (!strcmp(table, "runs"))
 		return hb_run_row(h, i, row, ins);
@@ -288,6 +302,8 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 		   !strcmp(table, "histograms")) {
 		if ((s1 = hb_step_of(h, table, i, row, run, "step_seq")) < 0)
 			return -EINVAL;
+		if (!strcmp(table, "histograms") && (rc = hb_hist_check(h->im, i, row, s1)) < 0)
+			return rc;
 	}
 	sqlite3_bind_text(ins, 1, row, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(ins, 2, run);
@@ -395,18 +411,37 @@ static int hb_head(struct hbi *h)
 	return rc;
 }
 
+/* Two exports joined in one file: the run uuid both hold, if any. */
+static int hb_joined(struct hbi *h, size_t end, const size_t second[2])
+{
+	sqlite3_stmt *st = db_prep(h->im->db, "SELECT json_extract(a.value, '$.uuid') FROM "
+		"json_each(?1, '$.runs') a, json_each(?2, '$.runs') b WHERE "
+		"json_extract(a.value, '$.uuid') = json_extract(b.value, '$.uuid') LIMIT 1");
+	char dup[128] = "";
+	int rc;
+
+	if (!st)
+		return imp_db_error(h->im);
+	sqlite3_bind_text(st, 1, h->im->text, (int)end, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, h->im->text + second[0], (int)(second[1] - second[0]),
+			  SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(dup, sizeof(dup), "run %.64s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	rc = imp_json_twice(h->im, 0, end, second, "export", dup[0] ? dup : NULL);
+	return rc;
+}
+
 int db_import_hbatest(struct imp *im)
 {
 	struct hbi h = { .im = im, .json = im->text, .jlen = im->len };
-	const char *what;
-	size_t off;
-	unsigned line, col;
-	int rc;
+	size_t end, second[2];
+	int rc = imp_json_check(im, 0, &end, second);
 
-	if (jsonpos_check(im->text, im->len, &off, &what, NULL) < 0) {
-		jsonpos_linecol(im->text, off, &line, &col);
-		return imp_error(im, line, col, "%s", what);
-	}
+	if (rc > 0)
+		return hb_joined(&h, end, second);
+	if (rc < 0)
+		return rc;
 	rc = hb_head(&h);
 	for (unsigned t = 0; !rc && t < sizeof(hb_tables) / sizeof(hb_tables[0]); t++)
 		rc = hb_table(&h, hb_tables[t]);

@@ -38,6 +38,14 @@ struct iom {
 	char label[512];
 	char **seen;			/* names already recorded as probes */
 	unsigned nseen;
+	struct iom_start *starts;	/* each test's first 'Time Stamp, to find one twice */
+	unsigned nstarts;
+};
+
+struct iom_start {
+	char stamp[40];
+	unsigned line;
+	int test;
 };
 
 static const struct csvline *iom_line(struct iom *m, size_t i)
@@ -68,7 +76,7 @@ static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
 
 	if (!l || l->f[0][0] == '\'')
 		return imp_error(m->im, l ? l->line : at->line + 1, 1,
-				 "expected a value after %s", marker);
+				 "expected a value after the line \"%s\"", marker);
 	snprintf(out, len, "%s", l->f[0]);
 	for (unsigned k = 1; k < l->nf; k++)
 		snprintf(out + strlen(out), len - strlen(out), ",%s", l->f[k]);
@@ -139,7 +147,7 @@ static int iom_specs(struct iom *m)
 	}
 	if (!l)
 		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1,
-				 "truncated: no 'End access specifications");
+				 "truncated: no \"'End access specifications\" line");
 	m->i++;
 	return 0;
 }
@@ -201,49 +209,6 @@ static char *iom_params(const struct iom *m, const char *spec, const struct iom_
 	}
 	sb_printf(&b, "]}");
 	return sb_take(&b);
-}
-
-int iom_header(struct imp *im, const struct csvline *h, unsigned first,
-	       struct iom_layout *lo, const char *file)
-{
-	const char *want;
-	unsigned bad;
-
-	if (!iometer_layout(h->f, h->nf, first, lo, &bad, &want))
-		return 0;
-	if (bad == h->nf)
-		return imp_error_in(im, file, h->line, h->end_col, "missing column '%s': not "
-				    "one of Iometer's results headers (56, 59 or 80 columns)", want);
-	if (!want)
-		return imp_error_in(im, file, h->line, h->col[bad], "column '%s' is one too "
-				    "many for Iometer's results header", h->f[bad]);
-	return imp_error_in(im, file, h->line, h->col[bad], "unknown column '%s' (Iometer's "
-			    "results header has '%s' here)", h->f[bad], want);
-}
-
-int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
-		  const struct iom_layout *lo, unsigned first)
-{
-	static const char *const types[] = { "ALL", "MANAGER", "PROCESSOR", "WORKER", "DISK",
-					     "NETWORK", "UNKNOWN" };
-	unsigned want = (unsigned)lo->ncols + first;
-	const char *type = l->nf > first ? l->f[first] : "";
-	bool known = false;
-
-	for (unsigned k = 0; k < sizeof(types) / sizeof(types[0]); k++)
-		known |= !strcmp(type, types[k]);
-	if (!known)
-		return imp_error_in(im, file, l->line, l->nf > first ? l->col[first] : 1,
-				    "unknown target type '%s' (ALL, MANAGER, PROCESSOR, WORKER, DISK)",
-				    type);
-	if (l->nf > want)
-		return imp_error_in(im, file, l->line, l->col[want], "%u columns, the header "
-				    "has %u", l->nf, want);
-	if (l->nf < want && strcmp(type, "PROCESSOR"))
-		return imp_error_in(im, file, l->line, l->end_col, "missing column '%s' "
-				    "(%u of the header's %u columns)",
-				    iometer_col_at(lo, l->nf - first), l->nf, want);
-	return 0;
 }
 
 /* Record a name once per run as a probe. */
@@ -417,7 +382,7 @@ static int iom_result(struct iom *m)
 
 	if (!h || h->f[0][0] != '\'')
 		return imp_error(m->im, h ? h->line : iom_line(m, m->i)->line + 1, 1,
-				 "expected the results header after 'Results");
+				 "expected the results header after \"'Results\"");
 	if ((rc = iom_header(m->im, h, 0, &lo, m->im->path)) < 0)
 		return rc;
 	m->i += 2;
@@ -514,6 +479,28 @@ static bool iom_writes_end(const struct iom *m)
 	return strncmp(m->version, "19", 2) && strncmp(m->version, "20", 2);
 }
 
+/* Iometer stamps each test's start to the millisecond: two tests that start
+ * at the same time are one test twice (a file joined to itself). */
+static int iom_start_once(struct iom *m, unsigned line)
+{
+	struct iom_start *p;
+
+	for (unsigned k = 0; k < m->nstarts; k++)
+		if (!strcmp(m->starts[k].stamp, m->stamp))
+			return imp_error(m->im, line, 1, "test %d starts at %s, as test %d does "
+					 "(line %u): the file holds the same test twice", m->test,
+					 m->stamp, m->starts[k].test, m->starts[k].line);
+	p = realloc(m->starts, (m->nstarts + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	m->starts = p;
+	p += m->nstarts++;
+	snprintf(p->stamp, sizeof(p->stamp), "%s", m->stamp);
+	p->line = line;
+	p->test = m->test;
+	return 0;
+}
+
 static int iom_line_step(struct iom *m, const struct csvline *l)
 {
 	const char *f = l->f[0];
@@ -521,15 +508,17 @@ static int iom_line_step(struct iom *m, const struct csvline *l)
 	if (!strcmp(f, "'Test Type"))
 		return iom_test_start(m);
 	if (!m->open)
-		return imp_error(m->im, l->line, 1, "expected 'Test Type,Test Description (is "
-				 "this Iometer's results.csv?)");
+		return imp_error(m->im, l->line, 1, "expected \"'Test Type,Test Description\" "
+				 "(is this Iometer's results.csv?)");
 	if (!strcmp(f, "'Version"))
 		return iom_value(m, f, m->version, sizeof(m->version));
 	if (!strcmp(f, "'Time Stamp")) {
 		int rc = iom_value(m, f, m->stamp, sizeof(m->stamp));
 
-		if (!rc && !m->started[0])
+		if (!rc && !m->started[0]) {
 			iom_time(m->stamp, m->started, sizeof(m->started));
+			rc = iom_start_once(m, l->line + 1);
+		}
 		return rc;
 	}
 	if (!strcmp(f, "'Access specifications"))
@@ -554,10 +543,10 @@ static int iom_import(struct iom *m)
 		return rc;
 	if (m->open && iom_writes_end(m))
 		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1, "truncated: "
-				 "test %d has no 'End Test or Aborted test line (Iometer %s ends "
-				 "each test with one)", m->test, m->version);
+				 "test %d has no \"'End Test\" or \"Aborted test\" line (Iometer %s "
+				 "ends each test with one)", m->test, m->version);
 	if (!m->test)
-		return imp_error(m->im, 1, 1, "no 'Test Type line: is this Iometer's results.csv?");
+		return imp_error(m->im, 1, 1, "no \"'Test Type\" line: is this Iometer's results.csv?");
 	return iom_end_test(m, "done");
 }
 
@@ -580,6 +569,7 @@ out:
 	for (unsigned k = 0; k < m.nseen; k++)
 		free(m.seen[k]);
 	free(m.seen);
+	free(m.starts);
 	free(m.specs);
 	return rc;
 }

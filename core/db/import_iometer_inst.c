@@ -1,6 +1,7 @@
 /* Iometer 1.1.0's per-interval file ("inst" + the results file's name, its
  * rows "TimeStamp,'Target Type,..." from Worker::SaveResultsInstantaneous)
- * as per-second samples of the matching result's step. */
+ * as per-second samples of the matching result's step; and the header and
+ * row checks it shares with results.csv. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,50 @@
 
 #include "db/import_iometer.h"
 #include "util.h"
+
+/* A results header (of either file) matched to one of Iometer's layouts. */
+int iom_header(struct imp *im, const struct csvline *h, unsigned first,
+	       struct iom_layout *lo, const char *file)
+{
+	const char *want;
+	unsigned bad;
+
+	if (!iometer_layout(h->f, h->nf, first, lo, &bad, &want))
+		return 0;
+	if (bad == h->nf)
+		return imp_error_in(im, file, h->line, h->end_col, "missing column '%s': not "
+				    "one of Iometer's results headers (56, 59 or 80 columns)", want);
+	if (!want)
+		return imp_error_in(im, file, h->line, h->col[bad], "column '%s' is one too "
+				    "many for Iometer's results header", h->f[bad]);
+	return imp_error_in(im, file, h->line, h->col[bad], "unknown column '%s' (Iometer's "
+			    "results header has '%s' here)", h->f[bad], want);
+}
+
+int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
+		  const struct iom_layout *lo, unsigned first)
+{
+	static const char *const types[] = { "ALL", "MANAGER", "PROCESSOR", "WORKER", "DISK",
+					     "NETWORK", "UNKNOWN" };
+	unsigned want = (unsigned)lo->ncols + first;
+	const char *type = l->nf > first ? l->f[first] : "";
+	bool known = false;
+
+	for (unsigned k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+		known |= !strcmp(type, types[k]);
+	if (!known)
+		return imp_error_in(im, file, l->line, l->nf > first ? l->col[first] : 1,
+				    "unknown target type '%s' (ALL, MANAGER, PROCESSOR, WORKER, DISK)",
+				    type);
+	if (l->nf > want)
+		return imp_error_in(im, file, l->line, l->col[want], "%u columns, the header "
+				    "has %u", l->nf, want);
+	if (l->nf < want && strcmp(type, "PROCESSOR"))
+		return imp_error_in(im, file, l->line, l->end_col, "missing column '%s' "
+				    "(%u of the header's %u columns)",
+				    iometer_col_at(lo, l->nf - first), l->nf, want);
+	return 0;
+}
 
 static const char *inst_find(struct imp *im, struct iom_inst *in)
 {
@@ -48,7 +93,7 @@ static int inst_blocks(struct imp *im, struct iom_inst *in)
 			continue;
 		if (i + 1 >= in->c.n || strcmp(in->c.l[i + 1].f[0], "TimeStamp"))
 			return imp_error_in(im, in->path, l->line + 1, 1, "expected the header "
-					    "TimeStamp,'Target Type,... after 'Results");
+					    "\"TimeStamp,'Target Type,...\" after \"'Results\"");
 		b = realloc(in->b, (in->nb + 1) * sizeof(*b));
 		if (!b)
 			return -ENOMEM;
@@ -77,11 +122,8 @@ int iom_inst_load(struct imp *im, struct iom_inst *in)
 	in->path = inst_find(im, in);
 	if (!in->path)
 		return 0;
-	text = util_read_file(in->path, &len);
-	if (!text) {
-		snprintf(im->err, sizeof(im->err), "cannot read '%s': %s", in->path, strerror(errno));
-		return -EIO;
-	}
+	if ((rc = imp_read(im, in->path, "an Iometer inst file", &text, &len)) < 0)
+		return rc;
 	rc = csvlines_read(&in->c, text, len);
 	free(text);
 	return rc < 0 ? rc : inst_blocks(im, in);
