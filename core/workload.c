@@ -79,6 +79,17 @@ uint64_t workload_span(const struct workload *wl, unsigned i)
 	return size;
 }
 
+/* The bytes of target i each worker addresses: the whole span for random
+ * I/O; for sequential streams its 1/workers share, rounded down to align. */
+static uint64_t worker_segment(const struct workload *wl, unsigned i)
+{
+	uint64_t span = workload_span(wl, i);
+
+	if (rw_is_random(wl->rw))
+		return span;
+	return span / wl->workers / wl->align * wl->align;
+}
+
 static int check_split(struct workload *wl, unsigned engine_flags, char *err, size_t len)
 {
 	unsigned queues = wl->workers * wl->ntargets;
@@ -137,14 +148,14 @@ int workload_check(struct workload *wl, unsigned engine_flags, char *err, size_t
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < wl->ntargets; i++) {
-		uint64_t span = workload_span(wl, i);
-		uint64_t seg = rw_is_random(wl->rw) ? span : span / wl->workers;
+		uint64_t seg = worker_segment(wl, i);
 
 		if (seg < maxbs) {
 			snprintf(err, len, "target '%s': %llu bytes in use%s is less than "
 				 "the block size %u", wl->targets[i].path,
-				 (unsigned long long)seg,
-				 rw_is_random(wl->rw) ? "" : " per worker", maxbs);
+				 (unsigned long long)seg, rw_is_random(wl->rw) ? "" :
+				 wl->workers > 1 || wl->align > maxbs ?
+				 " per worker (its share, rounded down to align)" : "", maxbs);
 			return -EINVAL;
 		}
 	}
@@ -211,17 +222,11 @@ int gen_init(struct gen *g, const struct workload *wl, unsigned worker, uint64_t
 	g->nstreams = wl->ntargets;
 	for (unsigned t = 0; t < wl->ntargets; t++) {
 		struct gen_stream *s = &g->streams[t];
-		uint64_t span = workload_span(wl, t);
+		uint64_t span = workload_span(wl, t), seg = worker_segment(wl, t);
 
-		if (g->random) {
-			s->lo = 0;
-			s->hi = span;
-		} else {	/* disjoint segments, one per worker */
-			uint64_t seg = span / wl->workers / wl->align * wl->align;
-
-			s->lo = seg * worker;
-			s->hi = s->lo + seg;
-		}
+		/* sequential: disjoint segments, one per worker */
+		s->lo = g->random ? 0 : seg * worker;
+		s->hi = s->lo + seg;
 		s->cursor = s->lo;
 		s->budget = UINT64_MAX;
 		if (wl->passes)	/* each worker fills its share, passes times */

@@ -26,6 +26,10 @@ hb.run{ rw = "randread"' 3 "'}' expected" "syntax error"
 bad 'hb.run{ oi = 32, size = "1m" }' 1 "unknown key 'oi' \(did you mean 'oio'\?\)" "unknown key"
 bad 'hb.run{ bs = "4kb!", size = "1m" }' 1 "bs: '4kb!' is not a block size" "bad size string"
 bad 'hb.run{ size = "lots" }' 1 'size=lots: expected a size' "bad size for size="
+# a worker's share rounded down to align is 0: every worker would write offset 0
+bad 'hb.run{ rw = "write", bs = "4k", oio = 2, workers = 2, passes = 1, range = "1m", align = "1m", size = "4m" }' 1 \
+	"0 bytes in use per worker \\(its share, rounded down to align\\) is less than the block size 4096" \
+	"sequential shares that align rounds to nothing"
 bad 'hb.run{ oio = 30, workers = 4, size = "1m" }' 1 'oio=30 does not split evenly over 4 workers x 1 target.*multiple of 4' "uneven oio split"
 # divisible by the workers but not by workers x targets: the split is per queue
 bad 'hb.run{ engine = "null", targets = { "a", "b" }, oio = 6, workers = 2, duration = 1 }' 1 \
