@@ -50,7 +50,10 @@ static int uring_init(struct uring_state *st, const struct hb_engine_setup *s)
 	bool sqpoll = hb_opt_int(s->opts, s->nopts, "sqpoll", 0);
 
 	st->sqpoll = sqpoll;
-	p.flags = IORING_SETUP_CQSIZE;
+	/* CLAMP: the kernel caps a ring at 32768 SQEs and 65536 CQEs, and a plan's
+	 * oio may be 65536; requests go in batches and an overflowing CQE waits
+	 * in the kernel (IORING_FEAT_NODROP), so a clamped ring works */
+	p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
 	p.cq_entries = 2 * st->depth + 4;	/* + the tick's (and its SQE: depth + 1 below) */
 	if (sqpoll) {
 		p.flags |= IORING_SETUP_SQPOLL;
