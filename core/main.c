@@ -12,6 +12,10 @@
 static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
+/* list's and show's notes, printed once by help */
+#define CHECK_NOTE "list, show: every open runs SQLite's quick_check; --check runs the slower\n" \
+		   "integrity_check (indexes too) first.\n"
+
 /* One entry a command, in the style of Lua's luaL_Reg; usage is what
  * `hbatest help` prints for it (NULL: an alias of the entry above), notes
  * what it prints after every usage line, and `hbatest CMD --help` both. */
@@ -31,8 +35,8 @@ static const struct command {
 	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
 	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
 	  "ignored, as under nohup) abort the run, recorded, exit 130.\n" },
-	{ "list", cmd_list, "list [--db FILE]", NULL },
-	{ "show", cmd_show, "show RUN [--db FILE]", NULL },
+	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE },
+	{ "show", cmd_show, "show RUN [--db FILE] [--check]", CHECK_NOTE },
 	{ "plugins", cmd_plugins, "plugins [-v]", NULL },
 	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)", NULL },
 	{ "report", cmd_report,
@@ -79,8 +83,8 @@ static void print_usage(FILE *out)
 	}
 	fputs(usage_common, out);
 	for (const struct command *c = commands; c->name; c++)
-		if (c->notes)
-			fputs(c->notes, out);
+		if (c->notes && (c == commands || c->notes != c[-1].notes))
+			fputs(c->notes, out);	/* a note shared with the one before: once */
 	fputs(usage_exit, out);
 }
 
