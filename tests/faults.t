@@ -164,6 +164,8 @@ out=$("$HB" run "$TMP/two.lua" --db "$TMP/bad.db" --target v1 -q 2>&1); rc=$?
 like "$rc $out" "^1 .*bad.db' is corrupt" "corrupt: run refuses to add to it"
 out=$("$HB" list --db "$TMP/bad.db" --check 2>&1); rc=$?
 like "$rc $out" "^1 .*bad.db' is corrupt: .*integrity_check" "corrupt: list --check runs integrity_check"
+out=$("$HB" sql "SELECT count(*) FROM steps" --db "$TMP/bad.db" 2>&1); rc=$?
+like "$rc $out" "^1 .*bad.db' is corrupt: .*quick_check" "corrupt: sql checks too, and prints no count from a damaged file"
 
 # --- list and show never write into a file ---------------------------------
 : > "$TMP/empty.db"

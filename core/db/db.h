@@ -47,6 +47,9 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t errl
  * both versions when the file or its folder is read-only). full:
  * integrity_check (every page and index) instead of quick_check. */
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
+/* PRAGMA quick_check (full: integrity_check) of an open database: 0, or
+ * -EUCLEAN with "database 'x' is corrupt: ..." in err. */
+int db_check(struct db *db, bool full, char *err, size_t len);
 void db_close(struct db *db);
 int db_exec(struct db *db, const char *sql);
 /* The reason of the last failed call: "database is locked". */

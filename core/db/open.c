@@ -69,7 +69,7 @@ int db_user_version(struct db *db)
 }
 
 /* quick_check (or integrity_check): corruption named as corruption. */
-static int db_check(struct db *db, bool full, char *err, size_t len)
+int db_check(struct db *db, bool full, char *err, size_t len)
 {
 	const char *sql = full ? "PRAGMA integrity_check(20)" : "PRAGMA quick_check(20)";
 	const char *what = full ? "integrity_check" : "quick_check";

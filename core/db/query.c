@@ -141,6 +141,8 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 			 "--db FILE", path);
 		goto fail;
 	}
+	if (db_check(&q->db, false, err, len))	/* as every other open does */
+		goto fail;
 	sqlite3_set_authorizer(q->db.h, query_authorize, q);
 	return 0;
 fail:
