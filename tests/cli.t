@@ -56,4 +56,9 @@ printf 'hb.run{ name = "4k random 70/30 read/write QD16", engine = "null", targe
 out=$("$HB" show 1 --db "$TMP/names.db")
 like "$out" "   1  measure +4k random 70/30 read/write QD16  done " "show: a 31-character step name whole"
 like "$out" "   2  measure +4k random 70/30 read/write QD1   done " "and the column as wide as the longest name"
+# a label given to several runs (a plan run again): the newest, said aloud
+for i in 1 2; do "$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label again -q 2>/dev/null; done
+out=$("$HB" show again --db "$TMP/names.db" 2>&1 >/dev/null)
+like "$out" "warning: label 'again' names 2 runs: using the newest, run 3 \(the others: 2; give an id" \
+	"a label of two runs: show says it uses the newest and names the other"
 done_testing

@@ -59,6 +59,7 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	for (unsigned q = 0; q < ARRAY_SIZE(queries); q++) {
 		sqlite3_stmt *st = db_prep(db, queries[q]);
 		int64_t id = -1, n = 0;
+		char others[128];
 		int rc;
 
 		if (!st) {
@@ -66,9 +67,14 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 			return -EIO;
 		}
 		sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+		others[0] = '\0';
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			if (n++ == 0)
 				id = sqlite3_column_int64(st, 0);
+			else if (strlen(others) < sizeof(others) - 24)
+				snprintf(others + strlen(others), sizeof(others) - strlen(others),
+					 "%s%lld", n > 2 ? ", " : "",
+					 (long long)sqlite3_column_int64(st, 0));
 		}
 		sqlite3_finalize(st);
 		if (rc != SQLITE_DONE) {
@@ -80,6 +86,10 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 				 "starting so; give more of it", spec, (long long)n);
 			return -EINVAL;
 		}
+		if (q == 2 && n > 1)	/* a plan run again under its label: the newest */
+			log_warn("label '%s' names %lld runs: using the newest, run %lld (the "
+				 "others: %s; give an id for one of them)", spec, (long long)n,
+				 (long long)id, others);
 		if (id > 0)
 			return id;
 	}
