@@ -215,7 +215,7 @@ local function bar_clusters()
     elseif sequential(s) and s.axis == "oio" then
       local g = s.group_name or s.name
       if not sweeps[g] then
-        sweeps[g] = { label = g .. " (best OIO)", steps = {}, sweep = true }
+        sweeps[g] = { label = g .. " (best OIO)", steps = {}, sweep = g }
         clusters[#clusters + 1] = sweeps[g]
       end
       for i = 1, #ctx.runs do
@@ -259,7 +259,7 @@ function charts.sequential_bars()
   local missing = charts.left_out(series, true)
   local peaks = {}
   for k, cl in ipairs(clusters) do
-    if from[k] then peaks[#peaks + 1] = ("%s: %s"):format(cl.label, table.concat(from[k], ", ")) end
+    if from[k] then peaks[#peaks + 1] = ("%s: %s"):format(cl.sweep, table.concat(from[k], ", ")) end
   end
   -- no run's link known (a virtio disk, no pcie probe facts): no ceiling promised
   ctx.add(any_ceiling and "<h2>Sequential throughput and the PCIe ceiling</h2>"
@@ -272,7 +272,7 @@ function charts.sequential_bars()
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
-    .. (#peaks > 0 and ("; best OIO of each run, " .. table.concat(peaks, "; ")) or "") .. missing)
+    .. (#peaks > 0 and ("; each run's best OIO of the sweep " .. table.concat(peaks, "; ")) or "") .. missing)
 end
 
 -- ---- latency percentiles of one point of each sweep group -----------------
@@ -380,8 +380,8 @@ function charts.steady()
         end
         local pts = {}
         for k, x in ipairs(rounds) do pts[k] = { x.round, x.v } end
-        local title = ("%s — %s: steady state %s in %d rounds"):format(r.series_title, ss.name,
-          ss.attained == 1 and "attained" or "NOT attained", ss.rounds)
+        local title = ("%s — %s: steady state %s in %s"):format(r.series_title, ss.name,
+          ss.attained == 1 and "attained" or "NOT attained", fmt.plural(ss.rounds or 0, "round"))
         local c = report.chart{ name = ("steady-run%d-%s"):format(i, ss.name), template = "steady",
           title = title, columns = { "round", track },
           series = { { title = r.series_title, color = r.color, rows = pts } },
