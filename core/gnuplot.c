@@ -101,13 +101,13 @@ static void last_messages(struct gnuplot *g, const char *script, char *out, size
 	free(text);
 }
 
-/* "exit status 1", "killed by signal 11 (Segmentation fault)" */
+/* "exit status 1", "killed by signal 11, Segmentation fault" */
 static void how_ended(int status, char *out, size_t len)
 {
 	if (WIFEXITED(status))
 		snprintf(out, len, "exit status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		snprintf(out, len, "killed by signal %d (%s)", WTERMSIG(status),
+		snprintf(out, len, "killed by signal %d, %s", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 	else
 		snprintf(out, len, "wait status %#x", (unsigned)status);

@@ -70,8 +70,9 @@ local function trouble_line(r, s)
   local what = ("step %d “%s” %s"):format(s.seq, esc(s.name or "?"),
     s.status == "done" and "done" or ("%s after %s"):format(esc(s.status),
       fmt.plural(s.window_s or 0, "second")))
-  local errs = s.errors and (", " .. fmt.plural(s.errors, "I/O error")) or ""
   local text = s.error_text and s.error_text ~= "" and s.error_text
+  -- the stored count; a zero beside a message that counts errors would only confuse
+  local errs = s.errors and (s.errors > 0 or not text) and (", " .. fmt.plural(s.errors, "I/O error")) or ""
   if not text and r.state ~= "done" then
     local ev = report.sql([[SELECT message FROM events WHERE run_id = ?1
       AND level IN ('error', 'warning') ORDER BY id DESC LIMIT 1]], r.id)[1]

@@ -117,7 +117,7 @@ printf '#!/bin/sh\ncase "$1" in *sequential-bars*) echo "first line" >&2; echo "
 chmod +x "$TMP/gpbin/gnuplot"
 PATH="$TMP/gpbin:$PATH" "$HB" report all --db "$TMP/sim.db" --out "$TMP/crash" >/dev/null 2>"$TMP/err"
 is $? 1 "gnuplot killed on one chart: exit 1"
-like "$(cat "$TMP/err")" "gnuplot failed on 'charts/[0-9]+-sequential-bars.gp' \(killed by signal 11 \(Segmentation fault\)\): first line / last words; the rest of the report is written" \
+like "$(cat "$TMP/err")" "gnuplot failed on 'charts/[0-9]+-sequential-bars.gp' \(killed by signal 11, Segmentation fault\): first line / last words; the rest of the report is written" \
 	"the error says how gnuplot ended and quotes its last lines"
 like "$(page "$TMP/crash")" '<img class="chart".*chart not drawn: gnuplot failed on <code>charts/[0-9]+-sequential-bars.gp</code>' \
 	"the page is written: a note for that chart, the others drawn"
