@@ -1,6 +1,6 @@
 /* gnuplot as an external program: each chart's script run in the report's
  * charts/ folder, as many at once as there are CPUs; a failure names the
- * script and quotes gnuplot's first message. */
+ * script, says how gnuplot ended and quotes its last messages. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,7 +26,8 @@ struct gnuplot {
 	char dir[PATH_MAX];
 	unsigned parallel, running;
 	struct gnuplot_job jobs[GNUPLOT_MAX_JOBS];
-	char failed[512];	/* the first failure */
+	char failed[1024];	/* the first failure */
+	unsigned nfailed;
 };
 
 bool gnuplot_found(void)
@@ -69,40 +70,62 @@ static void log_name(const char *script, char *out, size_t len)
 	snprintf(out, len, "%.*s.log", base, script);
 }
 
-/* The first line gnuplot printed, for the message. */
-static void first_message(struct gnuplot *g, const char *script, char *out, size_t len)
+/* gnuplot's last lines (at most GNUPLOT_TAIL, error context without the
+ * caret lines), as ": a / b / c" for the message. */
+#define GNUPLOT_TAIL 3
+
+static void last_messages(struct gnuplot *g, const char *script, char *out, size_t len)
 {
 	char name[300], path[PATH_MAX + 310];
-	size_t n = 0;
+	const char *lines[GNUPLOT_TAIL];
+	unsigned n = 0;
+	size_t size = 0, o = 0;
 	char *text;
 
 	log_name(script, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
-	text = util_read_file(path, &n);
-	snprintf(out, len, "%s", "");
+	text = util_read_file(path, &size);
+	out[0] = '\0';
 	if (!text)
 		return;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		if (line[strspn(line, " \t^")]) {
-			snprintf(out, len, ": %s", line + strspn(line, " \t"));
-			break;
-		}
+		line += strspn(line, " \t");
+		if (!line[strspn(line, " \t^")])
+			continue;
+		if (n == GNUPLOT_TAIL)
+			memmove(lines, lines + 1, sizeof(lines[0]) * --n);
+		lines[n++] = line;
 	}
+	for (unsigned i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s", i ? " / " : ": ", lines[i]);
 	free(text);
+}
+
+/* "exit status 1", "killed by signal 11, Segmentation fault" */
+static void how_ended(int status, char *out, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(out, len, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(out, len, "killed by signal %d, %s", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(out, len, "wait status %#x", (unsigned)status);
 }
 
 static void job_done(struct gnuplot *g, struct gnuplot_job *j, int status)
 {
-	char msg[300], name[300], path[PATH_MAX + 310];
+	char msg[600], how[96], name[300], path[PATH_MAX + 310];
 
 	log_name(j->script, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		unlink(path);
-	} else if (!g->failed[0]) {
-		first_message(g, j->script, msg, sizeof(msg));
-		snprintf(g->failed, sizeof(g->failed), "gnuplot failed on 'charts/%s'%s",
-			 j->script, msg);
+		unlink(path);	/* a failure keeps its log: the page names the chart */
+	} else if (!g->nfailed++) {
+		how_ended(status, how, sizeof(how));
+		last_messages(g, j->script, msg, sizeof(msg));
+		snprintf(g->failed, sizeof(g->failed), "gnuplot failed on 'charts/%s' (%s)%s",
+			 j->script, how, msg);
 	}
 	j->pid = 0;
 	g->running--;
@@ -160,8 +183,8 @@ int gnuplot_start(struct gnuplot *g, const char *script, char *err, size_t len)
 	for (unsigned i = 0; i < GNUPLOT_MAX_JOBS && !j; i++)
 		if (!g->jobs[i].pid)
 			j = &g->jobs[i];
-	if (g->failed[0] || !j) {
-		snprintf(err, len, "%s", g->failed[0] ? g->failed : "too many gnuplot jobs");
+	if (!j) {
+		snprintf(err, len, "too many gnuplot jobs");
 		return -EIO;
 	}
 	snprintf(j->script, sizeof(j->script), "%s", script);
@@ -186,11 +209,12 @@ int gnuplot_wait(struct gnuplot *g, char *err, size_t len)
 		snprintf(err, len, "interrupted");
 		return -EINTR;
 	}
-	if (g->failed[0]) {
+	if (g->nfailed > 1)
+		snprintf(err, len, "%s; and %u more charts (their logs are charts/NN-name.log)",
+			 g->failed, g->nfailed - 1);
+	else if (g->nfailed)
 		snprintf(err, len, "%s", g->failed);
-		return -EIO;
-	}
-	return 0;
+	return g->nfailed ? -EIO : 0;
 }
 
 void gnuplot_free(struct gnuplot *g)

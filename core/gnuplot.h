@@ -12,10 +12,11 @@ bool gnuplot_found(void);
 /* Run scripts in dir, at most `parallel` at once (0: one per online CPU). */
 struct gnuplot *gnuplot_new(const char *dir, unsigned parallel);
 /* Start `gnuplot script` in the folder (waits for a free slot first); its
- * output goes to script's name with .log. 0 or -errno with err: a chart that
- * already failed is reported here or by gnuplot_wait. */
+ * output goes to script's name with .log, kept only when gnuplot fails.
+ * 0 or -errno with err (interrupted, or gnuplot cannot be started). */
 int gnuplot_start(struct gnuplot *g, const char *script, char *err, size_t len);
-/* Wait for every chart; 0, or -EIO with err naming the first that failed. */
+/* Wait for every chart; 0, or -EIO with err naming the first that failed,
+ * how (exit status or signal) and gnuplot's last lines. */
 int gnuplot_wait(struct gnuplot *g, char *err, size_t len);
 /* Stops what still runs, frees g. */
 void gnuplot_free(struct gnuplot *g);

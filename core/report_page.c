@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report_page.h"
 #include "strbuf.h"
@@ -59,6 +60,13 @@ static int embed_one(struct strbuf *out, const char *dir, const char *name, bool
 	if (!rendered) {
 		sb_printf(out, "<p class=\"nochart\">chart not rendered (--no-charts): "
 			  "<code>charts/%.*s.gp</code></p>", (int)(strlen(name) - 4), name);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/charts/%.*s.log", dir, (int)(strlen(name) - 4), name);
+	if (access(path, F_OK) == 0) {	/* gnuplot failed on it: say so, keep the page */
+		sb_printf(out, "<p class=\"nochart failed\">chart not drawn: gnuplot failed on "
+			  "<code>charts/%.*s.gp</code> (its messages: <code>charts/%.*s.log</code>)</p>",
+			  (int)(strlen(name) - 4), name, (int)(strlen(name) - 4), name);
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/charts/%s", dir, name);

@@ -8,7 +8,8 @@
 
 /* In every .html file of DIR, replace <!--hbatest:chart NN-name.svg--> by an <img>
  * holding charts/NN-name.svg as a data: URI; with rendered false (no
- * charts), by a note naming the chart's script. 0 or -errno with err. */
+ * charts), or when gnuplot failed on it (its charts/NN-name.log is kept), by
+ * a note naming the chart's script. 0 or -errno with err. */
 int report_page_embed(const char *dir, bool rendered, char *err, size_t len);
 /* rm -rf dir (never following symlinks); 0 or -errno. */
 int report_remove_tree(const char *dir);

@@ -16,6 +16,38 @@ local function figure(c, caption)
           "</code>, data <code>", esc(c.tsv), "</code></figcaption></figure>")
 end
 
+-- How many points a chart's series hold (rows with a number as value).
+local function count(rows)
+  local n = 0
+  for _, p in ipairs(rows) do
+    if type(p[2]) == "number" and p[2] == p[2] then n = n + 1 end
+  end
+  return n
+end
+
+function charts.npoints(series)
+  local n = 0
+  for _, s in ipairs(series) do n = n + count(s.rows) end
+  return n
+end
+
+-- " (no points from A, B)" for the caption of a chart with runs left out
+-- or drawn as nothing; with drop, series without points are removed.
+function charts.left_out(series, drop)
+  if #ctx.runs < 2 then return "" end
+  local names, k = {}, 1
+  while k <= #series do
+    if count(series[k].rows) == 0 then
+      names[#names + 1] = series[k].title
+      if drop then table.remove(series, k) else k = k + 1 end
+    else
+      k = k + 1
+    end
+  end
+  if #names == 0 then return "" end
+  return ("; no points from %s%s"):format(table.concat(names, ", "), drop and " (left out)" or "")
+end
+
 -- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
 local SAMPLES = [[
   SELECT t, ramp, ops, bytes, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 ORDER BY t]]
@@ -51,8 +83,8 @@ function charts.scatter()
             args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
                      ramp_s = s.ramp_s or 0 },
           }
-          figure(c, ("%s: %d seconds, %s dots (left), mean latency (right, log)"):format(
-            title, #rows, unit))
+          figure(c, ("%s: %s, %s dots (left), mean latency (right, log)"):format(
+            title, fmt.plural(#rows, "second"), unit))
         end
       end
     end
@@ -80,8 +112,6 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
   for _, g in ipairs(all) do
     if not which or which(g) then order[#order + 1] = g end
   end
-  if #order == 0 then return end
-  ctx.add("<h2>", esc(heading), "</h2>")
   for _, g in ipairs(order) do
     local field, unit = compare.metric(groups[g][1].first)
     local series = {}
@@ -96,18 +126,21 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
       table.sort(pts, function(a, b) return a[1] < b[1] end)
       series[i] = { title = r.series_title, color = r.color, rows = pts }
     end
-    ctx.add("<h3>", esc(g), "</h3>")
-    local cols = { axis, unit, "lat_mean_us", "lat_p99_us" }
-    local c = report.chart{ name = axis .. "-" .. g, template = "sweep", title = g .. ": " .. unit,
-      columns = cols, series = series,
-      args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
-    figure(c, ("%s: %s over %s, one line per run"):format(g, unit, xlabel))
-    if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
-    c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
-      title = g .. ": latency", columns = cols, series = series,
-      args = { xlabel = xlabel, logx = logx and 1 or 0 } }
-    figure(c, ("%s: mean and p99 latency over %s"):format(g, xlabel))
-    charts.percentiles(g, groups[g], axis)
+    if charts.npoints(series) > 0 then
+      if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
+      ctx.add("<h3>", esc(g), "</h3>")
+      local cols = { axis, unit, "lat_mean_us", "lat_p99_us" }
+      local c = report.chart{ name = axis .. "-" .. g, template = "sweep", title = g .. ": " .. unit,
+        columns = cols, series = series,
+        args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
+      figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
+      if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
+      c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
+        title = g .. ": latency", columns = cols, series = series,
+        args = { xlabel = xlabel, logx = logx and 1 or 0 } }
+      figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
+      charts.percentiles(g, groups[g], axis)
+    end
   end
 end
 
@@ -144,7 +177,8 @@ function charts.dots(g, rows, field, unit, xlabel)
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
     title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
     series = series, args = { xlabel = xlabel, ylabel = unit, levels = levels } }
-  figure(c, ("%s: every second of each OIO point (%d in all) and its average"):format(g, seconds))
+  figure(c, ("%s: every second of each OIO point (%d in all) and its average%s"):format(g, seconds,
+    charts.left_out(series)))
 end
 
 -- ---- sequential throughput bars against the PCIe ceiling ------------------------
@@ -181,7 +215,7 @@ local function bar_clusters()
     elseif sequential(s) and s.axis == "oio" then
       local g = s.group_name or s.name
       if not sweeps[g] then
-        sweeps[g] = { label = g .. " (best OIO)", steps = {} }
+        sweeps[g] = { label = g .. " (best OIO)", steps = {}, sweep = g }
         clusters[#clusters + 1] = sweeps[g]
       end
       for i = 1, #ctx.runs do
@@ -198,7 +232,7 @@ end
 function charts.sequential_bars()
   local clusters = bar_clusters()
   if #clusters == 0 then return end
-  local series, ymax, labelled, any_ceiling = {}, 0, {}, false
+  local series, ymax, labelled, any_ceiling, from = {}, 0, {}, false, {}
   for i, r in ipairs(ctx.runs) do
     local pts = {}
     for k, cl in ipairs(clusters) do
@@ -211,9 +245,21 @@ function charts.sequential_bars()
       if ceil and labelled[key] then label = "" end
       if ceil then labelled[key] = true; any_ceiling = true end
       ymax = math.max(ymax, v or 0, ceil or 0)
-      pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "" }
+      -- a sweep's bar says which OIO it is (runs peak at different ones)
+      local oio = v and cl.sweep and ("OIO " .. s.axis_value) or ""
+      if oio ~= "" then
+        from[k] = from[k] or {}
+        table.insert(from[k], ("%s at OIO %s"):format(r.name, s.axis_value))
+      end
+      pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "", oio }
     end
     series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  if charts.npoints(series) == 0 then return end
+  local missing = charts.left_out(series, true)
+  local peaks = {}
+  for k, cl in ipairs(clusters) do
+    if from[k] then peaks[#peaks + 1] = ("%s: %s"):format(cl.sweep, table.concat(from[k], ", ")) end
   end
   -- no run's link known (a virtio disk, no pcie probe facts): no ceiling promised
   ctx.add(any_ceiling and "<h2>Sequential throughput and the PCIe ceiling</h2>"
@@ -221,11 +267,12 @@ function charts.sequential_bars()
   local c = report.chart{ name = "sequential-bars", template = "bars",
     title = any_ceiling and "Sequential throughput (MB/s) against each run's PCIe link ceiling"
       or "Sequential throughput (MB/s)",
-    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling" }, series = series,
-    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.15 + 1, nclusters = #clusters } }
-  figure(c, any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
+    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from" }, series = series,
+    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.2 + 1, nclusters = #clusters } }
+  figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
+    .. (#peaks > 0 and ("; each run's best OIO of the sweep " .. table.concat(peaks, "; ")) or "") .. missing)
 end
 
 -- ---- latency percentiles of one point of each sweep group -----------------
@@ -297,7 +344,7 @@ function charts.per_target()
       for i, r in ipairs(ctx.runs) do
         local pts = {}
         for k, p in ipairs(paths) do
-          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "" }
+          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "", "" }
           ymax = math.max(ymax, per[i][p] or 0)
         end
         series[i] = { title = r.series_title, color = r.color, rows = pts }
@@ -305,14 +352,18 @@ function charts.per_target()
       local what = ctx.label(s0)
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
-        columns = { "target", unit, "path", "ceiling", "ceiling label" },
+        columns = { "target", unit, "path", "ceiling", "ceiling label", "from" },
         args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths } }
-      figure(c, ("%s: %s of each of its %d targets over the measurement window"):format(what, unit, #paths))
+      figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
+        fmt.plural(#paths, "target"), charts.left_out(series, true)))
     end
   end
 end
 
 -- ---- SNIA steady state: convergence per run and hb.steady ------------------
+local TRACK_LABEL = { iops = "IOPS", mbps = "MB/s", lat_mean_us = "mean latency (µs)",
+                      lat_p99_us = "p99 latency (µs)" }
+
 function charts.steady()
   local heading = false
   for i, r in ipairs(ctx.runs) do
@@ -329,12 +380,12 @@ function charts.steady()
         end
         local pts = {}
         for k, x in ipairs(rounds) do pts[k] = { x.round, x.v } end
-        local title = ("%s — %s: steady state %s in %d rounds"):format(r.series_title, ss.name,
-          ss.attained == 1 and "attained" or "NOT attained", ss.rounds)
+        local title = ("%s — %s: steady state %s in %s"):format(r.series_title, ss.name,
+          ss.attained == 1 and "attained" or "NOT attained", fmt.plural(ss.rounds or 0, "round"))
         local c = report.chart{ name = ("steady-run%d-%s"):format(i, ss.name), template = "steady",
           title = title, columns = { "round", track },
           series = { { title = r.series_title, color = r.color, rows = pts } },
-          args = { ylabel = track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,
+          args = { ylabel = TRACK_LABEL[track] or track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,
                    mean = ss.mean or 0, slope = ss.slope or 0, nrounds = #rounds,
                    band = (ss.max_data_excursion or 0.2) / 2 } }
         figure(c, title .. (". Window rounds %s-%s: data excursion %.0f (limit %.0f %% of the mean), "

@@ -1,6 +1,6 @@
 -- How runs compare: steps pair up across runs by (kind, group, axis, axis
 -- value), then by name; a delta against the baseline knows which way is
--- better; differences under the run-to-run noise (2 %) are only noise.
+-- better; a change under 2 % is shown apart (grey), as too small to call.
 local compare = {}
 
 compare.noise_pct = 2
@@ -84,7 +84,7 @@ function compare.unmatched(rows, nruns)
   return out
 end
 
--- Delta of v against base in %, and its class: "noise" (under 2 %),
+-- Delta of v against base in %, and its class: "noise" (a change under 2 %),
 -- "better" or "worse" (higher_better says which way is up).
 function compare.delta(v, base, higher_better)
   if not v or not base or base == 0 then return nil end

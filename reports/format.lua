@@ -12,6 +12,22 @@ function format.num(v)
   return sign .. int
 end
 
+-- 1 -> "1 second", 4 -> "4 seconds" (plural(n, "match", "matches") for others)
+function format.plural(n, one, many)
+  local text = n == math.floor(n) and format.num(n):gsub("%.0+$", "") or format.num(n)
+  return ("%s %s"):format(text, n == 1 and one or (many or one .. "s"))
+end
+
+-- 1073741824 -> "1.0 GiB", 8388608 -> "8.0 MiB"
+function format.bytes(b)
+  b = tonumber(b)
+  if not b then return nil end
+  for _, u in ipairs{ { 2 ^ 40, "TiB" }, { 2 ^ 30, "GiB" }, { 2 ^ 20, "MiB" }, { 2 ^ 10, "KiB" } } do
+    if b >= u[1] then return ("%.1f %s"):format(b / u[1], u[2]) end
+  end
+  return format.plural(b, "byte")
+end
+
 function format.gbps(bytes_per_s)
   if not bytes_per_s then return nil end
   return ("%.2f GB/s"):format(bytes_per_s / 1e9)

@@ -60,12 +60,41 @@ for _, r in ipairs(runs) do
       esc(r.started_at or ""), "</li>")
 end
 add("</ul></header>")
-for _, r in ipairs(runs) do
+-- Steps that failed, were aborted or counted I/O errors: the run, the step,
+-- how far it got and its message, near the top.
+local function step_trouble(s)
+  return s.status ~= "done" or (s.errors or 0) > 0 or (s.error_text and s.error_text ~= "")
+end
+
+local function trouble_line(r, s)
+  local what = ("step %d “%s” %s"):format(s.seq, esc(s.name or "?"),
+    s.status == "done" and "done" or ("%s after %s"):format(esc(s.status),
+      fmt.plural(s.window_s or 0, "second")))
+  local text = s.error_text and s.error_text ~= "" and s.error_text
+  -- the stored count; a zero beside a message that counts errors would only confuse
+  local errs = s.errors and (s.errors > 0 or not text) and (", " .. fmt.plural(s.errors, "I/O error")) or ""
+  if not text and r.state ~= "done" then
+    local ev = report.sql([[SELECT message FROM events WHERE run_id = ?1
+      AND level IN ('error', 'warning') ORDER BY id DESC LIMIT 1]], r.id)[1]
+    text = ev and ev.message
+  end
+  return what .. errs .. (text and (': <span class="errtext">' .. esc(text) .. "</span>")
+    or ": no error text recorded")
+end
+
+for i, r in ipairs(runs) do
+  local lines = {}
+  for _, s in ipairs(steps[i]) do
+    if step_trouble(s) then lines[#lines + 1] = "<li>" .. trouble_line(r, s) .. "</li>" end
+  end
   if r.state ~= "done" then
     add('<div class="alert"><b>', esc(r.name), "</b> is <b>", esc(r.state),
         "</b>: its results stop where it stopped",
-        N > 1 and "; steps it did not reach are listed as unmatched below" or "",
-        ".</div>")
+        N > 1 and "; steps it did not reach are listed as not in every run below" or "",
+        ".", #lines > 0 and "<ul>" .. table.concat(lines) .. "</ul>" or "", "</div>")
+  elseif #lines > 0 then
+    add('<div class="alert"><b>', esc(r.name), "</b> counted errors:<ul>",
+        table.concat(lines), "</ul></div>")
   end
 end
 
@@ -143,6 +172,21 @@ local testbed_rows = {
     end },
 }
 
+-- "/dev/loop0 (block, 1.0 GiB); /tmp/x.dat (file, 64.0 MiB)", the first 8
+local function target_list(r)
+  local t = report.sql("SELECT path, kind, size_bytes FROM targets WHERE run_id = ?1 ORDER BY id", r.id)
+  local parts = {}
+  for k, x in ipairs(t) do
+    if k > 8 then
+      parts[#parts + 1] = ("and %d more"):format(#t - 8)
+      break
+    end
+    local size = fmt.bytes(x.size_bytes)
+    parts[k] = ("%s (%s%s)"):format(x.path, x.kind or "?", size and ", " .. size or "")
+  end
+  return #parts > 0 and table.concat(parts, "; ") or nil
+end
+
 local function run_facts(i)
   local r, m = runs[i], fact_map(facts[i])
   local cells = {}
@@ -163,7 +207,7 @@ local function run_facts(i)
     cells["Simulated link"] = table.concat(l, "; ")
   end
   cells["Engine"] = table.concat(engines, ", ")
-  cells["Targets"] = tostring(#report.sql("SELECT 1 FROM targets WHERE run_id = ?1", r.id))
+  cells["Targets"] = target_list(r)
   cells["Plan"] = r.plan_path
   cells["Plan sha256"] = r.plan_sha256 and r.plan_sha256:sub(1, 16)
   cells["--set"] = (r.sets_json and r.sets_json ~= "{}" and r.sets_json ~= "[]") and r.sets_json or nil
@@ -232,8 +276,16 @@ local function step_label(s)
   return label
 end
 
-local function done_value(s, field)
-  return s and s.status == "done" and s[field] or nil
+-- A step's value, and for a step that did not finish but stored whole
+-- seconds, its value with a note ("aborted after 2 seconds"); such a value
+-- is shown but neither starred nor compared.
+local function step_value(s, field)
+  if not s or not s[field] then return nil end
+  if s.status == "done" then return s[field] end
+  if (s.window_s or 0) > 0 then
+    return nil, s[field], ("%s after %s"):format(s.status, fmt.plural(s.window_s, "second"))
+  end
+  return nil
 end
 
 local csv = { "step,kind,metric" }
@@ -252,14 +304,19 @@ for _, row in ipairs(rows) do
   local s = row.first
   local field, unit = compare.metric(s)
   for _, m in ipairs{ { field, unit, true }, { "lat_p99_us", "p99 latency µs", false } } do
-    local vals = {}
-    for i = 1, N do vals[i] = done_value(row.steps[i], m[1]) end
+    local vals, part, note = {}, {}, {}
+    for i = 1, N do vals[i], part[i], note[i] = step_value(row.steps[i], m[1]) end
     local best = compare.best(vals, N, m[3])
     local line = { fmt.csv(step_label(s)), s.kind, fmt.csv(m[2]) }
     add("<tr>", m[3] and "<td>" .. esc(step_label(s)) .. "</td>" or "<td></td>",
         '<td class="metric">', esc(m[2]), "</td>")
     for i = 1, N do
-      add(best == i and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
+      if part[i] then
+        add('<td class="num partial">', fmt.num(part[i]), '<br><span class="note">',
+            esc(note[i]), "</span></td>")
+      else
+        add(best == i and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
+      end
       line[#line + 1] = vals[i] and ("%.6g"):format(vals[i]) or ""
     end
     for i = 1, N do
@@ -276,18 +333,36 @@ end
 add("</tbody></table>")
 if N > 1 then
   add('<p class="sub">★ best of the row. Deltas in green are better, red worse (IOPS and MB/s ',
-      "up, latency down); grey: under ", compare.noise_pct, " %, within run-to-run noise.</p>")
+      "up, latency down); grey: a change under ", compare.noise_pct, " %. A value marked ",
+      "“aborted/failed after N seconds” is from a step that did not finish: shown, not compared.</p>")
 end
 report.write("data/summary.csv", table.concat(csv, "\n") .. "\n")
 
-local unmatched = compare.unmatched(rows, N)
-if N > 1 and #unmatched > 0 then
+-- Every row some run has no full value in: the step is missing there, or
+-- it did not finish (partial seconds or none), as the table shows it.
+local gaps = {}
+for _, row in ipairs(rows) do
+  local miss, partial, none = {}, {}, {}
+  local field = compare.metric(row.first)
+  for i = 1, N do
+    local s = row.steps[i]
+    local v, p, note = step_value(s, field)
+    if not s then miss[#miss + 1] = esc(runs[i].name)
+    elseif p then partial[#partial + 1] = ("%s (%s)"):format(esc(runs[i].name), esc(note))
+    elseif not v and s.status ~= "done" then
+      none[#none + 1] = ("%s (%s, no whole second stored)"):format(esc(runs[i].name), esc(s.status))
+    end
+  end
+  local parts = {}
+  if #miss > 0 then parts[#parts + 1] = "missing in " .. table.concat(miss, ", ") end
+  if #partial > 0 then parts[#parts + 1] = "partial in " .. table.concat(partial, ", ") end
+  if #none > 0 then parts[#parts + 1] = "no result in " .. table.concat(none, ", ") end
+  if #parts > 0 then gaps[#gaps + 1] = { row = row, text = table.concat(parts, "; ") } end
+end
+if N > 1 and #gaps > 0 then
   add("<h3>Steps not in every run</h3><ul>")
-  for _, u in ipairs(unmatched) do
-    local miss = {}
-    for k, r in ipairs(u.missing) do miss[k] = esc(runs[r].name) end
-    add("<li>", esc(step_label(u.row.first)), " (", u.row.first.kind, "): missing in ",
-        table.concat(miss, ", "), "</li>")
+  for _, u in ipairs(gaps) do
+    add("<li>", esc(step_label(u.row.first)), " (", u.row.first.kind, "): ", u.text, "</li>")
   end
   add("</ul>")
 end

@@ -170,7 +170,7 @@ q "$TMP/hand.db" "UPDATE runs SET status = 'running', finished_at = NULL, pid = 
 	UPDATE steps SET status = 'running', iops = NULL, mbps = NULL WHERE run_id = 2 AND seq = 1"
 "$HB" report 2 --db "$TMP/hand.db" --out "$TMP/intr" >/dev/null 2>"$TMP/err"; ok $? "a report of an interrupted run"
 like "$(cat "$TMP/intr/index.html")" '<span class="badge state-interrupted">interrupted</span>' "its state is a badge"
-like "$(tr -d '\n' < "$TMP/intr/index.html")" 'class="alert"><b>.*</b> is <b>interrupted</b>: its results stop where it stopped\.</div>' \
+like "$(tr -d '\n' < "$TMP/intr/index.html")" 'class="alert"><b>.*</b> is <b>interrupted</b>: its results stop where it stopped\.(<ul>.*</ul>)?</div>' \
 	"and an alert that promises no list of unmatched steps (one run: nothing to match)"
 like "$(cat "$TMP/intr/index.html")" 'class="badge sim">simulated' "simulated runs are badged"
 
@@ -262,8 +262,10 @@ is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is unchanged af
 mkdir -p "$TMP/tpl/gnuplot"; printf 'plot datafile using 1:2 with nonsense\n' > "$TMP/tpl/gnuplot/bad.gp"
 printf 'local c = report.chart{ name = "x", template = "bad", series = { { title = "a", rows = { { 1, 2 } } } } }\nreport.write("index.html", c.img)\n' > "$TMP/tpl/my.lua"
 rep 1 --template "$TMP/tpl/my.lua" --out "$TMP/badgp"; is $? 1 "a template gnuplot cannot read: exit 1"
-like "$(cat "$TMP/err")" "gnuplot failed on 'charts/01-x.gp': .*line [0-9]+: unrecognized plot type" "the error names the chart and quotes gnuplot"
-[ ! -e "$TMP/badgp" ]; ok $? "and no DIR"
+like "$(cat "$TMP/err")" "gnuplot failed on 'charts/01-x.gp' \(exit status 1\): .*line [0-9]+: unrecognized plot type; the rest of the report is written" \
+	"the error names the chart, how gnuplot ended and quotes it"
+like "$(cat "$TMP/badgp/index.html")" "chart not drawn: gnuplot failed on <code>charts/01-x.gp</code>" \
+	"the rest of the report is written, the chart replaced by a note naming its script"
 
 # --- DIR: replaced when it is a report, refused otherwise --------------------------------
 rep 1 --out "$TMP/one"; ok $? "a report over an older report replaces it"

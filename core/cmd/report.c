@@ -209,6 +209,14 @@ static int resolve_runs(struct db *db, const struct report_args *a, int64_t *ids
 			log_error("%s", err);
 			return -1;
 		}
+		for (unsigned k = 0; k < i; k++) {
+			if (ids[k] != ids[i])
+				continue;
+			cli_usage_error("report", "run %lld is given twice ('%s' and '%s'): "
+					"name each run once", (long long)ids[i], a->specs[k],
+					a->specs[i]);
+			return -EINVAL;
+		}
 	}
 	*baseline = 0;
 	if (!a->baseline)
@@ -272,8 +280,10 @@ static int put_in_place(const char *tmp, const char *dir)
 	return 0;
 }
 
-/* Run the program into tmp, wait for gnuplot, embed the charts. */
-static int write_report(struct report_opts *o, const char *tmp)
+/* Run the program into tmp, wait for gnuplot, embed the charts. A chart
+ * gnuplot failed on is reported (*charts_failed) and noted in the page; the
+ * rest of the report is still written. */
+static int write_report(struct report_opts *o, const char *tmp, bool *charts_failed)
 {
 	char err[2048], charts[PATH_MAX + 64];
 	int rc;
@@ -288,7 +298,10 @@ static int write_report(struct report_opts *o, const char *tmp)
 		char gerr[600];
 		int wrc = gnuplot_wait(o->gp, gerr, sizeof(gerr));
 
-		if (!rc && wrc) {
+		if (!rc && wrc == -EIO) {
+			log_error("%s; the rest of the report is written", gerr);
+			*charts_failed = true;
+		} else if (!rc && wrc) {
 			snprintf(err, sizeof(err), "%s", gerr);
 			rc = wrc;
 		}
@@ -301,7 +314,7 @@ static int write_report(struct report_opts *o, const char *tmp)
 }
 
 static int make_report(struct db *db, const struct report_args *a, const int64_t *ids,
-		       unsigned baseline, const char *dir, const char *program)
+		       unsigned baseline, const char *dir, const char *program, bool *charts_failed)
 {
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
 		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
@@ -324,7 +337,7 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	if (a->charts && !o.gp)
 		rc = -ENOMEM;
 	else
-		rc = write_report(&o, tmp);
+		rc = write_report(&o, tmp, charts_failed);
 	gnuplot_free(o.gp);
 	if (!rc && hb_stop_requested)
 		rc = -EINTR;
@@ -341,6 +354,7 @@ int cmd_report(int argc, char **argv)
 	int64_t ids[REPORT_MAX_RUNS];
 	unsigned baseline;
 	char err[1024], dir[PATH_MAX], program[PATH_MAX];
+	bool charts_failed = false, usage;
 	struct db db;
 	int rc;
 
@@ -368,6 +382,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	rc = resolve_runs(&db, &a, ids, &baseline);
+	usage = rc == -EINVAL;
 	if (!rc && a.out)
 		snprintf(dir, sizeof(dir), "%s", a.out);
 	else if (!rc)
@@ -375,8 +390,10 @@ int cmd_report(int argc, char **argv)
 	if (!rc)
 		rc = check_out(dir);
 	if (!rc)
-		rc = make_report(&db, &a, ids, baseline, dir, program);
+		rc = make_report(&db, &a, ids, baseline, dir, program, &charts_failed);
 	db_close(&db);
+	if (usage)
+		return EXIT_USAGE;
 	if (hb_stop_requested) {
 		log_error("interrupted: no report written, its temporary folder removed");
 		return EXIT_INTERRUPTED;
@@ -384,5 +401,5 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return EXIT_FAILED;
 	printf("%s/index.html\n", dir);
-	return EXIT_DONE;
+	return charts_failed ? EXIT_FAILED : EXIT_DONE;
 }

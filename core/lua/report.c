@@ -81,12 +81,24 @@ bool report_path_ok(const char *rel)
 	return rel[strlen(rel) - 1] != '/';
 }
 
+/* An I/O error of the report's own files (a full disk, a read-only folder):
+ * raised with the message alone, no traceback, as it is no bug of the
+ * program; the message is kept to be known again in traceback(). */
+static void io_error(lua_State *L, const char *what, const char *path, int err)
+{
+	struct report *r = report_of(L);
+
+	snprintf(r->io_err, sizeof(r->io_err), "cannot %s '%s': %s", what, path, strerror(err));
+	lua_pushstring(L, r->io_err);
+	lua_error(L);
+}
+
 /* Write text to DIR/rel, making its folders; raises on failure. */
 void report_write_file(lua_State *L, const char *rel, const char *text, size_t n)
 {
 	struct report *r = report_of(L);
 	char path[PATH_MAX];
-	int fd;
+	int fd, err;
 
 	if (!report_path_ok(rel))
 		luaL_error(L, "report.write: '%s' is not a path inside the report's folder "
@@ -95,25 +107,26 @@ void report_write_file(lua_State *L, const char *rel, const char *text, size_t n
 	for (char *s = strchr(path + strlen(r->o->dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			luaL_error(L, "cannot create '%s': %s", path, strerror(errno));
+			io_error(L, "create", path, errno);
 		*s = '/';
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
-		luaL_error(L, "cannot write '%s': %s", path, strerror(errno));
+		io_error(L, "write", path, errno);
 	for (size_t done = 0; done < n;) {
 		ssize_t w = write(fd, text + done, n - done);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
+			err = w < 0 ? errno : ENOSPC;
 			close(fd);
-			luaL_error(L, "cannot write '%s': %s", path, strerror(errno));
+			io_error(L, "write", path, err);
 		}
 		done += (size_t)w;
 	}
 	if (close(fd) < 0)
-		luaL_error(L, "cannot write '%s': %s", path, strerror(errno));
+		io_error(L, "write", path, errno);
 }
 
 static int l_write(lua_State *L)
@@ -331,9 +344,15 @@ static int open_report(lua_State *L)
 	return 0;
 }
 
+/* A bug's message gets a traceback; an I/O error of the report's files not. */
 static int traceback(lua_State *L)
 {
-	luaL_traceback(L, L, luaL_tolstring(L, 1, NULL), 1);
+	struct report *r = report_of(L);
+	const char *msg = luaL_tolstring(L, 1, NULL);
+
+	if (r && r->io_err[0] && !strcmp(msg, r->io_err))
+		return 1;
+	luaL_traceback(L, L, msg, 1);
 	return 1;
 }
 

@@ -16,6 +16,7 @@ struct report {
 	char progdir[PATH_MAX];		/* folder of the report program */
 	unsigned ncharts;
 	struct sandbox_finder finder;	/* require(): reports/, then scripts/ */
+	char io_err[PATH_MAX + 128];	/* the last I/O error raised: no traceback */
 };
 
 struct report *report_of(lua_State *L);

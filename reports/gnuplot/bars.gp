@@ -1,6 +1,7 @@
 # Throughput bars: one cluster per step, one bar per run, each bar's PCIe
 # link ceiling a dashed line over it with its label.
-# Columns: cluster (0, 1, ...), MB/s, step, ceiling MB/s, ceiling label.
+# Columns: cluster (0, 1, ...), MB/s, step, ceiling MB/s, ceiling label,
+# the bar's origin (e.g. "OIO 128": the best point of a sweep) or empty.
 # Variables: ylabel, ymax, nclusters.
 set title chart_title
 set ylabel ylabel
@@ -16,17 +17,22 @@ set yrange [0:ymax]
 set xrange [-0.6:nclusters - 0.4]
 set xtics scale 0
 off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
-# A bar without a known ceiling has NaN there and no label: its line is
-# skipped (1/0), its empty label put at 0 through the column's text, since
-# gnuplot 5.4 crashes on labels whose every point is undefined.
+# A bar without a value or a known ceiling has NaN there (a run without
+# points: a row of NaN): its line is skipped (1/0), its labels are empty and
+# put at 0, never undefined, since gnuplot 5.4 crashes (SIGSEGV) on labels
+# whose every point is undefined.
 known(c) = strcol(c) eq 'NaN' ? 1/0 : column(c)
 or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
+barval(c) = strcol(c) eq 'NaN' ? '' : sprintf('%.0f', column(c))
+text(c) = strcol(c) eq 'NaN' ? '' : strcol(c)
 plot datafile index 0 using 1:(NaN):xtic(3) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        lc rgb colors[i] title key(i, ''), \
-     for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2:(sprintf('%.0f', $2)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(barval(2)) \
        with labels offset 0,0.7 font ',10' notitle, \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(text(6)) \
+       with labels offset 0,1.7 font ',10' notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i) - bw / 2):(known(4)):(bw):(0) \
        with vectors nohead dt 2 lw 2.5 lc rgb colors[i] notitle, \
-     for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):(or0(4)):5 \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(4)):(text(5)) \
        with labels offset 0,0.7 font ',10' tc rgb colors[i] notitle

@@ -1,5 +1,5 @@
 # SNIA PTS steady state, one run: the tracked value per round, the
-# measurement window shaded, its mean, the band of +-half the allowed data
+# measurement window shaded, its mean, the band of ± half the allowed data
 # excursion around it, and the least-squares slope line over the window.
 # Columns: round, value. Variables: ylabel, wfirst, wlast, mean, slope, band, nrounds.
 set title chart_title
@@ -21,6 +21,6 @@ inwin(x) = (x >= wfirst && x <= wlast) ? 1 : NaN
 c = (wfirst + wlast) / 2.0
 plot datafile using 1:2 with linespoints lw 2.5 pt 7 ps 1.2 lc rgb colors[1] title titles[1].': '.ylabel, \
      mean * inwin(x) with lines lw 2 lc rgb '#000000' title sprintf('window mean %.0f', mean), \
-     (1 + band) * mean * inwin(x) with lines lw 1.5 dt 2 lc rgb '#666666' title sprintf('+-%.0f %%', band * 100), \
+     (1 + band) * mean * inwin(x) with lines lw 1.5 dt 2 lc rgb '#666666' title sprintf('±%.0f %% of the window mean (%.0f %% band)', band * 100, band * 200), \
      (1 - band) * mean * inwin(x) with lines lw 1.5 dt 2 lc rgb '#666666' notitle, \
      (mean + slope * (x - c)) * inwin(x) with lines lw 2 dt 4 lc rgb '#CC3311' title sprintf('least-squares slope %.0f per round', slope)

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# hbatest report of runs that do not line up: a run without a chart's points
+# (first, middle or last) never makes gnuplot fail, whatever the order; when
+# gnuplot does fail the error says how and the rest of the report is written;
+# failed and aborted steps show their error and their stored seconds, marked;
+# sequential bars name the OIO they come from; the test bed names the
+# targets; the same run twice is refused; an I/O error of the report's own
+# files has no traceback; the wording of the counts, legend and summary.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
+
+DB="$TMP/g.db"
+rep() { "$HB" report "$@" --db "$DB" >"$TMP/out" 2>"$TMP/err"; }
+# the page without its images (a failure quotes it)
+page() { tr -d '\n' < "$1/index.html" | sed 's/src="data:[^"]*"/src=""/g; s/<style>.*<\/style>//'; }
+
+# --- file runs, no PCIe ceiling: one with a sequential step, one without -----------
+cat > "$TMP/quick.lua" <<LUA
+hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psync" } }
+hb.targets = { "$TMP/q.dat" }
+hb.run{ name = "4k random read QD1", rw = "randread", bs = "4k", oio = 1 }
+hb.run{ name = "4k random read QD4", rw = "randread", bs = "4k", oio = 4, workers = 4 }
+hb.run{ name = "128k sequential read", rw = "read", bs = "128k", oio = 1 }
+LUA
+printf 'hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psync" } }\nhb.targets = { "%s" }\nhb.run{ rw = "randread", bs = "4k", oio = 1 }\n' \
+	"$TMP/x.dat" > "$TMP/rnd.lua"
+"$HB" run "$TMP/quick.lua" --db "$DB" --label q1 -q 2>>"$TMP/stderr"; ok $? "a run with a sequential step"
+"$HB" run "$TMP/rnd.lua" --db "$DB" --label rndfile -q 2>>"$TMP/stderr"; ok $? "a run without one"
+"$HB" run "$TMP/quick.lua" --db "$DB" --label ab -q 2>>"$TMP/stderr"; ok $? "a third run, to be made aborted"
+is "$(q "$DB" "SELECT count(*) FROM run_pcie WHERE ceiling_bytes_per_s IS NOT NULL")" 0 "no run has a known PCIe ceiling"
+
+for order in "q1 rndfile" "rndfile q1"; do
+	rep $order --out "$TMP/o"; ok $? "report $order: exit 0"
+	[ -s "$TMP/o/charts/01-sequential-bars.png" ] && [ -z "$(ls "$TMP/o/charts/"*.log 2>/dev/null)" ]
+	ok $? "report $order: the bars drawn, no gnuplot failure"
+	like "$(page "$TMP/o")" "no points from rndfile \(left out\) — <code>charts/01-sequential-bars.gp" \
+		"report $order: the caption names the run left out of the bars"
+	is "$(grep -c '^# series' "$TMP/o/charts/01-sequential-bars.tsv")" 1 "report $order: its data holds only q1"
+done
+
+# --- an aborted run: step 2 stopped after 2 whole seconds, step 3 not reached --------
+q "$DB" "UPDATE runs SET status = 'aborted' WHERE label = 'ab';
+	UPDATE steps SET status = 'aborted', window_s = 2, iops = 67000
+		WHERE run_id = (SELECT id FROM runs WHERE label = 'ab') AND seq = 2;
+	DELETE FROM steps WHERE run_id = (SELECT id FROM runs WHERE label = 'ab') AND seq = 3"
+for order in "q1 ab" "ab q1"; do
+	rep $order --out "$TMP/a"; ok $? "report $order (aborted): exit 0"
+	like "$(page "$TMP/a")" '<td class="num partial">67,000<br><span class="note">aborted after 2 seconds</span></td>' \
+		"report $order: the aborted step's stored value, marked"
+	like "$(page "$TMP/a")" "<h3>Steps not in every run</h3><ul><li>4k random read QD4 \(measure\): partial in ab \(aborted after 2 seconds\)</li><li>128k sequential read \(measure\): missing in ab</li></ul>" \
+		"report $order: the list names the aborted step and the one not reached"
+done
+like "$(page "$TMP/a")" 'class="alert"><b>ab</b> is <b>aborted</b>.*<li>step 2 “4k random read QD4” aborted after 2 seconds' \
+	"the alert names the aborted step"
+
+# --- a failed step: its message and error count near the top -------------------------
+cp "$DB" "$TMP/f.db"
+q "$TMP/f.db" "UPDATE runs SET status = 'failed' WHERE label = 'rndfile';
+	UPDATE steps SET status = 'failed', window_s = 4, iops = 40830, errors = 3,
+		error_text = '3 I/O errors on ''/dev/x'', first at offset 4096: short read'
+		WHERE run_id = (SELECT id FROM runs WHERE label = 'rndfile')"
+"$HB" report q1 rndfile --db "$TMP/f.db" --out "$TMP/f" >/dev/null 2>"$TMP/err"; ok $? "report of a failed run"
+like "$(page "$TMP/f")" '<div class="alert"><b>rndfile</b> is <b>failed</b>.*<li>step 1 “[^”]*” failed after 4 seconds, 3 I/O errors: <span class="errtext">3 I/O errors on &#39;/dev/x&#39;, first at offset 4096: short read</span></li>' \
+	"the alert names run, step, error count and message"
+like "$(page "$TMP/f")" '<td class="num partial">40,830<br><span class="note">failed after 4 seconds</span></td>' \
+	"the failed step's stored value, marked"
+
+# --- every chart kind with a run lacking points, rendered by real gnuplot -------------
+rep q1 --template "$ROOT/tests/fixtures/report/fuzz-charts.lua" --out "$TMP/fz"; ok $? "fuzz: every chart template, a run without points first/middle/last: exit 0"
+n=$(wc -l < "$TMP/fz/index.html")
+is "$(ls "$TMP/fz/charts/"*.png | wc -l)" "$n" "fuzz: all $n charts drawn"
+is "$(ls "$TMP/fz/charts/"*.log 2>/dev/null | tr '\n' ' ')" "" "fuzz: gnuplot failed on none"
+
+# --- the default report over sim runs lacking sweeps or sequential steps, all orders ---
+SIM='hb.plan{ defaults = { engine = "sim", workers = 1, targets = { "v" }, duration = 2, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } } }'
+SWEEP='for _, oio in ipairs{ 2, 8 } do hb.run{ rw = "randread", bs = "4k", oio = oio, axis = "oio", group = "4k randread" } end
+for _, oio in ipairs{ 8, 32 } do hb.run{ rw = "read", bs = "128k", oio = oio, axis = "oio", group = "128k read" } end'
+SEQ='hb.run{ name = "1M read", rw = "read", bs = "1m", oio = 16 }'
+printf '%s\n%s\n%s\n' "$SIM" "$SWEEP" "$SEQ" > "$TMP/all.lua"
+printf '%s\n%s\n' "$SIM" "$SWEEP" > "$TMP/noseq.lua"
+printf '%s\n%s\n' "$SIM" "$SEQ" > "$TMP/nosweep.lua"
+for p in all noseq nosweep; do
+	"$HB" run "$TMP/$p.lua" --db "$TMP/sim.db" --label $p -q 2>>"$TMP/stderr" || echo "# run $p failed"
+done
+bad=""
+for o in "all noseq" "noseq all" "all nosweep" "nosweep all" "noseq nosweep" "nosweep noseq" \
+	"all noseq nosweep" "all nosweep noseq" "noseq all nosweep" "noseq nosweep all" \
+	"nosweep all noseq" "nosweep noseq all"; do
+	rm -rf "$TMP/s"
+	"$HB" report $o --db "$TMP/sim.db" --out "$TMP/s" >/dev/null 2>"$TMP/err" || bad="$bad [$o: $(cat "$TMP/err")]"
+done
+is "$bad" "" "sim runs without sweeps or sequential steps, every order of 2 and 3: every report drawn"
+
+# --- sequential bars say which OIO each sweep's best point is at ----------------------
+"$HB" report all noseq --db "$TMP/sim.db" --out "$TMP/s" >/dev/null 2>"$TMP/err"
+bars=$(echo "$TMP/s/charts/"*-sequential-bars.tsv)
+is "$(awk -F'\t' '$3 == "128k read (best OIO)" { print $6 }' "$bars" | sort -u)" \
+	"OIO $(q "$TMP/sim.db" "SELECT oio FROM steps WHERE run_id = 1 AND group_name = '128k read' ORDER BY mbps DESC LIMIT 1")" \
+	"each best-OIO bar carries the OIO it comes from"
+like "$(page "$TMP/s")" "best OIO of the sweep 128k read: all at OIO [0-9]+, noseq at OIO [0-9]+" \
+	"and the caption names each run's OIO"
+
+# --- the test bed names the targets ----------------------------------------------------
+like "$(page "$TMP/f")" "<th>Targets</th><td>$TMP/q.dat \(file, 8.0 MiB\)</td>" "the test bed: path, kind and size of each target"
+
+# --- the same run twice ------------------------------------------------------------------
+rep q1 q1 --out "$TMP/twice"; is $? 2 "the same run twice: exit 2"
+like "$(cat "$TMP/err")" "run 1 is given twice \('q1' and 'q1'\)" "the error names the run"
+rep q1 1 --out "$TMP/twice"; is $? 2 "the same run by label and id: exit 2"
+[ ! -e "$TMP/twice" ]; ok $? "nothing written"
+
+# --- gnuplot that crashes on one chart -----------------------------------------------------
+mkdir -p "$TMP/gpbin"
+printf '#!/bin/sh\ncase "$1" in *sequential-bars*) echo "first line" >&2; echo "last words" >&2; kill -SEGV $$;; esac\nexec %s "$@"\n' \
+	"$(command -v gnuplot)" > "$TMP/gpbin/gnuplot"
+chmod +x "$TMP/gpbin/gnuplot"
+PATH="$TMP/gpbin:$PATH" "$HB" report all --db "$TMP/sim.db" --out "$TMP/crash" >/dev/null 2>"$TMP/err"
+is $? 1 "gnuplot killed on one chart: exit 1"
+like "$(cat "$TMP/err")" "gnuplot failed on 'charts/[0-9]+-sequential-bars.gp' \(killed by signal 11, Segmentation fault\): first line / last words; the rest of the report is written" \
+	"the error says how gnuplot ended and quotes its last lines"
+like "$(page "$TMP/crash")" '<img class="chart".*chart not drawn: gnuplot failed on <code>charts/[0-9]+-sequential-bars.gp</code>' \
+	"the page is written: a note for that chart, the others drawn"
+
+# --- a full filesystem: the error, no traceback -------------------------------------------
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$TMP/full"
+	mount -t tmpfs -o size=64k tmpfs "$TMP/full"; ok $? "a 64k tmpfs"
+	printf 'report.write("big.txt", string.rep("x", 1000000))\n' > "$TMP/big.lua"
+	rep q1 --template "$TMP/big.lua" --out "$TMP/full/r"; is $? 1 "a report into a full filesystem: exit 1"
+	like "$(cat "$TMP/err")" "^hbatest: error: cannot write '.*/big.txt': No space left on device$" \
+		"the error names the file and the cause, no traceback"
+	umount "$TMP/full"
+else
+	skip "not root: no tmpfs for a full filesystem"
+fi
+printf 'local x\nreport.write("a", x.y)\n' > "$TMP/bug.lua"
+rep q1 --template "$TMP/bug.lua" --out "$TMP/bug"; is $? 1 "a bug in a template: exit 1"
+like "$(cat "$TMP/err")" "stack traceback:" "a bug keeps its traceback"
+
+# --- wording -------------------------------------------------------------------------------
+printf 'local f = require("format")\nreport.write("index.html", f.plural(1, "second") .. "|" .. f.plural(4, "second") .. "|" .. f.plural(1200, "second"))\n' > "$TMP/pl.lua"
+rep q1 --template "$TMP/pl.lua" --out "$TMP/pl"; is "$(cat "$TMP/pl/index.html")" "1 second|4 seconds|1,200 seconds" "counts: 1 second, 4 seconds"
+grep -q '%d seconds\|%d rounds\|%d targets' "$ROOT"/reports/*.lua; is $? 1 "no count printed without its plural in reports/"
+like "$(page "$TMP/o")" "grey: a change under 2 %\." "the summary says what grey is, claims no noise level"
+like "$(cat "$ROOT/reports/gnuplot/steady.gp")" "title sprintf\('±%.0f %% of the window mean \(%.0f %% band\)', band \* 100, band \* 200\)" \
+	"steady state: the band's legend says what it is"
+printf 'hb.plan{ defaults = { engine = "sim", targets = { "v" }, workers = 1 } }\nhb.steady{ name = "ss", workload = { rw = "randwrite", bs = "4k", oio = 32, sim = { preset = "lsi3108-8sas", drive_capacity = "4g" } }, round = 3 }\n' > "$TMP/ss.lua"
+"$HB" run "$TMP/ss.lua" --db "$TMP/ss.db" --label ss -q 2>>"$TMP/stderr"
+"$HB" report ss --db "$TMP/ss.db" --out "$TMP/ss" >/dev/null 2>"$TMP/err"; ok $? "a steady-state report"
+is "$(grep '^ylabel = ' "$TMP/ss/charts/"*steady*.gp)" "ylabel = 'IOPS'" "steady state: the y label is IOPS"
+
+done_testing
