@@ -46,18 +46,6 @@ struct step_run {
 	struct step_totals pend;	/* the seconds queued: added to t once stored */
 };
 
-const char *step_kind_name(enum step_kind kind)
-{
-	static const char *const names[] = { "measure", "precondition", "steady-round", "exec" };
-
-	return names[kind];
-}
-
-const char *step_on_error_name(enum step_on_error e)
-{
-	return e == ON_ERROR_CONTINUE ? "continue" : "fail";
-}
-
 unsigned step_store_retry_secs(void)
 {
 	const char *env = getenv("HBATEST_STORE_RETRY");
@@ -68,23 +56,6 @@ unsigned step_store_retry_secs(void)
 		return STORE_RETRY_SECS;
 	v = strtoul(env, &end, 10);
 	return *end || v > 86400 ? STORE_RETRY_SECS : (unsigned)v;
-}
-
-void step_spec_free(struct step_spec *s)
-{
-	free(s->name);
-	free(s->group);
-	free(s->tags);
-	free(s->params_json);
-	free(s->axis);
-	free(s->axis_value);
-	free(s->cmd);
-	free(s->cpus);
-	plugin_opts_free(s->opts, s->nopts);
-	for (unsigned i = 0; i < s->wl.ntargets; i++)
-		free(s->wl.targets[i].path);
-	free(s->wl.targets);
-	memset(s, 0, sizeof(*s));
 }
 
 static void close_targets(struct step_run *r)
