@@ -79,8 +79,10 @@ void progress_update(uint64_t sec, uint64_t total, const struct step_sample *s)
 	if (!pg.enabled)
 		return;
 	if (s) {
-		ops = (double)(s->ops[0] + s->ops[1]);
-		mbps = (double)(s->bytes[0] + s->bytes[1]) / 1e6;
+		double secs = s->secs > 0 ? s->secs : 1;	/* a last second cut short */
+
+		ops = (double)(s->ops[0] + s->ops[1]) / secs;
+		mbps = (double)(s->bytes[0] + s->bytes[1]) / 1e6 / secs;
 		lat = s->lat_p99[0] > s->lat_p99[1] ? s->lat_p99[0] : s->lat_p99[1];
 		if (lat >= 1000)
 			snprintf(p99, sizeof(p99), "%.2f ms", lat / 1000);

@@ -40,19 +40,11 @@ struct step_run {
 	struct placement place;		/* CPUs and node of every worker */
 	struct hist sec_lat[2];		/* scratch: one second, merged */
 	uint64_t *sec_tgt;		/* scratch: one second's per-target counters */
+	int64_t last_sec;		/* the step stopped inside it; -1: not known (yet) */
+	double last_secs;		/* s of it that the step covered */
+	struct step_totals *t;		/* the seconds stored */
+	struct step_totals pend;	/* the seconds queued: added to t once stored */
 };
-
-const char *step_kind_name(enum step_kind kind)
-{
-	static const char *const names[] = { "measure", "precondition", "steady-round", "exec" };
-
-	return names[kind];
-}
-
-const char *step_on_error_name(enum step_on_error e)
-{
-	return e == ON_ERROR_CONTINUE ? "continue" : "fail";
-}
 
 unsigned step_store_retry_secs(void)
 {
@@ -64,23 +56,6 @@ unsigned step_store_retry_secs(void)
 		return STORE_RETRY_SECS;
 	v = strtoul(env, &end, 10);
 	return *end || v > 86400 ? STORE_RETRY_SECS : (unsigned)v;
-}
-
-void step_spec_free(struct step_spec *s)
-{
-	free(s->name);
-	free(s->group);
-	free(s->tags);
-	free(s->params_json);
-	free(s->axis);
-	free(s->axis_value);
-	free(s->cmd);
-	free(s->cpus);
-	plugin_opts_free(s->opts, s->nopts);
-	for (unsigned i = 0; i < s->wl.ntargets; i++)
-		free(s->wl.targets[i].path);
-	free(s->wl.targets);
-	memset(s, 0, sizeof(*s));
 }
 
 static void close_targets(struct step_run *r)
@@ -179,6 +154,7 @@ static void merge_second(struct step_run *r, uint64_t sec, struct step_sample *s
 	memset(smp, 0, sizeof(*smp));
 	smp->t = sec;
 	smp->ramp = sec < r->spec->wl.ramp;
+	smp->secs = (int64_t)sec == r->last_sec ? r->last_secs : 1.0;
 	memset(r->sec_tgt, 0, r->spec->wl.ntargets * TGT_COUNTERS * sizeof(uint64_t));
 	hist_reset(&r->sec_lat[0]);
 	hist_reset(&r->sec_lat[1]);
@@ -205,7 +181,7 @@ static void merge_second(struct step_run *r, uint64_t sec, struct step_sample *s
 		if (r->sec_lat[d].total && r->sec_lat[d].max / 1000.0 > smp->lat_max)
 			smp->lat_max = (double)r->sec_lat[d].max / 1000.0;
 	}
-	smp->occupancy = (double)busy / NSEC_PER_SEC;
+	smp->occupancy = (double)busy / NSEC_PER_SEC / smp->secs;
 }
 
 static void add_to_totals(struct step_run *r, const struct step_sample *smp,
@@ -219,24 +195,67 @@ static void add_to_totals(struct step_run *r, const struct step_sample *smp,
 		hist_merge(&t->lat[d], &r->sec_lat[d]);
 	}
 	t->res.errors += smp->errors;
-	t->window_s++;
+	t->window_s += smp->secs;
 	for (unsigned k = 0; k < t->ntargets * TGT_COUNTERS; k++)
 		t->tgt[k] += r->sec_tgt[k];
 }
 
+/* The queued seconds are stored: their sums join the step's totals, so the
+ * totals are always those of the stored samples, whatever fails later. */
+static void pending_stored(struct step_run *r)
+{
+	struct step_totals *t = r->t, *p = &r->pend;
+
+	for (int d = 0; d < 2; d++) {
+		t->ops[d] += p->ops[d];
+		t->bytes[d] += p->bytes[d];
+		hist_merge(&t->lat[d], &p->lat[d]);
+		hist_reset(&p->lat[d]);
+		p->ops[d] = p->bytes[d] = 0;
+	}
+	t->res.errors += p->res.errors;
+	t->window_s += p->window_s;
+	for (unsigned k = 0; k < t->ntargets * TGT_COUNTERS; k++)
+		t->tgt[k] += p->tgt[k];
+	memset(p->tgt, 0, p->ntargets * TGT_COUNTERS * sizeof(uint64_t));
+	p->res.errors = 0;
+	p->window_s = 0;
+}
+
+/* The highest second every worker is done with. A worker that stopped
+ * inside a second (worker.h: partial) is done with all of them once it has
+ * finished; when every worker has, the step's last second is the one the
+ * latest of them stopped in, kept as the part of it the step covered. */
 static int64_t min_published(struct step_run *r, bool *all_finished)
 {
+	uint64_t total = r->spec->wl.ramp + r->spec->wl.duration, end = 0;
 	int64_t m = INT64_MAX;
+	bool partial = false;
 
 	*all_finished = true;
 	for (unsigned i = 0; i < r->nworkers; i++) {
-		int64_t p = atomic_load_explicit(&r->workers[i].published, memory_order_acquire);
+		struct worker *w = &r->workers[i];
+		int64_t p = atomic_load_explicit(&w->published, memory_order_acquire);
 
-		if (!atomic_load_explicit(&r->workers[i].finished, memory_order_acquire))
+		if (!atomic_load_explicit(&w->finished, memory_order_acquire)) {
 			*all_finished = false;
+		} else if (w->partial) {
+			partial = true;
+			if (w->end_ns - w->t0 > end)
+				end = w->end_ns - w->t0;
+			continue;
+		}
 		if (p < m)
 			m = p;
 	}
+	if (*all_finished && partial && end < total * NSEC_PER_SEC && r->last_sec < 0) {
+		r->last_sec = (int64_t)(end / NSEC_PER_SEC);
+		/* ended on a second's boundary (a virtual clock): 1 ns, not 0 */
+		end -= (uint64_t)r->last_sec * NSEC_PER_SEC;
+		r->last_secs = (double)(end ? end : 1) / NSEC_PER_SEC;
+	}
+	if (*all_finished && partial && r->last_sec >= 0 && r->last_sec < m)
+		m = r->last_sec;
 	return m;
 }
 
@@ -257,16 +276,19 @@ static int queue_push(struct sample_queue *q, const struct step_sample *smp)
 
 /* Offer every queued second to the store: 0 (stored, or nothing to store),
  * -EBUSY (kept), or the failure that fails the step. */
-static int queue_store(struct sample_queue *q, const struct step_hooks *hooks)
+static int queue_store(struct step_run *r, const struct step_hooks *hooks)
 {
+	struct sample_queue *q = &r->q;
 	int rc;
 
 	if (q->rc)
 		return q->rc;
 	if (!hooks || !hooks->store)
-		q->n = 0;	/* nowhere to store them */
-	if (!q->n)
+		q->n = 0;	/* nowhere to store them: as good as stored */
+	if (!q->n) {
+		pending_stored(r);
 		return 0;
+	}
 	q->last_try = util_now_ns();
 	rc = hooks->store(hooks->ctx, q->v, (unsigned)q->n, q->err, sizeof(q->err));
 	if (rc == -EBUSY) {
@@ -286,16 +308,18 @@ static int queue_store(struct sample_queue *q, const struct step_hooks *hooks)
 			 q->n, (double)(util_now_ns() - q->busy_since) / 1e9);
 	q->busy_since = 0;
 	q->n = 0;
+	pending_stored(r);
 	return 0;
 }
 
 /* The end of the step: retry a busy store for a bounded time. */
-static void queue_flush(struct sample_queue *q, const struct step_hooks *hooks)
+static void queue_flush(struct step_run *r, const struct step_hooks *hooks)
 {
+	struct sample_queue *q = &r->q;
 	unsigned secs = step_store_retry_secs();
 	uint64_t deadline = util_now_ns() + secs * NSEC_PER_SEC;
 
-	while (queue_store(q, hooks) == -EBUSY && util_now_ns() < deadline) {
+	while (queue_store(r, hooks) == -EBUSY && util_now_ns() < deadline) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
@@ -316,8 +340,7 @@ static void queue_flush(struct sample_queue *q, const struct step_hooks *hooks)
 /* The sampler: runs on the main thread until every worker has finished.
  * Every second is merged as soon as all workers are past it, whatever the
  * database does; a store that fails for good stops the workers. */
-static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
-			struct step_totals *t)
+static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 {
 	uint64_t total = r->spec->wl.ramp + r->spec->wl.duration, next = 0;
 	uint64_t last_tick = 0;
@@ -331,16 +354,17 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
 
 		while ((int64_t)next <= ready && next < total) {
 			merge_second(r, next, &smp);
-			add_to_totals(r, &smp, t);
 			if (!q->rc && queue_push(q, &smp) < 0) {
 				snprintf(q->err, sizeof(q->err), "out of memory");
 				q->rc = -ENOMEM;
 			}
+			if (!q->rc)
+				add_to_totals(r, &smp, &r->pend);
 			next++;
 			merged = true;
 		}
 		if ((merged || util_now_ns() - q->last_try >= STORE_RETRY_NS) && q->n &&
-		    queue_store(q, hooks) < 0 && q->rc)
+		    queue_store(r, hooks) < 0 && q->rc)
 			atomic_store(&r->sh.abort, true);
 		if (hooks && hooks->tick && util_now_ns() - last_tick >= NSEC_PER_SEC / 2) {
 			hooks->tick(hooks->ctx, next, total, next ? &smp : NULL);
@@ -352,7 +376,7 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks,
 			nanosleep(&ts, NULL);
 		}
 	}
-	queue_flush(q, hooks);
+	queue_flush(r, hooks);
 }
 
 void step_totals_release(struct step_totals *t)
@@ -365,8 +389,7 @@ void step_totals_release(struct step_totals *t)
 void step_totals_finish(struct step_totals *t)
 {
 	struct hist all;
-	/* a fill ends inside its last second: rate it by the time it took */
-	double secs = t->filled && t->res.elapsed_s > 0 ? t->res.elapsed_s : (double)t->window_s;
+	double secs = t->window_s;	/* a step cut short: its last second's part */
 
 	hist_reset(&all);
 	hist_merge(&all, &t->lat[0]);
@@ -382,13 +405,15 @@ void step_totals_finish(struct step_totals *t)
 	t->res.lat_max = all.total ? (double)all.max / 1000.0 : 0;
 }
 
-/* "4940 I/O errors on '/dev/loop0', first at offset 8192: Input/output error" */
+/* "4940 I/O errors on '/dev/loop0', first at offset 8192: Input/output
+ * error", counting what the step's seconds hold; errors that completed in
+ * the drain, after the step's window, are told apart. */
 static void io_error_text(struct step_run *r, char *buf, size_t len)
 {
 	const struct worker *first = NULL;
-	uint64_t n = 0;
+	uint64_t n = 0, kept = 0;
 	bool elsewhere = false;
-	char cause[128];
+	char cause[128], drained[96] = "";
 
 	for (unsigned i = 0; i < r->nworkers; i++) {
 		const struct worker *w = &r->workers[i];
@@ -396,6 +421,7 @@ static void io_error_text(struct step_run *r, char *buf, size_t len)
 		if (!w->nerrors)
 			continue;
 		n += w->nerrors;
+		kept += w->nerrors_kept;
 		elsewhere |= w->err_elsewhere || (first && w->err_target != first->err_target);
 		if (!first || w->err_ns < first->err_ns)
 			first = w;
@@ -406,11 +432,17 @@ static void io_error_text(struct step_run *r, char *buf, size_t len)
 		snprintf(cause, sizeof(cause), "short %s (%lld of %u bytes)",
 			 first->err_op == HB_OP_WRITE ? "write" : "read",
 			 (long long)first->err_result, first->err_len);
-	snprintf(buf, len, "%llu I/O error%s on '%s'%s, first at offset %llu: %s",
-		 (unsigned long long)n, n == 1 ? "" : "s",
+	if (!kept)
+		snprintf(drained, sizeof(drained), ", in the drain, after the window: "
+			 "not in the step's errors");
+	else if (kept < n)
+		snprintf(drained, sizeof(drained), ", and %llu more in the drain, after the window",
+			 (unsigned long long)(n - kept));
+	snprintf(buf, len, "%llu I/O error%s on '%s'%s, first at offset %llu: %s%s",
+		 (unsigned long long)(kept ? kept : n), (kept ? kept : n) == 1 ? "" : "s",
 		 r->spec->wl.targets[first->err_target].path,
 		 elsewhere ? " and other targets" : "",
-		 (unsigned long long)first->err_offset, cause);
+		 (unsigned long long)first->err_offset, cause, drained);
 }
 
 static int collect_errors(struct step_run *r, char *err, size_t len)
@@ -477,11 +509,17 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 	memset(t, 0, sizeof(*t));
 	hist_reset(&t->lat[0]);
 	hist_reset(&t->lat[1]);
-	t->ntargets = spec->wl.ntargets;
+	hist_reset(&r.pend.lat[0]);
+	hist_reset(&r.pend.lat[1]);
+	r.t = t;
+	r.last_sec = -1;
+	t->ntargets = r.pend.ntargets = spec->wl.ntargets;
 	t->tgt = calloc(t->ntargets * TGT_COUNTERS, sizeof(uint64_t));
+	r.pend.tgt = calloc(t->ntargets * TGT_COUNTERS, sizeof(uint64_t));
 	r.sec_tgt = calloc(t->ntargets * TGT_COUNTERS, sizeof(uint64_t));
-	if (!t->tgt || !r.sec_tgt) {
+	if (!t->tgt || !r.sec_tgt || !r.pend.tgt) {
 		free(r.sec_tgt);
+		free(r.pend.tgt);
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
@@ -507,7 +545,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		if (!open_failed && rc == 0 && sampler_deferred(spec))
 			join_workers(&r);	/* the seconds wait in the rings */
 		if (!open_failed && rc == 0)
-			sample_loop(&r, hooks, t);
+			sample_loop(&r, hooks);
 		join_workers(&r);
 		if (rc == 0)
 			rc = collect_errors(&r, err, len);
@@ -529,6 +567,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		}
 	}
 	free(r.sec_tgt);
+	free(r.pend.tgt);
 	free(r.q.v);
 	for (unsigned i = 0; r.workers && i < r.nworkers; i++)
 		worker_release(&r.workers[i]);

@@ -40,6 +40,7 @@ struct step_spec {
 struct step_sample {
 	uint64_t t;
 	bool ramp;
+	double secs;		/* s it covers: 1, less for a last second cut short */
 	uint64_t ops[2], bytes[2], errors;
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
 };
@@ -67,7 +68,7 @@ struct steady_result {
 struct step_totals {
 	struct step_result res;
 	uint64_t ops[2], bytes[2];
-	uint64_t window_s;	/* seconds in the measurement window that were kept */
+	double window_s;	/* s: the secs of the window's stored samples, summed */
 	bool filled;		/* a fill (passes=) wrote all it was to write */
 	unsigned ntargets;
 	uint64_t *tgt;		/* per target, TGT_COUNTERS each (worker.h); malloc'd */

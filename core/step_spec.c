@@ -1,7 +1,8 @@
 /* A step's validated form in plain C, no Lua: the step keys, the rules that
  * fill in and check a step_spec (fill, axis, default name, estimate, target
  * resolution) and its params_json. core/lua/step_table.c reads a plan's
- * table into a step_spec and calls these; tests/unit/step_spec.c tests them. */
+ * table into a step_spec and calls these; tests/unit/step_spec.c tests them. Also
+ * the names of a step's kind and on_error, and step_spec_free. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -265,4 +266,33 @@ int step_spec_finish(struct step_spec *s, char *err, size_t len)
 	s->estimate = step_estimate_secs(s);
 	s->params_json = step_params_json(s);
 	return 0;
+}
+
+const char *step_kind_name(enum step_kind kind)
+{
+	static const char *const names[] = { "measure", "precondition", "steady-round", "exec" };
+
+	return names[kind];
+}
+
+const char *step_on_error_name(enum step_on_error e)
+{
+	return e == ON_ERROR_CONTINUE ? "continue" : "fail";
+}
+
+void step_spec_free(struct step_spec *s)
+{
+	free(s->name);
+	free(s->group);
+	free(s->tags);
+	free(s->params_json);
+	free(s->axis);
+	free(s->axis_value);
+	free(s->cmd);
+	free(s->cpus);
+	plugin_opts_free(s->opts, s->nopts);
+	for (unsigned i = 0; i < s->wl.ntargets; i++)
+		free(s->wl.targets[i].path);
+	free(s->wl.targets);
+	memset(s, 0, sizeof(*s));
 }

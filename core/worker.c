@@ -155,9 +155,9 @@ static struct sec_bucket *bucket_for(struct worker *w, int64_t sec)
 
 /* A failed or short I/O: remembered (the first one in full) even when it
  * completes in the drain, and with on_error="fail" it stops the step. */
-static void note_error(struct worker *w, const struct hb_io *io, uint64_t now)
+static void note_error(struct worker *w, const struct hb_io *io, uint64_t now, uint64_t k)
 {
-	if (!w->nerrors++) {
+	if (!w->nerrors) {
 		w->err_result = io->result;
 		w->err_offset = io->offset;
 		w->err_len = io->len;
@@ -167,6 +167,7 @@ static void note_error(struct worker *w, const struct hb_io *io, uint64_t now)
 	} else if (io->target != w->err_target) {
 		w->err_elsewhere = true;
 	}
+	w->nerrors += k;
 	if (w->sh->stop_on_error)
 		atomic_store(&w->sh->abort, true);
 }
@@ -194,13 +195,14 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	if (k > 1)
 		k = spend_more(w, io, k);
 	if (failed)
-		note_error(w, io, now);
+		note_error(w, io, now, k);
 	if (sec >= (int64_t)w->total_secs)
 		return;		/* completed after the step's end: drained, not counted */
 	b = bucket_for(w, sec);
 	if (!b)
 		return;
 	if (failed) {
+		w->nerrors_kept += k;
 		b->errors += k;
 		b->tgt[io->target * TGT_COUNTERS + TGT_ERRORS] += k;
 		return;
@@ -240,11 +242,20 @@ static void publish(struct worker *w, int64_t upto)
 		atomic_store_explicit(&w->published, upto, memory_order_release);
 }
 
+/* The worker stopped before the step's end (its fill is complete, an I/O
+ * error or an interrupt stopped it): its last second ends at now, and is
+ * kept as the part of a second it covers. Not published: the sampler takes
+ * it once every worker has finished and the step's end is known (step.c). */
+static void finish_partial(struct worker *w, uint64_t now)
+{
+	w->partial = true;
+	w->end_ns = now;
+}
+
 static void finish_fill(struct worker *w, uint64_t now)
 {
 	w->exhausted = true;
-	w->end_ns = now;
-	publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC));
+	finish_partial(w, now);
 }
 
 static void worker_loop(struct worker *w)
@@ -288,8 +299,10 @@ static void worker_loop(struct worker *w)
 	now = worker_now(w);
 	if (now >= end)		/* every second of the step is whole */
 		publish(w, (int64_t)w->total_secs - 1);
-	else if (!stopping)	/* a fill is complete: its last second is too */
+	else if (!stopping)	/* a fill is complete */
 		finish_fill(w, now);
+	else			/* stopped: an error, an interrupt, another worker */
+		finish_partial(w, now);
 }
 
 /* A synchronous engine does the I/O inside submit(): time each request alone,
@@ -321,6 +334,8 @@ static void worker_loop_sync(struct worker *w)
 	}
 	if (now >= end)
 		publish(w, (int64_t)w->total_secs - 1);
+	else
+		finish_partial(w, now);
 }
 
 static void *worker_main(void *arg)

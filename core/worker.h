@@ -67,10 +67,13 @@ struct worker {
 	_Atomic bool finished;		/* drained and closed */
 	_Atomic uint64_t inflight;	/* for the live line */
 	bool exhausted;			/* a fill wrote all it was to write */
-	uint64_t end_ns;		/* when it finished, on its clock */
+	bool partial;			/* it stopped inside a second, which it kept:
+					 * a fill, an I/O error, an interrupt */
+	uint64_t end_ns;		/* when it stopped (partial), on its clock */
 	int open_rc;
 	bool pin_failed;		/* open_rc is pinning's, not the engine's */
 	uint64_t nerrors;		/* failed or short I/Os, drain included */
+	uint64_t nerrors_kept;		/* of them, those counted into its seconds */
 	int64_t err_result;		/* the first one's: -errno, or bytes if short */
 	uint64_t err_offset;
 	uint32_t err_len;

@@ -59,7 +59,7 @@ CREATE TABLE steps (
                 CHECK (status IN ('running', 'done', 'aborted', 'failed')),
     started_at  TEXT,
     finished_at TEXT,
-    window_s    INTEGER,             -- whole seconds in the measurement window
+    window_s    INTEGER,             -- s: the window, sum of its samples' secs (REAL when cut short)
     read_ops    INTEGER,
     write_ops   INTEGER,
     read_bytes  INTEGER,
@@ -118,7 +118,10 @@ CREATE TABLE steady_state (
     last_step_id   INTEGER
 );
 
--- Second t holds the I/Os that completed in [t, t+1) s after the step began.
+-- Second t holds the I/Os that completed in [t, t+1) s after the step began;
+-- secs is how much of that second the step covered: 1, less for the last
+-- second of a step that ended inside it (a fill, an I/O error, an interrupt).
+-- Rates of a second are ops / secs.
 CREATE TABLE samples (
     step_id           INTEGER NOT NULL REFERENCES steps(id) ON DELETE CASCADE,
     t                 INTEGER NOT NULL,
@@ -134,6 +137,7 @@ CREATE TABLE samples (
     write_lat_p99_us  REAL,
     lat_max_us        REAL,
     occupancy         REAL,          -- mean outstanding I/Os (Little's law)
+    secs              REAL NOT NULL DEFAULT 1, -- s of the second covered (since version 5)
     PRIMARY KEY (step_id, t)
 ) WITHOUT ROWID;
 
@@ -215,12 +219,14 @@ SELECT s.*, json_extract(s.params_json, '$.sim.link') AS sim_link,
 FROM steps s;
 
 -- Per-second samples, reads and writes together: operations, bytes and the
--- mean latency weighted by operations.
+-- mean latency weighted by operations; the seconds covered and the rates
+-- over them (since version 5: a last second cut short is rated by its part).
 CREATE VIEW IF NOT EXISTS sample_total AS
 SELECT step_id, t, ramp, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes,
        CASE WHEN read_ops + write_ops > 0 THEN
          (COALESCE(read_lat_mean_us, 0) * read_ops + COALESCE(write_lat_mean_us, 0) * write_ops)
-         / (read_ops + write_ops) END AS lat_mean_us
+         / (read_ops + write_ops) END AS lat_mean_us,
+       secs, (read_ops + write_ops) / secs AS iops, (read_bytes + write_bytes) / 1e6 / secs AS mbps
 FROM samples;
 
 -- Per-target totals of multi-target (JBOD) steps, and their rates over the window.

@@ -36,8 +36,8 @@ is "$(check_invariant "$DB" "$id")" 1 "the samples add up to the step (independe
 is "$(q "$DB" "SELECT st.lat_mean_us || ' ' || st.lat_max_us || ' ' || printf('%.3f', sa.occupancy) FROM steps st, samples sa WHERE st.id = $id AND sa.step_id = $id AND sa.t = 1")" \
 	"1000.0 1000.0 0.900" "latency is the engine's 1 ms; occupancy is 900 successful x 1 ms"
 like "$(q "$DB" "SELECT message FROM events WHERE run_id = $(last_run) AND level = 'warning'")" \
-	"^[0-9]+ I/O errors on 'v', first at offset 36864: Input/output error \(on_error=\"continue\"" \
-	"a warning names the target and the first error's offset (request 10: 9 x 4096)"
+	"^299 I/O errors on 'v', first at offset 36864: Input/output error, and 1 more in the drain, after the window \(on_error=\"continue\"" \
+	"a warning names the target and the first error's offset (request 10: 9 x 4096); it counts the step's 299, and the one drained apart"
 is "$(q "$DB" "SELECT count(*) || ' ' || max(status) FROM steps WHERE run_id = $(last_run)") $(q "$DB" "SELECT status FROM runs WHERE id = $(last_run)")" \
 	"2 done done" "the next step runs; the run is done"
 
@@ -52,6 +52,14 @@ is "$(q "$DB" "SELECT status || ' | ' || on_error || ' | ' || error_text FROM st
 is "$(q "$DB" "SELECT count(*) FROM steps WHERE run_id = $rid") $(q "$DB" "SELECT status FROM runs WHERE id = $rid")" \
 	"1 failed" "no later step runs; the run is failed"
 like "$(cat "$TMP/stderr")" "I/O error on 'v', first at offset 36864" "and says so on stderr"
+# request 10 fails at 10 ms; request 11, resubmitted in the same pass before
+# the worker sees the stop, completes at 11 ms: the step ends there, inside
+# second 0, which is kept as 0.011 s holding 10 reads and the error
+is "$(q "$DB" "SELECT group_concat(t || ':' || secs || ':' || read_ops || ':' || errors || ':' || printf('%.3f', occupancy), ' ') FROM samples WHERE step_id = $id")" \
+	"0:0.011:10:1:0.909" "the second the error stopped the step in is kept: 0.011 s, 10 reads, the error; occupancy over its 11 ms"
+is "$(q "$DB" "SELECT window_s || ' ' || read_ops || ' ' || errors || ' ' || printf('%.1f', iops) FROM steps WHERE id = $id") $(q "$DB" "SELECT errors FROM step_targets WHERE step_id = $id")" \
+	"0.011 10 1 909.1 1" "the step: a window of 0.011 s, 10 reads, its 1 error (step_targets too), 909.1 IOPS over 11 ms"
+is "$(check_invariant "$DB" "$id")" 1 "the kept second adds up to the step's totals"
 
 # --- short reads in an offset range -----------------------------------------
 # a 1 MiB target read sequentially wraps every 256 requests: request k reads
@@ -101,6 +109,7 @@ hb.run{ name = "all fail", engine = "faulty", faulty = { fail_every = 1 }, targe
         rw = "read", bs = "4k", oio = 1, duration = 2 }
 LUA
 run "$TMP/none.lua"; is $? 1 "every request fails: the step fails, exit 1"
-like "$("$HB" show "$(last_run)" --db "$DB")" "all fail +failed +0 +0\.0 +0\.0 +- +- +- +0 " \
-	"show: no latency measured is '-' in mean, p99 and max, not 0.0"
+# request 1 fails at 1 ms; request 2, resubmitted in the same pass, at 2 ms
+like "$("$HB" show "$(last_run)" --db "$DB")" "all fail +failed +0 +0\.0 +0\.0 +- +- +- +2 " \
+	"show: no latency measured is '-' in mean, p99 and max, not 0.0; the 2 errors are counted"
 done_testing

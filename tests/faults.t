@@ -109,6 +109,8 @@ is "$(q "$DB" "SELECT group_concat(status) FROM steps") $(q "$DB" "SELECT status
 	"locked out: the step and the run are failed, no later step ran"
 is "$(q "$DB" "SELECT count(*) FROM events WHERE level = 'error' AND message LIKE '%cannot be stored%'")" 1 \
 	"locked out: the reason is in the run's events"
+is "$(check_invariant "$DB" 1) $(q "$DB" "SELECT window_s = (SELECT count(*) FROM samples WHERE step_id = 1) AND window_s < 4 FROM steps WHERE id = 1")" \
+	"1 1" "locked out: the step's totals are those of the seconds stored, not of the 4 it measured"
 
 # --- the database deleted mid-run (defect 9) ------------------------------
 DB="$TMP/gone.db"
@@ -186,7 +188,7 @@ is "$(sha256sum < "$DB")" "$sum" "list and show leave a database byte-identical"
 # --- schema: version 1 upgraded; first runs at once ------------------------
 DB="$TMP/v1.db"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q
-q "$DB" "ALTER TABLE steps DROP COLUMN on_error; ALTER TABLE steps DROP COLUMN placement; ALTER TABLE runs DROP COLUMN source; ALTER TABLE runs DROP COLUMN source_file; ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN steps_planned; PRAGMA user_version = 1"
+q "$DB" "DROP VIEW sample_total; ALTER TABLE samples DROP COLUMN secs; ALTER TABLE steps DROP COLUMN on_error; ALTER TABLE steps DROP COLUMN placement; ALTER TABLE runs DROP COLUMN source; ALTER TABLE runs DROP COLUMN source_file; ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN steps_planned; PRAGMA user_version = 1"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q; ok $? "a version-1 database takes a new run"
 is "$(q "$DB" "PRAGMA user_version"):$(q "$DB" "SELECT group_concat(COALESCE(on_error, '-')) FROM steps")" \
 	"5:-,-,fail,fail" "it is upgraded to the current version: older steps have no on_error, new ones 'fail'"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Ctrl-C, SIGTERM and SIGHUP: stop issuing, drain, keep every whole second,
-# mark the step and the run 'aborted', exit 130. Seconds are stored as they
+# Ctrl-C, SIGTERM and SIGHUP: stop issuing, drain, keep every second (the
+# one it stopped in as the part it covered), mark the step and the run 'aborted', exit 130. Seconds are stored as they
 # complete. SIGHUP ignored at start (nohup) stays ignored; a closed log pipe
 # does not stop the run; a signal stops Lua code that loops too.
 . "$(dirname "$0")/lib.sh"
@@ -40,7 +40,7 @@ hup_ignored() { (( 0x$(sed -n 's/^SigIgn:\t//p' /proc/$$/status) & 1 )); }
 run=0
 for sig in INT TERM HUP; do
 	if [ $sig = HUP ] && hup_ignored; then
-		for _ in $(seq 9); do skip "SIGHUP is ignored in this environment (nohup): the run keeps ignoring it"; done
+		for _ in $(seq 10); do skip "SIGHUP is ignored in this environment (nohup): the run keeps ignoring it"; done
 		continue
 	fi
 	run=$((run + 1))
@@ -58,6 +58,8 @@ for sig in INT TERM HUP; do
 	is "$(q "$DB" "SELECT count(*) = max(t) + 1 FROM samples WHERE step_id = $id")" 1 \
 		"SIG$sig: the kept seconds are 0..n with no gap"
 	is "$(q "$DB" "SELECT window_s >= 2 FROM steps WHERE id = $id")" 1 "SIG$sig: the whole seconds before the signal are kept"
+	is "$(q "$DB" "SELECT group_concat(secs < 1) FROM (SELECT secs FROM samples WHERE step_id = $id ORDER BY t DESC LIMIT 2)")" "1,0" \
+		"SIG$sig: and the second it stopped in, cut short (secs < 1), after whole ones"
 	is "$(q "$DB" "SELECT count(*) FROM events WHERE run_id = $run AND message LIKE 'interrupted%'")" 1 \
 		"SIG$sig: the interruption is in the run's events"
 done

@@ -88,7 +88,9 @@ bs_bytes() {
 }
 
 # check_invariant DB STEP_ID: prints 1 when the step's totals agree with
-# three sources: the non-ramp samples they were summed from; sources the core
+# three sources: the non-ramp samples they were summed from (the window_s
+# is their secs summed: each 1, but the last, which may be part of a second;
+# the IOPS is the ops over it); sources the core
 # fills apart from the samples: the stored histograms (one count per I/O, by
 # direction) and the per-target counters of step_targets (by direction);
 # and for a single block size, bytes = operations x that size.
@@ -103,7 +105,10 @@ check_invariant() {
 	    AND (SELECT sum(read_bytes) FROM samples WHERE step_id=$id AND ramp=0) = read_bytes
 	    AND (SELECT sum(write_bytes) FROM samples WHERE step_id=$id AND ramp=0) = write_bytes
 	    AND (SELECT sum(errors) FROM samples WHERE step_id=$id AND ramp=0) = errors
-	    AND (SELECT count(*) FROM samples WHERE step_id=$id AND ramp=0) = window_s
+	    AND abs((SELECT COALESCE(sum(secs), 0) FROM samples WHERE step_id=$id AND ramp=0) - window_s) < 1e-9
+	    AND (SELECT count(*) FROM samples WHERE step_id=$id AND (secs <= 0 OR secs > 1
+	         OR (secs < 1 AND t < (SELECT max(t) FROM samples WHERE step_id=$id)))) = 0
+	    AND abs(COALESCE(iops * window_s, 0) - (read_ops + write_ops)) <= 1e-9 * (read_ops + write_ops)
 	    AND $hcount'read') = read_ops AND $hcount'write') = write_ops
 	    AND (SELECT count(*) FROM step_targets WHERE step_id=$id) > 0
 	    AND $tsum read_ops AS x FROM step_targets WHERE step_id=$id)) = read_ops

@@ -241,9 +241,10 @@ elif name == "write-mix":
 elif name == "samples":
     run, step = int(args[0]), args[1]
     sid = [s["id"] for s in steps if s["run_id"] == run and (str(s["seq"]) == step or s["name"] == step)][0]
-    want = [{"t": m["t"], "ramp": m["ramp"], "iops": m["read_ops"] + m["write_ops"],
-             "read_iops": m["read_ops"], "write_iops": m["write_ops"],
-             "mbps": (m["read_bytes"] + m["write_bytes"]) / 1e6,
+    want = [{"t": m["t"], "ramp": m["ramp"], "secs": m["secs"],
+             "iops": (m["read_ops"] + m["write_ops"]) / m["secs"],
+             "read_iops": m["read_ops"] / m["secs"], "write_iops": m["write_ops"] / m["secs"],
+             "mbps": (m["read_bytes"] + m["write_bytes"]) / 1e6 / m["secs"],
              "read_lat_mean_us": m["read_lat_mean_us"], "read_lat_p99_us": m["read_lat_p99_us"],
              "write_lat_mean_us": m["write_lat_mean_us"], "write_lat_p99_us": m["write_lat_p99_us"],
              "lat_max_us": m["lat_max_us"], "occupancy": m["occupancy"], "errors": m["errors"]}

@@ -71,6 +71,9 @@ static int hb_columns(struct hbi *h, const char *table, struct hb_col *c, unsign
 			continue;
 		snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
 		c[*n].type = !strcmp(type, "INTEGER") ? 'i' : !strcmp(type, "REAL") ? 'r' : 't';
+		/* declared INTEGER before version 5, a part of a second since */
+		if (!strcmp(table, "steps") && !strcmp(name, "window_s"))
+			c[*n].type = 'r';
 		c[*n].required = sqlite3_column_int(st, 2) &&
 				 sqlite3_column_type(st, 3) == SQLITE_NULL;
 		snprintf(c[*n].dflt, sizeof(c[*n].dflt), "%s",

@@ -107,8 +107,8 @@ static int db_prepare(struct db *db)
 	static const char sample_sql[] =
 		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
 		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
-		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char event_sql[] =
 		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
 

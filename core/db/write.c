@@ -243,6 +243,7 @@ static int sample_bind_step(struct db *db, int64_t step_id, const struct step_sa
 	bind_lat(st, 12, s->ops[1], s->lat_p99[1]);
 	bind_lat(st, 13, s->ops[0] + s->ops[1], s->lat_max);
 	sqlite3_bind_double(st, 14, s->occupancy);
+	sqlite3_bind_double(st, 15, s->secs);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);
@@ -287,7 +288,7 @@ static void bind_totals(sqlite3_stmt *st, const struct step_totals *t)
 {
 	uint64_t ops = t->ops[0] + t->ops[1];
 
-	sqlite3_bind_int64(st, 3, (int64_t)t->window_s);
+	sqlite3_bind_double(st, 3, t->window_s);	/* a whole number is stored as one */
 	sqlite3_bind_int64(st, 4, (int64_t)t->ops[0]);
 	sqlite3_bind_int64(st, 5, (int64_t)t->ops[1]);
 	sqlite3_bind_int64(st, 6, (int64_t)t->bytes[0]);
@@ -332,8 +333,11 @@ static int finish_extra(struct db *db, int64_t step_id, const struct step_spec *
 
 	if (s->kind != STEP_EXEC && !s->wl.passes)
 		return 0;
+	/* a fill's duration: the seconds it has samples in, the last one part */
 	st = db_prep(db, "UPDATE steps SET elapsed_s = ?, exit_status = ?, duration_s = "
-		  "CASE WHEN passes IS NOT NULL THEN window_s ELSE duration_s END WHERE id = ?");
+		  "CASE WHEN passes IS NOT NULL THEN CAST(window_s AS INTEGER) + "
+		  "(window_s > CAST(window_s AS INTEGER)) "
+		  "ELSE duration_s END WHERE id = ?");
 	if (!st)
 		return -EIO;
 	if (t->res.elapsed_s > 0)
