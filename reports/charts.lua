@@ -50,7 +50,7 @@ end
 
 -- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
 local SAMPLES = [[
-  SELECT t, ramp, ops, bytes, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 ORDER BY t]]
+  SELECT t, ramp, iops, mbps, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 ORDER BY t]]
 
 function charts.scatter()
   local heading = false
@@ -61,7 +61,7 @@ function charts.scatter()
         if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
         local rows, sum, n, lsum, ln = {}, 0, 0, 0, 0
         for _, x in ipairs(report.sql(SAMPLES, s.id)) do
-          local v = field == "mbps" and x.bytes / 1e6 or x.ops
+          local v = field == "mbps" and x.mbps or x.iops	-- a last second cut short: over its secs
           rows[#rows + 1] = { x.t, v, x.lat, x.ramp }
           if x.ramp == 0 then
             sum, n = sum + v, n + 1
@@ -146,7 +146,7 @@ end
 
 -- The per-second samples of each point of a sweep, a band per run.
 local WINDOW = [[
-  SELECT ops, bytes FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
+  SELECT iops, mbps FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
 
 function charts.dots(g, rows, field, unit, xlabel)
   local levels, n = {}, #ctx.runs
@@ -165,7 +165,7 @@ function charts.dots(g, rows, field, unit, xlabel)
         local m = #samples
         for j, x in ipairs(samples) do
           local pos = (k - 1) + 0.05 + (i - 1) * 0.9 / n + (m > 1 and (j - 1) / (m - 1) or 0.5) * 0.8 * 0.9 / n
-          pts[#pts + 1] = { pos, field == "mbps" and x.bytes / 1e6 or x.ops, s.axis_value, s[field] }
+          pts[#pts + 1] = { pos, field == "mbps" and x.mbps or x.iops, s.axis_value, s[field] }
         end
         seconds = seconds + m
         pts[#pts + 1] = {}	-- a blank line: the average lines break here

@@ -33,6 +33,12 @@ like "$got" "^$want,[0-9.]+," "sql samples: the last second with its secs"
 is "$(q "$DB" "SELECT abs(write_ops / secs - $(echo "$got" | cut -d, -f4)) < 1e-6 FROM samples WHERE step_id = $id ORDER BY t DESC LIMIT 1")" \
 	1 "sql samples: its IOPS is its ops over its secs"
 is "$(check_invariant "$DB" "$id")" 1 "the fill's samples add up to its totals, its window to their secs"
+# the report's per-second chart plots that last second over its part too
+"$HB" report 1 --db "$DB" --out "$TMP/rep" >/dev/null 2>&1; ok $? "a report of the fill"
+tsv=$(ls "$TMP"/rep/charts/*scatter*.tsv | head -1)
+last=$(awk 'NF >= 2 && $1 ~ /^[0-9]/ { v = $2 } END { print v }' "$tsv")
+is "$(q "$DB" "SELECT abs($last - (SELECT mbps FROM sample_total WHERE step_id = $id ORDER BY t DESC LIMIT 1)) < 0.05")" \
+	1 "the scatter's last dot is the last second's MB/s over its secs ($last)"
 
 # --- export, import and merge carry secs; an export from before takes 1 -----
 "$HB" export 1 --db "$DB" --format json > "$TMP/x.json"; ok $? "export the fill's run"
