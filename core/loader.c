@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,10 +249,18 @@ static char *opt_normalise(const struct hb_option *o, const char *v)
 		if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no"))
 			return strdup("0");
 		return NULL;
-	case HB_OPT_INT: {
-		long long x = strtoll(v, &end, 10);
+	case HB_OPT_INT: {	/* "1000", or a whole number Lua wrote as 1000.0 or 1e3 */
+		long long x;
+		double d;
 
-		return *v && !*end ? util_strdup_printf("%lld", x) : NULL;
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		if (*v && !*end && !errno)
+			return util_strdup_printf("%lld", x);
+		d = strtod(v, &end);
+		if (!*v || *end || d != floor(d) || fabs(d) > 9e18)
+			return NULL;
+		return util_strdup_printf("%lld", (long long)d);
 	}
 	case HB_OPT_SIZE:
 		return util_parse_size(v, &sz) ? NULL
@@ -263,6 +272,15 @@ static char *opt_normalise(const struct hb_option *o, const char *v)
 		return strdup(v);
 	}
 	return NULL;
+}
+
+/* "a whole number", for a message */
+static const char *opt_type_phrase(enum hb_opt_type type)
+{
+	static const char *const names[] = { "a value", "true or false", "a whole number",
+					     "a size such as \"4k\"", "a string", "a number" };
+
+	return type >= HB_OPT_BOOL && type <= HB_OPT_DOUBLE ? names[type] : names[0];
 }
 
 static const struct hb_option *opt_find(const struct plugin *p, const char *key)
@@ -316,8 +334,8 @@ int plugin_opts_resolve(const struct plugin *p, const struct hb_kv *in, unsigned
 		char *norm = opt_normalise(o, v);
 
 		if (!norm) {
-			snprintf(err, len, "%s: option '%s' wants a %s, not '%s'",
-				 p->desc->name, o->name, plugin_opt_type_name(o->type), v);
+			snprintf(err, len, "%s: option '%s' wants %s, not '%s'",
+				 p->desc->name, o->name, opt_type_phrase(o->type), v);
 			goto fail;
 		}
 		kv[n].key = strdup(o->name);

@@ -100,6 +100,12 @@ hb.run{ name = \"b\", engine = \"sim\", targets = \"v\", duration = 60,
 bad "$sim_ok
 hb.run{ engine = \"sim\", targets = \"v\", sim = { link = \"pcie9x3\" } }" 2 \
 	"sim: link 'pcie9x3' is not pcieGENxWIDTH with GEN 1 to 6 and WIDTH 1 to 32" "a sim link of no PCIe generation"
+bad 'hb.run{ engine = "sim", targets = "v", sim = { drives = 8.5 } }' 1 \
+	"sim: option 'drives' wants a whole number, not '8.5'" "a sim drive count that is not whole"
+printf 'hb.run{ engine = "sim", targets = "v", duration = 1, sim = { drives = 8.0, sample_ios = 1e3 } }\n' > "$TMP/whole.lua"
+out=$("$HB" run "$TMP/whole.lua" --db "$TMP/whole.db" 2>&1); rc=$?
+is "$rc $(q "$TMP/whole.db" "SELECT json_extract(params_json, '$.sim.drives') || ' ' || json_extract(params_json, '$.sim.sample_ios') FROM steps")" \
+	"0 8 1000" "whole numbers Lua writes as 8.0 and 1e3 are whole-number options (refused before)"
 bad 'hb.run{ engine = "sim", targets = "v", sim = { drives = 0 } }' 1 \
 	"sim: drives 0 do not make a jbod: drives is 1 to 4096, at least 3 for raid5 and even for raid10" "0 sim drives"
 bad 'hb.run{ engine = "sim", targets = "v", sim = { layout = "raid10", drives = 5 } }' 1 \
