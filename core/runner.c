@@ -443,7 +443,7 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 	plan_info_free(&info);
 	progress_clear();
 	if (rc == -EINTR) {
-		log_warn("interrupted: every whole second so far is stored");
+		log_warn("interrupted: every second so far is stored (the one it stopped in as the part it covered)");
 		status = "aborted";
 	} else if (rc) {
 		log_error("%s", err);

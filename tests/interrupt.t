@@ -60,7 +60,7 @@ for sig in INT TERM HUP; do
 	is "$(q "$DB" "SELECT window_s >= 2 FROM steps WHERE id = $id")" 1 "SIG$sig: the whole seconds before the signal are kept"
 	is "$(q "$DB" "SELECT group_concat(secs < 1) FROM (SELECT secs FROM samples WHERE step_id = $id ORDER BY t DESC LIMIT 2)")" "1,0" \
 		"SIG$sig: and the second it stopped in, cut short (secs < 1), after whole ones"
-	is "$(q "$DB" "SELECT count(*) FROM events WHERE run_id = $run AND message LIKE 'interrupted%'")" 1 \
+	is "$(q "$DB" "SELECT count(*) FROM events WHERE run_id = $run AND message LIKE 'interrupted: every second so far is stored (the one it stopped in as the part it covered)'")" 1 \
 		"SIG$sig: the interruption is in the run's events"
 done
 
