@@ -51,11 +51,14 @@ DROP VIEW step_summary
 ALTER TABLE runs ADD COLUMN x
 VACUUM INTO 'copy.db'
 BEGIN IMMEDIATE
+VACUUM
+BEGIN
+ROLLBACK
 SELECT 1; DELETE FROM runs
 SELECT 1; SELECT 2
 WITH x AS (SELECT 1) UPDATE runs SET label = 'y'
 EOF
-ok $refused "$n writing statements (UPDATE, DELETE, INSERT, ATTACH, PRAGMA that sets, DDL, VACUUM INTO, two statements) exit 2, 'refused', database byte-identical"
+ok $refused "$n writing statements (UPDATE, DELETE, INSERT, ATTACH, PRAGMA that sets, DDL, VACUUM INTO, one word VACUUM, BEGIN or ROLLBACK (not a saved query's name), two statements) exit 2, 'refused', database byte-identical"
 sql "UPDATE runs SET label = 'x'"
 like "$(cat "$TMP/err")" "refused: UPDATE of 'runs': hbatest sql only reads" "the refusal names what the statement would do"
 sql "SELECT 1; SELECT 2"

@@ -375,6 +375,7 @@ int cmd_sql(int argc, char **argv)
 {
 	struct sql_args a;
 	char path[PATH_MAX], rel[NAME_MAX + 1];
+	bool found;
 	char *text;
 	int rc;
 
@@ -390,7 +391,10 @@ int cmd_sql(int argc, char **argv)
 	if (!is_query_name(a.query))
 		return run_query(&a, a.query);
 	snprintf(rel, sizeof(rel), "%.250s.sql", a.query);
-	if (!paths_find(PATHS_QUERIES, NULL, rel, path, sizeof(path))) {
+	found = paths_find(PATHS_QUERIES, NULL, rel, path, sizeof(path));
+	if (!found && db_is_sql_keyword(a.query))	/* "VACUUM", "BEGIN": a statement */
+		return run_query(&a, a.query);
+	if (!found) {
 		log_error("no saved query '%s' (hbatest sql --list lists them; a statement "
 			  "is one argument: hbatest sql \"SELECT ...\")", a.query);
 		return EXIT_USAGE;

@@ -109,6 +109,11 @@ static int query_authorize(void *ctx, int action, const char *a, const char *b,
 	return SQLITE_DENY;
 }
 
+bool db_is_sql_keyword(const char *word)
+{
+	return sqlite3_keyword_check(word, (int)strlen(word)) != 0;
+}
+
 int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 {
 	char wal[PATH_MAX + 8];

@@ -25,6 +25,9 @@ struct db_param {
 /* Open path with SQLITE_OPEN_READONLY and PRAGMA query_only, and an
  * authorizer that lets a statement read and nothing else. 0, or -errno with
  * err naming the file. */
+/* Whether word is an SQL keyword (VACUUM, BEGIN): a statement, not a
+ * saved query's name. */
+bool db_is_sql_keyword(const char *word);
 int db_query_open(struct db_query *q, const char *path, char *err, size_t len);
 /* Close; a read-only connection cannot remove the -wal and -shm files it had
  * to create, so when there were none before, they are removed as a `list`
