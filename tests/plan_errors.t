@@ -100,6 +100,12 @@ hb.run{ name = \"b\", engine = \"sim\", targets = \"v\", duration = 60,
 bad "$sim_ok
 hb.run{ engine = \"sim\", targets = \"v\", sim = { link = \"pcie9x3\" } }" 2 \
 	"sim: link 'pcie9x3' is not pcieGENxWIDTH with GEN 1 to 6 and WIDTH 1 to 32" "a sim link of no PCIe generation"
+# another engine's options in a step (or its defaults): unused here, still checked
+bad 'hb.run{ engine = "psync", duration = 1, io_uring = { nosuch = 1 } }' 1 \
+	"io_uring: unknown option 'nosuch' \\(it takes: sqpoll," "a misspelt option of another engine than the step's"
+bad 'hb.plan{ defaults = { io_uring = { sqpoll = "maybe" } } }
+hb.run{ engine = "psync", duration = 1 }' 2 \
+	"io_uring: option 'sqpoll' wants true or false, not 'maybe'" "a bad value for another engine, in the defaults"
 bad 'hb.run{ engine = "sim", targets = "v", sim = { drives = 8.5 } }' 1 \
 	"sim: option 'drives' wants a whole number, not '8.5'" "a sim drive count that is not whole"
 printf 'hb.run{ engine = "sim", targets = "v", duration = 1, sim = { drives = 8.0, sample_ios = 1e3 } }\n' > "$TMP/whole.lua"

@@ -293,6 +293,72 @@ static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
 }
 
 /* engine = "name"; its options in a key of the same name */
+/* The table of plugin name's options (on the stack top, popped) into in;
+ * the values as strings (booleans as "true"/"false"). */
+static int read_opts(struct keyctx *k, const char *name, struct hb_kv *in, unsigned *nin,
+		     unsigned cap)
+{
+	lua_State *L = k->L;
+	int rc = 0;
+
+	lua_pushnil(L);
+	while (!rc && lua_next(L, -2)) {
+		int vt = lua_type(L, -1);
+
+		if (lua_type(L, -2) != LUA_TSTRING || *nin == cap ||
+		    (vt != LUA_TBOOLEAN && vt != LUA_TNUMBER && vt != LUA_TSTRING)) {
+			snprintf(k->err, k->len, "%s: options are name=value pairs of "
+				 "booleans, numbers or strings", name);
+			rc = -EINVAL;
+			lua_pop(L, 2);
+			break;
+		}
+		in[*nin].key = strdup(lua_tostring(L, -2));
+		in[(*nin)++].value = strdup(vt == LUA_TBOOLEAN
+					    ? (lua_toboolean(L, -1) ? "true" : "false")
+					    : lua_tostring(L, -1));
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return rc;
+}
+
+static void free_opts(struct hb_kv *in, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free((char *)in[i].key);
+		free((char *)in[i].value);
+	}
+}
+
+/* io_uring = {...} in a psync step (or in the defaults): not used by this
+ * step, but a misspelt option or a wrong type there is still an error. */
+static int check_other_opts(struct keyctx *k, const struct plugin *engine)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; !rc && i < plugins_count(); i++) {
+		const struct plugin *p = plugins_at(i);
+		struct hb_kv in[64], *out = NULL;
+		unsigned nin = 0, nout = 0;
+		int t;
+
+		if (p == engine)
+			continue;
+		t = get_key(k->L, k->idx, k->def, p->desc->name);
+		if (t != LUA_TTABLE) {
+			lua_pop(k->L, 1);
+			continue;
+		}
+		rc = read_opts(k, p->desc->name, in, &nin, ARRAY_SIZE(in));
+		if (!rc)
+			rc = plugin_opts_resolve(p, in, nin, &out, &nout, k->err, k->len);
+		plugin_opts_free(out, nout);
+		free_opts(in, nin);
+	}
+	return rc;
+}
+
 static int get_engine(struct keyctx *k, struct step_spec *s)
 {
 	lua_State *L = k->L;
@@ -314,27 +380,10 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 	t = get_key(L, k->idx, k->def, s->engine->desc->name);
 	if (t != LUA_TTABLE && t != LUA_TNIL)
 		return bad(k, s->engine->desc->name, "a table of engine options");
-	if (t == LUA_TTABLE) {
-		lua_pushnil(L);
-		while (!rc && lua_next(L, -2)) {
-			int vt = lua_type(L, -1);
-
-			if (lua_type(L, -2) != LUA_TSTRING || nin == ARRAY_SIZE(in) ||
-			    (vt != LUA_TBOOLEAN && vt != LUA_TNUMBER && vt != LUA_TSTRING)) {
-				snprintf(k->err, k->len, "%s: options are name=value pairs of "
-					 "booleans, numbers or strings", s->engine->desc->name);
-				rc = -EINVAL;
-				lua_pop(L, 2);
-				break;
-			}
-			in[nin].key = strdup(lua_tostring(L, -2));
-			in[nin++].value = strdup(vt == LUA_TBOOLEAN
-						 ? (lua_toboolean(L, -1) ? "true" : "false")
-						 : lua_tostring(L, -1));
-			lua_pop(L, 1);
-		}
-	}
-	lua_pop(L, 1);
+	if (t == LUA_TTABLE)
+		rc = read_opts(k, s->engine->desc->name, in, &nin, ARRAY_SIZE(in));
+	else
+		lua_pop(L, 1);
 	if (!rc)
 		rc = expand_preset(k, s->engine->desc->name, in, &nin, ARRAY_SIZE(in));
 	if (!rc)
@@ -342,11 +391,8 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 					 k->err, k->len);
 	if (!rc)	/* the engine's own ranges and choices, before any step runs */
 		rc = plugin_opts_check(s->engine, s->opts, s->nopts, k->err, k->len);
-	for (unsigned i = 0; i < nin; i++) {
-		free((char *)in[i].key);
-		free((char *)in[i].value);
-	}
-	return rc;
+	free_opts(in, nin);
+	return rc ? rc : check_other_opts(k, s->engine);
 }
 
 static int get_tags(struct keyctx *k, struct step_spec *s)
