@@ -109,6 +109,9 @@ rep q1 q1 --out "$TMP/twice"; is $? 2 "the same run twice: exit 2"
 like "$(cat "$TMP/err")" "run 1 is given twice \('q1' and 'q1'\)" "the error names the run"
 rep q1 1 --out "$TMP/twice"; is $? 2 "the same run by label and id: exit 2"
 [ ! -e "$TMP/twice" ]; ok $? "nothing written"
+rep q1 --baseline 1000 --out "$TMP/twice"; is $? 1 "a --baseline that is no run: exit 1, as any missing RUN"
+rep 1 --baseline 2 --out "$TMP/twice"; is $? 2 "a --baseline not among the report's runs: a usage error, exit 2"
+like "$(cat "$TMP/err")" "--baseline '2' is not one of the runs of the report" "naming it"
 
 # --- gnuplot that crashes on one chart -----------------------------------------------------
 mkdir -p "$TMP/gpbin"

@@ -233,9 +233,9 @@ static int resolve_runs(struct db *db, const struct report_args *a, int64_t *ids
 			return 0;
 		}
 	}
-	log_error("--baseline '%s' is not one of the runs of the report; name it among them too",
-		  a->baseline);
-	return -1;
+	cli_usage_error("report", "--baseline '%s' is not one of the runs of the report; "
+			"name it among them too", a->baseline);
+	return -EINVAL;
 }
 
 /* An existing DIR is replaced only when it holds a report (its index.html). */
