@@ -15,7 +15,6 @@
 
 #define REAP_TIMEOUT_NS (50 * 1000 * 1000ull)	/* so idle seconds still publish */
 #define DRAIN_MIN_NS (60 * NSEC_PER_SEC)	/* the drain waits at least this long */
-
 #define HUGE_PAGE (2ul << 20)
 
 /* The requests' buffers, a mapping of their own (so its pages can be asked
