@@ -462,6 +462,17 @@ static int collect_errors(struct step_run *r, char *err, size_t len)
 			snprintf(err, len, "engine '%s' cannot open worker %u: %s",
 				 r->spec->engine->desc->name, i, strerror(-w->open_rc));
 			rc = w->open_rc;
+		} else if (w->stuck && !rc) {
+			snprintf(err, len, "%u request%s to '%s' never completed: worker %u gave "
+				 "up on %s after %.0f s of draining", w->stuck,
+				 w->stuck == 1 ? "" : "s", r->spec->wl.targets[w->stuck_target].path,
+				 i, w->stuck == 1 ? "it" : "them", w->drain_s);
+			rc = w->fatal;
+		} else if (w->refused && !rc) {
+			snprintf(err, len, "engine '%s' took no request in worker %u, with none in "
+				 "flight, %d times in a row: %s", r->spec->engine->desc->name, i,
+				 WORKER_IDLE_RETRIES, strerror(-w->fatal));
+			rc = w->fatal;
 		} else if (w->fatal && !rc) {
 			snprintf(err, len, "engine '%s' failed in worker %u: %s",
 				 r->spec->engine->desc->name, i, strerror(-w->fatal));
@@ -565,6 +576,10 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			if (w->exhausted && el > t->res.elapsed_s)
 				t->res.elapsed_s = el;
 		}
+		if (t->filled && spec->wl.ramp && t->window_s == 0 && rc == 0)
+			log_warn("the fill ended at %.2f s, inside its %u s ramp: no second after "
+				 "the ramp, so no IOPS or MB/s (ramp=0 measures a whole fill)",
+				 t->res.elapsed_s, spec->wl.ramp);
 	}
 	free(r.sec_tgt);
 	free(r.pend.tgt);

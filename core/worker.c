@@ -14,6 +14,7 @@
 #include "worker.h"
 
 #define REAP_TIMEOUT_NS (50 * 1000 * 1000ull)	/* so idle seconds still publish */
+#define DRAIN_MIN_NS (60 * NSEC_PER_SEC)	/* the drain waits at least this long */
 #define HUGE_PAGE (2ul << 20)
 
 /* The requests' buffers, a mapping of their own (so its pages can be asked
@@ -67,10 +68,11 @@ int worker_prepare(struct worker *w)
 	w->ios = calloc(w->depth, sizeof(*w->ios));
 	w->batch = calloc(w->depth, sizeof(*w->batch));
 	w->done = calloc(w->depth, sizeof(*w->done));
+	w->flying = calloc(w->depth, sizeof(*w->flying));
 	w->buf_len = per_slot ? per_slot * w->depth : 4096;
 	w->slot_len = per_slot;
 	w->wbuf_off = reads && per_slot ? maxbs : 0;
-	if (!w->ios || !w->batch || !w->done)
+	if (!w->ios || !w->batch || !w->done || !w->flying)
 		return -ENOMEM;
 	w->buf = buf_map(w);
 	if (!w->buf)
@@ -102,11 +104,31 @@ void worker_release(struct worker *w)
 	free(w->ios);
 	free(w->batch);
 	free(w->done);
-	if (w->buf)
+	free(w->flying);
+	w->flying = NULL;
+	if (w->buf && !w->stuck)	/* a request that never completed may still land in it */
 		munmap(w->buf, w->map_len);
 	w->ios = NULL;
 	w->batch = w->done = NULL;
 	w->buf = NULL;
+}
+
+/* Every 512 B sector of a write starts with the write's sequence number and
+ * the sector's index in it, the rest being the slot's random bytes: no two
+ * blocks alike, whatever block size a deduplicating array hashes. A virtual
+ * engine's writes share one small buffer: only the sequence number. */
+static inline void stamp(struct worker *w, char *buf, uint32_t len)
+{
+	if (!w->slot_len) {
+		memcpy(buf, &w->write_seq, sizeof(w->write_seq));
+		return;
+	}
+	for (uint64_t off = 0; off + 16 <= len; off += 512) {
+		uint64_t idx = off / 512;
+
+		memcpy(buf + off, &w->write_seq, sizeof(w->write_seq));
+		memcpy(buf + off + 8, &idx, sizeof(idx));
+	}
 }
 
 /* Fill in the next request of io's queue; false when a fill has issued all
@@ -122,7 +144,7 @@ static inline bool prepare_io(struct worker *w, struct hb_io *io)
 	s->budget -= io->len;
 	if (io->op == HB_OP_WRITE) {
 		io->buf = slot + w->wbuf_off;
-		memcpy(io->buf, &w->write_seq, sizeof(w->write_seq));	/* no two alike */
+		stamp(w, io->buf, io->len);
 		w->write_seq++;
 	} else {
 		io->buf = slot;
@@ -130,18 +152,28 @@ static inline bool prepare_io(struct worker *w, struct hb_io *io)
 	return true;
 }
 
-/* The bucket for second sec, opened on first use. Waits (rarely) when the
- * sampler has not yet drained the second that last used this ring slot. */
+static void publish(struct worker *w, int64_t upto)
+{
+	if (upto > atomic_load_explicit(&w->published, memory_order_relaxed))
+		atomic_store_explicit(&w->published, upto, memory_order_release);
+}
+
+/* The bucket for second sec, opened on first use. Its completions come in
+ * time order, so every second before sec is final: published first, so the
+ * sampler can drain the slot this waits for without this worker (an I/O that
+ * took longer than the ring's seconds). Waits (rarely) for the sampler; a
+ * stop ends the wait, losing this completion only if the sampler is stuck. */
 static struct sec_bucket *bucket_for(struct worker *w, int64_t sec)
 {
 	struct sec_bucket *b = &w->ring[sec % WORKER_RING];
 
 	if (b->sec == sec)
 		return b;
+	publish(w, sec - 1);
 	while (atomic_load_explicit(&w->consumed, memory_order_acquire) < sec - WORKER_RING) {
 		struct timespec ts = { 0, 200 * 1000 };
 
-		if (atomic_load(&w->sh->abort))
+		if (atomic_load(&w->sh->abort) || hb_stop_requested)
 			return NULL;
 		nanosleep(&ts, NULL);
 	}
@@ -192,6 +224,8 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	bool failed = io->result != (int64_t)io->len;
 	struct sec_bucket *b;
 
+	if (lat > w->lat_max_ns)
+		w->lat_max_ns = lat;
 	if (k > 1)
 		k = spend_more(w, io, k);
 	if (failed)
@@ -215,31 +249,68 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	hist_add_n(&b->lat[io->op], lat, k);
 }
 
-static int submit_batch(struct worker *w, unsigned n, unsigned *inflight)
+/* Offer the batch's *n requests to the engine. Those it takes leave the
+ * batch, the others move to its front and *n says how many: an engine may
+ * take none (plugin.h: its queue is full, a transient EAGAIN), and the loop
+ * then reaps before it offers them again. */
+static int submit_batch(struct worker *w, unsigned *n, unsigned *inflight)
 {
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
 	unsigned off = 0;
 	uint64_t now = worker_now(w);
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < *n; i++)
 		w->batch[i]->submit_ns = now;
-	while (off < n) {
-		int rc = ops->submit(w->ctx, w->batch + off, n - off);
+	while (off < *n) {
+		int rc = ops->submit(w->ctx, w->batch + off, *n - off);
 
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
-			return -EAGAIN;
+			break;
+		for (unsigned i = off; i < off + (unsigned)rc; i++)
+			w->flying[w->batch[i] - w->ios] = true;
 		off += (unsigned)rc;
 		*inflight += (unsigned)rc;
 	}
+	memmove(w->batch, w->batch + off, (*n - off) * sizeof(*w->batch));
+	*n -= off;
 	return 0;
 }
 
-static void publish(struct worker *w, int64_t upto)
+/* The engine took no request and has none in flight, so no completion will
+ * make room: wait a little and offer again, a bounded number of times. */
+static bool idle_retry(struct worker *w, unsigned *idle)
 {
-	if (upto > atomic_load_explicit(&w->published, memory_order_relaxed))
-		atomic_store_explicit(&w->published, upto, memory_order_release);
+	struct timespec ts = { 0, 1000 * 1000 };
+
+	if (++*idle > WORKER_IDLE_RETRIES) {
+		w->refused = true;
+		w->fatal = -EAGAIN;
+		return false;
+	}
+	nanosleep(&ts, NULL);
+	return true;
+}
+
+/* The drain waits for the requests in flight at most the longer of
+ * DRAIN_MIN_NS and the longest I/O this worker saw; past that they are
+ * given up on (a command the device dropped) and the step fails. */
+static bool drain_expired(struct worker *w, uint64_t waited, unsigned inflight)
+{
+	uint64_t bound = w->lat_max_ns > DRAIN_MIN_NS ? w->lat_max_ns : DRAIN_MIN_NS;
+
+	if (waited <= bound)
+		return false;
+	w->stuck = inflight;
+	w->drain_s = (double)waited / NSEC_PER_SEC;
+	for (unsigned i = 0; i < w->depth; i++)
+		if (w->flying[i]) {
+			w->stuck_target = w->ios[i].target;
+			break;
+		}
+	w->fatal = -ETIMEDOUT;
+	return true;
 }
 
 /* The worker stopped before the step's end (its fill is complete, an I/O
@@ -258,21 +329,44 @@ static void finish_fill(struct worker *w, uint64_t now)
 	finish_partial(w, now);
 }
 
+/* Collect n completions: count each into its second and, unless stopping,
+ * refill its slot into the batch. */
+static void complete(struct worker *w, int n, uint64_t now, bool stopping, unsigned *nb)
+{
+	for (int i = 0; i < n; i++) {
+		struct hb_io *io = w->done[i];
+
+		w->flying[io - w->ios] = false;
+		account(w, io, now);
+		if (!stopping && prepare_io(w, io))
+			w->batch[(*nb)++] = io;
+	}
+}
+
 static void worker_loop(struct worker *w)
 {
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
-	uint64_t end = w->t0 + w->total_secs * NSEC_PER_SEC, now;
-	unsigned inflight = 0, nb = 0;
+	uint64_t end = w->t0 + w->total_secs * NSEC_PER_SEC, now = w->t0, stop_ns = 0;
+	unsigned inflight = 0, nb = 0, idle = 0;
 	bool stopping = false;
 
 	for (unsigned i = 0; i < w->depth; i++)
 		if (prepare_io(w, &w->ios[i]))
 			w->batch[nb++] = &w->ios[i];
-	if ((w->fatal = submit_batch(w, nb, &inflight)))
-		return;
-	while (inflight) {
-		int n = ops->reap(w->ctx, 1, w->depth, w->done, REAP_TIMEOUT_NS);
+	for (;;) {
+		int n;
 
+		if (nb && (w->fatal = submit_batch(w, &nb, &inflight)))
+			return;
+		if (!inflight) {
+			if (!nb || stopping)
+				break;
+			if (!idle_retry(w, &idle))
+				return;
+			continue;
+		}
+		idle = 0;
+		n = ops->reap(w->ctx, 1, w->depth, w->done, REAP_TIMEOUT_NS);
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;
@@ -280,21 +374,17 @@ static void worker_loop(struct worker *w)
 			return;
 		}
 		now = worker_now(w);
-		if (!stopping && (now >= end || hb_stop_requested || atomic_load(&w->sh->abort)))
+		if (!stopping && (now >= end || hb_stop_requested || atomic_load(&w->sh->abort))) {
 			stopping = true;
-		nb = 0;
-		for (int i = 0; i < n; i++) {
-			struct hb_io *io = w->done[i];
-
-			account(w, io, now);
-			if (!stopping && prepare_io(w, io))
-				w->batch[nb++] = io;
+			stop_ns = now;
+			nb = 0;		/* prepared, never submitted */
 		}
+		complete(w, n, now, stopping, &nb);
 		inflight -= (unsigned)n;
 		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);
 		atomic_store_explicit(&w->inflight, inflight, memory_order_relaxed);
-		if (nb && (w->fatal = submit_batch(w, nb, &inflight)))
-			return;
+		if (stopping && inflight && drain_expired(w, now - stop_ns, inflight))
+			break;
 	}
 	now = worker_now(w);
 	if (now >= end)		/* every second of the step is whole */
@@ -311,14 +401,25 @@ static void worker_loop_sync(struct worker *w)
 {
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
 	uint64_t end = w->t0 + w->total_secs * NSEC_PER_SEC, now = w->t0;
-	unsigned next = 0;
+	unsigned next = 0, ndry = 0;
+	bool *dry = calloc(w->wl->ntargets, sizeof(*dry));	/* a fill wrote its all */
 
+	if (!dry) {
+		w->fatal = -ENOMEM;
+		return;
+	}
 	while (now < end && !hb_stop_requested && !atomic_load(&w->sh->abort)) {
 		struct hb_io *io = &w->ios[next];
 		int n;
 
 		next = (next + 1) % w->depth;
-		if (!prepare_io(w, io)) {
+		if (dry[io->target])
+			continue;
+		if (!prepare_io(w, io)) {	/* the others may have more to write */
+			dry[io->target] = true;
+			if (++ndry < w->wl->ntargets)
+				continue;
+			free(dry);
 			finish_fill(w, now);
 			return;
 		}
@@ -326,12 +427,14 @@ static void worker_loop_sync(struct worker *w)
 		if ((n = ops->submit(w->ctx, &io, 1)) != 1 ||
 		    (n = ops->reap(w->ctx, 1, 1, w->done, 0)) != 1) {
 			w->fatal = n < 0 ? n : -EIO;
+			free(dry);
 			return;
 		}
 		now = worker_now(w);
 		account(w, io, now);
 		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);
 	}
+	free(dry);
 	if (now >= end)
 		publish(w, (int64_t)w->total_secs - 1);
 	else
@@ -379,7 +482,7 @@ static void *worker_main(void *arg)
 		if (w->fatal)
 			atomic_store(&w->sh->abort, true);
 	}
-	if (w->open_rc == 0)
+	if (w->open_rc == 0 && !w->stuck)	/* closing could wait for them forever */
 		ops->close(w->ctx);
 	atomic_store_explicit(&w->finished, true, memory_order_release);
 	return NULL;

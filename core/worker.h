@@ -17,6 +17,10 @@
  * store yet), so this only has to cover a slow wake-up of the main thread. */
 #define WORKER_RING 8
 
+/* Times a worker offers requests to an engine that takes none with none in
+ * flight (so no completion can make room) before it fails the step. */
+#define WORKER_IDLE_RETRIES 1000
+
 /* The I/Os of one worker that completed in one second of the step. */
 struct sec_bucket {
 	int64_t sec;		/* second of the step it holds; -1: none */
@@ -60,6 +64,8 @@ struct worker {
 	size_t wbuf_off;		/* where a request's write buffer starts in its slot */
 	unsigned depth;
 	uint64_t write_seq;		/* stamped into each write buffer */
+	bool *flying;			/* depth: submitted, not yet reaped */
+	uint64_t lat_max_ns;		/* the longest I/O so far: bounds the drain */
 
 	struct sec_bucket ring[WORKER_RING];
 	_Atomic int64_t published;	/* seconds <= this are final in the ring */
@@ -82,6 +88,10 @@ struct worker {
 	uint64_t err_ns;		/* when, on this worker's clock */
 	bool err_elsewhere;		/* some error hit another target than the first */
 	int fatal;			/* engine call failed: -errno */
+	unsigned stuck;			/* requests that never completed in the drain */
+	int stuck_target;		/* the first of them's */
+	double drain_s;			/* how long the drain waited for them */
+	bool refused;			/* the engine took no request, none in flight */
 };
 
 /* Provided by step.c: the start handshake and the stop flag every worker reads. */

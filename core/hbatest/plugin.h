@@ -104,13 +104,16 @@ struct hb_engine_ops {
 	unsigned flags;
 	/* Required. Return 0 or -errno; *ctx is the engine's per-worker state. */
 	int (*open)(const struct hb_engine_setup *setup, void **ctx);
-	/* Required. Queue n requests; return how many were accepted (>= 0) or -errno. */
+	/* Required. Queue n requests; return how many were accepted (>= 0) or -errno.
+	 * Fewer than n, even 0 (a full queue, a transient EAGAIN), is no error: the
+	 * core reaps, then offers the rest again. A synchronous engine must take 1. */
 	int (*submit)(void *ctx, struct hb_io **ios, unsigned n);
 	/* Required. Wait until at least min completions, or timeout_ns passes
 	 * (0: do not wait); store up to max of them in done[]; return the count or -errno. */
 	int (*reap)(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 		    uint64_t timeout_ns);
-	/* Required. Release everything; in-flight requests have been reaped. */
+	/* Required. Release everything; in-flight requests have been reaped. Not
+	 * called when the drain gave up on a request that never completed. */
 	void (*close)(void *ctx);
 	/* Optional: the engine's own clock in ns (a virtual clock for a simulator).
 	 * When present the core takes every time of this worker from it. */
