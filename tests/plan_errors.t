@@ -100,6 +100,15 @@ hb.run{ name = \"b\", engine = \"sim\", targets = \"v\", duration = 60,
 bad "$sim_ok
 hb.run{ engine = \"sim\", targets = \"v\", sim = { link = \"pcie9x3\" } }" 2 \
 	"sim: link 'pcie9x3' is not pcieGENxWIDTH with GEN 1 to 6 and WIDTH 1 to 32" "a sim link of no PCIe generation"
+# io_uring's and libaio's own ranges, checked in the dry pass (they ran before)
+bad 'hb.run{ size = "1m", duration = 1, io_uring = { submit_batch = 0 } }' 1 \
+	"io_uring: submit_batch=0 is out of range: 1 to 65536" "io_uring submit_batch 0"
+bad 'hb.run{ size = "1m", duration = 1, io_uring = { wait_nr = -1 } }' 1 \
+	"io_uring: wait_nr=-1 is out of range: 1 to 65536" "io_uring wait_nr -1"
+bad 'hb.run{ size = "1m", duration = 1, io_uring = { sqpoll = true, sqpoll_idle_ms = -5 } }' 1 \
+	"io_uring: sqpoll_idle_ms=-5 is out of range: 0 to 3600000" "io_uring sqpoll_idle_ms -5"
+bad 'hb.run{ engine = "libaio", size = "1m", duration = 1, libaio = { submit_batch = 0 } }' 1 \
+	"libaio: submit_batch=0 is out of range: 1 to 65536" "libaio submit_batch 0"
 # another engine's options in a step (or its defaults): unused here, still checked
 bad 'hb.run{ engine = "psync", duration = 1, io_uring = { nosuch = 1 } }' 1 \
 	"io_uring: unknown option 'nosuch' \\(it takes: sqpoll," "a misspelt option of another engine than the step's"

@@ -183,4 +183,20 @@ static inline long long hb_opt_int(const struct hb_kv *opts, unsigned n,
 	return v ? strtoll(v, NULL, 10) : def;
 }
 
+/* For a check(): whole-number option key (when given) within lo..hi; else
+ * -EINVAL with "key=V is out of range: lo to hi (why)" in err (the core
+ * puts the plugin's name before it). */
+static inline int hb_opt_int_range(const struct hb_kv *opts, unsigned n, const char *key,
+				   long long lo, long long hi, const char *why, char *err,
+				   size_t len)
+{
+	const char *v = hb_opt_str(opts, n, key);
+	long long x = v ? strtoll(v, NULL, 10) : lo;
+
+	if (x >= lo && x <= hi)
+		return 0;
+	snprintf(err, len, "%s=%lld is out of range: %lld to %lld (%s)", key, x, lo, hi, why);
+	return -EINVAL;
+}
+
 #endif

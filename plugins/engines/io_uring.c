@@ -251,12 +251,28 @@ static void uring_close(void *ctx)
 	free(st);
 }
 
+/* The dry pass's check: the values uring_open would not take as given. */
+static int uring_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
+{
+	int rc = hb_opt_int_range(o, n, "submit_batch", 1, 65536,
+				  "requests per submitting call", err, len);
+
+	if (!rc)
+		rc = hb_opt_int_range(o, n, "wait_nr", 1, 65536,
+				      "completions to wait for", err, len);
+	if (!rc)
+		rc = hb_opt_int_range(o, n, "sqpoll_idle_ms", 0, 3600000,
+				      "ms the poll thread spins", err, len);
+	return rc;
+}
+
 static const struct hb_engine_ops uring_ops = {
 	.struct_size = sizeof(struct hb_engine_ops),
 	.open = uring_open,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.close = uring_close,
+	.check = uring_check,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_ENGINE, "io_uring",

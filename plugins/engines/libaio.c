@@ -130,12 +130,20 @@ static void libaio_close(void *ctx)
 	free(st);
 }
 
+/* The dry pass's check: submit_batch of 1 or more. */
+static int libaio_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
+{
+	return hb_opt_int_range(o, n, "submit_batch", 1, 65536,
+				"requests per io_submit", err, len);
+}
+
 static const struct hb_engine_ops libaio_ops = {
 	.struct_size = sizeof(struct hb_engine_ops),
 	.open = libaio_open,
 	.submit = libaio_submit,
 	.reap = libaio_reap,
 	.close = libaio_close,
+	.check = libaio_check,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_ENGINE, "libaio",
