@@ -350,7 +350,7 @@ is "$(png_size "$TMP/pdf/charts/02-oio-4k-randread.png")" "800 x 600" "PNGs at -
 [ -s "$TMP/pdf/charts/02-oio-4k-randread.pdf" ] && [ -s "$TMP/pdf/charts/02-oio-4k-randread.png" ] && [ ! -e "$TMP/pdf/charts/02-oio-4k-randread.svg" ]
 ok $? "PDF and PNG, no SVG"
 rep 1 --size 12; is $? 2 "--size 12: usage error"
-rep 1 --baseline 2 --out "$TMP/bl"; is $? 1 "--baseline not among the runs: exit 1"
+rep 1 --baseline 2 --out "$TMP/bl"; is $? 2 "--baseline not among the runs: a usage error, exit 2"
 rep no-such-run --out "$TMP/no7"; is $? 1 "an unknown run: exit 1"
 
 done_testing

@@ -50,7 +50,7 @@ int main(void)
 
 	struct hb_kv in3[] = { { "count", "many" } };
 	ok(plugin_opts_resolve(&p, in3, 1, &kv, &n, err, sizeof(err)) < 0 &&
-	   strstr(err, "'count' wants a int"), "a value of the wrong type is refused (%s)", err);
+	   strstr(err, "'count' wants a whole number"), "a value of the wrong type is refused (%s)", err);
 
 	struct hb_kv in4[] = { { "chunk", "4q" } };
 	ok(plugin_opts_resolve(&p, in4, 1, &kv, &n, err, sizeof(err)) < 0 &&
