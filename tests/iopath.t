@@ -33,7 +33,9 @@ cat > "$TMP/hang.lua" <<'LUA'
 hb.run{ engine = "stall", stall = { hang_at = 5 }, targets = "v", rw = "randread",
         bs = "4k", oio = 4, duration = 2 }
 LUA
-run "$TMP/hang.lua"; rc=$?
+# the engine is left open on purpose (its buffer may still be written into):
+# LeakSanitizer, in a SANITIZE=1 build, would count that as a leak
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" run "$TMP/hang.lua"; rc=$?
 [ "$rc" = 1 ]; ok $? "a request that never completes fails the step, no hang (exit $rc)"
 like "$(cat "$TMP/stderr")" "1 request to 'v' never completed: worker 0 gave up on it after 60 s of draining" \
 	"the error names the target and how many never completed"
