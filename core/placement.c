@@ -1,5 +1,6 @@
 /* Where a step's workers run: CPU lists, the NUMA node of a target's device,
  * pinning worker threads and binding their buffers to that node. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -181,35 +182,125 @@ int placement_parse_cpus(const char *list, cpu_set_t *out, char *err, size_t len
 	return check_cpus(list, out, err, len);
 }
 
-int placement_target_node(const char *path)
+/* The resolved sysfs folder of the device under path (its file system's,
+ * for a file) in real, and the length of the sysfs root before it in *rl;
+ * false when it has none (tmpfs, a missing path). */
+static bool device_dir(const char *path, char *real, size_t *rl)
 {
 	const char *root = probe_root();
-	char rel[64], link[PATH_MAX * 2], real[PATH_MAX], val[32];
-	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+	char rel[64], link[PATH_MAX * 2];
 	struct stat st;
 	dev_t dev;
 
+	*rl = strcmp(root, "/") ? strlen(root) : 0;
 	if (stat(path, &st) < 0)
-		return -1;
+		return false;
 	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
 	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", major(dev), minor(dev));
-	snprintf(link, sizeof(link), "%s/%s", rl ? root : "", rel);
-	if (!realpath(link, real))
-		return -1;
-	/* up the device path: the first folder with numa_node (the PCI device) */
-	for (char *slash; (slash = strrchr(real, '/')) && strlen(real) > rl + 12; *slash = '\0') {
-		char attr[PATH_MAX + 16];
-		FILE *f;
-		int node;
+	snprintf(link, sizeof(link), "%s/%s", *rl ? root : "", rel);
+	return realpath(link, real) != NULL;
+}
 
-		snprintf(attr, sizeof(attr), "%s/numa_node", real);
-		if (!(f = fopen(attr, "re")))
-			continue;
-		node = fgets(val, sizeof(val), f) ? atoi(val) : -1;
-		fclose(f);
-		return node;
+/* Up the device path from real: the first folder holding name (the PCI
+ * device, for numa_node or msi_irqs); real is cut to it. false: none. */
+static bool up_to(char *real, size_t rl, const char *name)
+{
+	for (char *slash; strlen(real) > rl + 12; ) {
+		char attr[PATH_MAX + 16];
+
+		snprintf(attr, sizeof(attr), "%s/%s", real, name);
+		if (!access(attr, F_OK))
+			return true;
+		if (!(slash = strrchr(real, '/')))
+			break;
+		*slash = '\0';
 	}
-	return -1;
+	return false;
+}
+
+int placement_target_node(const char *path)
+{
+	char real[PATH_MAX], attr[PATH_MAX + 16], val[32];
+	size_t rl;
+	FILE *f;
+	int node;
+
+	if (!device_dir(path, real, &rl) || !up_to(real, rl, "numa_node"))
+		return -1;
+	snprintf(attr, sizeof(attr), "%s/numa_node", real);
+	if (!(f = fopen(attr, "re")))
+		return -1;
+	node = fgets(val, sizeof(val), f) ? atoi(val) : -1;
+	fclose(f);
+	return node;
+}
+
+/* Add to set the CPUs that serve interrupt irq (/proc/irq/N: the effective
+ * affinity, else the allowed one) and its number to the list in irqs. */
+static bool irq_add(unsigned long irq, cpu_set_t *set, char *irqs, size_t len)
+{
+	char rel[64], list[256];
+	cpu_set_t one;
+	size_t n = strlen(irqs);
+
+	snprintf(rel, sizeof(rel), "proc/irq/%lu/effective_affinity_list", irq);
+	if (sys_read(rel, list, sizeof(list)) || !parse_list(list, &one) || !CPU_COUNT(&one)) {
+		snprintf(rel, sizeof(rel), "proc/irq/%lu/smp_affinity_list", irq);
+		if (sys_read(rel, list, sizeof(list)) || !parse_list(list, &one))
+			return false;
+	}
+	CPU_OR(set, set, &one);
+	if (n + 1 < len)
+		snprintf(irqs + n, len - n, "%s%lu", n ? "," : "", irq);
+	return true;
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The CPUs that take the interrupts of the PCI device above path's block
+ * device: every MSI/MSI-X vector of it (msi_irqs/), else its legacy irq.
+ * false when unknown (no such device, no /proc/irq entry). */
+static bool target_irq_cpus(const char *path, cpu_set_t *set, char *irqs, size_t len)
+{
+	char real[PATH_MAX], dir[PATH_MAX + 16], val[32];
+	size_t rl;
+	struct dirent *e;
+	bool any = false;
+	DIR *d;
+	FILE *f;
+
+	if (!device_dir(path, real, &rl))
+		return false;
+	if (up_to(real, rl, "msi_irqs")) {
+		unsigned long v[256];
+		size_t n = 0;
+
+		snprintf(dir, sizeof(dir), "%s/msi_irqs", real);
+		if (!(d = opendir(dir)))
+			return false;
+		while ((e = readdir(d)) && n < sizeof(v) / sizeof(v[0]))
+			if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+				v[n++] = strtoul(e->d_name, NULL, 10);
+		closedir(d);
+		qsort(v, n, sizeof(v[0]), cmp_ulong);	/* named in order in steps.placement */
+		for (size_t i = 0; i < n; i++)
+			any |= irq_add(v[i], set, irqs, len);
+		return any;
+	}
+	if (!device_dir(path, real, &rl) || !up_to(real, rl, "irq"))
+		return false;
+	snprintf(dir, sizeof(dir), "%s/irq", real);
+	if (!(f = fopen(dir, "re")))
+		return false;
+	if (fgets(val, sizeof(val), f) && atol(val) > 0)
+		any = irq_add(strtoul(val, NULL, 10), set, irqs, len);
+	fclose(f);
+	return any;
 }
 
 /* The node every target is on, or -1 (unknown, or targets on several). */
@@ -227,31 +318,71 @@ static int targets_node(const struct workload *wl)
 	return node;
 }
 
-int placement_decide(const struct workload *wl, const char *cpus, bool numa_auto,
+/* numa="auto": narrow base (the CPUs the workers may use) to the CPUs that
+ * take the targets' interrupts, when every target's are known, fewer than
+ * base and at least one per worker. A device with one completion interrupt
+ * (a single-queue virtio disk, AHCI) completes every request there; a
+ * worker on another CPU is woken through an inter-processor interrupt (see
+ * README, Placement). Multi-queue devices (NVMe, most SAS HBAs) have a
+ * vector per CPU: their union is every CPU and nothing is narrowed. */
+static bool narrow_to_irqs(const struct workload *wl, cpu_set_t *base, char *irqs, size_t len)
+{
+	cpu_set_t irq, allowed;
+
+	CPU_ZERO(&irq);
+	irqs[0] = '\0';
+	for (unsigned i = 0; i < wl->ntargets; i++)
+		if (!target_irq_cpus(wl->targets[i].path, &irq, irqs, len))
+			return false;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return false;
+	CPU_AND(&irq, &irq, base);
+	CPU_AND(&irq, &irq, &allowed);
+	CPU_AND(&allowed, &allowed, base);
+	if (!CPU_COUNT(&irq) || CPU_COUNT(&irq) >= CPU_COUNT(&allowed) ||
+	    (unsigned)CPU_COUNT(&irq) < wl->workers)
+		return false;
+	*base = irq;
+	return true;
+}
+
+int placement_decide(const struct workload *wl, const char *cpus, enum numa_mode numa,
 		     struct placement *p, char *err, size_t len)
 {
-	char rel[64], list[256];
+	char rel[64], list[256], irqs[64] = "";
+	bool by_irq = false;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->node = numa_auto ? targets_node(wl) : -1;
+	p->node = numa != NUMA_NONE ? targets_node(wl) : -1;
 	if (cpus) {
 		if ((rc = placement_parse_cpus(cpus, &p->cpus, err, len)))
 			return rc;
 		p->pin = true;
-	} else if (p->node >= 0) {
-		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist", p->node);
-		p->pin = !sys_read(rel, list, sizeof(list)) && parse_list(list, &p->cpus);
+	} else if (numa != NUMA_NONE) {
+		bool known = false;
+
+		if (p->node >= 0) {
+			snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist", p->node);
+			known = !sys_read(rel, list, sizeof(list)) && parse_list(list, &p->cpus);
+		}
+		if (!known) {
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				CPU_SET(c, &p->cpus);
+		}
+		by_irq = numa == NUMA_AUTO && narrow_to_irqs(wl, &p->cpus, irqs, sizeof(irqs));
+		p->pin = known || by_irq;
 	}
 	if (!p->pin) {
 		snprintf(p->text, sizeof(p->text), "none");
 		return 0;
 	}
 	placement_format_cpus(&p->cpus, list, sizeof(list));
+	rc = snprintf(p->text, sizeof(p->text), "cpus=%.60s", list);
 	if (p->node >= 0)
-		snprintf(p->text, sizeof(p->text), "cpus=%.80s node=%d", list, p->node);
-	else
-		snprintf(p->text, sizeof(p->text), "cpus=%.100s", list);
+		rc += snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " node=%d", p->node);
+	if (by_irq)
+		snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " irq=%.40s", irqs);
 	return 0;
 }
 

@@ -9,6 +9,13 @@
 
 struct workload;
 
+/* The numa= step key */
+enum numa_mode {
+	NUMA_AUTO,	/* the node's CPUs, narrowed to those taking the device's interrupts */
+	NUMA_NODE,	/* the CPUs of the targets' NUMA node */
+	NUMA_NONE,	/* the kernel's choice */
+};
+
 struct placement {
 	bool pin;		/* workers are pinned to cpus */
 	cpu_set_t cpus;
@@ -24,9 +31,11 @@ int placement_parse_cpus(const char *list, cpu_set_t *out, char *err, size_t len
 void placement_format_cpus(const cpu_set_t *set, char *buf, size_t len);
 /* The NUMA node of the device under a file or block device; -1 when unknown. */
 int placement_target_node(const char *path);
-/* Choose: the cpus= list if given, else with numa=auto the CPUs of the node
- * every target's device is on, else none. 0 or -errno with a message. */
-int placement_decide(const struct workload *wl, const char *cpus, bool numa_auto,
+/* Choose: the cpus= list if given; else with numa=node the CPUs of the node
+ * every target's device is on; with numa=auto those, narrowed to the CPUs
+ * that take the targets' interrupts when there are fewer of them and at
+ * least one per worker; else none. 0 or -errno with a message. */
+int placement_decide(const struct workload *wl, const char *cpus, enum numa_mode numa,
 		     struct placement *p, char *err, size_t len);
 /* Pin the calling thread to p's CPUs (when it pins). 0 or -errno. */
 int placement_pin_self(const struct placement *p);

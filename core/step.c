@@ -9,6 +9,7 @@
 #include "log.h"
 #include "placement.h"
 #include "step.h"
+#include "step_spec.h"
 #include "target.h"
 #include "stop.h"
 #include "worker.h"
@@ -535,7 +536,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		return -ENOMEM;
 	}
 	rc = open_targets(&r, hooks, err, len);
-	if (rc == 0 && !(rc = placement_decide(&spec->wl, spec->cpus, !spec->numa_none,
+	if (rc == 0 && !(rc = placement_decide(&spec->wl, spec->cpus, step_numa(spec),
 					       &r.place, err, len)))
 		snprintf(t->placement, sizeof(t->placement), "%s", r.place.text);
 	if (rc == 0)

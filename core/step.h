@@ -8,6 +8,7 @@
 
 #include "hist.h"
 #include "loader.h"
+#include "placement.h"
 #include "workload.h"
 
 enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };
@@ -33,7 +34,7 @@ struct step_spec {
 	double estimate;	/* s: what the dry pass counts for this step */
 	enum step_on_error on_error;
 	char *cpus;		/* cpus= CPU list ("0-7,16-23"), or NULL */
-	bool numa_none;		/* numa="none": no pinning near the target's device */
+	enum numa_mode numa;	/* numa=: "auto" (the default), "node" or "none" */
 };
 
 /* One second of a step, merged over workers. Latencies in us. */

@@ -111,8 +111,8 @@ char *step_params_json(const struct step_spec *s)
 		sb_printf(&b, ",\"cpus\":");
 		sb_json_str(&b, s->cpus);
 	}
-	if (s->numa_none)	/* "auto", the default, stays out like on_error's */
-		sb_printf(&b, ",\"numa\":\"none\"");
+	if (s->numa != NUMA_AUTO)	/* the default stays out like on_error's */
+		sb_printf(&b, ",\"numa\":\"%s\"", s->numa == NUMA_NONE ? "none" : "node");
 	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
 	for (unsigned i = 0; i < s->nopts; i++) {
 		sb_printf(&b, "%s", i ? "," : "");
@@ -295,4 +295,13 @@ void step_spec_free(struct step_spec *s)
 		free(s->wl.targets[i].path);
 	free(s->wl.targets);
 	memset(s, 0, sizeof(*s));
+}
+
+enum numa_mode step_numa(const struct step_spec *s)
+{
+	const struct hb_engine_ops *ops = s->engine->desc->ops;
+
+	if (s->numa == NUMA_AUTO && (ops->flags & HB_ENGINE_VIRTUAL))
+		return NUMA_NODE;
+	return s->numa;
 }

@@ -29,5 +29,8 @@ char *step_params_json(const struct step_spec *s);
 /* The last rules, once every key is read: axis= (its value), the default
  * name, the estimate and params_json. 0 or -EINVAL with err. */
 int step_spec_finish(struct step_spec *s, char *err, size_t errlen);
+/* The numa mode a step's workers are placed by: "auto" for an engine without
+ * device I/O (null, sim) is "node", as there are no interrupts to be near. */
+enum numa_mode step_numa(const struct step_spec *s);
 
 #endif

@@ -29,7 +29,7 @@ run_watched() {
 	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q &
 	local pid=$! i
 	for i in $(seq 50); do	# until the workers are up: 3 threads
-		[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 3 ] && break
+		[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge "${THREADS:-3}" ] && break
 		sleep 0.1
 	done
 	sleep 0.5
@@ -82,6 +82,58 @@ is "$([ "$(cat "$TMP/auto.numa")" -ge 4 ] && echo yes)" yes \
 plan auto_none ", numa = \"none\""
 HBATEST_SYSFS_ROOT="$root" run_watched auto_none
 is "$(q "$DB" "SELECT placement FROM steps WHERE id = 4")" "none" "numa=\"none\" ignores the node"
+
+# numa="auto" narrows to the CPUs that take the device's interrupts: a
+# single-queue device completes every request on them (README, Placement).
+# The same tree, node 0 holding every CPU this process may use, the device's
+# MSI vectors 40 and 41 both served by CPU $first (/proc/irq/N)
+allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
+if [ "$allowed" = "$first" ]; then
+	skip "interrupt placement: needs two CPUs to narrow from"
+else
+	echo "$allowed" > "$root/sys/devices/system/node/node0/cpulist"
+	mkdir -p "$root/$pci/msi_irqs"
+	for irq in 40 41; do
+		touch "$root/$pci/msi_irqs/$irq"
+		mkdir -p "$root/proc/irq/$irq"
+		echo "$first" > "$root/proc/irq/$irq/effective_affinity_list"
+		echo "$allowed" > "$root/proc/irq/$irq/smp_affinity_list"
+	done
+	placement_of() {	# NAME KEYS [WORKERS]: run a step, print its stored placement
+		sed "s/workers = 2/workers = ${3:-2}/" > "$TMP/$1.lua" <<LUA
+hb.plan{ name = "$1" }
+hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 2,
+        size = "8m"$2 }
+LUA
+		HBATEST_SYSFS_ROOT="$root" THREADS=$((${3:-2} + 1)) run_watched "$1" &&
+			q "$DB" "SELECT placement FROM steps ORDER BY id DESC LIMIT 1"
+	}
+	is "$(placement_of irq1 "" 1)" "cpus=$first node=0 irq=40,41" \
+		"one worker: pinned to the CPU of the device's interrupts, stored with them"
+	is "$(grep -cx "$first" "$TMP/irq1.cpus")" 1 "that worker's thread runs on CPU $first, the main thread anywhere"
+	is "$(placement_of irqnull ", engine = \"null\"" 1)" "cpus=$allowed node=0" \
+		"the null engine (no device I/O, no interrupts): the node's CPUs"
+	is "$(placement_of irq2 "" 2)" "cpus=$allowed node=0" \
+		"two workers and one interrupt CPU: the node's CPUs, not one CPU for both"
+	is "$(placement_of irqnode ", numa = \"node\"" 1)" "cpus=$allowed node=0" \
+		"numa=\"node\": the node's CPUs, interrupts ignored"
+	# a vector per CPU (NVMe, most SAS HBAs): nothing to narrow
+	echo "$allowed" > "$root/proc/irq/41/effective_affinity_list"
+	is "$(placement_of irqall "" 1)" "cpus=$allowed node=0" \
+		"interrupts served by every CPU: the node's CPUs"
+	# no msi_irqs: the legacy irq of the PCI device
+	rm -r "$root/$pci/msi_irqs"
+	echo 40 > "$root/$pci/irq"
+	is "$(placement_of irqlegacy "" 1)" "cpus=$first node=0 irq=40" \
+		"a legacy interrupt (the device's irq file) narrows the same way"
+	# run under taskset on another CPU: the interrupt's CPU is not ours to take
+	other_cpu=$(awk -v l="$allowed" -v o="$first" 'BEGIN { n = split(l, r, ","); for (i = 1; i <= n; i++) {
+		split(r[i], ab, "-"); for (c = ab[1]; c <= (ab[2] == "" ? ab[1] : ab[2]); c++) if (c != o) { print c; exit } } }')
+	sed "s/workers = 2/workers = 1/" "$TMP/irqlegacy.lua" > "$TMP/irqset.lua"
+	HBATEST_SYSFS_ROOT="$root" taskset -c "$other_cpu" "$HB" run "$TMP/irqset.lua" --db "$DB" --target "$F" -q
+	is "$(q "$DB" "SELECT placement FROM steps ORDER BY id DESC LIMIT 1")" "cpus=$allowed node=0" \
+		"under taskset -c $other_cpu the interrupt's CPU $first is left alone"
+fi
 
 # bad values: an error naming the plan, its line and the key, nothing stored
 before=$(sha256sum "$DB")

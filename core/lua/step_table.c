@@ -472,7 +472,7 @@ static int get_on_error(struct keyctx *k, struct step_spec *s)
 	return rc;
 }
 
-/* cpus= (a CPU list, every CPU online) and numa= ("auto" or "none") */
+/* cpus= (a CPU list, every CPU online) and numa= ("auto", "node" or "none") */
 static int get_placement(struct keyctx *k, struct step_spec *s)
 {
 	char *numa = NULL;
@@ -484,11 +484,13 @@ static int get_placement(struct keyctx *k, struct step_spec *s)
 	if (s->cpus)
 		rc = placement_parse_cpus(s->cpus, &set, k->err, k->len);
 	if (!rc && !strcmp(numa, "none")) {
-		s->numa_none = true;
+		s->numa = NUMA_NONE;
+	} else if (!rc && !strcmp(numa, "node")) {
+		s->numa = NUMA_NODE;
 	} else if (!rc && strcmp(numa, "auto")) {
-		snprintf(k->err, k->len, "numa=\"%s\": expected \"auto\" (pin the workers to "
-			 "the CPUs of the target's NUMA node) or \"none\" (leave it to the kernel)",
-			 numa);
+		snprintf(k->err, k->len, "numa=\"%s\": expected \"auto\" (the CPUs of the "
+			 "target's NUMA node, narrowed to those taking its interrupts), \"node\" "
+			 "(the node's CPUs) or \"none\" (leave it to the kernel)", numa);
 		rc = -EINVAL;
 	}
 	free(numa);
