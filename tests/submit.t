@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # How the io_uring and libaio engines hand requests to the kernel: at most submit_batch
-# (default 4) per io_uring_enter or io_submit, so a QD32 step reaches the device a few
-# requests at a time as completions come back, not in bursts of every
-# completion reaped (the cause of the old QD32 gap against fio, README
-# Benchmarks), and the queue stays full.
+# per io_uring_enter or io_submit (default a quarter of the worker's queue depth, 4 to
+# 16), so a QD32 step reaches the device a few requests at a time as
+# completions come back, not in bursts of every completion reaped (the cause
+# of the old QD32 gap against fio, README Benchmarks), and the queue stays
+# full. wait_nr makes each wait reap at least that many, so the largest call
+# is the batch itself.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/s.db"
@@ -17,9 +19,9 @@ fi
 max_submit() {
 	sed -n 's/.*io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$1" | sort -n | tail -1
 }
-run_traced() {	# NAME OPTS
+run_traced() {	# NAME OPTS [OIO]
 	cat > "$TMP/$1.lua" <<LUA
-hb.run{ engine = "io_uring", io_uring = { $2 }, rw = "randread", bs = "4k", oio = 32,
+hb.run{ engine = "io_uring", io_uring = { $2 }, rw = "randread", bs = "4k", oio = ${3:-32},
         duration = 2, size = "16m" }
 LUA
 	traced -f -qq -e trace=io_uring_enter -o "$TMP/$1.trace" \
@@ -29,10 +31,17 @@ LUA
 run_traced default ""
 ok $? "a traced QD32 io_uring step runs"
 n=$(max_submit "$TMP/default.trace")
-is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
-	"no io_uring_enter hands the kernel more than 4 requests (largest: ${n:-none})"
+is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 8 ] && echo yes)" yes \
+	"QD32: no io_uring_enter hands the kernel more than 8 requests (largest: ${n:-none})"
 is "$(q "$DB" "SELECT min(occupancy) > 24 FROM samples WHERE step_id = 1")" 1 \
 	"the queue stays full: occupancy above 24 of 32 every second"
+# the default's three regimes, each wait reaping at least wait_nr
+for c in "8 4 4" "32 16 8" "128 64 16"; do
+	set -- $c
+	run_traced "qd$1" "wait_nr = $2" "$1"
+	is "$(max_submit "$TMP/qd$1.trace")" "$3" \
+		"QD$1, wait_nr=$2: the largest io_uring_enter submits $3 (a quarter of the depth, 4 to 16)"
+done
 
 run_traced wide "submit_batch = 32"
 ok $? "a traced step with submit_batch=32 runs"
@@ -40,14 +49,14 @@ n=$(max_submit "$TMP/wide.trace")
 is "$([ -n "$n" ] && [ "$n" -gt 4 ] && echo yes)" yes \
 	"submit_batch=32 lets one call submit more than 4 (largest: ${n:-none})"
 
-# libaio: at most 4 iocbs per io_submit
+# libaio: at most 8 iocbs per io_submit at QD32
 cat > "$TMP/aio.lua" <<LUA
 hb.run{ engine = "libaio", rw = "randread", bs = "4k", oio = 32, duration = 2, size = "16m" }
 LUA
 traced -f -qq -e trace=io_submit -o "$TMP/aio.trace" "$HB" run "$TMP/aio.lua" --db "$DB" --target "$F" -q
 ok $? "a traced QD32 libaio step runs"
 n=$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/aio.trace" | sort -n | tail -1)
-is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
-	"libaio: no io_submit takes more than 4 requests (largest: ${n:-none})"
+is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 8 ] && echo yes)" yes \
+	"libaio: no io_submit takes more than 8 requests (largest: ${n:-none})"
 
 done_testing

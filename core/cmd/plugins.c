@@ -26,9 +26,9 @@ int cmd_plugins(int argc, char **argv)
 		       plugin_kind_name(p->desc->kind), abi, p->path,
 		       p->desc->summary ? p->desc->summary : "");
 		for (const struct hb_option *o = p->desc->options; verbose && o && o->name; o++)
-			printf("            %s=%s (%s, default %s)\n", o->name,
+			printf("            %s=%s (%s%s%s)\n", o->name,
 			       plugin_opt_type_name(o->type), o->help ? o->help : "",
-			       o->def ? o->def : "none");
+			       o->def ? ", default " : "", o->def ? o->def : "");
 	}
 	if (!plugins_count())
 		printf("(no plugins found: build them with make, or give --plugin-path)\n");

@@ -183,6 +183,16 @@ static inline long long hb_opt_int(const struct hb_kv *opts, unsigned n,
 	return v ? strtoll(v, NULL, 10) : def;
 }
 
+/* submit_batch's default in the io_uring and libaio engines: a quarter of
+ * the requests a worker keeps in flight, 4 to 16 (README, Benchmarks: fewer
+ * doorbells, each a VM exit in a guest, without the bursts of a whole reap) */
+static inline unsigned hb_submit_batch_default(unsigned depth)
+{
+	unsigned b = depth / 4;
+
+	return b < 4 ? 4 : b > 16 ? 16 : b;
+}
+
 /* For a check(): whole-number option key (when given) within lo..hi; else
  * -EINVAL with "key=V is out of range: lo to hi (why)" in err (the core
  * puts the plugin's name before it). */

@@ -40,7 +40,7 @@ static const struct hb_option uring_options[] = {
 	{ "sqpoll_idle_ms", HB_OPT_INT, "1000", "with sqpoll: ms the poll thread spins before sleeping" },
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
-	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit): larger batches reach the device in bursts that a virtio disk serves more slowly" },
+	{ "submit_batch", HB_OPT_INT, NULL, "requests per submitting system call (like fio's iodepth_batch_submit); default a quarter of the worker's queue depth, 4 to 16" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -109,7 +109,8 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 	st->wait_nr = (unsigned)hb_opt_int(s->opts, s->nopts, "wait_nr", 1);
 	if (st->wait_nr < 1)
 		st->wait_nr = 1;
-	st->submit_batch = (unsigned)hb_opt_int(s->opts, s->nopts, "submit_batch", 4);
+	st->submit_batch = (unsigned)hb_opt_int(s->opts, s->nopts, "submit_batch",
+						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
 	rc = uring_init(st, s);

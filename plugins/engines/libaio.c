@@ -19,7 +19,7 @@ struct libaio_state {
 };
 
 static const struct hb_option libaio_options[] = {
-	{ "submit_batch", HB_OPT_INT, "4", "requests per io_submit (like fio's iodepth_batch_submit): larger batches reach the device in bursts that a virtio disk serves more slowly" },
+	{ "submit_batch", HB_OPT_INT, NULL, "requests per io_submit (like fio's iodepth_batch_submit); default a quarter of the worker's queue depth, 4 to 16" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -32,7 +32,8 @@ static int libaio_open(const struct hb_engine_setup *s, void **ctx)
 		return -ENOMEM;
 	st->depth = s->depth;
 	st->fds = s->fds;
-	st->submit_batch = (unsigned)hb_opt_int(s->opts, s->nopts, "submit_batch", 4);
+	st->submit_batch = (unsigned)hb_opt_int(s->opts, s->nopts, "submit_batch",
+						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
 	st->iocbs = calloc(st->depth, sizeof(*st->iocbs));
