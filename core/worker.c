@@ -252,17 +252,22 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 /* Offer the batch's *n requests to the engine. Those it takes leave the
  * batch, the others move to its front and *n says how many: an engine may
  * take none (plugin.h: its queue is full, a transient EAGAIN), and the loop
- * then reaps before it offers them again. */
+ * then reaps before it offers them again. Each call's requests are stamped
+ * as it is made: an engine that takes one batch of them per call (io_uring,
+ * libaio: submit_batch) hands each batch to the kernel in that call, so the
+ * later batches' latency does not include the earlier ones' submission. */
 static int submit_batch(struct worker *w, unsigned *n, unsigned *inflight)
 {
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
 	unsigned off = 0;
-	uint64_t now = worker_now(w);
 
-	for (unsigned i = 0; i < *n; i++)
-		w->batch[i]->submit_ns = now;
 	while (off < *n) {
-		int rc = ops->submit(w->ctx, w->batch + off, *n - off);
+		uint64_t now = worker_now(w);
+		int rc;
+
+		for (unsigned i = off; i < *n; i++)
+			w->batch[i]->submit_ns = now;
+		rc = ops->submit(w->ctx, w->batch + off, *n - off);
 
 		if (rc < 0)
 			return rc;

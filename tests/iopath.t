@@ -64,6 +64,20 @@ run "$TMP/never.lua"; rc=$?
 like "$(cat "$TMP/stderr")" "engine 'stall' took no request in worker 0, with none in flight, 1000 times in a row" \
 	"and says so"
 
+# --- each submit call's requests timed from that call ------------------------
+# an engine that takes 2 requests per call, each call 100 us of virtual time,
+# each request 1000 us: every latency is 1100 us, the first fill of 8 (four
+# calls) too. Stamped once before the calls, the last pair of that fill
+# would read 1400 us.
+cat > "$TMP/calls.lua" <<'LUA'
+hb.run{ engine = "stall", stall = { lat_us = 1000, take = 2, submit_us = 100 },
+        targets = "v", rw = "randread", bs = "4k", oio = 8, duration = 1 }
+LUA
+run "$TMP/calls.lua"; is $? 0 "an engine taking 2 requests per call runs"
+id=$(last_step)
+is "$(q "$DB" "SELECT lat_max_us < 1110 AND lat_p50_us > 1090 FROM steps WHERE id = $id")" 1 \
+	"each request is timed from its own submit call: 1100 us, the first fill too (max $(q "$DB" "SELECT lat_max_us FROM steps WHERE id = $id") us)"
+
 # --- a psync fill over targets of different sizes ----------------------------
 head -c 4194304 /dev/zero > "$TMP/t4.dat"
 head -c 16777216 /dev/zero > "$TMP/t16.dat"

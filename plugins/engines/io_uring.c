@@ -125,12 +125,18 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 	return 0;
 }
 
+/* One batch per call (submit_batch requests; every request with sqpoll):
+ * handed to the kernel now when more follow, so the core stamps the next
+ * batch as it offers it; the last stays queued for the wait that follows
+ * (submit and wait in one io_uring_enter). */
 static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 {
 	struct uring_state *st = ctx;
-	unsigned i;
+	unsigned i, take = n;
 
-	for (i = 0; i < n; i++) {
+	if (!st->sqpoll && take > st->submit_batch)
+		take = st->submit_batch;
+	for (i = 0; i < take; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 		struct hb_io *io = ios[i];
 		int fd = st->fixed_files ? io->target : st->fds[io->target];
@@ -153,11 +159,11 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 		if (st->fixed_files)
 			sqe->flags |= IOSQE_FIXED_FILE;
 		io_uring_sqe_set_data(sqe, io);
-		/* hand the device a few at a time as they are ready, not a burst of
-		 * every completion reaped (README, Benchmarks: the QD32 gap) */
-		if (!st->sqpoll && i + 1 < n && io_uring_sq_ready(&st->ring) >= st->submit_batch)
-			io_uring_submit(&st->ring);
 	}
+	/* hand the device a few at a time as they are ready, not a burst of
+	 * every completion reaped (README, Benchmarks: the QD32 gap) */
+	if (!st->sqpoll && i == take && take < n)
+		io_uring_submit(&st->ring);
 	st->inflight += i;
 	st->queued = io_uring_sq_ready(&st->ring);
 	return (int)i;	/* the rest: submitted to the kernel by the next reap() */
