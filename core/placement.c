@@ -236,10 +236,11 @@ int placement_target_node(const char *path)
 }
 
 /* Add to set the CPUs that serve interrupt irq (/proc/irq/N: the effective
- * affinity, else the allowed one) and its number to the list in irqs. */
+ * affinity, else the allowed one), and its number to the list in irqs (or
+ * "..." once when the list is full). false when unknown. */
 static bool irq_add(unsigned long irq, cpu_set_t *set, char *irqs, size_t len)
 {
-	char rel[64], list[256];
+	char rel[64], list[256], num[24];
 	cpu_set_t one;
 	size_t n = strlen(irqs);
 
@@ -250,9 +251,35 @@ static bool irq_add(unsigned long irq, cpu_set_t *set, char *irqs, size_t len)
 			return false;
 	}
 	CPU_OR(set, set, &one);
-	if (n + 1 < len)
-		snprintf(irqs + n, len - n, "%s%lu", n ? "," : "", irq);
+	snprintf(list, sizeof(list), ",%s,", irqs);
+	snprintf(num, sizeof(num), ",%lu,", irq);
+	if (strstr(list, num))
+		return true;	/* another target on the same device */
+	snprintf(num, sizeof(num), "%s%lu", n ? "," : "", irq);
+	if (n + strlen(num) + 4 < len)
+		strcat(irqs, num);
+	else if (n + 4 < len && (n < 3 || strcmp(irqs + n - 3, "...")))
+		strcat(irqs, ",...");
 	return true;
+}
+
+/* How often interrupt irq has fired (/sys/kernel/irq/N/per_cpu_count, summed);
+ * 0 when unknown. */
+static unsigned long long irq_count(unsigned long irq)
+{
+	char rel[64], buf[8192];
+	unsigned long long sum = 0;
+	char *s = buf;
+
+	snprintf(rel, sizeof(rel), "sys/kernel/irq/%lu/per_cpu_count", irq);
+	if (sys_read(rel, buf, sizeof(buf)))
+		return 0;
+	while (*s >= '0' && *s <= '9') {
+		sum += strtoull(s, &s, 10);
+		if (*s == ',')
+			s++;
+	}
+	return sum;
 }
 
 static int cmp_ulong(const void *a, const void *b)
@@ -262,45 +289,86 @@ static int cmp_ulong(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The CPUs that take the interrupts of the PCI device above path's block
- * device: every MSI/MSI-X vector of it (msi_irqs/), else its legacy irq.
- * false when unknown (no such device, no /proc/irq entry). */
-static bool target_irq_cpus(const char *path, cpu_set_t *set, char *irqs, size_t len)
+/* Whether the block device at real (its sysfs folder) has one hardware queue:
+ * one folder under mq/ (a partition's are its disk's). */
+static bool one_queue(const char *real)
 {
-	char real[PATH_MAX], dir[PATH_MAX + 16], val[32];
-	size_t rl;
+	char dir[PATH_MAX + 16];
 	struct dirent *e;
-	bool any = false;
+	unsigned n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/mq", real);
+	if (!(d = opendir(dir))) {
+		snprintf(dir, sizeof(dir), "%s/../mq", real);
+		if (!(d = opendir(dir)))
+			return false;
+	}
+	while ((e = readdir(d)))
+		n += e->d_name[0] >= '0' && e->d_name[0] <= '9';
+	closedir(d);
+	return n == 1;
+}
+
+#define MAX_VECTORS 64	/* more: a vector per CPU, nothing to narrow */
+
+/* The interrupt vectors of the PCI function at real: its MSI/MSI-X vectors
+ * (msi_irqs/), else its legacy irq; in order. How many, or 0: none, or more
+ * than MAX_VECTORS. */
+static size_t vectors(const char *real, unsigned long *v)
+{
+	char dir[PATH_MAX + 16], val[32];
+	struct dirent *e;
+	size_t n = 0;
 	DIR *d;
 	FILE *f;
 
-	if (!device_dir(path, real, &rl))
-		return false;
-	if (up_to(real, rl, "msi_irqs")) {
-		unsigned long v[256];
-		size_t n = 0;
-
-		snprintf(dir, sizeof(dir), "%s/msi_irqs", real);
-		if (!(d = opendir(dir)))
-			return false;
-		while ((e = readdir(d)) && n < sizeof(v) / sizeof(v[0]))
-			if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+	snprintf(dir, sizeof(dir), "%s/msi_irqs", real);
+	if ((d = opendir(dir))) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+				if (n == MAX_VECTORS) {
+					n = 0;
+					break;
+				}
 				v[n++] = strtoul(e->d_name, NULL, 10);
+			}
 		closedir(d);
 		qsort(v, n, sizeof(v[0]), cmp_ulong);	/* named in order in steps.placement */
-		for (size_t i = 0; i < n; i++)
-			any |= irq_add(v[i], set, irqs, len);
-		return any;
+		return n;
 	}
-	if (!device_dir(path, real, &rl) || !up_to(real, rl, "irq"))
-		return false;
 	snprintf(dir, sizeof(dir), "%s/irq", real);
 	if (!(f = fopen(dir, "re")))
-		return false;
+		return 0;
 	if (fgets(val, sizeof(val), f) && atol(val) > 0)
-		any = irq_add(strtoul(val, NULL, 10), set, irqs, len);
+		v[n++] = strtoul(val, NULL, 10);
 	fclose(f);
-	return any;
+	return n;
+}
+
+/* The CPUs that take the completions of the device under path, when it has
+ * one hardware queue: the vectors of its PCI function (the folder with
+ * numa_node nearest the block device) that carry its interrupts (those
+ * that fired at least an eighth as often as the busiest: not a virtio
+ * config or an admin vector; all of them when none has fired). false when
+ * anything is unknown: a vector without /proc/irq, no PCI function. */
+static bool target_irq_cpus(const char *path, cpu_set_t *set, char *irqs, size_t len)
+{
+	char real[PATH_MAX];
+	unsigned long v[MAX_VECTORS];
+	unsigned long long count[MAX_VECTORS], most = 0;
+	size_t rl, n;
+
+	if (!device_dir(path, real, &rl) || !one_queue(real) || !up_to(real, rl, "numa_node") ||
+	    !(n = vectors(real, v)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((count[i] = irq_count(v[i])) > most)
+			most = count[i];
+	for (size_t i = 0; i < n; i++)
+		if (count[i] * 8 >= most && !irq_add(v[i], set, irqs, len))
+			return false;
+	return true;
 }
 
 /* The node every target is on, or -1 (unknown, or targets on several). */
@@ -349,7 +417,7 @@ static bool narrow_to_irqs(const struct workload *wl, cpu_set_t *base, char *irq
 int placement_decide(const struct workload *wl, const char *cpus, enum numa_mode numa,
 		     struct placement *p, char *err, size_t len)
 {
-	char rel[64], list[256], irqs[64] = "";
+	char rel[64], list[256], irqs[41] = "";	/* fits in text[] whole */
 	bool by_irq = false;
 	int rc;
 
@@ -378,11 +446,11 @@ int placement_decide(const struct workload *wl, const char *cpus, enum numa_mode
 		return 0;
 	}
 	placement_format_cpus(&p->cpus, list, sizeof(list));
-	rc = snprintf(p->text, sizeof(p->text), "cpus=%.60s", list);
+	rc = snprintf(p->text, sizeof(p->text), "cpus=%.*s", by_irq ? 60 : 100, list);
 	if (p->node >= 0)
 		rc += snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " node=%d", p->node);
 	if (by_irq)
-		snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " irq=%.40s", irqs);
+		snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " irq=%s", irqs);
 	return 0;
 }
 

@@ -85,20 +85,27 @@ is "$(q "$DB" "SELECT placement FROM steps WHERE id = 4")" "none" "numa=\"none\"
 
 # numa="auto" narrows to the CPUs that take the device's interrupts: a
 # single-queue device completes every request on them (README, Placement).
-# The same tree, node 0 holding every CPU this process may use, the device's
-# MSI vectors 40 and 41 both served by CPU $first (/proc/irq/N)
+# The same tree, node 0 holding every CPU this process may use, the device
+# one hardware queue (mq/0) and two MSI vectors: 40 (a config vector, fired
+# once, on another CPU) and 41 (its requests', fired 100000 times, on CPU
+# $first); /proc/irq/N and /sys/kernel/irq/N as the kernel has them
 allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
-if [ "$allowed" = "$first" ]; then
+other_cpu=$(awk -v l="$allowed" -v o="$first" 'BEGIN { n = split(l, r, ","); for (i = 1; i <= n; i++) {
+	split(r[i], ab, "-"); for (c = ab[1]; c <= (ab[2] == "" ? ab[1] : ab[2]); c++) if (c != o) { print c; exit } } }')
+if [ -z "$other_cpu" ]; then
 	skip "interrupt placement: needs two CPUs to narrow from"
 else
 	echo "$allowed" > "$root/sys/devices/system/node/node0/cpulist"
-	mkdir -p "$root/$pci/msi_irqs"
-	for irq in 40 41; do
-		touch "$root/$pci/msi_irqs/$irq"
-		mkdir -p "$root/proc/irq/$irq"
-		echo "$first" > "$root/proc/irq/$irq/effective_affinity_list"
-		echo "$allowed" > "$root/proc/irq/$irq/smp_affinity_list"
-	done
+	mkdir -p "$root/$pci/msi_irqs" "$root/$pci/block/vdz/mq/0"
+	vector() {	# IRQ CPU COUNT
+		touch "$root/$pci/msi_irqs/$1"
+		mkdir -p "$root/proc/irq/$1" "$root/sys/kernel/irq/$1"
+		echo "$2" > "$root/proc/irq/$1/effective_affinity_list"
+		echo "$allowed" > "$root/proc/irq/$1/smp_affinity_list"
+		echo "$3" > "$root/sys/kernel/irq/$1/per_cpu_count"
+	}
+	vector 40 "$other_cpu" 1
+	vector 41 "$first" 100000
 	placement_of() {	# NAME KEYS [WORKERS]: run a step, print its stored placement
 		sed "s/workers = 2/workers = ${3:-2}/" > "$TMP/$1.lua" <<LUA
 hb.plan{ name = "$1" }
@@ -108,27 +115,41 @@ LUA
 		HBATEST_SYSFS_ROOT="$root" THREADS=$((${3:-2} + 1)) run_watched "$1" &&
 			q "$DB" "SELECT placement FROM steps ORDER BY id DESC LIMIT 1"
 	}
-	is "$(placement_of irq1 "" 1)" "cpus=$first node=0 irq=40,41" \
-		"one worker: pinned to the CPU of the device's interrupts, stored with them"
+	is "$(placement_of irq1 "" 1)" "cpus=$first node=0 irq=41" \
+		"one worker: pinned to the CPU of the device's request interrupt, stored with it"
 	is "$(grep -cx "$first" "$TMP/irq1.cpus")" 1 "that worker's thread runs on CPU $first, the main thread anywhere"
+	echo -1 > "$root/$pci/numa_node"	# no node known (a VM): narrowed from every CPU
+	is "$(placement_of irqnonode "" 1)" "cpus=$first irq=41" "no NUMA node known: narrowed from every CPU"
+	echo 0 > "$root/$pci/numa_node"
 	is "$(placement_of irqnull ", engine = \"null\"" 1)" "cpus=$allowed node=0" \
 		"the null engine (no device I/O, no interrupts): the node's CPUs"
 	is "$(placement_of irq2 "" 2)" "cpus=$allowed node=0" \
 		"two workers and one interrupt CPU: the node's CPUs, not one CPU for both"
 	is "$(placement_of irqnode ", numa = \"node\"" 1)" "cpus=$allowed node=0" \
 		"numa=\"node\": the node's CPUs, interrupts ignored"
-	# a vector per CPU (NVMe, most SAS HBAs): nothing to narrow
+	# two hardware queues (NVMe, multi-queue virtio): each CPU's requests
+	# complete near it already, nothing to narrow
+	mkdir "$root/$pci/block/vdz/mq/1"
+	is "$(placement_of irqmq "" 1)" "cpus=$allowed node=0" "two hardware queues: the node's CPUs"
+	rmdir "$root/$pci/block/vdz/mq/1"
+	# a vector with no /proc/irq entry: the CPUs are not known, nothing narrowed
+	vector 42 "$first" 100000
+	rm -r "$root/proc/irq/42"
+	is "$(placement_of irqgone "" 1)" "cpus=$allowed node=0" "a vector without /proc/irq: the node's CPUs"
+	rm -r "$root/$pci/msi_irqs/42" "$root/sys/kernel/irq/42"
+	# the request vector on every CPU: nothing to narrow
 	echo "$allowed" > "$root/proc/irq/41/effective_affinity_list"
 	is "$(placement_of irqall "" 1)" "cpus=$allowed node=0" \
-		"interrupts served by every CPU: the node's CPUs"
-	# no msi_irqs: the legacy irq of the PCI device
+		"the request interrupt served by every CPU: the node's CPUs"
+	# no msi_irqs: the function's legacy irq, not the vectors of a port above it
 	rm -r "$root/$pci/msi_irqs"
-	echo 40 > "$root/$pci/irq"
-	is "$(placement_of irqlegacy "" 1)" "cpus=$first node=0 irq=40" \
-		"a legacy interrupt (the device's irq file) narrows the same way"
+	echo 43 > "$root/$pci/irq"
+	mkdir -p "$root/proc/irq/43" "$root/sys/devices/pci0000:00/msi_irqs"
+	echo "$first" > "$root/proc/irq/43/effective_affinity_list"
+	touch "$root/sys/devices/pci0000:00/msi_irqs/40"
+	is "$(placement_of irqlegacy "" 1)" "cpus=$first node=0 irq=43" \
+		"a legacy interrupt (the function's irq file) narrows the same way; a port's vectors above it do not count"
 	# run under taskset on another CPU: the interrupt's CPU is not ours to take
-	other_cpu=$(awk -v l="$allowed" -v o="$first" 'BEGIN { n = split(l, r, ","); for (i = 1; i <= n; i++) {
-		split(r[i], ab, "-"); for (c = ab[1]; c <= (ab[2] == "" ? ab[1] : ab[2]); c++) if (c != o) { print c; exit } } }')
 	sed "s/workers = 2/workers = 1/" "$TMP/irqlegacy.lua" > "$TMP/irqset.lua"
 	HBATEST_SYSFS_ROOT="$root" taskset -c "$other_cpu" "$HB" run "$TMP/irqset.lua" --db "$DB" --target "$F" -q
 	is "$(q "$DB" "SELECT placement FROM steps ORDER BY id DESC LIMIT 1")" "cpus=$allowed node=0" \
