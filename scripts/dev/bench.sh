@@ -80,6 +80,7 @@ run_hb() {
 	rm -f "$db" "$db"-wal "$db"-shm
 	cpu=$(cpu_of "$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$2" -q \
 		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS")
+	sqlite3 "$db" "SELECT placement FROM steps" > "$DIR/placement"
 	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,
 		read_ops + write_ops FROM steps"
 }
@@ -103,13 +104,14 @@ row() {
 		done
 	done
 	summary "$label" "$e" "$DIR/rows" | tee -a "$DIR/table"
+	printf '%s\t%s\n' "$(cat "$DIR/placement")" "$label" >> "$DIR/placements"
 }
 
 echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u +%F)"
 echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
 echo "${SECS} s a run, median of $ROUNDS rounds, the order rotated every round; ratios hbatest/fio against the better fio (higher median IOPS)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
-echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "unpinned (BENCH_CPUS to pin both)")"
+echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "fio unpinned, hbatest its numa=\"auto\" (below the table; BENCH_CPUS to pin both)")"
 echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x"
 echo "a missed target: the ratio of the medians (rounds of the ${ROUNDS} in which hbatest missed it against the same fio's run of that round)"
 printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s  %s\n" "row (1 worker/job)" "fio dflt" \
@@ -117,6 +119,7 @@ printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s  %s\n" "row (1 wo
 printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
 	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%"
 : > "$DIR/table"
+: > "$DIR/placements"
 row "null 4k QD32" null "$DIR/null-target" randread 4k 32
 dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
 for qd in 1 4 32 128; do
@@ -133,6 +136,9 @@ else
 	echo "loop device: skipped (needs root and losetup)"
 fi
 closing "$DIR/table"
+awk -F'\t' '{ if (!($1 in rows)) { order[++n] = $1; rows[$1] = $2 } else rows[$1] = rows[$1] "; " $2 }
+	END { for (i = 1; i <= n; i++) printf "hbatest placement %s: %s\n", order[i], rows[order[i]] }' \
+	"$DIR/placements"
 
 # the sampler's own cost: null engine with and without it (HBATEST_NO_SAMPLER=1:
 # the main thread sleeps in pthread_join and merges the seconds at the end),
