@@ -31,4 +31,13 @@ is "$(q "$DB" "SELECT group_concat(seq || ':' || status, ',') FROM steps ORDER B
 q "$TMP/copy.db" "UPDATE steps SET params_json = json_set(params_json, '$.oio', 3) WHERE seq = 1"
 out=$("$HB" run --resume --db "$TMP/copy.db" 2>&1); is $? 1 "a step with another oio does not resume"
 like "$out" "step 1 'one' is not the step run 1 did there" "and says which step differs"
+like "$out" "parameters differ: oio: 3 then, [0-9]+ now" "and names the key, with its value then and now"
+# an engine option stored then and not set now (a default an older hbatest filled in)
+cp "$TMP/copy.db" "$TMP/copy2.db"
+eng=$(q "$TMP/copy2.db" "SELECT engine FROM steps WHERE seq = 1")
+q "$TMP/copy2.db" "UPDATE steps SET params_json = json_set(params_json, '$.oio',
+	(SELECT oio FROM steps WHERE seq = 1), '$.$eng.old_default', 4) WHERE seq = 1"
+out=$("$HB" run --resume --db "$TMP/copy2.db" 2>&1)
+like "$out" "parameters differ: $eng\.old_default: 4 then, not set now\): .*or a default changed between hbatest versions" \
+	"a key set then and not now is named, with a word on changed defaults"
 done_testing

@@ -324,6 +324,34 @@ static int params_same(struct db *db, const char *a, const char *b)
 	return rc;
 }
 
+/* The first key whose value differs between step parameters a (then) and b
+ * (now), with both values, in buf: "io_uring.submit_batch: 4 then, not set
+ * now". Empty when it cannot tell. */
+static void params_diff(struct db *db, const char *a, const char *b, char *buf, size_t len)
+{
+	sqlite3_stmt *st = db_prep(db,
+		"WITH x(k, v) AS (SELECT fullkey, atom FROM json_tree(?1) WHERE type NOT IN "
+		"('object', 'array')), y(k, v) AS (SELECT fullkey, atom FROM json_tree(?2) WHERE "
+		"type NOT IN ('object', 'array')), k(k) AS (SELECT k FROM x UNION SELECT k FROM y) "
+		"SELECT replace(substr(k.k, 3), '\"', ''), (SELECT v FROM x WHERE x.k = k.k), (SELECT v FROM y WHERE "
+		"y.k = k.k) FROM k WHERE (SELECT v FROM x WHERE x.k = k.k) IS NOT (SELECT v FROM y "
+		"WHERE y.k = k.k) ORDER BY k.k LIMIT 1");
+
+	buf[0] = '\0';
+	if (!st)
+		return;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *then = (const char *)sqlite3_column_text(st, 1);
+		const char *now = (const char *)sqlite3_column_text(st, 2);
+
+		snprintf(buf, len, ": %s: %s then, %s now", sqlite3_column_text(st, 0),
+			 then ? then : "not set", now ? now : "not set");
+	}
+	sqlite3_finalize(st);
+}
+
 int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
 		struct step_totals *t, int64_t *step_id, char *err, size_t len)
 {
@@ -343,9 +371,13 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step
 		return same;
 	}
 	if (!same) {
+		char diff[256];
+
+		params_diff(db, s->params_json, spec->params_json, diff, sizeof(diff));
 		snprintf(err, len, "step %u '%s' is not the step run %lld did there (its "
-			 "parameters differ): the plan no longer replays the same steps",
-			 seq, spec->name, (long long)r->run_id);
+			 "parameters differ%s): the plan no longer replays the same steps (or "
+			 "a default changed between hbatest versions)",
+			 seq, spec->name, (long long)r->run_id, diff);
 		return -EINVAL;
 	}
 	t->res = s->res;
