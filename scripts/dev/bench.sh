@@ -60,9 +60,23 @@ fio_tuned() {
 	esac
 }
 
+# hb_cpus TARGET: the CPUs hbatest's numa="auto" pins one worker to for this
+# target ("" when it does not pin): fio tuned runs there too
+declare -A TUNED_CPUS=()
+hb_cpus() {
+	local db="$DIR/place.db"
+	rm -f "$db" "$db"-wal "$db"-shm
+	"$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$1" -q --set oio=1 \
+		--set secs=1 >/dev/null 2>&1
+	sqlite3 "$db" "SELECT placement FROM steps" 2>/dev/null | sed -n 's/^cpus=\([^ ]*\).*/\1/p'
+}
+
 # run_fio VARIANT ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios"
+# (fio tuned on the CPUs hbatest places itself on, unless BENCH_CPUS pins both)
 run_fio() {
 	local v=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 cpu extra=()
+	[ "$v" = tuned ] && [ ${#PIN[@]} = 0 ] && [ -n "${TUNED_CPUS[$t]:-}" ] &&
+		local PIN=(taskset -c "${TUNED_CPUS[$t]}")
 	[ "$e" = null ] && extra=(--size=1g) || extra=(--direct=1)
 	[ "$rw" = randrw ] && extra+=(--rwmixread=70)
 	[ "$v" = tuned ] && read -ra more <<< "$(fio_tuned "$e" "$qd")" && extra+=("${more[@]}")
@@ -111,7 +125,7 @@ echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u 
 echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
 echo "${SECS} s a run, median of $ROUNDS rounds, the order rotated every round; ratios hbatest/fio against the better fio (higher median IOPS)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
-echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "fio unpinned, hbatest its numa=\"auto\" (below the table; BENCH_CPUS to pin both)")"
+echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "hbatest its numa=\"auto\" (below the table), fio tuned under taskset on the same CPUs, fio defaults unpinned; BENCH_CPUS pins all")"
 echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x"
 echo "a missed target: the ratio of the medians (rounds of the ${ROUNDS} in which hbatest missed it against the same fio's run of that round)"
 printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s  %s\n" "row (1 worker/job)" "fio dflt" \
@@ -122,6 +136,7 @@ printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s\n" "" "IOPS" "IOP
 : > "$DIR/placements"
 row "null 4k QD32" null "$DIR/null-target" randread 4k 32
 dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
+[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$FILE]=$(hb_cpus "$FILE")
 for qd in 1 4 32 128; do
 	row "io_uring 4k rand QD$qd" io_uring "$FILE" randread 4k "$qd"
 done
@@ -131,6 +146,7 @@ row "io_uring 128k seq QD8" io_uring "$FILE" read 128k 8
 row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
 row "psync 4k rand QD1" psync "$FILE" randread 4k 1
 if [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$FILE" 2>/dev/null); then
+	[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$LOOP]=$(hb_cpus "$LOOP")
 	row "loop io_uring QD32" io_uring "$LOOP" randread 4k 32
 else
 	echo "loop device: skipped (needs root and losetup)"
