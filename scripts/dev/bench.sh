@@ -64,11 +64,8 @@ fio_tuned() {
 # target ("" when it does not pin): fio tuned runs there too
 declare -A TUNED_CPUS=()
 hb_cpus() {
-	local db="$DIR/place.db"
-	rm -f "$db" "$db"-wal "$db"-shm
-	"$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$1" -q --set oio=1 \
-		--set secs=1 >/dev/null 2>&1
-	sqlite3 "$db" "SELECT placement FROM steps" 2>/dev/null | sed -n 's/^cpus=\([^ ]*\).*/\1/p'
+	SECS=1 run_hb io_uring "$1" randread 4k 1 >/dev/null
+	sed -n 's/^cpus=\([^ ]*\).*/\1/p' "$DIR/placement"
 }
 
 # run_fio VARIANT ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios"
