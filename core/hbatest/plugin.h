@@ -87,7 +87,8 @@ struct hb_engine_setup {
 	int direct;		/* targets were opened with O_DIRECT */
 	unsigned worker;	/* index of the worker, for logs and seeds */
 	uint64_t seed;
-	const struct hb_kv *opts;	/* this engine's options, all present */
+	const struct hb_kv *opts;	/* this engine's options: every one the plan gave or
+				 * that has a default (an option without one may be absent) */
 	unsigned nopts;
 	void (*log)(enum hb_log_level level, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
@@ -121,7 +122,7 @@ struct hb_engine_ops {
 	/* Optional, for virtual targets: the size in bytes of target i under these
 	 * options (e.g. a simulated array's capacity), used when the plan gives no size. */
 	uint64_t (*target_size)(const struct hb_kv *opts, unsigned nopts, unsigned target);
-	/* 1.2, optional: check option values (all present, normalised) for what
+	/* 1.2, optional: check option values (as in setup.opts, normalised) for what
 	 * the table's types cannot say: choices, ranges, combinations. The core
 	 * calls it in the dry pass, for every step, before anything runs. Return 0,
 	 * or -EINVAL with a message in err that names the option and the values it
