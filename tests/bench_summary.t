@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # The verdicts of make bench (scripts/dev/bench-summary.sh) on rows of known
-# figures: which fio variant is the better, the ratios of the medians, the
-# targets missed and in how many rounds, the closing line. No timing: the
+# figures: which fio variant is the better, the ratios paired round by round,
+# the targets missed and in how many rounds, the queue, the closing line. No timing: the
 # figures are made up, every expected value is worked out by hand.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/dev/bench-summary.sh"
 
 # rows TOOL IOPS P50 P99 [TOOL IOPS P50 P99 ...]: one run each, 1 CPU second
-# per 100,000 I/Os for fio and 0.5 for hbatest
+# per 100,000 I/Os for fio and 0.5 for hbatest, the mean latency the p50
 rows() {
 	: > "$TMP/rows"
 	while [ $# -gt 0 ]; do
 		local cpu=1
 		[ "$1" = h ] && cpu=0.5
-		printf '%s\t%s\t%s\t%s\t%s\t100000\n' "$1" "$2" "$3" "$4" "$cpu" >> "$TMP/rows"
+		printf '%s\t%s\t%s\t%s\t%s\t100000\t%s\n' "$1" "$2" "$3" "$4" "$cpu" "$3" >> "$TMP/rows"
 		shift 4
 	done
 }
@@ -25,7 +25,7 @@ rows d 100 10 20  t 110 10 20  h 105 10 20 \
      h  99 10.9 21.5  d 100 10 20  t 100 10 20
 is "$(summary "io_uring QD1" io_uring "$TMP/rows" | awk '{ print $3, $4, $5, $6, $7, $8 }')" \
 	"100 100 99 dflt 0.99 1.00" \
-	"medians 100/100/99: equal fio medians pick the defaults; IOPS 0.99x, p50 1.00x"
+	"medians 100/100/99: equal fio medians pick the defaults; IOPS 0.99x (rounds 1.05, 0.97, 0.99), p50 1.00x"
 is "$(verdict "io_uring QD1" io_uring)" "IOPS 0.990 (2/3), p99 1.075 (2/3)" \
 	"the misses, each with the rounds hbatest missed it against the defaults' run of that round (the k-th of each)"
 
@@ -36,13 +36,22 @@ rows d 100 10 20  t 120 9 20  h 121 9.4 20 \
 is "$(summary "io_uring QD4" io_uring "$TMP/rows" | awk '{ print $4, $5, $6, $7 }')" "120 121 tuned 1.01" \
 	"tuned has the higher median IOPS: it is the better fio"
 is "$(verdict "io_uring QD4" io_uring)" "met" \
-	"the verdict is the medians': p50 9.4 against 9.0 is 1.044x, met, though the round of 9.6 was not"
+	"the verdict is the median round's: p50 9.4 against 9.0 is 1.044x, met, though the round of 9.6 was not"
 
 # the rounds pair the k-th run of each tool: the disk faster in round 2 and
-# slower in round 3 for both, hbatest below only in round 1
+# slower in round 3 for both, hbatest below only in round 1; the medians
+# (100 and 99) would set fio's round 1 against hbatest's round 1 and miss
 rows d 100 10 20  h 99 10 20  d 130 10 20  h 131 10 20  d 70 10 20  h 71 10 20
-is "$(verdict "io_uring QD32" io_uring)" "IOPS 0.990 (1/3)" \
-	"a round is compared with the same round: 99/100 worse, 131/130 and 71/70 not"
+is "$(summary "io_uring QD32" io_uring "$TMP/rows" | awk '{ print $5, $7, $NF }')" "99 1.01 met" \
+	"a round is compared with the same round: 99/100 worse, 131/130 and 71/70 not; the median round 1.008x"
+# and the other way: hbatest's fast round set against fio's slow one
+rows d 100 10 20  h 95 10 20  d 130 10 20  h 124 10 20  d 70 10 20  h 110 10 20
+is "$(verdict "io_uring QD32" io_uring)" "IOPS 0.954 (2/3)" \
+	"medians 110 against 100 would say 1.10x; round by round 0.95, 0.954, 1.57: the median misses"
+# the queue: IOPS x mean latency, each tool's median
+printf 'd\t100000\t300\t600\t1\t100000\t320\nh\t101000\t310\t600\t0.5\t101000\t320\n' > "$TMP/rows"
+is "$(summary "io_uring QD32" io_uring "$TMP/rows" | awk '{ print $15, $16 }')" "32.0 32.3" \
+	"queue: 100,000 x 320 us = 32.0 outstanding for fio, 101,000 x 320 us = 32.3 for hbatest"
 
 # the boundaries: IOPS exactly 1.00x and p50, p99 exactly 1.05x meet
 rows d 100 10 20  h 100 10.5 21

@@ -68,7 +68,7 @@ hb_cpus() {
 	sed -n 's/^cpus=\([^ ]*\).*/\1/p' "$DIR/placement"
 }
 
-# run_fio VARIANT ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios"
+# run_fio VARIANT ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios mean_us"
 # (fio tuned on the CPUs hbatest places itself on, unless BENCH_CPUS pins both)
 run_fio() {
 	local v=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 cpu extra=()
@@ -82,10 +82,11 @@ run_fio() {
 		--randrepeat=0 --unified_rw_reporting=mixed --lat_percentiles=1 --output-format=json \
 		--output="$DIR/fio.json" "${extra[@]}")
 	jq -r --arg cpu "$cpu" '.jobs[0].mixed | [.iops, .lat_ns.percentile["50.000000"] / 1000,
-		.lat_ns.percentile["99.000000"] / 1000, ($cpu | tonumber), .total_ios] | @tsv' "$DIR/fio.json"
+		.lat_ns.percentile["99.000000"] / 1000, ($cpu | tonumber), .total_ios,
+		.lat_ns.mean / 1000] | @tsv' "$DIR/fio.json"
 }
 
-# run_hb ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios"
+# run_hb ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios mean_us"
 run_hb() {
 	local cpu db="$DIR/hb.db"
 	rm -f "$db" "$db"-wal "$db"-shm
@@ -93,7 +94,7 @@ run_hb() {
 		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS")
 	sqlite3 "$db" "SELECT placement FROM steps" > "$DIR/placement"
 	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,
-		read_ops + write_ops FROM steps"
+		read_ops + write_ops, lat_mean_us FROM steps"
 }
 
 
@@ -120,15 +121,15 @@ row() {
 
 echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u +%F)"
 echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
-echo "${SECS} s a run, median of $ROUNDS rounds, the order rotated every round; ratios hbatest/fio against the better fio (higher median IOPS)"
+echo "${SECS} s a run, $ROUNDS rounds, the order rotated every round; IOPS and CPU columns: medians; ratios: hbatest/fio against the better fio (higher median IOPS), the median of the rounds' ratios (hbatest's run against that fio's run of the same round)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
 echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "hbatest its numa=\"auto\" (below the table), fio tuned under taskset on the same CPUs, fio defaults unpinned; BENCH_CPUS pins all")"
-echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x"
-echo "a missed target: the ratio of the medians (rounds of the ${ROUNDS} in which hbatest missed it against the same fio's run of that round)"
-printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s  %s\n" "row (1 worker/job)" "fio dflt" \
-	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "targets"
-printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
-	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%"
+echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; queue: I/Os outstanding on average (IOPS x mean latency), median"
+echo "targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x; a missed target: its ratio (in how many of the ${ROUNDS} rounds hbatest missed it)"
+printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s  %s\n" "row (1 worker/job)" "fio dflt" \
+	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "fio" "hb" "targets"
+printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
+	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%" "queue" "queue"
 : > "$DIR/table"
 : > "$DIR/placements"
 row "null 4k QD32" null "$DIR/null-target" randread 4k 32
