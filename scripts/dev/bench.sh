@@ -4,8 +4,10 @@
 # Each row runs fio with its defaults, fio tuned, and hbatest with its
 # defaults, BENCH_ROUNDS times (5), the order rotated every round so that no
 # tool always runs first or after the same one; the table gives medians,
-# hbatest/fio ratios against the better fio variant (higher median IOPS), the
-# spread of both tools' IOPS and which targets of issue 13 the row misses.
+# hbatest/fio ratios against the better fio variant (higher median IOPS),
+# each the median of the rounds' ratios (bench-summary.sh), the spread of
+# both tools' IOPS, the queue each kept and which targets of issue 13 the
+# row misses.
 # Latency is fio's total latency (lat: from before the submitting call to the
 # completion, --lat_percentiles=1), what hbatest's histogram times too; fio's
 # clat leaves the submitting system call out (at QD1 here 13 us of 45 us).
