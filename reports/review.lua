@@ -291,6 +291,10 @@ end
 local csv = { "step,kind,metric" }
 for _, r in ipairs(runs) do csv[1] = csv[1] .. "," .. fmt.csv(r.name) end
 for i = 1, N do if i ~= B then csv[1] = csv[1] .. "," .. fmt.csv("delta % " .. runs[i].name) end end
+-- a step that did not finish: its value over the seconds it stored, and why,
+-- apart from the value columns (which stay empty: not a comparable value)
+for _, r in ipairs(runs) do csv[1] = csv[1] .. "," .. fmt.csv("partial " .. r.name) end
+for _, r in ipairs(runs) do csv[1] = csv[1] .. "," .. fmt.csv("partial note " .. r.name) end
 
 add("<h2>Summary</h2><table class=\"summary\"><thead><tr><th>Step</th><th>Metric</th>")
 for i, r in ipairs(runs) do
@@ -326,6 +330,8 @@ for _, row in ipairs(rows) do
         line[#line + 1] = d and ("%.2f"):format(d) or ""
       end
     end
+    for i = 1, N do line[#line + 1] = part[i] and ("%.6g"):format(part[i]) or "" end
+    for i = 1, N do line[#line + 1] = note[i] and fmt.csv(note[i]) or "" end
     add("</tr>")
     csv[#csv + 1] = table.concat(line, ",")
   end

@@ -143,9 +143,9 @@ q "$TMP/hand.db" "UPDATE steps SET mbps = CASE run_id WHEN 1 THEN 1000 ELSE 1100
 	lat_p99_us = CASE run_id WHEN 1 THEN 100 ELSE 80 END WHERE group_name = '4k randread' AND oio = 2"
 "$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand" --no-charts >/dev/null 2>"$TMP/err"; ok $? "report of a hand-made database"
 csv="$TMP/hand/data/summary.csv"
-is "$(grep '^1M sequential read,' "$csv")" $'1M sequential read,measure,MB/s,1000,1100,10.00\n1M sequential read,measure,p99 latency µs,100,101,1.00' \
-	"summary: MB/s +10 % and p99 latency +1 % against the baseline"
-is "$(grep '^"4k randread, oio 2",' "$csv")" $'"4k randread, oio 2",measure,IOPS,1000,900,-10.00\n"4k randread, oio 2",measure,p99 latency µs,100,80,-20.00' \
+is "$(grep '^1M sequential read,' "$csv")" $'1M sequential read,measure,MB/s,1000,1100,10.00,,,,\n1M sequential read,measure,p99 latency µs,100,101,1.00,,,,' \
+	"summary: MB/s +10 % and p99 latency +1 % against the baseline; both steps finished: no partial values"
+is "$(grep '^"4k randread, oio 2",' "$csv")" $'"4k randread, oio 2",measure,IOPS,1000,900,-10.00,,,,\n"4k randread, oio 2",measure,p99 latency µs,100,80,-20.00,,,,' \
 	"summary: IOPS -10 % and p99 latency -20 %"
 row() { tr -d '\n' < "$TMP/hand/index.html" | grep -o "<tr><td>$1</td><td class=\"metric\">$2</td>[^/]*/td>[^/]*/td>[^/]*/td>"; }
 like "$(row '1M sequential read' 'MB/s')" 'class="num">1,000<.*class="num best">1,100<.*class="num better">\+10.0 %' "MB/s up: better, the higher one best"
@@ -154,7 +154,7 @@ like "$(tr -d '\n' < "$TMP/hand/index.html")" 'p99 latency µs</td><td class="nu
 like "$(row '4k randread, oio 2' 'IOPS')" 'class="num worse">-10.0 %' "IOPS down: worse"
 like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td class="num better">-20.0 %' "latency down: better"
 "$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand2" --no-charts --baseline 2 >/dev/null 2>"$TMP/err"
-is "$(grep '^1M sequential read,measure,MB/s' "$TMP/hand2/data/summary.csv")" "1M sequential read,measure,MB/s,1000,1100,-9.09" \
+is "$(grep '^1M sequential read,measure,MB/s' "$TMP/hand2/data/summary.csv")" "1M sequential read,measure,MB/s,1000,1100,-9.09,,,," \
 	"--baseline 2: deltas against the second run"
 ls "$TMP/hand/charts"/*.gp >/dev/null 2>&1 && ! ls "$TMP/hand/charts"/*.svg >/dev/null 2>&1; ok $? "--no-charts: scripts and data, no images"
 grep -q 'chart not rendered (--no-charts)' "$TMP/hand/index.html"; ok $? "and the page says so"

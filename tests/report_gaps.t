@@ -53,6 +53,12 @@ for order in "q1 ab" "ab q1"; do
 done
 like "$(page "$TMP/a")" 'class="alert"><b>ab</b> is <b>aborted</b>.*<li>step 2 “4k random read QD4” aborted after 2 seconds' \
 	"the alert names the aborted step"
+is "$(head -1 "$TMP/a/data/summary.csv")" "step,kind,metric,ab,q1,delta % q1,partial ab,partial q1,partial note ab,partial note q1" \
+	"summary.csv: a value per run, the deltas, then a partial value and a note per run"
+is "$(grep '^4k random read QD4,measure,IOPS,' "$TMP/a/data/summary.csv" | cut -d, -f4,7-)" ",67000,,aborted after 2 seconds," \
+	"summary.csv: the aborted step's value is not in its run's value column but beside it, with its note"
+is "$(grep -c '^128k sequential read,.*,,,,$' "$TMP/a/data/summary.csv")" 2 \
+	"summary.csv: the step not reached has neither a partial value nor a note (two rows: IOPS or MB/s, p99)"
 
 # --- a failed step: its message and error count near the top -------------------------
 cp "$DB" "$TMP/f.db"
@@ -65,6 +71,8 @@ like "$(page "$TMP/f")" '<div class="alert"><b>rndfile</b> is <b>failed</b>.*<li
 	"the alert names run, step, error count and message"
 like "$(page "$TMP/f")" '<td class="num partial">40,830<br><span class="note">failed after 4 seconds</span></td>' \
 	"the failed step's stored value, marked"
+is "$(grep '^randread 4k oio1,measure,IOPS,' "$TMP/f/data/summary.csv")" "randread 4k oio1,measure,IOPS,,,,,40830,,failed after 4 seconds" \
+	"summary.csv: the failed step (in rndfile only): no value to compare, its stored IOPS and note in rndfile's partial columns"
 
 # --- every chart kind with a run lacking points, rendered by real gnuplot -------------
 rep q1 --template "$ROOT/tests/fixtures/report/fuzz-charts.lua" --out "$TMP/fz"; ok $? "fuzz: every chart template, a run without points first/middle/last: exit 0"
