@@ -20,12 +20,16 @@
 # 5 of 5 is a sign test's p = 0.03.
 summary() {
 	awk -v label="$1" -v kind="$2" -F'\t' '
-		function sorted(tool, col, v,   n, i, j, t) {
-			n = 0
-			for (i = 1; i <= rows; i++) if (who[i] == tool) v[++n] = val[i, col]
+		# v[1..n] in ascending order; returns n
+		function sort_n(v, n,   i, j, t) {
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
 				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 			return n
+		}
+		function sorted(tool, col, v,   n, i) {
+			n = 0
+			for (i = 1; i <= rows; i++) if (who[i] == tool) v[++n] = val[i, col]
+			return sort_n(v, n)
 		}
 		function med(tool, col,   n, v) {
 			n = sorted(tool, col, v)
@@ -41,11 +45,10 @@ summary() {
 			return f > 0 ? val[at["h", k], col] / f : 0
 		}
 		# the median of the ratios of the rounds
-		function paired(col,   k, n, v, i, j, t) {
+		function paired(col,   k, n, v) {
 			n = nr["h"] < nr[b] ? nr["h"] : nr[b]
 			for (k = 1; k <= n; k++) v[k] = ratio(col, k)
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			sort_n(v, n)
 			return n ? v[int((n + 1) / 2)] : 0
 		}
 		# the rounds in which hbatest missed the target
