@@ -26,6 +26,7 @@ struct sample_queue {
 };
 
 #define STORE_RETRY_NS (NSEC_PER_SEC / 4)	/* while busy: how often to try */
+#define TICK_NS (NSEC_PER_SEC / 2)		/* the live line's updates */
 #define STORE_RETRY_SECS 60			/* at the step's end */
 
 struct step_run {
@@ -350,6 +351,7 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 	bool finished = false;
 
 	while (!finished) {
+		uint32_t seen = atomic_load(&r->sh.news);	/* before looking */
 		int64_t ready = min_published(r, &finished);
 		bool merged = false;
 
@@ -367,14 +369,18 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 		if ((merged || util_now_ns() - q->last_try >= STORE_RETRY_NS) && q->n &&
 		    queue_store(r, hooks) < 0 && q->rc)
 			atomic_store(&r->sh.abort, true);
-		if (hooks && hooks->tick && util_now_ns() - last_tick >= NSEC_PER_SEC / 2) {
+		if (hooks && hooks->tick && util_now_ns() - last_tick >= TICK_NS) {
 			hooks->tick(hooks->ctx, next, total, next ? &smp : NULL);
 			last_tick = util_now_ns();
 		}
-		if (!merged && !finished) {
-			struct timespec ts = { 0, r->sh.engine_clock ? 1000000 : 10000000 };
+		if (!merged && !finished && r->sh.engine_clock) {	/* seconds by the thousand */
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		} else if (!merged && !finished) {	/* news, the live line, a busy store's retry */
+			uint64_t until = (hooks && hooks->tick ? last_tick : util_now_ns()) + TICK_NS;
 
-			nanosleep(&ts, NULL);
+			if (q->n && q->last_try + STORE_RETRY_NS < until)
+				until = q->last_try + STORE_RETRY_NS;
+			worker_news_wait(&r->sh, seen, until);
 		}
 	}
 	queue_flush(r, hooks);

@@ -6,7 +6,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "log.h"
 #include "placement.h"
@@ -152,10 +154,33 @@ static inline bool prepare_io(struct worker *w, struct hb_io *io)
 	return true;
 }
 
+/* A system call only while the sampler sleeps: about once a second a worker
+ * (seq_cst, paired with worker_news_wait: a bump it did not see makes the
+ * futex return at once). */
+void worker_news(struct worker_shared *sh)
+{
+	atomic_fetch_add(&sh->news, 1);
+	if (atomic_load(&sh->sampler_waits))
+		syscall(SYS_futex, &sh->news, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until)
+{
+	uint64_t now = util_now_ns(), ns = until > now ? until - now : 1;
+	struct timespec ts = { (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
+
+	atomic_store(&sh->sampler_waits, true);
+	if (atomic_load(&sh->news) == seen)
+		syscall(SYS_futex, &sh->news, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+	atomic_store(&sh->sampler_waits, false);
+}
+
 static void publish(struct worker *w, int64_t upto)
 {
-	if (upto > atomic_load_explicit(&w->published, memory_order_relaxed))
+	if (upto > atomic_load_explicit(&w->published, memory_order_relaxed)) {
 		atomic_store_explicit(&w->published, upto, memory_order_release);
+		worker_news(w->sh);
+	}
 }
 
 /* The bucket for second sec, opened on first use. Its completions come in
@@ -490,6 +515,7 @@ static void *worker_main(void *arg)
 	if (w->open_rc == 0 && !w->stuck)	/* closing could wait for them forever */
 		ops->close(w->ctx);
 	atomic_store_explicit(&w->finished, true, memory_order_release);
+	worker_news(w->sh);
 	return NULL;
 }
 

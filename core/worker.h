@@ -102,7 +102,16 @@ struct worker_shared {
 	_Atomic bool abort;		/* stop at once (error or interrupt) */
 	bool engine_clock;		/* each worker takes time from its engine */
 	bool stop_on_error;		/* on_error="fail": the first I/O error aborts */
+	_Atomic uint32_t news;		/* bumped when a worker publishes or finishes */
+	_Atomic bool sampler_waits;	/* the sampler sleeps on news: wake it */
 };
+
+/* The sampler's sleep (step.c) and a worker's wake-up: a futex on sh->news,
+ * so the main thread wakes when a second is final or a worker has finished,
+ * not every few milliseconds to look (README, Benchmarks); until: a time on
+ * util_now_ns()'s clock. */
+void worker_news(struct worker_shared *sh);
+void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until);
 
 int worker_prepare(struct worker *w);
 int worker_start(struct worker *w);

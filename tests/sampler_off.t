@@ -13,17 +13,25 @@ fi
 cat > "$TMP/null.lua" <<'LUA'
 hb.run{ engine = "null", rw = "randrw", write_pct = 30, oio = 8, workers = 2, duration = 3, ramp = 1 }
 LUA
-# the main thread's system calls while the step runs: the sampler's sleeps
-traced -qq -e trace=nanosleep,clock_nanosleep -o "$TMP/on.trace" \
+# the main thread's system calls while the step runs: the sampler sleeps on a
+# futex with a timeout until a worker has news (pthread_join's wait has none)
+trace=trace=futex,nanosleep,clock_nanosleep
+traced -qq -e "$trace" -o "$TMP/on.trace" \
 	"$HB" run "$TMP/null.lua" --db "$DB" --target null -q
 ok $? "null step with the sampler runs"
-HBATEST_NO_SAMPLER=1 traced -qq -e trace=nanosleep,clock_nanosleep -o "$TMP/off.trace" \
+HBATEST_NO_SAMPLER=1 traced -qq -e "$trace" -o "$TMP/off.trace" \
 	"$HB" run "$TMP/null.lua" --db "$DB" --target null -q
 ok $? "null step with HBATEST_NO_SAMPLER=1 runs"
 is "$(q "$DB" "SELECT count(*) || ' ' || sum(ramp) FROM samples WHERE step_id = 2")" "4 1" \
 	"without the sampler: every second is still stored"
 is "$(check_invariant "$DB" 2)" 1 "without the sampler: the window adds up to the step's totals"
-on=$(wc -l < "$TMP/on.trace"); off=$(wc -l < "$TMP/off.trace")
-is "$([ "$on" -gt 100 ] && [ "$off" -lt 20 ] && echo yes)" yes \
-	"the main thread polls with the sampler ($on sleeps) and not without ($off)"
+waits() { grep -cE 'FUTEX_WAIT_PRIVATE, [0-9]+, \{' "$1"; }
+sleeps() { grep -cE 'nanosleep\(' "$1"; }
+on=$(waits "$TMP/on.trace"); off=$(waits "$TMP/off.trace")
+is "$([ "$on" -ge 4 ] && [ "$off" = 0 ] && echo yes)" yes \
+	"the main thread waits for the workers' seconds with the sampler ($on waits) and not without ($off)"
+# 2 workers x 4 seconds of news and a live line twice a second: tens of
+# wake-ups, where polling every 10 ms made hundreds
+n=$(( on + $(sleeps "$TMP/on.trace") ))
+is "$([ "$n" -lt 60 ] && echo yes)" yes "the sampler is woken, it does not poll ($n sleeps and waits in 4 s)"
 done_testing
