@@ -105,7 +105,9 @@ run_hb() {
 row() {
 	local label=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 r i tools=(d h) line
 	[[ "$label" =~ $ROWS ]] || return 0
-	[ -n "$(fio_tuned "$e" "$qd")" ] && tools=(d t h)
+	# fio tuned: its options and hbatest's CPUs (psync: those alone)
+	[ -n "$(fio_tuned "$e" "$qd")" ] || { [ ${#PIN[@]} = 0 ] && [ -n "${TUNED_CPUS[$t]:-}" ]; } &&
+		tools=(d t h)
 	: > "$DIR/rows"
 	for r in $(seq 0 $((ROUNDS - 1))); do
 		for i in "${!tools[@]}"; do
