@@ -81,7 +81,7 @@ function charts.scatter()
             title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
             series = { { title = r.series_title, color = r.color, rows = rows } },
             args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
-                     ramp_s = s.ramp_s or 0 },
+                     ramp_s = s.ramp_s or 0, nsecs = #rows },
           }
           figure(c, ("%s: %s, %s dots (left), mean latency (right, log)"):format(
             title, fmt.plural(#rows, "second"), unit))

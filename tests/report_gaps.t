@@ -5,7 +5,8 @@
 # failed and aborted steps show their error and their stored seconds, marked;
 # sequential bars name the OIO they come from; the test bed names the
 # targets; the same run twice is refused; an I/O error of the report's own
-# files has no traceback; the wording of the counts, legend and summary.
+# files has no traceback; the wording of the counts, legend and summary; a
+# fill shorter than a second gets a time axis from 0 to 1 s.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
@@ -161,4 +162,14 @@ printf 'hb.plan{ defaults = { engine = "sim", targets = { "v" }, workers = 1 } }
 "$HB" report ss --db "$TMP/ss.db" --out "$TMP/ss" >/dev/null 2>"$TMP/err"; ok $? "a steady-state report"
 is "$(grep '^ylabel = ' "$TMP/ss/charts/"*steady*.gp)" "ylabel = 'IOPS'" "steady state: the y label is IOPS"
 
+# --- a fill shorter than a second: one dot, on an axis from 0 to 1 s -----------------
+printf 'hb.plan{ defaults = { engine = "io_uring" } }\nhb.precondition{ name = "fill", targets = { "%s" }, size = "4m", passes = 1 }\n' \
+	"$TMP/f.dat" > "$TMP/fill.lua"
+"$HB" run "$TMP/fill.lua" --db "$TMP/fill.db" --label fill -q 2>"$TMP/err"; ok $? "a fill of 4 MiB runs"
+is "$(q "$TMP/fill.db" "SELECT count(*) || ' ' || (elapsed_s < 1) FROM samples JOIN steps ON steps.id = step_id")" "1 1" \
+	"a fill of 4 MiB: one stored second, cut short"
+"$HB" report fill --db "$TMP/fill.db" --out "$TMP/fill" >/dev/null 2>"$TMP/err"; ok $? "its report"
+svg=$(ls "$TMP/fill/charts/"*scatter*.svg)
+ticks=$(grep -o '> *-\?[0-9.]*</text>' "$svg" | tr -d '> ' | sed 's/<\/text//' | tr '\n' ' ')
+like "$ticks" "^0 500 .* 0 0.2 0.4 0.6 0.8 1 " "its scatter's time axis runs from 0 to 1 s, no negative time: $ticks"
 done_testing

@@ -1,7 +1,9 @@
 # Second by second: IOPS or MB/s dots on the left axis, mean latency dots on
 # a log right axis, the step's averages as lines, ramp seconds shaded.
 # Columns: t (s), value, mean latency (us), ramp (0/1).
-# Variables: ylabel, avg_value, avg_lat, ramp_s.
+# Variables: ylabel, avg_value, avg_lat, ramp_s, nsecs (the seconds: a step
+# of one second, a short fill, gets an axis from 0 to 1 s, and a step of a
+# few seconds larger dots; the dots are drawn over the average lines).
 set title chart_title
 set xlabel 'time (s)'
 set ylabel ylabel
@@ -10,6 +12,9 @@ set border 11 lc rgb '#444444'
 set ytics nomirror
 set y2tics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2
+set xrange [0:*]
+if (nsecs < 2) { set xrange [0:1] }
+dot = nsecs < 60 ? 1.2 : 0.5
 set yrange [0:*]
 set offsets 0, 0, graph 0.06, 0
 set format y '%.0f'
@@ -17,7 +22,9 @@ set grid ytics lc rgb '#eeeeee'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 2
 set bmargin 7
 if (ramp_s > 0) { set object 1 rect from 0, graph 0 to ramp_s, graph 1 behind fc rgb '#eeeeee' fs solid noborder }
-plot datafile using 1:2 with points pt 7 ps 0.5 lc rgb colors[1] title titles[1].': '.ylabel, \
-     datafile using 1:3 axes x1y2 with points pt 7 ps 0.5 lc rgb '#9a9a9a' title 'mean latency', \
-     avg_value with lines lw 2.5 lc rgb '#000000' title sprintf('average %.0f', avg_value), \
-     avg_lat axes x1y2 with lines lw 2 dt 2 lc rgb '#555555' title sprintf('average latency %.0f µs', avg_lat)
+plot avg_value with lines lw 2.5 lc rgb '#000000' notitle, \
+     avg_lat axes x1y2 with lines lw 2 dt 2 lc rgb '#555555' notitle, \
+     datafile using 1:2 with points pt 7 ps dot lc rgb colors[1] title titles[1].': '.ylabel, \
+     datafile using 1:3 axes x1y2 with points pt 7 ps dot lc rgb '#9a9a9a' title 'mean latency', \
+     keyentry with lines lw 2.5 lc rgb '#000000' title sprintf('average %.0f', avg_value), \
+     keyentry with lines lw 2 dt 2 lc rgb '#555555' title sprintf('average latency %.0f µs', avg_lat)
