@@ -47,6 +47,12 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t errl
  * both versions when the file or its folder is read-only). full:
  * integrity_check (every page and index) instead of quick_check. */
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
+/* For the authorizers of the read-only connections (report.c, query.c):
+ * does this action only read? SELECT, reading columns, functions, CTEs, and
+ * the internal statement by which a table-valued function (json_each)
+ * declares its table, which SQLite authorizes as an UPDATE of sqlite_master
+ * (a real one is refused by query_only anyway). */
+bool db_action_reads(int action, const char *a);
 /* PRAGMA quick_check (full: integrity_check) of an open database: 0, or
  * -EUCLEAN with "database 'x' is corrupt: ..." in err. */
 int db_check(struct db *db, bool full, char *err, size_t len);

@@ -210,6 +210,21 @@ static int db_open_migrated(struct db *db, const char *path, bool full, char *er
 	return rc < 0 ? rc : db_open_ro(db, path, full, err, len);
 }
 
+bool db_action_reads(int action, const char *a)
+{
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return true;
+	case SQLITE_UPDATE:
+		return a && !strcmp(a, "sqlite_master");
+	default:
+		return false;
+	}
+}
+
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len)
 {
 	int v;

@@ -8,26 +8,12 @@
 #include "db/report.h"
 #include "util.h"
 
-/* Reading is all a report may do: SELECT, reading columns, functions, CTEs,
- * table-valued functions (json_each). */
+/* Reading is all a report may do (db_action_reads). */
 static int report_authorize(void *ctx, int action, const char *a, const char *b,
 			    const char *dbname, const char *trigger)
 {
-	(void)ctx, (void)a, (void)b, (void)dbname, (void)trigger;
-	switch (action) {
-	case SQLITE_SELECT:
-	case SQLITE_READ:
-	case SQLITE_FUNCTION:
-	case SQLITE_RECURSIVE:
-		return SQLITE_OK;
-	case SQLITE_UPDATE:
-		/* json_each() and other table-valued functions declare their
-		 * table through an internal statement that SQLite authorizes
-		 * as this; a real write is refused by query_only anyway */
-		return a && !strcmp(a, "sqlite_master") ? SQLITE_OK : SQLITE_DENY;
-	default:
-		return SQLITE_DENY;
-	}
+	(void)ctx, (void)b, (void)dbname, (void)trigger;
+	return db_action_reads(action, a) ? SQLITE_OK : SQLITE_DENY;
 }
 
 /* A database of an older schema is migrated first (db_open_ro does it): the
