@@ -171,5 +171,5 @@ is "$(q "$TMP/fill.db" "SELECT count(*) || ' ' || (elapsed_s < 1) FROM samples J
 "$HB" report fill --db "$TMP/fill.db" --out "$TMP/fill" >/dev/null 2>"$TMP/err"; ok $? "its report"
 svg=$(ls "$TMP/fill/charts/"*scatter*.svg)
 ticks=$(grep -o '> *-\?[0-9.]*</text>' "$svg" | tr -d '> ' | sed 's/<\/text//' | tr '\n' ' ')
-like "$ticks" "^0 500 .* 0 0.2 0.4 0.6 0.8 1 " "its scatter's time axis runs from 0 to 1 s, no negative time: $ticks"
+like "$ticks" "^0( [0-9]+)+ 0 0.2 0.4 0.6 0.8 1 " "its scatter's time axis runs from 0 to 1 s, no negative time: $ticks"
 done_testing

@@ -47,53 +47,74 @@ static sqlite3_stmt *query(struct db *db, const char *sql, int64_t id)
 	return st;
 }
 
-/* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */
+/* The runs a query of db_find_run finds for spec: the first (*id, -1 when
+ * none), how many, and the ids of the others in others. */
+static int find_runs(struct db *db, const char *sql, const char *spec, int64_t *id,
+		     int64_t *n, char *others, size_t olen, char *err, size_t len)
+{
+	sqlite3_stmt *st = db_prep(db, sql);
+	int rc;
+
+	*id = -1, *n = 0, others[0] = '\0';
+	if (!st) {
+		snprintf(err, len, "database '%s': %s", db->path, db_errmsg(db));
+		return -EIO;
+	}
+	sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((*n)++ == 0)
+			*id = sqlite3_column_int64(st, 0);
+		else if (strlen(others) < olen - 24)
+			snprintf(others + strlen(others), olen - strlen(others), "%s%lld",
+				 *n > 2 ? ", " : "", (long long)sqlite3_column_int64(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* RUN as the user wrote it: an id, a label (the newest run with it) or a
+ * uuid prefix. A label comes before a uuid prefix: labels such as "a", "b" or
+ * "cafe" are also the start of some run's uuid, one run in 16 for "a". */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 {
-	static const char *const queries[] = {
-		"SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1",
-		"SELECT id FROM runs WHERE uuid LIKE ?1 || '%' ORDER BY id DESC",
-		"SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC",
-	};
+	char others[128], dummy[8];
+	int64_t id, n, uid, un;
+	int rc;
 
-	for (unsigned q = 0; q < ARRAY_SIZE(queries); q++) {
-		sqlite3_stmt *st = db_prep(db, queries[q]);
-		int64_t id = -1, n = 0;
-		char others[128];
-		int rc;
-
-		if (!st) {
-			snprintf(err, len, "database '%s': %s", db->path, db_errmsg(db));
-			return -EIO;
-		}
-		sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
-		others[0] = '\0';
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (n++ == 0)
-				id = sqlite3_column_int64(st, 0);
-			else if (strlen(others) < sizeof(others) - 24)
-				snprintf(others + strlen(others), sizeof(others) - strlen(others),
-					 "%s%lld", n > 2 ? ", " : "",
-					 (long long)sqlite3_column_int64(st, 0));
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
-			return -EIO;
-		}
-		if (q == 1 && n > 1 && strlen(spec) < 36) {
-			snprintf(err, len, "run '%s' is ambiguous: %lld runs have a uuid "
-				 "starting so; give more of it", spec, (long long)n);
-			return -EINVAL;
-		}
-		if (q == 2 && n > 1)	/* a plan run again under its label: the newest */
-			log_warn("label '%s' names %lld runs: using the newest, run %lld (the "
-				 "others: %s; give an id for one of them)", spec, (long long)n,
-				 (long long)id, others);
-		if (id > 0)
-			return id;
+	if ((rc = find_runs(db, "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1", spec, &id, &n,
+			    others, sizeof(others), err, len)) < 0)
+		return rc;
+	if (id > 0)
+		return id;
+	if ((rc = find_runs(db, "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC", spec,
+			    &id, &n, others, sizeof(others), err, len)) < 0)
+		return rc;
+	if (n > 1)	/* a plan run again under its label: the newest */
+		log_warn("label '%s' names %lld runs: using the newest, run %lld (the "
+			 "others: %s; give an id for one of them)", spec, (long long)n,
+			 (long long)id, others);
+	if ((rc = find_runs(db, "SELECT id FROM runs WHERE uuid LIKE ?1 || '%' ORDER BY id DESC",
+			    spec, &uid, &un, dummy, sizeof(dummy), err, len)) < 0)
+		return rc;
+	if (id > 0) {
+		if (un > 0 && (un > 1 || uid != id))
+			log_warn("'%s' is the label of run %lld and the start of the uuid of "
+				 "%s: using the label", spec, (long long)id,
+				 un > 1 ? "other runs" : "another run");
+		return id;
 	}
-	snprintf(err, len, "no run '%s' in '%s' (give an id, a uuid prefix or a label; "
+	if (un > 1 && strlen(spec) < 36) {
+		snprintf(err, len, "run '%s' is ambiguous: %lld runs have a uuid "
+			 "starting so; give more of it", spec, (long long)un);
+		return -EINVAL;
+	}
+	if (uid > 0)
+		return uid;
+	snprintf(err, len, "no run '%s' in '%s' (give an id, a label or a uuid prefix; "
 		 "see hbatest list)", spec, db->path);
 	return -ENOENT;
 }
