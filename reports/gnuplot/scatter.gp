@@ -1,9 +1,10 @@
 # Second by second: IOPS or MB/s dots on the left axis, mean latency dots on
 # a log right axis, the step's averages as lines, ramp seconds shaded.
 # Columns: t (s), value, mean latency (us), ramp (0/1).
-# Variables: ylabel, avg_value, avg_lat, ramp_s, nsecs (the seconds: a step
-# of one second, a short fill, gets an axis from 0 to 1 s, and a step of a
-# few seconds larger dots; the dots are drawn over the average lines).
+# Variables: ylabel, avg_value, avg_lat, ramp_s, nsecs (the seconds: under a
+# minute, larger dots). Time starts at 0: a step of one second, a short fill,
+# gets an axis from 0 to 1 s (gnuplot widens an empty autoscaled range to
+# -1..1 s otherwise); the dots are drawn over the average lines.
 set title chart_title
 set xlabel 'time (s)'
 set ylabel ylabel
@@ -13,7 +14,6 @@ set ytics nomirror
 set y2tics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2
 set xrange [0:*]
-if (nsecs < 2) { set xrange [0:1] }
 dot = nsecs < 60 ? 1.2 : 0.5
 set yrange [0:*]
 set offsets 0, 0, graph 0.06, 0

@@ -118,6 +118,15 @@ m scripts/dev/bench-summary.sh 'miss("p50", p50, p50 <= 1.05, 3, 0, 1.05)' \
 	'miss("p50", p50, p50 < 1.05, 3, 0, 1.05)' \
 	'tests/bench_summary.t' 'a p50 of exactly 1.05x counted as a miss'
 
+# --- RUN, the sampler, the scatter chart (session 10) ---------------------------------
+m core/db/read.c '	if (id > 0) {' '	if (id > 0 && un == 0) {' \
+	'tests/cli.t' 'a uuid prefix wins over a label that is also one'
+m core/step.c '			worker_news_wait(&r->sh, seen, until);' \
+	'			(void)seen, (void)until; nanosleep(&(struct timespec){ 0, 10000000 }, NULL);' \
+	'tests/sampler_off.t' 'the sampler polls every 10 ms again'
+m reports/gnuplot/scatter.gp 'set xrange [0:*]' '' \
+	'tests/report_gaps.t' 'a fill shorter than a second on a time axis from -1 to 1 s'
+
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
