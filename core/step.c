@@ -373,12 +373,10 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 			hooks->tick(hooks->ctx, next, total, next ? &smp : NULL);
 			last_tick = util_now_ns();
 		}
-		if (!merged && !finished && r->sh.engine_clock) {	/* seconds by the thousand */
-			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-		} else if (!merged && !finished) {	/* news, the live line, a busy store's retry */
+		if (!merged && !finished) {	/* until news, the live line or a store's retry */
 			uint64_t until = (hooks && hooks->tick ? last_tick : util_now_ns()) + TICK_NS;
 
-			if (q->n && q->last_try + STORE_RETRY_NS < until)
+			if (q->n && !q->rc && q->last_try + STORE_RETRY_NS < until)
 				until = q->last_try + STORE_RETRY_NS;
 			worker_news_wait(&r->sh, seen, until);
 		}

@@ -106,11 +106,11 @@ struct worker_shared {
 	_Atomic bool sampler_waits;	/* the sampler sleeps on news: wake it */
 };
 
-/* The sampler's sleep (step.c) and a worker's wake-up: a futex on sh->news,
- * so the main thread wakes when a second is final or a worker has finished,
- * not every few milliseconds to look (README, Benchmarks); until: a time on
- * util_now_ns()'s clock. */
-void worker_news(struct worker_shared *sh);
+/* The sampler's sleep (step.c) until a worker has news (a second final, or
+ * it has finished) or until, a time on util_now_ns()'s clock: a futex on
+ * sh->news, not a look every few milliseconds (README, Benchmarks). seen:
+ * sh->news as read before the sampler last looked. With an engine's clock
+ * (sim) it sleeps 1 ms instead: its seconds pass by the thousand. */
 void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until);
 
 int worker_prepare(struct worker *w);

@@ -34,4 +34,11 @@ is "$([ "$on" -ge 4 ] && [ "$off" = 0 ] && echo yes)" yes \
 # wake-ups, where polling every 10 ms made hundreds
 n=$(( on + $(sleeps "$TMP/on.trace") ))
 is "$([ "$n" -lt 60 ] && echo yes)" yes "the sampler is woken, it does not poll ($n sleeps and waits in 4 s)"
+# waits the worker's news ended (woken: 0; news before it slept: EAGAIN), not
+# their timeout: about one a second of a 6 s step with one worker (6), where
+# a worker that did not wake it would leave only its finish (1)
+printf 'hb.run{ engine = "null", rw = "randread", oio = 8, workers = 1, duration = 6, ramp = 0 }\n' > "$TMP/one.lua"
+traced -qq -e trace=futex -o "$TMP/one.trace" "$HB" run "$TMP/one.lua" --db "$DB" --target null -q
+woken=$(grep -cE 'FUTEX_WAIT_PRIVATE, [0-9]+, \{.*\) = (0|-1 EAGAIN)' "$TMP/one.trace")
+is "$([ "$woken" -ge 3 ] && echo yes)" yes "the worker wakes the sampler when a second is final ($woken waits ended so in 6 s)"
 done_testing
