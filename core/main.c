@@ -67,7 +67,7 @@ static const char usage_common[] =
 	"\n"
 	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
 	"--plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more), -q (less).\n"
-	"RUN is a run id, a uuid prefix or a label.\n";
+	"RUN is a run id, a label or a uuid prefix (in that order).\n";
 static const char usage_exit[] =
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
 

@@ -63,20 +63,27 @@ like "$out" "warning: label 'again' names 2 runs: using the newest, run 3 \(the 
 	"a label of two runs: show says it uses the newest and names the other"
 # RUN: an id, then a label, then a uuid prefix. Runs 1-3 are there; run 4 is
 # labelled "ab", a label that is also the start of run 1's uuid, as a label
-# made of the letters a-f is one run in 16 or 256 times
+# made of the letters a-f is one run in 16 or 256 times. Runs 2 and 3 are
+# relabelled "ef" and "fa", run 2's uuid starting as run 4's, run 3's as its
+# own label.
 "$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label ab -q 2>/dev/null
 q "$TMP/names.db" "UPDATE runs SET uuid = 'ab' || substr(uuid, 3) WHERE id = 1;
-	UPDATE runs SET uuid = 'cd' || substr(uuid, 3) WHERE id IN (2, 3);
+	UPDATE runs SET uuid = 'ef' || substr(uuid, 3), label = 'ef' WHERE id = 2;
+	UPDATE runs SET uuid = 'fa' || substr(uuid, 3), label = 'fa' WHERE id = 3;
 	UPDATE runs SET uuid = 'ef' || substr(uuid, 3) WHERE id = 4"
 run_of() {	# the id RUN names (exit 1 when none)
 	"$HB" sql --db "$TMP/names.db" "SELECT :run AS r" --param run="$1" --format csv >"$TMP/out" 2>"$TMP/err" &&
 		tail -n +2 "$TMP/out"
 }
 is "$(run_of ab)" 4 "a label that is also the start of another run's uuid names its run"
-like "$(cat "$TMP/err")" "warning: 'ab' is the label of run 4 and the start of the uuid of another run: using the label" \
-	"and a warning says so"
+like "$(cat "$TMP/err")" "warning: 'ab' is the label of run 4 and the start of the uuid of run 1: using the label \(give an id for that one\)" \
+	"and a warning names the other run"
+is "$(run_of ef)" 2 "a label that starts its own run's uuid and another's names its run"
+like "$(cat "$TMP/err")" "warning: 'ef' is the label of run 2 and the start of the uuid of run 4: using" \
+	"and the warning names only the other run"
+is "$(run_of fa) $(cat "$TMP/err")" "3 " "a label that starts only its own run's uuid: no warning"
 is "$(run_of "$(q "$TMP/names.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")")" 1 "a longer uuid prefix names run 1"
-run_of cd; is $? 1 "a uuid prefix of two runs is an error"
-like "$(cat "$TMP/err")" "run 'cd' is ambiguous: 2 runs have a uuid starting so; give more of it" "which says so"
+run_of e; is $? 1 "a uuid prefix of two runs is an error"
+like "$(cat "$TMP/err")" "run 'e' is ambiguous: 2 runs have a uuid starting so; give more of it" "which says so"
 is "$(run_of 2)" 2 "an id"
 done_testing

@@ -67,7 +67,7 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 		}
 	}
 	if (!a->spec) {
-		cli_usage_error("export", "give a run (an id, a uuid prefix or a label)");
+		cli_usage_error("export", "give a run (an id, a label or a uuid prefix)");
 		return -1;
 	}
 	if (a->table < 0 && a->fmt == ROWS_CSV)

@@ -128,7 +128,7 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 		}
 	}
 	if (!a->nspecs) {
-		cli_usage_error("report", "give one run or more (an id, a uuid prefix or a label)");
+		cli_usage_error("report", "give one run or more (an id, a label or a uuid prefix)");
 		return -1;
 	}
 	return 0;

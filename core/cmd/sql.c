@@ -133,7 +133,7 @@ static bool is_query_name(const char *s)
 			       "0123456789-_")];
 }
 
-/* "run" takes RUN as every command does (an id, a uuid prefix, a label) and
+/* "run" takes RUN as every command does (an id, a label, a uuid prefix) and
  * is bound as the run's id; "runs" a comma-separated list of them, bound as
  * the ids, comma-separated. */
 static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
@@ -148,7 +148,7 @@ static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
 		if (strcmp(p->name, "run") && strcmp(p->name, "runs"))
 			continue;
 		if (!p->value[strspn(p->value, ",")]) {
-			log_error("--param %s: give a run (an id, a uuid prefix or a label)",
+			log_error("--param %s: give a run (an id, a label or a uuid prefix)",
 				  p->name);
 			return -EINVAL;
 		}

@@ -91,7 +91,8 @@ int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
 int db_event_flush(struct db *db);
 struct steady_result;
 int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r);
-/* RUN as the user wrote it: an id, a uuid prefix or a label (the newest). */
+/* RUN as the user wrote it: an id, a label (the newest run with it) or a
+ * uuid prefix, in that order. */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);
 /* The probes' facts of one phase ("start", "end"), in one transaction. */
 struct facts;

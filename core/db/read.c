@@ -47,10 +47,10 @@ static sqlite3_stmt *query(struct db *db, const char *sql, int64_t id)
 	return st;
 }
 
-/* The runs a query of db_find_run finds for spec: the first (*id, -1 when
- * none), how many, and the ids of the others in others. */
-static int find_runs(struct db *db, const char *sql, const char *spec, int64_t *id,
-		     int64_t *n, char *others, size_t olen, char *err, size_t len)
+/* The runs a query of db_find_run finds for spec (?1; ?2: not_id): the first
+ * (*id, -1 when none), how many, and the ids of the others in others. */
+static int find_runs(struct db *db, const char *sql, const char *spec, int64_t not_id,
+		     int64_t *id, int64_t *n, char *others, size_t olen, char *err, size_t len)
 {
 	sqlite3_stmt *st = db_prep(db, sql);
 	int rc;
@@ -61,10 +61,11 @@ static int find_runs(struct db *db, const char *sql, const char *spec, int64_t *
 		return -EIO;
 	}
 	sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, not_id);	/* SQLITE_RANGE when the query has no ?2 */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((*n)++ == 0)
 			*id = sqlite3_column_int64(st, 0);
-		else if (strlen(others) < olen - 24)
+		else if (strlen(others) + 24 < olen)
 			snprintf(others + strlen(others), olen - strlen(others), "%s%lld",
 				 *n > 2 ? ", " : "", (long long)sqlite3_column_int64(st, 0));
 	}
@@ -81,30 +82,32 @@ static int find_runs(struct db *db, const char *sql, const char *spec, int64_t *
  * "cafe" are also the start of some run's uuid, one run in 16 for "a". */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 {
-	char others[128], dummy[8];
+	char others[128], uothers[128];
 	int64_t id, n, uid, un;
 	int rc;
 
-	if ((rc = find_runs(db, "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1", spec, &id, &n,
-			    others, sizeof(others), err, len)) < 0)
+	if ((rc = find_runs(db, "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1", spec, -1,
+			    &id, &n, others, sizeof(others), err, len)) < 0)
 		return rc;
 	if (id > 0)
 		return id;
-	if ((rc = find_runs(db, "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC", spec,
+	if ((rc = find_runs(db, "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC", spec, -1,
 			    &id, &n, others, sizeof(others), err, len)) < 0)
 		return rc;
 	if (n > 1)	/* a plan run again under its label: the newest */
 		log_warn("label '%s' names %lld runs: using the newest, run %lld (the "
 			 "others: %s; give an id for one of them)", spec, (long long)n,
 			 (long long)id, others);
-	if ((rc = find_runs(db, "SELECT id FROM runs WHERE uuid LIKE ?1 || '%' ORDER BY id DESC",
-			    spec, &uid, &un, dummy, sizeof(dummy), err, len)) < 0)
+	if ((rc = find_runs(db, "SELECT id FROM runs WHERE uuid LIKE ?1 || '%' AND id != ?2 "
+			    "ORDER BY id DESC", spec, id, &uid, &un, uothers, sizeof(uothers),
+			    err, len)) < 0)
 		return rc;
 	if (id > 0) {
-		if (un > 0 && (un > 1 || uid != id))
+		if (un > 0)
 			log_warn("'%s' is the label of run %lld and the start of the uuid of "
-				 "%s: using the label", spec, (long long)id,
-				 un > 1 ? "other runs" : "another run");
+				 "%s %lld%s%s: using the label (give an id for %s)", spec,
+				 (long long)id, un > 1 ? "runs" : "run", (long long)uid,
+				 un > 1 ? ", " : "", uothers, un > 1 ? "one of those" : "that one");
 		return id;
 	}
 	if (un > 1 && strlen(spec) < 36) {

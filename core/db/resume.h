@@ -36,7 +36,7 @@ struct resume {
 	int steps_planned;	/* the replay's dry pass count, stored on taking the run */
 };
 
-/* Find the run (spec: id, uuid prefix, label; NULL: the newest unfinished
+/* Find the run (spec: id, label, uuid prefix; NULL: the newest unfinished
  * one, of plan_path when given), check it can resume, and load it. */
 int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
 		struct resume *r, char *err, size_t errlen);
