@@ -163,7 +163,7 @@ printf 'hb.plan{ defaults = { engine = "sim", targets = { "v" }, workers = 1 } }
 is "$(grep '^ylabel = ' "$TMP/ss/charts/"*steady*.gp)" "ylabel = 'IOPS'" "steady state: the y label is IOPS"
 
 # --- a fill shorter than a second: one dot, on an axis from 0 to 1 s -----------------
-printf 'hb.plan{ defaults = { engine = "io_uring" } }\nhb.precondition{ name = "fill", targets = { "%s" }, size = "4m", passes = 1 }\n' \
+printf 'hb.plan{ defaults = { engine = "psync" } }\nhb.precondition{ name = "fill", targets = { "%s" }, size = "4m", passes = 1, oio = 1 }\n' \
 	"$TMP/f.dat" > "$TMP/fill.lua"
 "$HB" run "$TMP/fill.lua" --db "$TMP/fill.db" --label fill -q 2>"$TMP/err"; ok $? "a fill of 4 MiB runs"
 is "$(q "$TMP/fill.db" "SELECT count(*) || ' ' || (elapsed_s < 1) FROM samples JOIN steps ON steps.id = step_id")" "1 1" \

@@ -1,8 +1,8 @@
 # Second by second: IOPS or MB/s dots on the left axis, mean latency dots on
 # a log right axis, the step's averages as lines, ramp seconds shaded.
 # Columns: t (s), value, mean latency (us), ramp (0/1).
-# Variables: ylabel, avg_value, avg_lat, ramp_s, nsecs (the seconds: under a
-# minute, larger dots). Time starts at 0: a step of one second, a short fill,
+# Variables: ylabel, avg_value, avg_lat, ramp_s, nsecs (optional, the seconds:
+# under a minute, larger dots). Time starts at 0: a step of one second, a short fill,
 # gets an axis from 0 to 1 s (gnuplot widens an empty autoscaled range to
 # -1..1 s otherwise); the dots are drawn over the average lines.
 set title chart_title
@@ -14,7 +14,7 @@ set ytics nomirror
 set y2tics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2
 set xrange [0:*]
-dot = nsecs < 60 ? 1.2 : 0.5
+dot = exists('nsecs') && nsecs < 60 ? 1.2 : 0.5
 set yrange [0:*]
 set offsets 0, 0, graph 0.06, 0
 set format y '%.0f'

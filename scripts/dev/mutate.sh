@@ -124,6 +124,8 @@ m core/db/read.c '	if (id > 0) {' '	if (id > 0 && un == 0) {' \
 m core/step.c '			worker_news_wait(&r->sh, seen, until);' \
 	'			(void)seen, (void)until; nanosleep(&(struct timespec){ 0, 10000000 }, NULL);' \
 	'tests/sampler_off.t' 'the sampler polls every 10 ms again'
+m core/worker.c '		worker_news(w->sh);' '' \
+	'tests/sampler_off.t' 'a worker that closes a second does not wake the sampler (it waits for its timeout)'
 m reports/gnuplot/scatter.gp 'set xrange [0:*]' '' \
 	'tests/report_gaps.t' 'a fill shorter than a second on a time axis from -1 to 1 s'
 
