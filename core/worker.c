@@ -160,6 +160,8 @@ static inline bool prepare_io(struct worker *w, struct hb_io *io)
  * load sees sampler_waits set and wakes it. */
 static void worker_news(struct worker_shared *sh)
 {
+	if (sh->engine_clock)	/* the sampler looks each ms instead (worker_news_wait) */
+		return;
 	atomic_fetch_add(&sh->news, 1);
 	if (atomic_load(&sh->sampler_waits))
 		syscall(SYS_futex, &sh->news, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -167,13 +169,15 @@ static void worker_news(struct worker_shared *sh)
 
 void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until)
 {
-	uint64_t now = util_now_ns(), ns = until > now ? until - now : 1;
-	struct timespec ts = { (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
+	uint64_t now, ns;
+	struct timespec ts;
 
 	if (sh->engine_clock) {	/* virtual seconds by the thousand: a look each ms */
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 		return;
 	}
+	now = util_now_ns(), ns = until > now ? until - now : 1;
+	ts = (struct timespec){ (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
 	atomic_store(&sh->sampler_waits, true);
 	if (atomic_load(&sh->news) == seen)
 		syscall(SYS_futex, &sh->news, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
