@@ -9,6 +9,7 @@
 #include "log.h"
 #include "placement.h"
 #include "step.h"
+#include "step_errors.h"
 #include "step_spec.h"
 #include "target.h"
 #include "stop.h"
@@ -339,13 +340,34 @@ static void queue_flush(struct step_run *r, const struct step_hooks *hooks)
 	}
 }
 
+/* After an interrupt the workers wait for their requests in flight (a
+ * dropped command: a minute or more, worker.c drain_expired). Once that has
+ * lasted a second, say so, once. since: when the interrupt was seen, 0 not
+ * yet, UINT64_MAX told. */
+static void drain_notice(const struct step_run *r, uint64_t *since)
+{
+	uint64_t now = util_now_ns(), n = 0;
+
+	if (!*since)
+		*since = now;
+	if (*since == UINT64_MAX || now - *since < NSEC_PER_SEC)
+		return;
+	*since = UINT64_MAX;
+	for (unsigned i = 0; i < r->nstarted; i++)
+		n += atomic_load_explicit(&r->workers[i].inflight, memory_order_relaxed);
+	if (n)
+		log_warn("interrupted: waiting for %llu request%s still in flight (for up to "
+			 "60 s, or the step's longest I/O if longer); interrupt again to stop at once",
+			 (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 /* The sampler: runs on the main thread until every worker has finished.
  * Every second is merged as soon as all workers are past it, whatever the
  * database does; a store that fails for good stops the workers. */
 static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 {
 	uint64_t total = r->spec->wl.ramp + r->spec->wl.duration, next = 0;
-	uint64_t last_tick = 0;
+	uint64_t last_tick = 0, stop_seen = 0;
 	struct step_sample smp = { 0 };
 	struct sample_queue *q = &r->q;
 	bool finished = false;
@@ -373,6 +395,8 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 			hooks->tick(hooks->ctx, next, total, next ? &smp : NULL);
 			last_tick = util_now_ns();
 		}
+		if (hb_stop_requested && !finished)
+			drain_notice(r, &stop_seen);
 		if (!merged && !finished) {	/* until news, the live line or a store's retry */
 			uint64_t until = (hooks && hooks->tick ? last_tick : util_now_ns()) + TICK_NS;
 
@@ -408,93 +432,6 @@ void step_totals_finish(struct step_totals *t)
 	t->res.lat_p99 = hist_percentile(&all, 99) / 1000.0;
 	t->res.lat_p999 = hist_percentile(&all, 99.9) / 1000.0;
 	t->res.lat_max = all.total ? (double)all.max / 1000.0 : 0;
-}
-
-/* "4940 I/O errors on '/dev/loop0', first at offset 8192: Input/output
- * error", counting what the step's seconds hold; errors that completed in
- * the drain, after the step's window, are told apart. */
-static void io_error_text(struct step_run *r, char *buf, size_t len)
-{
-	const struct worker *first = NULL;
-	uint64_t n = 0, kept = 0;
-	bool elsewhere = false;
-	char cause[128], drained[96] = "";
-
-	for (unsigned i = 0; i < r->nworkers; i++) {
-		const struct worker *w = &r->workers[i];
-
-		if (!w->nerrors)
-			continue;
-		n += w->nerrors;
-		kept += w->nerrors_kept;
-		elsewhere |= w->err_elsewhere || (first && w->err_target != first->err_target);
-		if (!first || w->err_ns < first->err_ns)
-			first = w;
-	}
-	if (first->err_result < 0)
-		snprintf(cause, sizeof(cause), "%s", strerror((int)-first->err_result));
-	else
-		snprintf(cause, sizeof(cause), "short %s (%lld of %u bytes)",
-			 first->err_op == HB_OP_WRITE ? "write" : "read",
-			 (long long)first->err_result, first->err_len);
-	if (!kept)
-		snprintf(drained, sizeof(drained), ", in the drain, after the window: "
-			 "not in the step's errors");
-	else if (kept < n)
-		snprintf(drained, sizeof(drained), ", and %llu more in the drain, after the window",
-			 (unsigned long long)(n - kept));
-	snprintf(buf, len, "%llu I/O error%s on '%s'%s, first at offset %llu: %s%s",
-		 (unsigned long long)(kept ? kept : n), (kept ? kept : n) == 1 ? "" : "s",
-		 r->spec->wl.targets[first->err_target].path,
-		 elsewhere ? " and other targets" : "",
-		 (unsigned long long)first->err_offset, cause, drained);
-}
-
-static int collect_errors(struct step_run *r, char *err, size_t len)
-{
-	bool io_errors = false;
-	char msg[512];
-	int rc = 0;
-
-	for (unsigned i = 0; i < r->nworkers; i++) {
-		struct worker *w = &r->workers[i];
-
-		if (w->pin_failed && !rc) {
-			snprintf(err, len, "cannot pin worker %u to %s: %s", i,
-				 r->place.text, strerror(-w->open_rc));
-			rc = w->open_rc;
-		} else if (w->open_rc && w->open_rc != -ECANCELED && !rc) {
-			snprintf(err, len, "engine '%s' cannot open worker %u: %s",
-				 r->spec->engine->desc->name, i, strerror(-w->open_rc));
-			rc = w->open_rc;
-		} else if (w->stuck && !rc) {
-			snprintf(err, len, "%u request%s to '%s' never completed: worker %u gave "
-				 "up on %s after %.0f s of draining", w->stuck,
-				 w->stuck == 1 ? "" : "s", r->spec->wl.targets[w->stuck_target].path,
-				 i, w->stuck == 1 ? "it" : "them", w->drain_s);
-			rc = w->fatal;
-		} else if (w->refused && !rc) {
-			snprintf(err, len, "engine '%s' took no request in worker %u, with none in "
-				 "flight, %d times in a row: %s", r->spec->engine->desc->name, i,
-				 WORKER_IDLE_RETRIES, strerror(-w->fatal));
-			rc = w->fatal;
-		} else if (w->fatal && !rc) {
-			snprintf(err, len, "engine '%s' failed in worker %u: %s",
-				 r->spec->engine->desc->name, i, strerror(-w->fatal));
-			rc = w->fatal;
-		}
-		io_errors |= w->nerrors > 0;
-	}
-	if (!io_errors)
-		return rc;
-	io_error_text(r, msg, sizeof(msg));
-	if (!rc && r->spec->on_error == ON_ERROR_FAIL) {
-		snprintf(err, len, "%s", msg);
-		return -EIO;
-	}
-	log_warn("%s%s", msg, r->spec->on_error == ON_ERROR_CONTINUE
-		 ? " (on_error=\"continue\": the step went on)" : "");
-	return rc;
 }
 
 /* HBATEST_NO_SAMPLER=1, for `make bench` to measure the sampler's own cost:
@@ -564,7 +501,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			sample_loop(&r, hooks);
 		join_workers(&r);
 		if (rc == 0)
-			rc = collect_errors(&r, err, len);
+			rc = step_errors(spec, r.workers, r.nworkers, r.place.text, err, len);
 		if (r.q.rc) {	/* seconds lost: this outranks the rest */
 			if (rc)
 				log_error("%s", err);

@@ -1,15 +1,29 @@
 /* Stopping: the flag every loop polls, and the signals that set it. */
 #include <signal.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #include "stop.h"
 
 volatile _Atomic bool hb_stop_requested;
 
+/* The first signal stops issuing and waits for the requests in flight
+ * (step.c says so when that lasts); a second one ends the process at once:
+ * the database keeps every committed second and the run reads as
+ * interrupted, to be resumed. */
 static void on_signal(int sig)
 {
-	if (hb_stop_requested)		/* a second one: stop hard */
-		signal(sig, SIG_DFL), raise(sig);
+	static const char hard[] = "hbatest: a second interrupt: stopping at once, "
+		"without waiting for the requests in flight; the seconds stored so far are "
+		"kept and the run is left interrupted (continue it with: hbatest run --resume RUN)\n";
+
+	if (hb_stop_requested) {
+		if (write(STDERR_FILENO, hard, sizeof(hard) - 1) < 0) {
+			/* nothing to do about it in a handler */
+		}
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	hb_stop_requested = true;
 }
 

@@ -117,6 +117,34 @@ spin_in_stop "while true do pcall(function() while true do end end) end"
 is "$rc:$(q "$DB" "SELECT status FROM runs WHERE id = $run")" "130:aborted" \
 	"a pcall loop in a stop callback ends at the first SIGTERM too, the run 'aborted'"
 
+# a second signal while the drain waits for a request the device dropped:
+# the stall fixture's 5th request never completes and each empty wait also
+# sleeps 20 ms of wall time, so the drain would take 1200 waits, 24 s, before
+# giving up on it. The first SIGINT waits and says so; the second ends the
+# process at once, the run left interrupted with its seconds stored.
+cat > "$TMP/hang.lua" <<'LUA'
+hb.run{ engine = "stall", stall = { hang_at = 5, hang_sleep_us = 20000 }, targets = "v",
+        rw = "randread", bs = "4k", oio = 4, duration = 2 }
+LUA
+"$HB" run "$TMP/hang.lua" --db "$TMP/hang.db" --plugin-path "$ROOT/build/tests/plugins" 2>"$TMP/stderr" &
+pid=$!
+DB="$TMP/hang.db" wait_samples 1 2; ok $? "the step's two seconds are stored, the drain begins"
+kill -INT $pid
+for _ in $(seq 100); do grep -q "still in flight" "$TMP/stderr" && break; sleep 0.1; done
+kill -0 $pid 2>/dev/null; ok $? "the first SIGINT waits for the request in flight"
+like "$(cat "$TMP/stderr")" "warning: interrupted: waiting for 1 request still in flight \(for up to 60 s, or the step's longest I/O if longer\); interrupt again to stop at once" \
+	"and says what it waits for and how to stop at once"
+kill -INT $pid; wait_exit $pid
+is "$rc" 130 "a second SIGINT ends the process by the signal (exit 130)"
+like "$(cat "$TMP/stderr")" "a second interrupt: stopping at once, without waiting for the requests in flight; the seconds stored so far are kept and the run is left interrupted \(continue it with: hbatest run --resume RUN\)" \
+	"and says so"
+unlike_drained=$(grep -c "never completed" "$TMP/stderr")
+is "$unlike_drained" 0 "at once: the drain did not run out (no 'never completed' failure)"
+is "$(q "$TMP/hang.db" "PRAGMA integrity_check; SELECT count(*) FROM samples")" "ok
+2" "the database is whole, both seconds in it"
+like "$("$HB" list --db "$TMP/hang.db")" "^ +1 +[0-9a-f]{8} +interrupted +[-0-9T:]+ +0/1 " \
+	"the run lists as interrupted, to be resumed"
+
 # a closed log pipe (| head) does not kill the run: stderr stops, events go on
 cat > "$TMP/chatty.lua" <<'LUA'
 for i = 1, 3 do

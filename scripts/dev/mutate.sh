@@ -129,6 +129,12 @@ m core/worker.c '		worker_news(w->sh);' '' \
 m reports/gnuplot/scatter.gp 'set xrange [0:*]' '' \
 	'tests/report_gaps.t' 'a fill shorter than a second on a time axis from -1 to 1 s'
 
+# --- interrupts during a drain (session 11) --------------------------------------
+m core/stop.c '	if (hb_stop_requested) {' '	if (0) {' \
+	'tests/interrupt.t' 'a second SIGINT ignored: the drain runs out its minute'
+m core/step.c '			drain_notice(r, &stop_seen);' '			(void)stop_seen;' \
+	'tests/interrupt.t' 'a drain that lasts after SIGINT says nothing'
+
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
