@@ -272,9 +272,30 @@ rep 1 --out "$TMP/one"; ok $? "a report over an older report replaces it"
 mkdir "$TMP/notareport"; touch "$TMP/notareport/keep"
 rep 1 --out "$TMP/notareport"; is $? 1 "a DIR that is not a report is refused"
 [ -e "$TMP/notareport/keep" ]; ok $? "and left as it was"
+# a folder with an index.html is not a report for that: a web site's folder
+mkdir -p "$TMP/site/photos"; echo '<html>my site</html>' > "$TMP/site/index.html"; echo cat > "$TMP/site/photos/cat.jpg"
+rep 1 --out "$TMP/site"; is $? 1 "a DIR with an index.html and other things is refused"
+like "$(cat "$TMP/err")" "'$TMP/site' is not a report folder \(it holds 'photos', which no report has\): nothing in it is replaced; give another --out" \
+	"naming what a report folder does not hold"
+is "$(cd "$TMP/site" && find . | sort | tr '\n' ' ')" ". ./index.html ./photos ./photos/cat.jpg " "and everything in it is left"
+is "$(cat "$TMP/one/.hbatest-report")" "runs: $(q "$DB" "SELECT uuid FROM runs WHERE id = 1")" \
+	"a report folder carries a mark with its runs' uuids"
+is "$(umask 022; rep 1 --out "$TMP/mode"; stat -c %a "$TMP/mode")" 755 "DIR's mode follows the umask (not mkdtemp's 700)"
+mkdir "$TMP/emptyout"; rep 1 --out "$TMP/emptyout"; ok $? "an empty folder is written into"
+rm -f "$TMP/one/.hbatest-report"; rep 2 --out "$TMP/one"; ok $? "an older hbatest's report (no mark) is replaced too"
+ln -s "$TMP/one" "$TMP/link"; rep 1 --out "$TMP/link"; is $? 1 "a symbolic link is refused"
+like "$(cat "$TMP/err")" "'$TMP/link' is a symbolic link: give the folder itself, or another --out" "and says so"
 (cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" >/dev/null 2>&1); ok $? "default DIR"
 [ -s "$TMP/hbatest-report-LSI-9361-8i-vs-x4-script-alert-x-script-q-second-line/index.html" ]
 ok $? "named hbatest-report-<label>-vs-<label>, made safe"
+# labels that differ only in what a file name cannot hold: the same default
+# name, so the second report goes beside the first, not over it
+cp "$DB" "$TMP/twin.db"; q "$TMP/twin.db" "UPDATE runs SET label = 'card a' WHERE id = 1; UPDATE runs SET label = 'card/a' WHERE id = 2"
+(cd "$TMP" && "$HB" report 'card a' --db "$TMP/twin.db" >/dev/null 2>&1 && "$HB" report 'card/a' --db "$TMP/twin.db" >"$TMP/out" 2>"$TMP/err"); ok $? "two runs whose labels make one default DIR"
+u2=$(q "$TMP/twin.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 2")
+is "$(cat "$TMP/out")" "hbatest-report-card-a-$u2/index.html" "the second goes to DIR-<uuid8>"
+like "$(cat "$TMP/err")" "'hbatest-report-card-a' holds the report of other runs: kept; this one goes to 'hbatest-report-card-a-$u2'" "and says so"
+like "$(cat "$TMP/hbatest-report-card-a/.hbatest-report")" "^runs: $(q "$TMP/twin.db" "SELECT uuid FROM runs WHERE id = 1")\$" "the first report is kept"
 cp "$DB" "$TMP/lab.db"; q "$TMP/lab.db" "UPDATE runs SET label = '<<..>>' WHERE id = 1"
 (cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
 [ -s "$TMP/hbatest-report-$(q "$DB" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")/index.html" ]; ok $? "names DIR by the uuid"

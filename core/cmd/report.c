@@ -2,6 +2,7 @@
  * from runs in the database, written by a report program (reports/review.lua)
  * into a temporary folder that is renamed into place only when complete;
  * SIGINT/SIGTERM stop it, remove that folder and exit 130. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 #include "util.h"
 
 #define REPORT_MAX_RUNS 32
+#define REPORT_MARK ".hbatest-report"	/* in every report folder: its runs' uuids */
+#define UUIDS_LEN (REPORT_MAX_RUNS * 37 + 1)
 
 struct report_args {
 	const char *specs[REPORT_MAX_RUNS];
@@ -180,6 +183,17 @@ static int add_name(void *ctx, int ncols, const char *const *names, const struct
 	return 0;
 }
 
+/* v[0] appended as it is */
+static int add_text(void *ctx, int ncols, const char *const *names, const struct db_value *v)
+{
+	struct name_ctx *c = ctx;
+	size_t o = strlen(c->out);
+
+	(void)ncols, (void)names;
+	snprintf(c->out + o, c->len - o, "%s", v[0].type == DB_TEXT ? v[0].s : "");
+	return 0;
+}
+
 static int default_dir(struct db *db, const int64_t *ids, unsigned n, char *out, size_t len)
 {
 	char names[160] = "", err[512];
@@ -238,21 +252,93 @@ static int resolve_runs(struct db *db, const struct report_args *a, int64_t *ids
 	return -EINVAL;
 }
 
-/* An existing DIR is replaced only when it holds a report (its index.html). */
-static int check_out(const char *dir)
+/* The mark's one line: "runs: UUID UUID ...", the report's runs in order. */
+static int run_uuids(struct db *db, const int64_t *ids, unsigned n, char *out, size_t len)
 {
-	char index[PATH_MAX + 16];
-	struct stat st;
+	char err[512];
+	struct name_ctx c = { out, len };
 
-	if (lstat(dir, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	snprintf(index, sizeof(index), "%s/index.html", dir);
-	if (!S_ISDIR(st.st_mode) || access(index, F_OK) < 0) {
-		log_error("'%s' exists and is not a report (no index.html): give another --out",
-			  dir);
-		return -EEXIST;
+	snprintf(out, len, "runs:");
+	for (unsigned i = 0; i < n; i++) {
+		struct db_value id = { .type = DB_INT, .i = ids[i] };
+
+		if (db_report_query(db, "SELECT ' ' || uuid FROM runs WHERE id = ?1", &id, 1,
+				    add_text, &c, err, sizeof(err))) {
+			log_error("%s", err);
+			return -EIO;
+		}
 	}
 	return 0;
+}
+
+/* What DIR's top holds, against what a report writes there (an older
+ * hbatest's report has no mark). "" when only a report's names. */
+static int out_contents(const char *dir, char *foreign, size_t len, bool *index, bool *empty)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d) {
+		log_error("cannot read '%s': %s", dir, strerror(errno));
+		return -errno;
+	}
+	*foreign = '\0';
+	*index = false;
+	*empty = true;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		*empty = false;
+		*index |= !strcmp(n, "index.html");
+		if (!*foreign && strcmp(n, "index.html") && strcmp(n, "charts") &&
+		    strcmp(n, "data") && strcmp(n, REPORT_MARK))
+			snprintf(foreign, len, "%s", n);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* An existing DIR is replaced only when it is empty or a report folder:
+ * index.html, charts/, data/ and the mark, nothing else. 1: a report of
+ * other runs than uuids (by its mark); 0: DIR may be written; < 0: refused,
+ * and said why. */
+static int check_out(const char *dir, const char *uuids)
+{
+	char foreign[256], mark[PATH_MAX + 32], line[UUIDS_LEN] = "";
+	bool index = false, empty = true;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	if (lstat(dir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		log_error("cannot look at '%s': %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		log_error(S_ISLNK(st.st_mode) ? "'%s' is a symbolic link: give the folder itself, "
+			  "or another --out" : "'%s' exists and is not a folder: give another --out", dir);
+		return -EEXIST;
+	}
+	if ((rc = out_contents(dir, foreign, sizeof(foreign), &index, &empty)) < 0)
+		return rc;
+	if (!empty && (*foreign || !index)) {
+		log_error("'%s' is not a report folder (it holds %s%s%s): nothing in it is "
+			  "replaced; give another --out", dir, *foreign ? "'" : "",
+			  *foreign ? foreign : "no index.html", *foreign ? "', which no report has" : "");
+		return -EEXIST;
+	}
+	snprintf(mark, sizeof(mark), "%s/" REPORT_MARK, dir);
+	if (!(f = fopen(mark, "r")))
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return strcmp(line, uuids) ? 1 : 0;
 }
 
 /* The finished folder takes DIR's place; an old report there is removed. */
@@ -313,9 +399,27 @@ static int write_report(struct report_opts *o, const char *tmp, bool *charts_fai
 	return rc;
 }
 
-static int make_report(struct db *db, const struct report_args *a, const int64_t *ids,
-		       unsigned baseline, const char *dir, const char *program, bool *charts_failed)
+/* The mark that tells this folder for a report of these runs (check_out). */
+static int write_mark(const char *tmp, const char *uuids)
 {
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" REPORT_MARK, tmp);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", uuids) < 0 || fclose(f) != 0) {
+		log_error("cannot write '%s': %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int make_report(struct db *db, const struct report_args *a, const int64_t *ids,
+		       unsigned baseline, const char *dir, const char *program, bool *charts_failed,
+		       const char *uuids)
+{
+	mode_t mask = umask(0);
+
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
 		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
 		.width = a->width, .height = a->height, .db = db };
@@ -327,10 +431,12 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	slash = strrchr(tmp, '/');
 	snprintf(slash ? slash + 1 : tmp, sizeof(tmp) - (size_t)(slash ? slash + 1 - tmp : 0),
 		 ".hbatest-report-XXXXXX");
+	umask(mask);
 	if (!mkdtemp(tmp)) {
 		log_error("cannot create a folder beside '%s': %s", dir, strerror(errno));
 		return -errno;
 	}
+	chmod(tmp, 0777 & ~mask);	/* mkdtemp's 0700 would lock a web server out */
 	snprintf(charts, sizeof(charts), "%s/charts", tmp);
 	o.dir = tmp;
 	o.gp = a->charts ? gnuplot_new(charts, 0) : NULL;
@@ -342,10 +448,32 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	if (!rc && hb_stop_requested)
 		rc = -EINTR;
 	if (!rc)
+		rc = write_mark(tmp, uuids);
+	if (!rc)
 		rc = put_in_place(tmp, dir);
 	if (rc)
 		report_remove_tree(tmp);
 	return rc;
+}
+
+/* Where the report goes. The default name is made of labels, which other
+ * runs can share: a default DIR holding the report of other runs is kept,
+ * and this one goes to DIR-UUID8 (its first run's). An --out DIR holding an
+ * older report of other runs is replaced, as asked. */
+static int out_folder(char *dir, size_t len, bool by_default, const char *uuids)
+{
+	int rc = check_out(dir, uuids);
+	size_t o = strlen(dir);
+
+	if (rc == 1 && by_default && o + 10 < len) {
+		log_info("'%s' holds the report of other runs: kept; this one goes to '%s-%.8s'",
+			 dir, dir, uuids + 6);
+		snprintf(dir + o, len - o, "-%.8s", uuids + 6);
+		rc = check_out(dir, uuids);
+	}
+	if (rc == 1)
+		log_info("'%s' held the report of other runs: replaced", dir);
+	return rc < 0 ? rc : 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -353,7 +481,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args a;
 	int64_t ids[REPORT_MAX_RUNS];
 	unsigned baseline;
-	char err[1024], dir[PATH_MAX], program[PATH_MAX];
+	char err[1024], dir[PATH_MAX], program[PATH_MAX], uuids[UUIDS_LEN];
 	bool charts_failed = false, usage;
 	struct db db;
 	int rc;
@@ -383,14 +511,16 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = resolve_runs(&db, &a, ids, &baseline);
 	usage = rc == -EINVAL;
+	if (!rc)
+		rc = run_uuids(&db, ids, a.nspecs, uuids, sizeof(uuids));
 	if (!rc && a.out)
 		snprintf(dir, sizeof(dir), "%s", a.out);
 	else if (!rc)
 		rc = default_dir(&db, ids, a.nspecs, dir, sizeof(dir));
 	if (!rc)
-		rc = check_out(dir);
+		rc = out_folder(dir, sizeof(dir), !a.out, uuids);
 	if (!rc)
-		rc = make_report(&db, &a, ids, baseline, dir, program, &charts_failed);
+		rc = make_report(&db, &a, ids, baseline, dir, program, &charts_failed, uuids);
 	db_close(&db);
 	if (usage)
 		return EXIT_USAGE;

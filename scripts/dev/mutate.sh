@@ -135,6 +135,14 @@ m core/stop.c '	if (hb_stop_requested) {' '	if (0) {' \
 m core/step.c '			drain_notice(r, &stop_seen);' '			(void)stop_seen;' \
 	'tests/interrupt.t' 'a drain that lasts after SIGINT says nothing'
 
+# --- the report's DIR (session 11) -------------------------------------------------
+m core/cmd/report.c '	if (!empty && (*foreign || !index)) {' '	if (!empty && !index) {' \
+	'tests/report.t' 'a folder with an index.html among other files is replaced (deleted)'
+m core/cmd/report.c '	chmod(tmp, 0777 & ~mask);' '' \
+	'tests/report.t' 'the report folder keeps mkdtemp 0700'
+m core/cmd/report.c '	if (rc == 1 && by_default && o + 10 < len) {' '	if (0) {' \
+	'tests/report.t' 'a default DIR of other runs (same label made safe) is replaced'
+
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
