@@ -161,6 +161,29 @@ like "$(cat "$TMP/err")" "cannot write '$TMP/no/such/dir/x.csv': no folder '$TMP
 ex "no such run" --out "$TMP/x.csv" 2>"$TMP/err"; is $? 1 "a run that does not exist exits 1"
 like "$(cat "$TMP/err")" "no run 'no such run' in '$DB'" "naming it"
 [ ! -e "$TMP/x.csv" ] && [ -z "$(ls "$TMP" | grep '\.tmp-')" ]; ok $? "and leaves no file"
+# --out what is not a regular file: written as it is, never replaced by one
+ex 1 --what samples --out - >"$TMP/dash.csv"; cmp -s "$TMP/dash.csv" "$TMP/stdout.csv"; ok $? "--out - is stdout"
+[ ! -e ./- ]; ok $? "and no file named '-'"
+echo old > "$TMP/target.csv"; ln -s target.csv "$TMP/link.csv"
+ex 1 --what samples --out "$TMP/link.csv"; ok $? "--out a symbolic link"
+[ -L "$TMP/link.csv" ] && cmp -s "$TMP/target.csv" "$TMP/stdout.csv"; ok $? "its target replaced, the link kept"
+mkfifo "$TMP/fifo"; timeout 10 cat "$TMP/fifo" >"$TMP/fromfifo.csv" & cpid=$!	# a guard, not a measurement
+ex 1 --what samples --out "$TMP/fifo"; ok $? "--out a named pipe"
+wait $cpid; cmp -s "$TMP/fromfifo.csv" "$TMP/stdout.csv" && [ -p "$TMP/fifo" ]; ok $? "written into, still a pipe"
+ex 1 --what samples --out /dev/stdout >"$TMP/devout.csv"; cmp -s "$TMP/devout.csv" "$TMP/stdout.csv"; ok $? "--out /dev/stdout, redirected to a file, is stdout"
+ex 1 --out "$TMP" 2>"$TMP/err"; is $? 1 "--out a folder exits 1"
+like "$(cat "$TMP/err")" "cannot write '$TMP': it is a folder; give a file name" "and says so"
+if is_root; then
+	mknod -m 666 "$TMP/null" c 1 3
+	ex 1 --out "$TMP/null"; ok $? "--out a character device (a /dev/null of our own)"
+	[ -c "$TMP/null" ]; ok $? "written into, still the device"
+	mknod "$TMP/blk" b 7 1048575	# a loop device no one has: nothing behind it
+	ex 1 --out "$TMP/blk" 2>"$TMP/err"; is $? 1 "--out a block device exits 1"
+	like "$(cat "$TMP/err")" "cannot write '$TMP/blk': it is a block device \(export never writes to a device\)" "and says so"
+	[ -b "$TMP/blk" ]; ok $? "and leaves it"
+else
+	for _ in 1 2 3 4 5; do skip "mknod needs root"; done
+fi
 ex 1 --what nothing 2>"$TMP/err"; is $? 2 "--what nothing: exit 2"
 like "$(cat "$TMP/err")" "--what 'nothing': give one of runs, targets, steps" "listing the tables"
 ex 1 --format tsv 2>/dev/null; is $? 2 "--format tsv: exit 2 (csv or json)"

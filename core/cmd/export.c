@@ -1,6 +1,8 @@
 /* `hbatest export RUN`: a run's rows as CSV (one table a file, steps unless
  * --what) or JSON (one table, or the whole run as one document), to stdout
- * or to --out FILE, which is written whole or not at all. */
+ * or to --out FILE, which is written whole or not at all (a regular file;
+ * a pipe, a terminal or a character device such as /dev/null is written to
+ * as it is, a block device is refused). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -24,7 +26,7 @@ struct export_args {
 static int parse_value(struct export_args *a, const char *opt, const char *v)
 {
 	if (!strcmp(opt, "--out")) {
-		a->out = v;
+		a->out = strcmp(v, "-") ? v : NULL;	/* "-": stdout */
 	} else if (!strcmp(opt, "--what")) {
 		a->table = db_export_table_index(v);
 		if (a->table < 0) {
@@ -75,8 +77,10 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* A temporary file beside path, renamed onto it once complete. */
-static FILE *open_out(const char *path, char *tmp, size_t len)
+/* A temporary file beside path, renamed onto it once complete; a symbolic
+ * link's target is replaced, the link kept (path becomes the target in
+ * real). What is not a regular file is written as it is (tmp ""). */
+static FILE *open_out(const char *path, char *tmp, size_t len, char *real)
 {
 	char copy[PATH_MAX];
 	const char *dir;
@@ -85,16 +89,36 @@ static FILE *open_out(const char *path, char *tmp, size_t len)
 	FILE *f;
 	int fd;
 
-	snprintf(copy, sizeof(copy), "%s", path);
+	tmp[0] = '\0';
+	snprintf(real, PATH_MAX, "%s", path);
+	if (stat(path, &sb) == 0) {
+		if (S_ISBLK(sb.st_mode) || S_ISDIR(sb.st_mode)) {
+			log_error("cannot write '%s': it is a %s; give a file name", path,
+				  S_ISDIR(sb.st_mode) ? "folder" : "block device (export never "
+				  "writes to a device)");
+			return NULL;
+		}
+		if (!S_ISREG(sb.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) {
+			if (!(f = fopen(path, "w")))	/* a pipe, a terminal, /dev/null */
+				log_error("cannot write '%s': %s", path, strerror(errno));
+			return f;
+		}
+		if (!realpath(path, real)) {
+			log_error("cannot write '%s': %s", path, strerror(errno));
+			return NULL;
+		}
+	}
+	snprintf(copy, sizeof(copy), "%s", real);
 	dir = dirname(copy);
 	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
 		log_error("cannot write '%s': no folder '%s'", path, dir);
 		return NULL;
 	}
-	snprintf(tmp, len, "%s.tmp-XXXXXX", path);
+	snprintf(tmp, len, "%s.tmp-XXXXXX", real);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		log_error("cannot write '%s': %s", path, strerror(errno));
+		tmp[0] = '\0';
 		return NULL;
 	}
 	mask = umask(0);
@@ -113,16 +137,17 @@ static int close_out(FILE *f, const char *tmp, const char *path, bool ok)
 	int err = 0;
 
 	errno = 0;
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
+	if (fflush(f) != 0 || ferror(f) || (*tmp && fsync(fileno(f)) != 0))
 		err = errno ? errno : EIO;
 	if (fclose(f) != 0 && !err)
 		err = errno;
-	if (ok && !err && rename(tmp, path) != 0)
+	if (ok && !err && *tmp && rename(tmp, path) != 0)
 		err = errno;
 	if (ok && err)
 		log_error("cannot write '%s': %s", path, strerror(err));
 	if (!ok || err) {
-		unlink(tmp);
+		if (*tmp)
+			unlink(tmp);
 		return -1;
 	}
 	return 0;
@@ -151,7 +176,7 @@ static int export_run(struct db *db, const struct export_args *a, FILE *out)
 int cmd_export(int argc, char **argv)
 {
 	struct export_args a;
-	char tmp[PATH_MAX + 16];
+	char tmp[PATH_MAX + 16], real[PATH_MAX];
 	FILE *out = stdout;
 	struct db db;
 	int rc;
@@ -160,14 +185,14 @@ int cmd_export(int argc, char **argv)
 		return EXIT_USAGE;
 	if (cli_open_ro(&db, false) < 0)
 		return EXIT_FAILED;
-	if (a.out && !(out = open_out(a.out, tmp, sizeof(tmp)))) {
+	if (a.out && !(out = open_out(a.out, tmp, sizeof(tmp), real))) {
 		db_close(&db);
 		return EXIT_FAILED;
 	}
 	rc = export_run(&db, &a, out);
 	db_close(&db);
 	if (a.out)
-		return close_out(out, tmp, a.out, rc == 0) ? EXIT_FAILED : EXIT_DONE;
+		return close_out(out, tmp, real, rc == 0) ? EXIT_FAILED : EXIT_DONE;
 	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
 		log_error("cannot write the export: %s", strerror(errno));
 		rc = -1;

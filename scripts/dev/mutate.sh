@@ -143,6 +143,14 @@ m core/cmd/report.c '	chmod(tmp, 0777 & ~mask);' '' \
 m core/cmd/report.c '	if (rc == 1 && by_default && o + 10 < len) {' '	if (0) {' \
 	'tests/report.t' 'a default DIR of other runs (same label made safe) is replaced'
 
+# --- export --out what is not a regular file (session 11) -------------------------
+m core/cmd/export.c '		if (!S_ISREG(sb.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) {' \
+	'		if (0) {' 'tests/export.t' 'a device, a pipe or /dev/stdout is replaced by a regular file'
+m core/cmd/export.c '		if (!realpath(path, real)) {' '		if (0) {' \
+	'tests/export.t' 'a symbolic link is replaced by a file, its target left old'
+m core/cmd/export.c '		if (S_ISBLK(sb.st_mode) || S_ISDIR(sb.st_mode)) {' '		if (S_ISDIR(sb.st_mode)) {' \
+	'tests/export.t' 'a block device is opened for writing'
+
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
