@@ -58,6 +58,17 @@ function format.pcie_gen(speed)
   return nil
 end
 
+-- A number for data files: the shortest form that reads back as the same
+-- double (12829686, not %.6g's 1.28297e+07), as hbatest export writes.
+function format.exact(v)
+  if v == math.floor(v) and math.abs(v) < 2^53 then return ("%.0f"):format(v) end
+  for digits = 1, 17 do
+    local s = ("%." .. digits .. "g"):format(v)
+    if tonumber(s) == v then return s end
+  end
+  return ("%.17g"):format(v)
+end
+
 -- A CSV field: quoted when it holds a comma, quote or newline.
 function format.csv(s)
   s = tostring(s or "")

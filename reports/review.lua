@@ -321,7 +321,7 @@ for _, row in ipairs(rows) do
       else
         add(best == i and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
       end
-      line[#line + 1] = vals[i] and ("%.6g"):format(vals[i]) or ""
+      line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""
     end
     for i = 1, N do
       if i ~= B then
@@ -330,7 +330,7 @@ for _, row in ipairs(rows) do
         line[#line + 1] = d and ("%.2f"):format(d) or ""
       end
     end
-    for i = 1, N do line[#line + 1] = part[i] and ("%.6g"):format(part[i]) or "" end
+    for i = 1, N do line[#line + 1] = part[i] and fmt.exact(part[i]) or "" end
     for i = 1, N do line[#line + 1] = note[i] and fmt.csv(note[i]) or "" end
     add("</tr>")
     csv[#csv + 1] = table.concat(line, ",")

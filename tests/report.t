@@ -156,6 +156,11 @@ like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td cla
 "$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand2" --no-charts --baseline 2 >/dev/null 2>"$TMP/err"
 is "$(grep '^1M sequential read,measure,MB/s' "$TMP/hand2/data/summary.csv")" "1M sequential read,measure,MB/s,1000,1100,-9.09,,,," \
 	"--baseline 2: deltas against the second run"
+cp "$TMP/hand.db" "$TMP/big.db"; q "$TMP/big.db" "UPDATE steps SET iops = 12829686.25 WHERE run_id = 1 AND group_name = '4k randread' AND oio = 2"
+"$HB" report 1 2 --db "$TMP/big.db" --out "$TMP/big" --no-charts >/dev/null 2>"$TMP/err"
+is "$(grep '^"4k randread, oio 2",measure,IOPS' "$TMP/big/data/summary.csv" | cut -d, -f1-6)" '"4k randread, oio 2",measure,IOPS,12829686.25,900' \
+	"summary.csv: a value past a million in full, as stored (not 1.28297e+07)"
+like "$(row2() { tr -d '\n' < "$TMP/big/index.html"; }; row2)" 'class="num best">12,829,686<' "the page shows it rounded, the same number"
 ls "$TMP/hand/charts"/*.gp >/dev/null 2>&1 && ! ls "$TMP/hand/charts"/*.svg >/dev/null 2>&1; ok $? "--no-charts: scripts and data, no images"
 grep -q 'chart not rendered (--no-charts)' "$TMP/hand/index.html"; ok $? "and the page says so"
 
