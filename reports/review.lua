@@ -29,6 +29,19 @@ local steps, facts = {}, {}
 for i, r in ipairs(runs) do
   steps[i] = report.sql("SELECT * FROM step_detail WHERE run_id = ?1 ORDER BY seq", r.id)
   facts[i] = report.sql("SELECT target, probe, key, value FROM run_testbed WHERE run_id = ?1 ORDER BY ord", r.id)
+  -- a step still 'running': its run is under way, or its process died
+  -- (interrupted). Its totals are written at its end, so its measured
+  -- seconds are summed here; its p99 stays unknown (the histogram too is
+  -- written at the end).
+  for _, st in ipairs(steps[i]) do
+    if st.status == "running" then
+      local w = report.sql([[SELECT sum(secs) AS w, sum(read_ops + write_ops) / sum(secs) AS iops,
+        sum(read_bytes + write_bytes) / 1e6 / sum(secs) AS mbps
+        FROM samples WHERE step_id = ?1 AND ramp = 0]], st.id)[1]
+      st.status = r.state == "running" and "running" or "interrupted"
+      st.window_s, st.iops, st.mbps = w.w or 0, w.iops, w.mbps
+    end
+  end
 end
 local rows = compare.match(steps)
 
@@ -73,7 +86,9 @@ local function trouble_line(r, s)
   local text = s.error_text and s.error_text ~= "" and s.error_text
   -- the stored count; a zero beside a message that counts errors would only confuse
   local errs = s.errors and (s.errors > 0 or not text) and (", " .. fmt.plural(s.errors, "I/O error")) or ""
-  if not text and r.state ~= "done" then
+  if not text and s.status == "interrupted" then
+    text = "its process ended during it (killed, or the machine went down); the seconds it stored are kept"
+  elseif not text and r.state ~= "done" then
     local ev = report.sql([[SELECT message FROM events WHERE run_id = ?1
       AND level IN ('error', 'warning') ORDER BY id DESC LIMIT 1]], r.id)[1]
     text = ev and ev.message

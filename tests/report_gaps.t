@@ -172,4 +172,29 @@ is "$(q "$TMP/fill.db" "SELECT count(*) || ' ' || (elapsed_s < 1) FROM samples J
 svg=$(ls "$TMP/fill/charts/"*scatter*.svg)
 ticks=$(grep -o '> *-\?[0-9.]*</text>' "$svg" | tr -d '> ' | sed 's/<\/text//' | tr '\n' ' ')
 like "$ticks" "^0( [0-9]+)+ 0 0.2 0.4 0.6 0.8 1 " "its scatter's time axis runs from 0 to 1 s, no negative time: $ticks"
+# --- a run whose process died (kill -9) in its second step ---------------------------
+# the step is still 'running' in the database, its totals never written: the
+# report sums the whole seconds it stored, marks them interrupted, and leaves
+# its p99 unknown
+printf 'hb.plan{ defaults = { engine = "null", targets = { "v" }, duration = 3, ramp = 0 } }\nfor _, oio in ipairs{1,2,4} do hb.run{ name = "null oio " .. oio, group = "null", axis = "oio", oio = oio } end\n' > "$TMP/kill.lua"
+"$HB" run "$TMP/kill.lua" --db "$TMP/k.db" --label killed -q 2>>"$TMP/stderr" & pid=$!
+for _ in $(seq 300); do
+	n=$(q "$TMP/k.db" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2" 2>/dev/null)
+	[ "${n:-0}" -ge 1 ] && break
+	sleep 0.1
+done
+kill -KILL $pid; wait $pid 2>/dev/null
+ops=$(q "$TMP/k.db" "SELECT sum(s.read_ops + s.write_ops) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2")
+secs=$(q "$TMP/k.db" "SELECT sum(s.secs) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2")
+is "$(q "$TMP/k.db" "SELECT status || ' ' || (window_s IS NULL) FROM steps WHERE seq = 2")" "running 1" \
+	"killed in step 2 (${secs} s stored): the step is 'running', no totals"
+"$HB" report killed --db "$TMP/k.db" --out "$TMP/k" --no-charts >/dev/null 2>"$TMP/err"; ok $? "its report"
+want=$(awk -v o="$ops" -v s="$secs" 'BEGIN { printf "%.0f", o / s }')
+is "$(grep '^"null, oio 2",measure,IOPS' "$TMP/k/data/summary.csv" | cut -d, -f5-)" \
+	",$want,interrupted after $(awk -v s="$secs" 'BEGIN { print s == 1 ? "1 second" : s " seconds" }')" \
+	"summary.csv: the step's stored seconds as its partial IOPS ($ops I/Os in $secs s), marked interrupted"
+is "$(grep '^"null, oio 2",measure,p99' "$TMP/k/data/summary.csv" | cut -d, -f5-)" ",," "its p99: unknown, left empty"
+like "$(page "$TMP/k")" "step 2 “null oio 2” interrupted after [0-9]+ seconds?: <span class=\"errtext\">its process ended during it \(killed, or the machine went down\); the seconds it stored are kept</span>" \
+	"the alert says the process ended in step 2"
+
 done_testing
