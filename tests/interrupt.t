@@ -14,12 +14,7 @@ LUA
 
 # wait_samples RUN N: until the run's first step has N samples (at most 30 s)
 wait_samples() {
-	for _ in $(seq 300); do
-		n=$(q "$DB" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = $1" 2>/dev/null)
-		[ "${n:-0}" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_count "$DB" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = $1" "$2"
 }
 
 # wait_exit PID: wait for it; if it is still there after 60 s, SIGKILL it

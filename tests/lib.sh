@@ -120,6 +120,23 @@ check_invariant() {
 	    FROM steps WHERE id=$id"
 }
 
+# wait_count DB SQL N: wait until the count SQL gives reaches N (at most
+# 30 s: a guard against hanging, not a measurement)
+wait_count() {
+	local n
+	for _ in $(seq 300); do
+		n=$(q "$1" "$2" 2>/dev/null)
+		[ "${n:-0}" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# samples_of_seq DB SEQ N: until step SEQ of the database's runs has stored N seconds
+samples_of_seq() {
+	wait_count "$1" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = $2" "$3"
+}
+
 # is_root: whether the tests run as root (loop devices, mounts)
 is_root() { [ "$(id -u)" = 0 ]; }
 

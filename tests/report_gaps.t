@@ -178,11 +178,7 @@ like "$ticks" "^0( [0-9]+)+ 0 0.2 0.4 0.6 0.8 1 " "its scatter's time axis runs 
 # its p99 unknown
 printf 'hb.plan{ defaults = { engine = "null", targets = { "v" }, duration = 3, ramp = 0 } }\nfor _, oio in ipairs{1,2,4} do hb.run{ name = "null oio " .. oio, group = "null", axis = "oio", oio = oio } end\n' > "$TMP/kill.lua"
 "$HB" run "$TMP/kill.lua" --db "$TMP/k.db" --label killed -q 2>>"$TMP/stderr" & pid=$!
-for _ in $(seq 300); do
-	n=$(q "$TMP/k.db" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2" 2>/dev/null)
-	[ "${n:-0}" -ge 1 ] && break
-	sleep 0.1
-done
+samples_of_seq "$TMP/k.db" 2 1
 kill -KILL $pid; wait $pid 2>/dev/null
 ops=$(q "$TMP/k.db" "SELECT sum(s.read_ops + s.write_ops) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2")
 secs=$(q "$TMP/k.db" "SELECT sum(s.secs) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2")

@@ -18,11 +18,7 @@ LUA
 "$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable --allow-exec -q 2>/dev/null &
 pid=$!
 # kill it once step 3 has stored a sample
-for _ in $(seq 300); do
-	n=$(q "$DB" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 3" 2>/dev/null)
-	[ "${n:-0}" -ge 1 ] && break
-	sleep 0.1
-done
+samples_of_seq "$DB" 3 1
 kill -KILL $pid; wait $pid 2>/dev/null
 uuid=$(q "$DB" "SELECT uuid FROM runs WHERE id = 1")
 before=$(q "$DB" "SELECT group_concat(seq || ':' || id || ':' || started_at, ' ') FROM steps WHERE status = 'done'")
