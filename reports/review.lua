@@ -17,9 +17,17 @@ local B = report.baseline
 local palette = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
                   "#000000", "#999933" }
 
+-- a run's name: its label, or its uuid's first 8 characters; runs that
+-- share a label (a plan run again under it) get the uuid's 8 beside it, so
+-- no legend, column or delta names two runs alike
+local label_count = {}
+for _, r in ipairs(runs) do
+  if r.label and r.label ~= "" then label_count[r.label] = (label_count[r.label] or 0) + 1 end
+end
 for i, r in ipairs(runs) do
   r.color = palette[(i - 1) % #palette + 1]
   r.name = (r.label and r.label ~= "") and r.label or r.uuid:sub(1, 8)
+  if (label_count[r.name] or 0) > 1 then r.name = r.name .. " " .. r.uuid:sub(1, 8) end
   r.sim = r.simulated == 1
   r.series_title = r.name .. (r.sim and " [simulated]" or "")
 end

@@ -305,6 +305,14 @@ cp "$DB" "$TMP/lab.db"; q "$TMP/lab.db" "UPDATE runs SET label = '<<..>>' WHERE 
 (cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
 [ -s "$TMP/hbatest-report-$(q "$DB" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")/index.html" ]; ok $? "names DIR by the uuid"
 
+# two runs under one label (a plan run again): told apart by their uuids' 8
+cp "$DB" "$TMP/same.db"; q "$TMP/same.db" "UPDATE runs SET label = 'ab run' WHERE id IN (1, 2)"
+"$HB" report 1 2 --db "$TMP/same.db" --out "$TMP/same" --no-charts >/dev/null 2>"$TMP/err"; ok $? "a report of two runs with one label"
+u1=$(q "$TMP/same.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1"); u2=$(q "$TMP/same.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 2")
+is "$(head -1 "$TMP/same/data/summary.csv" | cut -d, -f4-6)" "ab run $u1,ab run $u2,delta % ab run $u2" \
+	"summary.csv's columns name each by label and uuid"
+like "$(cat "$TMP/same/index.html")" "<h1>ab run $u1 vs ab run $u2</h1>" "and so does the title"
+
 # --- a real run on a file: no PCIe ceiling known --------------------------------------
 printf 'hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psync" } }\nhb.targets = { "%s" }\nhb.run{ name = "128k seq", rw = "read", bs = "128k", oio = 1 }\n' "$TMP/file.dat" > "$TMP/file.lua"
 "$HB" run "$TMP/file.lua" --db "$TMP/file.db" --label file -q 2>>"$TMP/stderr"; ok $? "a run on a file"

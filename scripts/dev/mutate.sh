@@ -155,6 +155,8 @@ m reports/review.lua 'line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""' \
 	'tests/report.t' 'summary.csv rounds to 6 digits (1.28297e+07)'
 m reports/review.lua '    if st.status == "running" then' '    if false then' \
 	'tests/report_gaps.t' 'a step killed mid-way (status running) shows none of its stored seconds'
+m reports/review.lua '  if (label_count[r.name] or 0) > 1 then' '  if false then' \
+	'tests/report.t' 'two runs with one label read alike in every legend, column and delta'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
