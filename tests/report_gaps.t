@@ -193,4 +193,21 @@ is "$(grep '^"null, oio 2",measure,p99' "$TMP/k/data/summary.csv" | cut -d, -f5-
 like "$(page "$TMP/k")" "step 2 “null oio 2” interrupted after [0-9]+ seconds?: <span class=\"errtext\">its process ended during it \(killed, or the machine went down\); the seconds it stored are kept</span>" \
 	"the alert says the process ended in step 2"
 
+# --- five sequential steps with long names: the bars' names wrap, never collide ----------
+cat > "$TMP/seq5.lua" <<'LUA'
+hb.plan{ defaults = { engine = "sim", targets = { "v" }, duration = 1, ramp = 0, rw = "read", bs = "128k", oio = 8,
+                      sim = { preset = "sas2308-8ssd" } } }
+for i = 1, 5 do hb.run{ name = "a long sequential read step, number " .. i } end
+LUA
+"$HB" run "$TMP/seq5.lua" --db "$TMP/s5.db" --label s5 -q 2>>"$TMP/stderr"; ok $? "a run of five sequential steps with long names"
+"$HB" report s5 --db "$TMP/s5.db" --out "$TMP/s5" --format svg >/dev/null 2>"$TMP/err"; ok $? "its report"
+svg=$(echo "$TMP/s5/charts/"*-sequential-bars.svg)
+# the tick labels: the <text> lines in the groups right under the x axis
+ticks=$(grep -o '<text>[^<]*</text>' "$svg" | sed 's/<[^>]*>//g' | grep -E '^(a long|sequential|read|step|number|[0-9]$)' )
+is "$(printf '%s\n' "$ticks" | awk '{ print (length($0) > 24) }' | sort -u | tr -d '\n')" 0 \
+	"each line of a step's name under the bars fits a fifth of the chart (24 characters: $(printf '%s\n' "$ticks" | head -3 | tr '\n' '|'))"
+is "$(printf '%s\n' "$ticks" | tr '\n' ' ' | sed 's/ $//')" \
+	"$(for i in 1 2 3 4 5; do printf 'a long sequential read step, number %s ' $i; done | sed 's/ $//')" \
+	"and the lines read the names whole, in order"
+
 done_testing

@@ -9,13 +9,26 @@ set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
 set key at screen 0.5, screen 0.01 center bottom horizontal
-set bmargin 7
 set style fill solid 0.9 noborder
 bw = 0.8 / nseries
 set boxwidth bw
 set yrange [0:ymax]
 set xrange [-0.6:nclusters - 0.4]
 set xtics scale 0
+# The step names under the clusters, wrapped at spaces to the width of a
+# cluster (about 120 characters across the chart, the font scaling with
+# it), so that neighbours never run into each other; the bottom margin
+# grows by their lines.
+wrapc = nclusters > 0 ? int(120.0 / nclusters) : 120
+wrapc = wrapc < 10 ? 10 : wrapc
+wrap_(s, i, n, out, line) = i > n ? out . line : \
+  (strlen(line) == 0 ? wrap_(s, i + 1, n, out, word(s, i)) : \
+  (strlen(line) + 1 + strlen(word(s, i)) > wrapc ? wrap_(s, i + 1, n, out . line . "\n", word(s, i)) : \
+  wrap_(s, i + 1, n, out, line . " " . word(s, i))))
+wrap(s) = wrap_(s, 1, words(s), "", "")
+nlines(s) = strstrt(s, "\n") == 0 ? 1 : 1 + nlines(s[strstrt(s, "\n") + 1:])
+stats datafile index 0 using (nlines(wrap(strcol(3)))) nooutput
+set bmargin 6 + STATS_max
 off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
 # A bar without a value or a known ceiling has NaN there (a run without
 # points: a row of NaN): its line is skipped (1/0), its labels are empty and
@@ -25,7 +38,7 @@ known(c) = strcol(c) eq 'NaN' ? 1/0 : column(c)
 or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
 barval(c) = strcol(c) eq 'NaN' ? '' : sprintf('%.0f', column(c))
 text(c) = strcol(c) eq 'NaN' ? '' : strcol(c)
-plot datafile index 0 using 1:(NaN):xtic(3) notitle, \
+plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(barval(2)) \
