@@ -1,10 +1,12 @@
 /* `hbatest list`: one line per run in the database. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "db/rows.h"
 #include "log.h"
 
 /* "done/planned": 6/96 for a run stopped at step 7 of 96. Planned is what
@@ -64,11 +66,13 @@ int cmd_list(int argc, char **argv)
 		char steps[32];
 
 		steps_text(st, steps, sizeof(steps));
-		printf("%4lld  %-8s  %-24.24s  %-11s  %-20.19s  %-*s  %s%s\n",
-		       (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1),
-		       sqlite3_column_text(st, 2), db_run_state(st, 3, 4, 5),
-		       sqlite3_column_text(st, 6), wide, steps, sqlite3_column_text(st, 7),
-		       sqlite3_column_int(st, 8) ? "  [simulated]" : "");
+		printf("%4lld  %-8s  ", (long long)sqlite3_column_int64(st, 0),
+		       sqlite3_column_text(st, 1));
+		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 2), 24);
+		printf("  %-11s  %-20.19s  %-*s  ", db_run_state(st, 3, 4, 5),
+		       sqlite3_column_text(st, 6), wide, steps);
+		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 7), SIZE_MAX);
+		printf("%s\n", sqlite3_column_int(st, 8) ? "  [simulated]" : "");
 		n++;
 	}
 	rc = db_read_end(&db, st, rc);

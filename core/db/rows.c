@@ -321,6 +321,25 @@ static size_t display_width(const char *s)
 	return w;
 }
 
+void rows_put_column(FILE *out, const char *s, size_t width)
+{
+	char *t = display_text(s ? s : "", s ? strlen(s) : 0);
+	size_t w = 0, i = 0;
+
+	for (; t && t[i]; i++) {
+		if (((unsigned char)t[i] & 0xc0) != 0x80) {	/* a character starts */
+			if (w == width)
+				break;
+			w++;
+		}
+	}
+	if (t)
+		fwrite(t, 1, i, out);
+	for (; width != SIZE_MAX && w < width; w++)
+		putc(' ', out);
+	free(t);
+}
+
 static char *display_cell(sqlite3_stmt *st, int c, bool *text)
 {
 	switch (sqlite3_column_type(st, c)) {

@@ -27,4 +27,10 @@ int64_t db_rows_json_array(struct db *db, sqlite3_stmt *st, FILE *out);
  * UTF-8 passed through, a byte that is not UTF-8 written as U+FFFD. */
 void rows_json_string(FILE *out, const char *s, size_t len);
 
+/* s (NULL: "") as one column of a table for a person: control characters
+ * escaped as the table format shows them ("\\n"), cut after width
+ * characters (never inside a UTF-8 sequence) and padded to width with
+ * spaces; width SIZE_MAX: neither cut nor padded. */
+void rows_put_column(FILE *out, const char *s, size_t width);
+
 #endif

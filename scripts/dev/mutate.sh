@@ -159,6 +159,8 @@ m reports/review.lua '  if (label_count[r.name] or 0) > 1 then' '  if false then
 	'tests/report.t' 'two runs with one label read alike in every legend, column and delta'
 m reports/gnuplot/bars.gp 'using 1:(NaN):xtic(wrap(strcol(3))) notitle' 'using 1:(NaN):xtic(3) notitle' \
 	'tests/report_gaps.t' 'long step names under the bars unwrapped: neighbours run into each other'
+m core/db/rows.c '		if (((unsigned char)t[i] & 0xc0) != 0x80) {	/* a character starts */' '		if (1) {' \
+	'tests/cli.t' 'list cuts a label by bytes: invalid UTF-8'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
