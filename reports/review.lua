@@ -295,7 +295,9 @@ local function step_label(s)
   elseif g and not label:find(g, 1, true) then
     label = g .. ": " .. label
   end
-  if s.kind == "steady-round" then label = label .. " round " .. (s.round or "?") end
+  -- hb.steady names its rounds "NAME round N" already; a plan's own name may not
+  local round = " round " .. (s.round or "?")
+  if s.kind == "steady-round" and label:sub(-#round) ~= round then label = label .. round end
   return label
 end
 

@@ -197,6 +197,8 @@ is "$(series "$st" 1 | wc -l)" "$(q "$TMP/ss.db" "SELECT rounds FROM steady_stat
 same "$(grep -E '^(mean|slope) = ' "${st%.tsv}.gp" | sort | sed 's/.* = //')" \
 	"$(q "$TMP/ss.db" "SELECT printf('%.17g', mean) || char(10) || printf('%.17g', slope) FROM steady_state")"
 ok $? "its window mean and slope are the database's"
+is "$(grep -o '^ss round [0-9]*[^,]*' "$TMP/ss/data/summary.csv" | sort -u | head -2 | tr '\n' '|')" \
+	"ss round 1|ss round 2|" "steady rounds read 'ss round N' once (hb.steady names them so), not 'round N round N'"
 
 # --- exec steps: a table of time and MB/s --------------------------------------------------
 printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' > "$TMP/exec.lua"
