@@ -114,6 +114,11 @@ like "$rc $out" "^1 .*'newer.db' has schema version 99; this hbatest knows up to
 printf 'not a database at all, not at all, really not' > junk.db
 out=$("$HB" merge archive.db junk.db 2>&1); rc=$?
 like "$rc $out" "^1 .*cannot open database 'junk.db': file is not a database" "a file that is not a database: named"
+out=$("$HB" merge fresh.db junk.db 2>&1); rc=$?
+like "$rc $(tail -1 <<<"$out")" "^1 .*nothing merged: 'fresh.db' is not created" "into a new OUT, only inputs that fail: says nothing was merged"
+[ -z "$(ls fresh.db* 2>/dev/null)" ]; ok $? "and leaves no empty OUT behind (nor its -wal or -shm)"
+out=$("$HB" merge fresh.db junk.db bench1.db 2>&1); rc=$?
+[ "$rc" = 1 ] && [ "$(q fresh.db "SELECT count(*) FROM runs")" -ge 1 ]; ok $? "one input failing of two: exit 1, OUT kept with what merged"
 
 # --- running and interrupted runs ------------------------------------------------
 cp bench1.db live.db

@@ -4,9 +4,24 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "log.h"
+
+/* OUT made by this command with nothing merged into it: gone again, so a
+ * failed merge leaves no empty archive behind. */
+static void merge_unmake(const char *out)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", out, ext[i]);
+		unlink(path);
+	}
+	log_error("nothing merged: '%s' is not created", out);
+}
 
 /* Every input readable and none of them OUT, before OUT is created. */
 static int merge_check_inputs(const char *out, const char **in, int n)
@@ -63,12 +78,14 @@ int cmd_merge(int argc, char **argv)
 	struct db out;
 	char err[1024];
 	int npos, rc, failed = 0;
+	bool created;
 
 	if (merge_parse(argc, argv, pos, &npos) < 0)
 		return EXIT_USAGE;
 	rc = merge_check_inputs(pos[0], pos + 1, npos - 1);
 	if (rc)
 		return rc;
+	created = access(pos[0], F_OK) != 0;
 	if (db_open(&out, pos[0], true, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
@@ -88,5 +105,7 @@ int cmd_merge(int argc, char **argv)
 		printf("\n");
 	}
 	db_close(&out);
+	if (created && failed == npos - 1)
+		merge_unmake(pos[0]);
 	return failed ? EXIT_FAILED : EXIT_DONE;
 }
