@@ -26,6 +26,17 @@ hb.run{ rw = "randread"' 3 "'}' expected" "syntax error"
 bad 'hb.run{ oi = 32, size = "1m" }' 1 "unknown key 'oi' \(did you mean 'oio'\?\)" "unknown key"
 bad 'hb.run{ bs = "4kb!", size = "1m" }' 1 "bs: '4kb!' is not a block size" "bad size string"
 bad 'hb.run{ size = "lots" }' 1 'size=lots: expected a size' "bad size for size="
+bad 'local m = require "no_such_module"' 1 \
+	"module 'no_such_module' not found: no no_such_module.lua in $ROOT/scripts, .*, $TMP" \
+	"require of a module that is nowhere (the error lists the folders looked in)"
+# a module kept beside the plan is found (after scripts/, which it never hides)
+printf 'return { n = 42 }\n' > "$TMP/mine.lua"
+printf 'local m = require "mine"\nassert(m.n == 42)\nlocal s = require "snia"\nassert(s.fit)\n' > "$TMP/usesmine.lua"
+"$HB" run "$TMP/usesmine.lua" --dry-run >/dev/null 2>"$TMP/err"; ok $? "require finds a module in the plan's own folder ($(head -c 200 "$TMP/err"))"
+printf 'return { shadow = true }\n' > "$TMP/snia.lua"
+printf 'local s = require "snia"\nassert(not s.shadow and s.fit, "scripts/snia.lua hidden")\n' > "$TMP/shadow.lua"
+"$HB" run "$TMP/shadow.lua" --dry-run >/dev/null 2>"$TMP/err"; ok $? "but scripts/ comes first: a snia.lua beside the plan does not hide it"
+rm -f "$TMP/snia.lua"
 # a worker's share rounded down to align is 0: every worker would write offset 0
 bad 'hb.run{ rw = "write", bs = "4k", oio = 2, workers = 2, passes = 1, range = "1m", align = "1m", size = "4m" }' 1 \
 	"0 bytes in use per worker \\(its share, rounded down to align\\) is less than the block size 4096" \

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lua/sandbox.h"
 #include "paths.h"
@@ -37,11 +38,22 @@ static const struct sandbox_finder *finder_of(lua_State *L)
 	return f;
 }
 
-/* ---- require: modules from scripts/ only, text chunks only ------------ */
+/* ---- require: modules from scripts/ or the plan's folder, text only ----- */
+/* The plan's folder (sandbox_set_dir) into dir: false when none is set. */
+static bool plan_dir(lua_State *L, char *dir, size_t len)
+{
+	bool has = lua_getfield(L, LUA_REGISTRYINDEX, REG_DIR) == LUA_TSTRING;
+
+	if (has)
+		snprintf(dir, len, "%s", lua_tostring(L, -1));
+	lua_pop(L, 1);
+	return has;
+}
+
 bool sandbox_find_module(lua_State *L, const char *name, char *out, size_t len)
 {
-	char rel[256], local[PATH_MAX + 16];
-	bool has_local;
+	char rel[256], dir[PATH_MAX], local[PATH_MAX + 16], own[PATH_MAX + 272];
+	bool has_dir;
 
 	snprintf(rel, sizeof(rel), "%s.lua", name);
 	for (char *c = rel; *c && strcmp(c, ".lua"); c++)
@@ -49,11 +61,47 @@ bool sandbox_find_module(lua_State *L, const char *name, char *out, size_t len)
 			*c = '/';
 	if (finder_of(L))
 		return finder_of(L)->find(finder_of(L)->ctx, rel, out, len);
-	has_local = lua_getfield(L, LUA_REGISTRYINDEX, REG_DIR) == LUA_TSTRING;
-	if (has_local)
-		snprintf(local, sizeof(local), "%s/../scripts", lua_tostring(L, -1));
-	lua_pop(L, 1);
-	return paths_find(PATHS_SCRIPTS, has_local ? local : NULL, rel, out, len);
+	has_dir = plan_dir(L, dir, sizeof(dir));
+	if (has_dir)
+		snprintf(local, sizeof(local), "%s/../scripts", dir);
+	if (paths_find(PATHS_SCRIPTS, has_dir ? local : NULL, rel, out, len))
+		return true;
+	/* last, the plan's own folder: a module kept beside the plan, which
+	 * never hides one of scripts/ */
+	snprintf(own, sizeof(own), "%s/%s", dir, rel);
+	if (!has_dir || access(own, R_OK) != 0)
+		return false;
+	snprintf(out, len, "%s", own);
+	return true;
+}
+
+struct dir_list {
+	char *buf;
+	size_t len;
+};
+
+static bool list_dir(const char *dir, void *ctx)
+{
+	struct dir_list *l = ctx;
+	size_t o = strlen(l->buf);
+
+	snprintf(l->buf + o, l->len - o, "%s%s", o ? ", " : "", dir);
+	return false;
+}
+
+/* Where sandbox_find_module looked, for the error: "a, b, c". */
+static void module_dirs(lua_State *L, char *buf, size_t len)
+{
+	char dir[PATH_MAX], local[PATH_MAX + 16];
+	struct dir_list l = { buf, len };
+	bool has_dir = plan_dir(L, dir, sizeof(dir));
+
+	buf[0] = '\0';
+	if (has_dir)
+		snprintf(local, sizeof(local), "%s/../scripts", dir);
+	paths_each(PATHS_SCRIPTS, has_dir ? local : NULL, list_dir, &l);
+	if (has_dir)
+		list_dir(dir, &l);
 }
 
 static int l_require(lua_State *L)
@@ -65,9 +113,15 @@ static int l_require(lua_State *L)
 	if (lua_getfield(L, -1, name) != LUA_TNIL)
 		return 1;
 	lua_pop(L, 1);
-	if (strstr(name, "..") || strchr(name, '/') || !sandbox_find_module(L, name, path, sizeof(path)))
-		return luaL_error(L, "module '%s' not found in %s", name,
-				  finder_of(L) ? finder_of(L)->where : "scripts/");
+	if (strstr(name, "..") || strchr(name, '/') || !sandbox_find_module(L, name, path, sizeof(path))) {
+		char dirs[2048];
+
+		if (finder_of(L))
+			snprintf(dirs, sizeof(dirs), "%s", finder_of(L)->where);
+		else
+			module_dirs(L, dirs, sizeof(dirs));
+		return luaL_error(L, "module '%s' not found: no %s.lua in %s", name, name, dirs);
+	}
 	snprintf(chunk, sizeof(chunk), "@%s", path);
 	size_t sz;
 	char *src = util_read_file(path, &sz);
