@@ -210,6 +210,28 @@ local function target_list(r)
   return #parts > 0 and table.concat(parts, "; ") or nil
 end
 
+-- What a run's latency times, shown when any run of the report was
+-- imported: fio without --lat_percentiles gives completion latency only
+-- (clat, without the submission), lower than hbatest's submit to completion.
+local any_imported = false
+for _, r in ipairs(runs) do any_imported = any_imported or (r.source or "hbatest") ~= "hbatest" end
+local function latency_kind(i)
+  local r = runs[i]
+  if r.source == "iometer" then return "submit to completion (Iometer's response time)" end
+  if r.source ~= "fio" then return "submit to completion" end
+  local kinds = {}
+  for _, s in ipairs(steps[i]) do
+    local k = (s.params_json or ""):match('"latency"%s*:%s*"([%w_]+)"')
+    if k and not kinds[k] then kinds[k] = true; kinds[#kinds + 1] = k end
+  end
+  local words = { lat_ns = "submit to completion (fio lat)",
+    clat_ns = "completion only (fio clat: without the submission, so lower than submit to "
+      .. "completion; fio --lat_percentiles=1 gives lat)" }
+  local out = {}
+  for k, v in ipairs(kinds) do out[k] = words[v] or v end
+  return #out > 0 and table.concat(out, "; ") or nil
+end
+
 local function run_facts(i)
   local r, m = runs[i], fact_map(facts[i])
   local cells = {}
@@ -242,6 +264,7 @@ local function run_facts(i)
   else
     cells["hbatest"] = r.version
   end
+  if any_imported then cells["Latency"] = latency_kind(i) end
   cells["Started (UTC)"] = r.started_at
   cells["Finished (UTC)"] = r.finished_at
   cells["State"] = r.state
@@ -251,7 +274,7 @@ end
 local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board", "Driver",
   "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link",
   "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Imported from",
-  "Started (UTC)",
+  "Latency", "Started (UTC)",
   "Finished (UTC)" }
 
 -- Rows that differ for every pair of runs: not worth a highlight.

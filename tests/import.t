@@ -495,5 +495,7 @@ like "$page" '<th>Imported from</th><td>fio-3\.[0-9]+ \(fio-noted\.json\)</td><t
 	"report: an imported run's tool and file in a row of their own, not as hbatest's version"
 like "$page" '<th>hbatest</th><td>[^<]*</td><td>[^<]*</td><td>[0-9]+\.[0-9]+\.[0-9]+</td>' \
 	"and the hbatest run's version under hbatest"
+like "$page" '<th>Latency</th><td>completion only \(fio clat: without the submission, so lower than submit to completion; fio --lat_percentiles=1 gives lat\)</td><td>submit to completion \(Iometer(&#39;|&#x27;|'"'"')s response time\)</td><td>submit to completion</td>' \
+	"report: what each run's latency times, the fio run's clat told apart"
 
 done_testing

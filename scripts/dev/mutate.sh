@@ -165,6 +165,8 @@ m core/cmd/merge.c '	if (created && failed == npos - 1)' '	if (0)' \
 	'tests/merge.t' 'a merge of nothing leaves an empty OUT.db behind'
 m core/lua/sandbox.c '	if (!has_dir || access(own, R_OK) != 0)' '	if (1)' \
 	'tests/plan_errors.t' 'require no longer finds a module beside the plan'
+m reports/review.lua '  if any_imported then cells["Latency"] = latency_kind(i) end' '' \
+	'tests/import.t' 'a report comparing fio clat with submit-to-completion latency says nothing'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
