@@ -290,6 +290,29 @@ is "$(cat "$TMP/one/.hbatest-report")" "runs: $(q "$DB" "SELECT uuid FROM runs W
 is "$(umask 022; rep 1 --out "$TMP/mode"; stat -c %a "$TMP/mode")" 755 "DIR's mode follows the umask (not mkdtemp's 700)"
 mkdir "$TMP/emptyout"; rep 1 --out "$TMP/emptyout"; ok $? "an empty folder is written into"
 rm -f "$TMP/one/.hbatest-report"; rep 2 --out "$TMP/one"; ok $? "an older hbatest's report (no mark) is replaced too"
+mkdir -p "$TMP/site2/data"; echo '<html>mine</html>' > "$TMP/site2/index.html"; echo x > "$TMP/site2/data/m.csv"
+rep 1 --out "$TMP/site2"; is $? 1 "index.html and data/ with no mark, the page not hbatest's: refused"
+like "$(cat "$TMP/err")" "'$TMP/site2' is not a report folder \(it holds 'index.html' that no hbatest report wrote\)" "saying whose index.html it is not"
+[ -e "$TMP/site2/data/m.csv" ]; ok $? "and its data/ is left"
+rep 1 --out "$TMP/slash/"; ok $? "--out DIR/ (a trailing slash): a new folder"
+rep 1 --out "$TMP/slash/"; ok $? "and again, over that report"
+is "$(ls -A "$TMP/slash" | tr '\n' ' ')" ".hbatest-report charts data index.html " "nothing else left in it"
+# DIR made while the report is written (after check_out looked): the rename
+# never replaces it. strace holds the report's first mkdir (its temporary
+# folder) for 3 s; the folder appears meanwhile.
+if command -v strace >/dev/null; then
+	( traced -f -o /dev/null -e inject=mkdir:delay_exit=3000000:when=1 "$HB" report 1 --out "$TMP/late" --db "$DB" --no-charts \
+		>/dev/null 2>"$TMP/err"; echo $? > "$TMP/late.rc" ) &
+	for _ in $(seq 100); do ls -d "$TMP"/.hbatest-report-* >/dev/null 2>&1 && break; sleep 0.05; done
+	mkdir "$TMP/late"; echo mine > "$TMP/late/thesis.txt"
+	wait $!
+	is "$(cat "$TMP/late.rc")" 1 "a folder made at DIR while the report is written: exit 1"
+	is "$(cat "$TMP/late/thesis.txt" 2>/dev/null)" mine "and the folder is left as it was made"
+	like "$(cat "$TMP/err")" "'$TMP/late' is not a report folder \(it holds 'thesis.txt'" "saying why"
+	is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left"
+else
+	for _ in 1 2 3 4; do skip "strace is not installed"; done
+fi
 ln -s "$TMP/one" "$TMP/link"; rep 1 --out "$TMP/link"; is $? 1 "a symbolic link is refused"
 like "$(cat "$TMP/err")" "'$TMP/link' is a symbolic link: give the folder itself, or another --out" "and says so"
 (cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" >/dev/null 2>&1); ok $? "default DIR"

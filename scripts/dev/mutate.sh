@@ -167,6 +167,10 @@ m core/lua/sandbox.c '	if (!has_dir || access(own, R_OK) != 0)' '	if (1)' \
 	'tests/plan_errors.t' 'require no longer finds a module beside the plan'
 m reports/review.lua '  if any_imported then cells["Latency"] = latency_kind(i) end' '' \
 	'tests/import.t' 'a report comparing fio clat with submit-to-completion latency says nothing'
+m core/cmd/report.c '	rc = judge_folder(tmp, dir, uuids);	/* tmp now holds what DIR held */' '	rc = 0;' \
+	'tests/report.t' 'a folder made at DIR while the report is written is replaced (deleted)'
+m core/cmd/report.c '	if (!empty && !*foreign && index && !f &&' '	if (0 &&' \
+	'tests/report.t' 'index.html and data/ of a web folder taken for an old report (deleted)'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
