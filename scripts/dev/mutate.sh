@@ -136,11 +136,11 @@ m core/step.c '			drain_notice(r, &stop_seen);' '			(void)stop_seen;' \
 	'tests/interrupt.t' 'a drain that lasts after SIGINT says nothing'
 
 # --- the report's DIR (session 11) -------------------------------------------------
-m core/cmd/report.c '	if (!empty && (*foreign || !index)) {' '	if (!empty && !index) {' \
+m core/cmd/report_dir.c '	if (!empty && (*foreign || !index)) {' '	if (!empty && !index) {' \
 	'tests/report.t' 'a folder with an index.html among other files is replaced (deleted)'
 m core/cmd/report.c '	chmod(tmp, 0777 & ~mask);' '' \
 	'tests/report.t' 'the report folder keeps mkdtemp 0700'
-m core/cmd/report.c '	if (rc == 1 && by_default && o + 10 < len) {' '	if (0) {' \
+m core/cmd/report_dir.c '	if (rc == 1 && by_default && o + 10 < len) {' '	if (0) {' \
 	'tests/report.t' 'a default DIR of other runs (same label made safe) is replaced'
 
 # --- export --out what is not a regular file (session 11) -------------------------
@@ -167,9 +167,9 @@ m core/lua/sandbox.c '	if (!has_dir || access(own, R_OK) != 0)' '	if (1)' \
 	'tests/plan_errors.t' 'require no longer finds a module beside the plan'
 m reports/review.lua '  if any_imported then cells["Latency"] = latency_kind(i) end' '' \
 	'tests/import.t' 'a report comparing fio clat with submit-to-completion latency says nothing'
-m core/cmd/report.c '	rc = judge_folder(tmp, dir, uuids);	/* tmp now holds what DIR held */' '	rc = 0;' \
+m core/cmd/report_dir.c '	rc = judge_folder(tmp, dir, uuids);	/* tmp now holds what DIR held */' '	rc = 0;' \
 	'tests/report.t' 'a folder made at DIR while the report is written is replaced (deleted)'
-m core/cmd/report.c '	if (!empty && !*foreign && index && !f &&' '	if (0 &&' \
+m core/cmd/report_dir.c '	if (!empty && !*foreign && index && !f &&' '	if (0 &&' \
 	'tests/report.t' 'index.html and data/ of a web folder taken for an old report (deleted)'
 
 # ---------------------------------------------------------------------------------
