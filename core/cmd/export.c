@@ -79,18 +79,26 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 
 /* A temporary file beside path, renamed onto it once complete; a symbolic
  * link's target is replaced, the link kept (path becomes the target in
- * real). What is not a regular file is written as it is (tmp ""). */
+ * real). What is not a regular file is written as it is (tmp ""), and a
+ * path that is this process's stdout (/dev/stdout, /proc/self/fd/1, the
+ * file stdout is redirected to) is stdout itself: returned as stdout, so a
+ * shell's >> still appends. */
 static FILE *open_out(const char *path, char *tmp, size_t len, char *real)
 {
 	char copy[PATH_MAX];
 	const char *dir;
-	struct stat sb;
+	struct stat sb, so, sl;
 	mode_t mask;
 	FILE *f;
 	int fd;
 
 	tmp[0] = '\0';
 	snprintf(real, PATH_MAX, "%s", path);
+	if (lstat(path, &sl) == 0 && S_ISLNK(sl.st_mode) && stat(path, &sb) != 0) {
+		log_error("cannot write '%s': a symbolic link to nothing (%s); give a file name",
+			  path, strerror(errno));
+		return NULL;
+	}
 	if (stat(path, &sb) == 0) {
 		if (S_ISBLK(sb.st_mode) || S_ISDIR(sb.st_mode)) {
 			log_error("cannot write '%s': it is a %s; give a file name", path,
@@ -98,7 +106,9 @@ static FILE *open_out(const char *path, char *tmp, size_t len, char *real)
 				  "writes to a device)");
 			return NULL;
 		}
-		if (!S_ISREG(sb.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) {
+		if (fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == sb.st_dev && so.st_ino == sb.st_ino)
+			return stdout;
+		if (!S_ISREG(sb.st_mode)) {
 			if (!(f = fopen(path, "w")))	/* a pipe, a terminal, /dev/null */
 				log_error("cannot write '%s': %s", path, strerror(errno));
 			return f;
@@ -153,16 +163,10 @@ static int close_out(FILE *f, const char *tmp, const char *path, bool ok)
 	return 0;
 }
 
-static int export_run(struct db *db, const struct export_args *a, FILE *out)
+static int export_run(struct db *db, const struct export_args *a, int64_t id, FILE *out)
 {
-	char err[512];
-	int64_t id = db_find_run(db, a->spec, err, sizeof(err));
 	int rc;
 
-	if (id < 0) {
-		log_error("%s", err);
-		return -1;
-	}
 	if (a->table < 0)
 		rc = db_export_run_json(db, id, out);
 	else
@@ -176,22 +180,29 @@ static int export_run(struct db *db, const struct export_args *a, FILE *out)
 int cmd_export(int argc, char **argv)
 {
 	struct export_args a;
-	char tmp[PATH_MAX + 16], real[PATH_MAX];
+	char tmp[PATH_MAX + 16], real[PATH_MAX], err[512];
 	FILE *out = stdout;
 	struct db db;
+	int64_t id;
 	int rc;
 
 	if (parse_args(&a, argc, argv) < 0)
 		return EXIT_USAGE;
 	if (cli_open_ro(&db, false) < 0)
 		return EXIT_FAILED;
+	id = db_find_run(&db, a.spec, err, sizeof(err));	/* before --out is touched */
+	if (id < 0) {
+		log_error("%s", err);
+		db_close(&db);
+		return EXIT_FAILED;
+	}
 	if (a.out && !(out = open_out(a.out, tmp, sizeof(tmp), real))) {
 		db_close(&db);
 		return EXIT_FAILED;
 	}
-	rc = export_run(&db, &a, out);
+	rc = export_run(&db, &a, id, out);
 	db_close(&db);
-	if (a.out)
+	if (out != stdout)
 		return close_out(out, tmp, real, rc == 0) ? EXIT_FAILED : EXIT_DONE;
 	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
 		log_error("cannot write the export: %s", strerror(errno));
