@@ -119,6 +119,9 @@ like "$rc $(tail -1 <<<"$out")" "^1 .*nothing merged: 'fresh.db' is not created"
 [ -z "$(ls fresh.db* 2>/dev/null)" ]; ok $? "and leaves no empty OUT behind (nor its -wal or -shm)"
 out=$("$HB" merge fresh.db junk.db bench1.db 2>&1); rc=$?
 [ "$rc" = 1 ] && [ "$(q fresh.db "SELECT count(*) FROM runs")" -ge 1 ]; ok $? "one input failing of two: exit 1, OUT kept with what merged"
+mkdir arch; ln -s arch/real.db linked.db
+"$HB" merge linked.db junk.db >/dev/null 2>&1
+[ -L linked.db ]; ok $? "OUT a link to nothing, nothing merged: the link is not removed (it was not made here)"
 
 # --- running and interrupted runs ------------------------------------------------
 cp bench1.db live.db

@@ -9,6 +9,20 @@
 #include "cmd/cmd.h"
 #include "log.h"
 
+/* The runs OUT holds (-1: not known). */
+static int64_t runs_in(struct db *db)
+{
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM runs", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* OUT made by this command with nothing merged into it: gone again, so a
  * failed merge leaves no empty archive behind. */
 static void merge_unmake(const char *out)
@@ -78,6 +92,7 @@ int cmd_merge(int argc, char **argv)
 	struct db out;
 	char err[1024];
 	int npos, rc, failed = 0;
+	struct stat so;
 	bool created;
 
 	if (merge_parse(argc, argv, pos, &npos) < 0)
@@ -85,7 +100,7 @@ int cmd_merge(int argc, char **argv)
 	rc = merge_check_inputs(pos[0], pos + 1, npos - 1);
 	if (rc)
 		return rc;
-	created = access(pos[0], F_OK) != 0;
+	created = lstat(pos[0], &so) != 0 && errno == ENOENT;	/* a link to nothing is not ours */
 	if (db_open(&out, pos[0], true, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
@@ -104,8 +119,11 @@ int cmd_merge(int argc, char **argv)
 			printf(", %u still running (skipped)", n.skipped);
 		printf("\n");
 	}
-	db_close(&out);
-	if (created && failed == npos - 1)
+	if (created && failed == npos - 1 && runs_in(&out) == 0) {	/* nor filled by another merge */
+		db_close(&out);
 		merge_unmake(pos[0]);
+	} else {
+		db_close(&out);
+	}
 	return failed ? EXIT_FAILED : EXIT_DONE;
 }
