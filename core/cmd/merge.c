@@ -9,20 +9,6 @@
 #include "cmd/cmd.h"
 #include "log.h"
 
-/* The runs OUT holds (-1: not known). */
-static int64_t runs_in(struct db *db)
-{
-	sqlite3_stmt *st;
-	int64_t n = -1;
-
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM runs", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 /* OUT made by this command with nothing merged into it: gone again, so a
  * failed merge leaves no empty archive behind. */
 static void merge_unmake(const char *out)
@@ -119,7 +105,7 @@ int cmd_merge(int argc, char **argv)
 			printf(", %u still running (skipped)", n.skipped);
 		printf("\n");
 	}
-	if (created && failed == npos - 1 && runs_in(&out) == 0) {	/* nor filled by another merge */
+	if (created && failed == npos - 1 && db_count_runs(&out) == 0) {	/* nor filled by another merge */
 		db_close(&out);
 		merge_unmake(pos[0]);
 	} else {

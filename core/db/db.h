@@ -118,6 +118,8 @@ struct db_merge_counts {
 };
 int db_merge(struct db *db, const char *in_path, struct db_merge_counts *n, char *err,
 	     size_t errlen);
+/* The runs db holds; -1 when the query fails. */
+int64_t db_count_runs(struct db *db);
 
 /* For core/db/ only: prepare, the failure's reason in db->err (NULL). */
 sqlite3_stmt *db_prep(struct db *db, const char *sql);

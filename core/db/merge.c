@@ -461,3 +461,16 @@ int db_merge(struct db *out, const char *in, struct db_merge_counts *n, char *er
 		input_tidy(in);
 	return rc;
 }
+
+int64_t db_count_runs(struct db *db)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT count(*) FROM runs");
+	int64_t n = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
