@@ -1,5 +1,6 @@
 /* The runner: `hbatest run`'s dry pass, then the real pass into the database. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +419,19 @@ void runner_free(struct run_ctx *c)
 	free(c->probe_targets);
 }
 
+/* A second signal ends the process without the drain: it says which run
+ * is left and how to go on with it. */
+static void hard_stop_note(const struct run_ctx *c)
+{
+	static char note[PATH_MAX + 400];
+
+	snprintf(note, sizeof(note), "hbatest: a second interrupt: stopping at once, without "
+		 "waiting for the requests in flight; the seconds stored so far are kept and "
+		 "run %lld is left interrupted (continue it with: hbatest run --resume %lld "
+		 "--db %s)\n", (long long)c->run_id, (long long)c->run_id, c->db.path);
+	stop_set_hard_note(note);
+}
+
 int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 {
 	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes };
@@ -431,6 +445,7 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 		log_error("%s", err);
 		return EXIT_FAILED;
 	}
+	hard_stop_note(c);
 	c->po.dry = false;
 	for (unsigned i = 0; guard_destroys(i); i++) {	/* the dry pass printed them */
 		char *msg = util_strdup_printf("will destroy %s", guard_destroys(i));

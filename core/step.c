@@ -356,9 +356,11 @@ static void drain_notice(const struct step_run *r, uint64_t *since)
 	for (unsigned i = 0; i < r->nstarted; i++)
 		n += atomic_load_explicit(&r->workers[i].inflight, memory_order_relaxed);
 	if (n)
-		log_warn("interrupted: waiting for %llu request%s still in flight (for up to "
-			 "60 s, or the step's longest I/O if longer); interrupt again to stop at once",
-			 (unsigned long long)n, n == 1 ? "" : "s");
+		log_warn("interrupted: waiting for %llu request%s still in flight (%s); "
+			 "interrupt again to stop at once", (unsigned long long)n, n == 1 ? "" : "s",
+			 ((const struct hb_engine_ops *)r->spec->engine->desc->ops)->flags & HB_ENGINE_SYNC
+			 ? "until its system call returns"
+			 : "for up to 60 s, or the step's longest I/O if longer");
 }
 
 /* The sampler: runs on the main thread until every worker has finished.

@@ -1,11 +1,21 @@
 /* Stopping: the flag every loop polls, and the signals that set it. */
 #include <signal.h>
 #include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "stop.h"
 
 volatile _Atomic bool hb_stop_requested;
+
+/* What a second signal says before the process ends: a command sets its
+ * own (stop_set_hard_note); the text must stay in place until exit. */
+static const char *volatile hard_note = "hbatest: a second interrupt: stopping at once\n";
+
+void stop_set_hard_note(const char *text)
+{
+	hard_note = text;
+}
 
 /* The first signal stops issuing and waits for the requests in flight
  * (step.c says so when that lasts); a second one ends the process at once:
@@ -13,12 +23,10 @@ volatile _Atomic bool hb_stop_requested;
  * interrupted, to be resumed. */
 static void on_signal(int sig)
 {
-	static const char hard[] = "hbatest: a second interrupt: stopping at once, "
-		"without waiting for the requests in flight; the seconds stored so far are "
-		"kept and the run is left interrupted (continue it with: hbatest run --resume RUN)\n";
-
 	if (hb_stop_requested) {
-		if (write(STDERR_FILENO, hard, sizeof(hard) - 1) < 0) {
+		const char *t = hard_note;
+
+		if (write(STDERR_FILENO, t, strlen(t)) < 0) {
 			/* nothing to do about it in a handler */
 		}
 		signal(sig, SIG_DFL);

@@ -12,4 +12,8 @@ extern volatile _Atomic bool hb_stop_requested;
  * SIGPIPE is caught so a write to a closed pipe returns EPIPE. */
 void stop_catch_signals(void);
 
+/* The line a second signal writes to stderr before the process ends
+ * (static storage: it is read in the signal handler). */
+void stop_set_hard_note(const char *text);
+
 #endif

@@ -463,12 +463,14 @@ static void worker_loop_sync(struct worker *w)
 			return;
 		}
 		io->submit_ns = worker_now(w);
+		atomic_store_explicit(&w->inflight, 1, memory_order_relaxed);	/* for the drain notice */
 		if ((n = ops->submit(w->ctx, &io, 1)) != 1 ||
 		    (n = ops->reap(w->ctx, 1, 1, w->done, 0)) != 1) {
 			w->fatal = n < 0 ? n : -EIO;
 			free(dry);
 			return;
 		}
+		atomic_store_explicit(&w->inflight, 0, memory_order_relaxed);
 		now = worker_now(w);
 		account(w, io, now);
 		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);

@@ -131,7 +131,7 @@ like "$(cat "$TMP/stderr")" "warning: interrupted: waiting for 1 request still i
 	"and says what it waits for and how to stop at once"
 kill -INT $pid; wait_exit $pid
 is "$rc" 130 "a second SIGINT ends the process by the signal (exit 130)"
-like "$(cat "$TMP/stderr")" "a second interrupt: stopping at once, without waiting for the requests in flight; the seconds stored so far are kept and the run is left interrupted \(continue it with: hbatest run --resume RUN\)" \
+like "$(cat "$TMP/stderr")" "a second interrupt: stopping at once, without waiting for the requests in flight; the seconds stored so far are kept and run 1 is left interrupted \(continue it with: hbatest run --resume 1 --db $TMP/hang.db\)" \
 	"and says so"
 unlike_drained=$(grep -c "never completed" "$TMP/stderr")
 is "$unlike_drained" 0 "at once: the drain did not run out (no 'never completed' failure)"

@@ -356,6 +356,8 @@ int cmd_report(int argc, char **argv)
 	if (parse_args(&a, argc, argv) < 0)
 		return EXIT_USAGE;
 	stop_catch_signals();
+	stop_set_hard_note("hbatest: a second interrupt: stopping at once; no report is written "
+			   "(a .hbatest-report-* folder beside DIR may be left: remove it)\n");
 	if (a.charts && !gnuplot_found()) {
 		log_error("gnuplot is not on PATH: install it (Debian: apt-get install gnuplot-nox) "
 			  "or give --no-charts for the tables and data without charts");

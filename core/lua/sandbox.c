@@ -68,8 +68,10 @@ bool sandbox_find_module(lua_State *L, const char *name, char *out, size_t len)
 		return true;
 	/* last, the plan's own folder: a module kept beside the plan, which
 	 * never hides one of scripts/ */
+	if (!has_dir)
+		return false;
 	snprintf(own, sizeof(own), "%s/%s", dir, rel);
-	if (!has_dir || access(own, R_OK) != 0)
+	if (access(own, R_OK) != 0)
 		return false;
 	snprintf(out, len, "%s", own);
 	return true;
