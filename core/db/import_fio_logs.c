@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db/import_fio.h"
+#include "log.h"
 #include "util.h"
 
 /* The job option that names a log: its value's last path component. */
@@ -53,20 +54,25 @@ int fio_logs(struct fio *f, struct fio_job *jobs)
 }
 
 /* A job's log seconds as samples: operations from the IOPS log, bytes from
- * the bandwidth log (KiB/s), latency from the lat (or clat) log (ns). */
+ * the bandwidth log (KiB/s), latency from the lat (or clat) log (ns). A
+ * second with latency but neither IOPS nor bandwidth (fio writes no rate
+ * entry for a last, partial interval) is not stored: its I/O count is not
+ * known, and 0 would be false. */
 int fio_samples(struct fio *f, struct fio_job *j, int64_t step_id)
 {
+	size_t skipped = 0;
+
 	for (size_t t = 0; t < j->log.nsec; t++) {
 		struct imp_sample s = { .t = (int64_t)t, .lat_max = NAN, .occupancy = NAN };
-		bool any = false;
+		bool rate = false, any = false;
 		double v, occ = 0;
 
 		for (int d = 0; d < 2; d++) {
 			s.lat_mean[d] = s.lat_p99[d] = NAN;
 			if (fiolog_mean(&j->log, t, FIOLOG_IOPS, d, &v))
-				s.ops[d] = llround(v), any = true;
+				s.ops[d] = llround(v), rate = true;
 			if (fiolog_mean(&j->log, t, FIOLOG_BW, d, &v))
-				s.bytes[d] = llround(v * 1024), any = true;
+				s.bytes[d] = llround(v * 1024), rate = true;
 			if (fiolog_mean(&j->log, t, FIOLOG_LAT, d, &v) ||
 			    fiolog_mean(&j->log, t, FIOLOG_CLAT, d, &v)) {
 				s.lat_mean[d] = v / 1000, any = true;
@@ -75,9 +81,14 @@ int fio_samples(struct fio *f, struct fio_job *j, int64_t step_id)
 		}
 		if (occ > 0)
 			s.occupancy = occ;
-		if (any && imp_sample_insert(f->im, step_id, &s) < 0)
+		if (any && !rate)
+			skipped++;
+		if (rate && imp_sample_insert(f->im, step_id, &s) < 0)
 			return -EIO;
 	}
+	if (skipped)
+		log_warn("fio job '%s': %zu second%s with a latency entry but no IOPS or bandwidth "
+			 "entry (fio writes none for a last, partial interval): not stored as "
+			 "samples", j->name, skipped, skipped == 1 ? "" : "s");
 	return 0;
 }
-

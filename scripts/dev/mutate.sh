@@ -173,6 +173,9 @@ m core/cmd/report_dir.c '	rc = judge_folder(tmp, dir, uuids);	/* tmp now holds w
 	'tests/report.t' 'a folder made at DIR while the report is written is replaced (deleted)'
 m core/cmd/report_dir.c '	if (!empty && !*foreign && index && !f &&' '	if (0 &&' \
 	'tests/report.t' 'index.html and data/ of a web folder taken for an old report (deleted)'
+m core/db/import_fio_logs.c '		if (rate && imp_sample_insert(f->im, step_id, &s) < 0)' \
+	'		if ((rate || any) && imp_sample_insert(f->im, step_id, &s) < 0)' \
+	'tests/import.t' 'a fio second with only latency stored as a sample of 0 I/Os'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
