@@ -201,17 +201,17 @@ like "$(page "$TMP/k")" "step 2 “null oio 2” interrupted after [0-9]+ second
 cat > "$TMP/seq5.lua" <<'LUA'
 hb.plan{ defaults = { engine = "sim", targets = { "v" }, duration = 1, ramp = 0, rw = "read", bs = "128k", oio = 8,
                       sim = { preset = "sas2308-8ssd" } } }
-for i = 1, 5 do hb.run{ name = "a long sequential read step, number " .. i } end
+for i = 1, 5 do hb.run{ name = "a long sequential read " .. (i == 3 and "'hot' " or "") .. "step, number " .. i } end
 LUA
 "$HB" run "$TMP/seq5.lua" --db "$TMP/s5.db" --label s5 -q 2>>"$TMP/stderr"; ok $? "a run of five sequential steps with long names"
 "$HB" report s5 --db "$TMP/s5.db" --out "$TMP/s5" --format svg >/dev/null 2>"$TMP/err"; ok $? "its report"
 svg=$(echo "$TMP/s5/charts/"*-sequential-bars.svg)
 # the tick labels: the <text> lines in the groups right under the x axis
-ticks=$(grep -o '<text>[^<]*</text>' "$svg" | sed 's/<[^>]*>//g' | grep -E '^(a long|sequential|read|step|number|[0-9]$)' )
+ticks=$(grep -o '<text>[^<]*</text>' "$svg" | sed 's/<[^>]*>//g; s/&#39;/'"'"'/g; s/&apos;/'"'"'/g' | grep -E "^(a long|sequential|read|'hot'|step|number|[0-9]$)" )
 is "$(printf '%s\n' "$ticks" | awk '{ print (length($0) > 24) }' | sort -u | tr -d '\n')" 0 \
 	"each line of a step's name under the bars fits a fifth of the chart (24 characters: $(printf '%s\n' "$ticks" | head -3 | tr '\n' '|'))"
 is "$(printf '%s\n' "$ticks" | tr '\n' ' ' | sed 's/ $//')" \
-	"$(for i in 1 2 3 4 5; do printf 'a long sequential read step, number %s ' $i; done | sed 's/ $//')" \
-	"and the lines read the names whole, in order"
+	"$(for i in 1 2 3 4 5; do printf 'a long sequential read %sstep, number %s ' "$([ $i = 3 ] && echo "'hot' ")" $i; done | sed 's/ $//')" \
+	"and the lines read the names whole, in order (a quote kept)"
 
 done_testing

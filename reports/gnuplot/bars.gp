@@ -21,11 +21,13 @@ set xtics scale 0
 # grows by their lines.
 wrapc = nclusters > 0 ? int(120.0 / nclusters) : 120
 wrapc = wrapc < 10 ? 10 : wrapc
-wrap_(s, i, n, out, line) = i > n ? out . line : \
-  (strlen(line) == 0 ? wrap_(s, i + 1, n, out, word(s, i)) : \
-  (strlen(line) + 1 + strlen(word(s, i)) > wrapc ? wrap_(s, i + 1, n, out . line . "\n", word(s, i)) : \
-  wrap_(s, i + 1, n, out, line . " " . word(s, i))))
-wrap(s) = wrap_(s, 1, words(s), "", "")
+# (split at spaces by hand: word() would take quotes out of a name)
+wrap_(s, out, line) = strlen(s) == 0 ? out . line : wrap1(s, strstrt(s, " "), out, line)
+wrap1(s, i, out, line) = wrap2(i > 0 ? s[1:i - 1] : s, i > 0 ? s[i + 1:] : "", out, line)
+wrap2(w, rest, out, line) = strlen(line) == 0 ? wrap_(rest, out, w) : \
+  (strlen(line) + 1 + strlen(w) > wrapc ? wrap_(rest, out . line . "\n", w) : \
+  wrap_(rest, out, line . " " . w))
+wrap(s) = strlen(s) > 300 ? s : wrap_(s, "", "")	# (gnuplot limits the recursion)
 nlines(s) = strstrt(s, "\n") == 0 ? 1 : 1 + nlines(s[strstrt(s, "\n") + 1:])
 stats datafile index 0 using (nlines(wrap(strcol(3)))) nooutput
 set bmargin 6 + STATS_max
