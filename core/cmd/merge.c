@@ -105,11 +105,9 @@ int cmd_merge(int argc, char **argv)
 			printf(", %u still running (skipped)", n.skipped);
 		printf("\n");
 	}
-	if (created && failed == npos - 1 && db_count_runs(&out) == 0) {	/* nor filled by another merge */
-		db_close(&out);
+	created = created && failed == npos - 1 && db_count_runs(&out) == 0;	/* nor filled by another merge */
+	db_close(&out);
+	if (created)
 		merge_unmake(pos[0]);
-	} else {
-		db_close(&out);
-	}
 	return failed ? EXIT_FAILED : EXIT_DONE;
 }

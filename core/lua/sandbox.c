@@ -39,13 +39,16 @@ static const struct sandbox_finder *finder_of(lua_State *L)
 }
 
 /* ---- require: modules from scripts/ or the plan's folder, text only ----- */
-/* The plan's folder (sandbox_set_dir) into dir: false when none is set. */
-static bool plan_dir(lua_State *L, char *dir, size_t len)
+/* The plan's folder (sandbox_set_dir) into dir and its ../scripts into
+ * local: false when none is set. */
+static bool plan_dir(lua_State *L, char dir[PATH_MAX], char local[PATH_MAX + 16])
 {
 	bool has = lua_getfield(L, LUA_REGISTRYINDEX, REG_DIR) == LUA_TSTRING;
 
-	if (has)
-		snprintf(dir, len, "%s", lua_tostring(L, -1));
+	if (has) {
+		snprintf(dir, PATH_MAX, "%s", lua_tostring(L, -1));
+		snprintf(local, PATH_MAX + 16, "%s/../scripts", dir);
+	}
 	lua_pop(L, 1);
 	return has;
 }
@@ -61,9 +64,7 @@ bool sandbox_find_module(lua_State *L, const char *name, char *out, size_t len)
 			*c = '/';
 	if (finder_of(L))
 		return finder_of(L)->find(finder_of(L)->ctx, rel, out, len);
-	has_dir = plan_dir(L, dir, sizeof(dir));
-	if (has_dir)
-		snprintf(local, sizeof(local), "%s/../scripts", dir);
+	has_dir = plan_dir(L, dir, local);
 	if (paths_find(PATHS_SCRIPTS, has_dir ? local : NULL, rel, out, len))
 		return true;
 	/* last, the plan's own folder: a module kept beside the plan, which
@@ -96,11 +97,9 @@ static void module_dirs(lua_State *L, char *buf, size_t len)
 {
 	char dir[PATH_MAX], local[PATH_MAX + 16];
 	struct dir_list l = { buf, len };
-	bool has_dir = plan_dir(L, dir, sizeof(dir));
+	bool has_dir = plan_dir(L, dir, local);
 
 	buf[0] = '\0';
-	if (has_dir)
-		snprintf(local, sizeof(local), "%s/../scripts", dir);
 	paths_each(PATHS_SCRIPTS, has_dir ? local : NULL, list_dir, &l);
 	if (has_dir)
 		list_dir(dir, &l);
