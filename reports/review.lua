@@ -215,14 +215,16 @@ end
 -- (clat, without the submission), lower than hbatest's submit to completion.
 local any_imported = false
 for _, r in ipairs(runs) do any_imported = any_imported or (r.source or "hbatest") ~= "hbatest" end
+-- once(list, v): v appended to list unless nil or already there
+local function once(list, v) if v and not list[v] then list[v] = true; list[#list + 1] = v end end
+
 local function latency_kind(i)
   local r = runs[i]
   if r.source == "iometer" then return "submit to completion (Iometer's response time)" end
   if r.source ~= "fio" then return "submit to completion" end
   local kinds = {}
   for _, s in ipairs(steps[i]) do
-    local k = (s.params_json or ""):match('"latency"%s*:%s*"([%w_]+)"')
-    if k and not kinds[k] then kinds[k] = true; kinds[#kinds + 1] = k end
+    once(kinds, (s.params_json or ""):match('"latency"%s*:%s*"([%w_]+)"'))
   end
   local words = { lat_ns = "submit to completion (fio lat)",
     clat_ns = "completion only (fio clat: without the submission, so lower than submit to "
@@ -241,7 +243,6 @@ local function run_facts(i)
   local warn = target_values(m, "pcie.link_downtrained")
   if warn then cells["PCIe link"] = (cells["PCIe link"] or "") .. "\0" .. warn end
   local presets, links, engines = {}, {}, {}
-  local function once(list, v) if v and not list[v] then list[v] = true; list[#list + 1] = v end end
   for _, s in ipairs(steps[i]) do
     once(presets, s.sim_preset); once(links, s.sim_link); once(engines, s.engine)
   end

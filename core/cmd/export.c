@@ -94,12 +94,15 @@ static FILE *open_out(const char *path, char *tmp, size_t len, char *real)
 
 	tmp[0] = '\0';
 	snprintf(real, PATH_MAX, "%s", path);
-	if (lstat(path, &sl) == 0 && S_ISLNK(sl.st_mode) && stat(path, &sb) != 0) {
-		log_error("cannot write '%s': a symbolic link to nothing (%s); give a file name",
-			  path, strerror(errno));
-		return NULL;
-	}
-	if (stat(path, &sb) == 0) {
+	if (stat(path, &sb) != 0) {
+		int e = errno;
+
+		if (lstat(path, &sl) == 0 && S_ISLNK(sl.st_mode)) {
+			log_error("cannot write '%s': a symbolic link to nothing (%s); give a "
+				  "file name", path, strerror(e));
+			return NULL;
+		}
+	} else {
 		if (S_ISBLK(sb.st_mode) || S_ISDIR(sb.st_mode)) {
 			log_error("cannot write '%s': it is a %s; give a file name", path,
 				  S_ISDIR(sb.st_mode) ? "folder" : "block device (export never "

@@ -108,11 +108,6 @@ static int judge_folder(const char *path, const char *shown, const char *uuids)
 	return strcmp(line, uuids) ? 1 : 0;
 }
 
-static int check_out(const char *dir, const char *uuids)
-{
-	return judge_folder(dir, dir, uuids);
-}
-
 /* The old way, where the filesystem has no renameat2 flags (EINVAL): move
  * DIR aside, rename the report in, remove the old one. */
 static int put_in_place_plain(const char *tmp, const char *dir)
@@ -144,7 +139,7 @@ static int put_in_place_plain(const char *tmp, const char *dir)
 	return 0;
 }
 
-/* The finished folder takes DIR's place. check_out looked at DIR before the
+/* The finished folder takes DIR's place. report_dir_choose looked at DIR before the
  * report was written, and DIR may have changed since: an absent DIR is taken
  * by a rename that never replaces; a present one is exchanged with the
  * report in one step and what came out is judged again: a report folder is
@@ -176,7 +171,7 @@ int report_dir_put(const char *tmp, const char *dir, const char *uuids, bool by_
 	return 0;
 }
 
-/* The mark that tells this folder for a report of these runs (check_out). */
+/* The mark that tells this folder for a report of these runs (judge_folder). */
 int report_dir_mark(const char *tmp, const char *uuids)
 {
 	char path[PATH_MAX + 64];
@@ -203,14 +198,14 @@ int report_dir_mark(const char *tmp, const char *uuids)
  * older report of other runs is replaced, as asked. */
 int report_dir_choose(char *dir, size_t len, bool by_default, const char *uuids)
 {
-	int rc = check_out(dir, uuids);
+	int rc = judge_folder(dir, dir, uuids);
 	size_t o = strlen(dir);
 
 	if (rc == 1 && by_default && o + 10 < len) {
 		log_info("'%s' holds the report of other runs: kept; this one goes to '%s-%.8s'",
 			 dir, dir, uuids + 6);
 		snprintf(dir + o, len - o, "-%.8s", uuids + 6);
-		rc = check_out(dir, uuids);
+		rc = judge_folder(dir, dir, uuids);
 		if (rc == 1) {
 			log_error("'%s' too holds the report of other runs: kept; give --out", dir);
 			return -EEXIST;

@@ -176,6 +176,10 @@ m core/cmd/report_dir.c '	if (!empty && !*foreign && index && !f &&' '	if (0 &&'
 m core/db/import_fio_logs.c '		if (rate && imp_sample_insert(f->im, step_id, &s) < 0)' \
 	'		if ((rate || any) && imp_sample_insert(f->im, step_id, &s) < 0)' \
 	'tests/import.t' 'a fio second with only latency stored as a sample of 0 I/Os'
+m core/cmd/export.c '		if (lstat(path, &sl) == 0 && S_ISLNK(sl.st_mode)) {' '		if (0) {' \
+	'tests/export.t' 'export --out a link to nothing makes a file where the link pointed'
+m reports/review.lua 'local function once(list, v) if v and not list[v] then' 'local function once(list, v) if v then' \
+	'tests/import.t' 'a fio run whose steps all time clat reads clat; clat; ... in the Latency row'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
