@@ -164,29 +164,38 @@ ok $? "JSON: infinities, 0.1 + 0.2, a 54-bit integer and a control character rea
 is "$(sed -n 2p "$TMP/out" | grep -o '"ctl": [^,]*')" '"ctl": "\u0001☺"' "non-ASCII passed as UTF-8, control characters as \\u escapes"
 
 # the table: columns found from the dashes line hold each value, aligned in
-# characters (not bytes), numbers to 6 significant digits
+# terminal cells (not bytes or characters), numbers to 6 significant digits
 TQ="SELECT r.label, s.seq, s.name, s.iops FROM steps s JOIN runs r ON r.id = s.run_id ORDER BY r.id, s.seq"
 sql "$TQ" --format table
 python3 - "$DB" "$TMP/out" "$TQ" <<'EOF'
-import re, sqlite3, sys
+import re, sqlite3, sys, unicodedata
 db, path, query = sys.argv[1:4]
-lines = open(path, encoding="utf-8").read().split("\n")[:-1]
-spans = [m.span() for m in re.finditer(r"-+", lines[1])]
+# each line as its terminal cells: a wide character (CJK, emoji) fills two
+def cells(s):
+    out = []
+    for ch in s:
+        if unicodedata.combining(ch) and out:
+            out[-1] += ch
+        else:
+            out += [ch, ""] if unicodedata.east_asian_width(ch) in "WF" else [ch]
+    return out
+lines = [cells(l) for l in open(path, encoding="utf-8").read().split("\n")[:-1]]
+spans = [m.span() for m in re.finditer(r"-+", "".join(lines[1]))]
 rows = sqlite3.connect("file:%s?immutable=1" % db, uri=True).execute(query).fetchall()
 show = lambda v: v.replace("\n", "\\n").replace("\t", "\\t")
 bad = [] if len(lines) == len(rows) + 2 else ["%d lines" % len(lines)]
-if [lines[0][a:b].strip() for a, b in spans] != ["label", "seq", "name", "iops"]:
-    bad.append("header " + lines[0])
+if ["".join(lines[0][a:b]).strip() for a, b in spans] != ["label", "seq", "name", "iops"]:
+    bad.append("header " + "".join(lines[0]))
 for line, r in zip(lines[2:], rows):
-    cells = [line[a:b].strip() for a, b in spans]
-    if cells[:3] != [show(r[0]), str(r[1]), show(r[2])] or float(cells[3]) != float("%.6g" % r[3]):
-        bad.append("%r != %r" % (cells, r))
+    cols = ["".join(line[a:b]).strip() for a, b in spans]
+    if cols[:3] != [show(r[0]), str(r[1]), show(r[2])] or float(cols[3]) != float("%.6g" % r[3]):
+        bad.append("%r != %r" % (cols, r))
     if len(line) != len(lines[1]):
-        bad.append("width %d, want %d: %r" % (len(line), len(lines[1]), line))
+        bad.append("width %d, want %d: %r" % (len(line), len(lines[1]), "".join(line)))
 print("\n".join("#   " + b for b in bad[:5]))
 sys.exit(1 if bad else 0)
 EOF
-ok $? "table: a header, a dashes line, values in their columns, every line as wide (characters), numbers right-aligned"
+ok $? "table: a header, a dashes line, values in their columns, every line as wide (terminal cells: a CJK character or emoji takes two), numbers right-aligned"
 if command -v script >/dev/null; then
 	script -qec "'$HB' sql --db '$DB' 'SELECT id, label FROM runs'" /dev/null >"$TMP/tty" 2>&1
 	like "$(sed -n 2p "$TMP/tty")" '^--  -+' "on a terminal the default is the table"

@@ -28,9 +28,10 @@ int64_t db_rows_json_array(struct db *db, sqlite3_stmt *st, FILE *out);
 void rows_json_string(FILE *out, const char *s, size_t len);
 
 /* s (NULL: "") as one column of a table for a person: control characters
- * escaped as the table format shows them ("\\n"), cut after width
- * characters (never inside a UTF-8 sequence) and padded to width with
- * spaces; width SIZE_MAX: neither cut nor padded. */
+ * escaped as the table format shows them ("\\n"), cut to width terminal
+ * cells (never inside a UTF-8 sequence; a wide character, CJK or emoji,
+ * takes two) and padded to width with spaces; width SIZE_MAX: neither cut
+ * nor padded. */
 void rows_put_column(FILE *out, const char *s, size_t width);
 
 #endif
