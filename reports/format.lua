@@ -34,14 +34,15 @@ function format.gbps(bytes_per_s)
 end
 
 -- The PCIe ceiling of a link named pcieGENxWIDTH (the sim's notation): the
--- raw rate after line encoding (8b/10b to PCIe 2, 128b/130b from PCIe 3), in
+-- raw rate after line encoding (8b/10b to PCIe 2, 128b/130b for PCIe 3 to 5,
+-- PCIe 6's FLIT mode 242/256, as the sim and the pcie probe count), in
 -- bytes/s, and a label "PCIe3 x4 ceiling 3.94 GB/s".
 local GT = { 2.5, 5, 8, 16, 32, 64 }
 function format.link_ceiling(link)
   local gen, width = tostring(link or ""):match("^pcie(%d)x(%d+)$")
   gen, width = tonumber(gen), tonumber(width)
   if not gen or not GT[gen] then return nil end
-  local enc = gen <= 2 and 0.8 or 128 / 130
+  local enc = gen <= 2 and 0.8 or gen <= 5 and 128 / 130 or 242 / 256
   local bps = GT[gen] * 1e9 * width * enc / 8
   return bps, ("PCIe%d x%d ceiling %s"):format(gen, width, format.gbps(bps))
 end

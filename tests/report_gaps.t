@@ -214,4 +214,10 @@ is "$(printf '%s\n' "$ticks" | tr '\n' ' ' | sed 's/ $//')" \
 	"$(for i in 1 2 3 4 5; do printf 'a long sequential read %sstep, number %s ' "$([ $i = 3 ] && echo "'hot' ")" $i; done | sed 's/ $//')" \
 	"and the lines read the names whole, in order (a quote kept)"
 
+# PCIe 6's ceiling: FLIT mode (242/256), as the sim and the pcie probe count it
+printf 'hb.run{ engine = "sim", targets = "v", rw = "read", bs = "1m", oio = 64, duration = 2,\n  sim = { link = "pcie6x4", drives = 64, layout = "raid0", link_efficiency = 1 } }\n' > "$TMP/p6.lua"
+"$HB" run "$TMP/p6.lua" --db "$TMP/p6.db" --label p6 -q 2>>"$TMP/stderr"; ok $? "a sim run on pcie6x4"
+"$HB" report p6 --db "$TMP/p6.db" --out "$TMP/p6" --no-charts >/dev/null 2>"$TMP/err"
+like "$(cat "$TMP/p6/index.html")" "PCIe6 x4, 30.25 GB/s" "the report names PCIe6 x4 at 64 GT/s x 4 x 242/256 / 8 = 30.25 GB/s"
+
 done_testing

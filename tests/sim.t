@@ -225,6 +225,15 @@ like "$out" "bad.lua:1: hb.run: sim: no preset 'nope' in scripts/sim_presets.lua
 printf 'hb.run{ engine = "sim", sim = { link = "pcie9x8" }, targets = "v", duration = 1 }\n' > "$TMP/bad2.lua"
 out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails"
 like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"
+for link in "pcie3x8 " pcie3x8x16 "pcie 3x8" pcie03x8 "pcie3x +8"; do
+	printf 'hb.run{ engine = "sim", sim = { link = "%s" }, targets = "v", duration = 1 }\n' "$link" > "$TMP/bad2.lua"
+	"$HB" run "$TMP/bad2.lua" --db "$DB" >/dev/null 2>&1
+	is "$?" 1 "link '$link' (a space, trailing text, a leading zero, a sign) fails too"
+done
+printf 'hb.run{ engine = "sim", targets = { "a", "b", "c" }, oio = 3, duration = 1,\n  sim = { layout = "jbod", drives = 2 } }\n' > "$TMP/jbod.lua"
+out=$("$HB" run "$TMP/jbod.lua" --db "$TMP/jbod.db" -q 2>&1); ok $((! $?)) "jbod with more targets than drives fails"
+like "$out" "sim: layout jbod makes target i drive i, and the step has 3 targets for 2 drives" \
+	"and says why (target 3 shared drive 1 before)"
 printf 'hb.run{ engine = "sim", sim = { bogus = 1 }, targets = "v", duration = 1 }\n' > "$TMP/bad3.lua"
 out=$("$HB" run "$TMP/bad3.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown sim option fails"
 like "$out" "unknown option 'bogus' \(it takes: preset, link, .*, gc_factor, jitter, sample_ios\)" \

@@ -77,10 +77,16 @@ static int link_rate(const char *link, double eff, double *bps)
 {
 	static const double gts[] = { 0, 2.5, 5, 8, 16, 32, 64 };
 	unsigned gen, width;
+	char again[32];
 	double enc;
 
+	/* exactly pcieGENxWIDTH: written back the same, so no space, sign,
+	 * leading zero or trailing text (the report reads the link so too) */
 	if (sscanf(link, "pcie%ux%u", &gen, &width) != 2 || gen < 1 || gen > 6 ||
 	    !width || width > 32)
+		return -EINVAL;
+	snprintf(again, sizeof(again), "pcie%ux%u", gen, width);
+	if (strcmp(again, link))
 		return -EINVAL;
 	enc = gen <= 2 ? 8.0 / 10 : gen <= 5 ? 128.0 / 130 : 242.0 / 256;
 	if (eff <= 0)
@@ -309,6 +315,12 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 	if (!st)
 		return -ENOMEM;
 	rc = sim_config(s->opts, s->nopts, s->nworkers, &st->c, err, sizeof(err));
+	if (!rc && st->c.layout == LAYOUT_JBOD && s->ntargets > st->c.ndrives) {
+		snprintf(err, sizeof(err), "layout jbod makes target i drive i, and the step has "
+			 "%u targets for %u drives: give drives = %u or more, or fewer targets",
+			 s->ntargets, st->c.ndrives, s->ntargets);
+		rc = -EINVAL;
+	}
 	if (rc) {
 		s->log(HB_LOG_ERROR, "sim: %s", err);
 		free(st);
