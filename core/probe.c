@@ -132,8 +132,17 @@ void facts_print(const struct facts *f, FILE *out)
 			x->key, x->value);
 		probe = x->probe;
 	}
-	if (!f->n)
-		fprintf(out, "(no facts: no probe plugins found)\n");
+	if (!f->n) {
+		unsigned probes = 0;
+
+		for (unsigned i = 0; i < plugins_count(); i++)
+			probes += plugins_at(i)->desc->kind == HB_PLUGIN_PROBE;
+		if (probes)
+			fprintf(out, "(no facts: %u probe plugins found nothing under %s)\n", probes,
+				probe_root());
+		else
+			fprintf(out, "(no facts: no probe plugins found)\n");
+	}
 }
 
 void facts_free(struct facts *f)

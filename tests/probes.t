@@ -71,6 +71,11 @@ is "$(fact /dev/nvme0n1 scsi_host host)" "" "no SCSI host behind an NVMe drive"
 out=$(HBATEST_SYSFS_ROOT="$FIX/hba-pcie2-x8" "$HB" probe /dev/sdb); ok $? "hbatest probe on a fixture"
 like "$out" '^/dev/sdb$' "groups facts by target"
 like "$out" '^  pcie +address +0000:01:00\.0$' "and by probe"
+out=$(HBATEST_SYSFS_ROOT="$TMP/none" "$HB" probe x 2>&1)
+like "$out" '^\(no facts: [0-9]+ probe plugins found nothing under .*/none\)$' \
+	"an empty sysfs tree: the probes found nothing there (not 'no probe plugins found')"
+out=$("$HB" probe --bogus 2>&1); is "$?" 2 "probe --bogus: exit 2, not a target named --bogus"
+like "$out" "hbatest probe: unknown option '--bogus'" "which names the option"
 dd if=/dev/zero of="$TMP/local.dat" bs=1M count=1 status=none
 out=$("$HB" probe "$TMP/local.dat" /no/such/file 2>"$TMP/probe.err"); ok $? "hbatest probe on this machine exits 0"
 like "$(cat "$TMP/probe.err")" "^hbatest: warning: '/no/such/file' does not exist: its facts, if any, are those of the device that holds its folder" \

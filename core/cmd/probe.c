@@ -23,10 +23,15 @@ int cmd_probe(int argc, char **argv)
 			free(targets);
 			return EXIT_USAGE;
 		}
-		if (used)
+		if (used) {
 			i += used - 1;
-		else
+		} else if (argv[i][0] == '-') {	/* a target named so: ./-name */
+			cli_usage_error("probe", "unknown option '%s'", argv[i]);
+			free(targets);
+			return EXIT_USAGE;
+		} else {
 			targets[n++] = argv[i];
+		}
 	}
 	plugins_load();
 	for (unsigned t = 0; t < n; t++)	/* a file a plan would create: its folder's device */

@@ -188,6 +188,8 @@ m plugins/engines/sim.c '	if (strcmp(again, link))' '	if (0)' \
 	'tests/sim.t' 'a sim link with trailing text or a space runs, and the report finds no ceiling'
 m plugins/engines/sim.c '	if (!rc && st->c.layout == LAYOUT_JBOD && s->ntargets > st->c.ndrives) {' '	if (0) {' \
 	'tests/sim.t' 'jbod with more targets than drives: a target silently shares a drive'
+m core/cmd/probe.c '		} else if (argv[i][0] == ' '		} else if (0 && argv[i][0] == ' \
+	'tests/probes.t' 'probe --bogus: probed as a target, exit 0'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
