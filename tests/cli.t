@@ -100,4 +100,13 @@ like "$out" '^   2  ef[0-9a-f]{6}  line1\\nline2 {12}  done ' "the newline shown
 q "$TMP/lab.db" "UPDATE runs SET label = 'café 🚀 ŁÓDŹ' WHERE id = 1"
 like "$("$HB" list --db "$TMP/lab.db")" '^   1  ab[0-9a-f]{6}  café 🚀 ŁÓDŹ {12}  done ' \
 	"a short label with an emoji is padded to 24 cells (the emoji counts two)"
+# show: a label's tab or newline escaped as list does; a step name's column
+# in terminal cells
+q "$TMP/lab.db" "UPDATE steps SET name = CASE seq WHEN 1 THEN '日本語' ELSE 'b' END WHERE run_id = 2"
+out=$("$HB" show 2 --db "$TMP/lab.db")
+like "$out" '^  label        line1\\nline2$' "show: a label's newline shown as \\n, on one line"
+like "$out" '^   1  [a-z]+ +日本語 {24}  done ' "show: a CJK step name padded to the name column's 30 cells (6 + 24)"
+q "$TMP/lab.db" "UPDATE steps SET name = '$(printf '日%.0s' $(seq 16))' WHERE run_id = 2 AND seq = 1"
+out=$("$HB" show 2 --db "$TMP/lab.db")
+like "$out" '^   2  [a-z]+ +b {31}  done ' "show: a name of 16 CJK characters makes the column 32 cells wide, not 48 (bytes)"
 done_testing

@@ -1,10 +1,12 @@
 /* `hbatest show RUN`: a run, its targets, steps, steady states and warnings. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "db/rows.h"
 #include "log.h"
 
 static int show_run(struct db *db, int64_t id)
@@ -20,9 +22,12 @@ static int show_run(struct db *db, int64_t id)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		printf("run %lld%s\n", (long long)id,
 		       sqlite3_column_int(st, 12) ? " [simulated]" : "");
-		for (int i = 0; i < 9; i++)
-			printf("  %-12s %s\n", labels[i], sqlite3_column_text(st, i)
-			       ? (const char *)sqlite3_column_text(st, i) : "-");
+		for (int i = 0; i < 9; i++) {	/* a tab or newline shown as \t, \n */
+			printf("  %-12s ", labels[i]);
+			rows_put_column(stdout, sqlite3_column_text(st, i)
+					? (const char *)sqlite3_column_text(st, i) : "-", SIZE_MAX);
+			putchar('\n');
+		}
 		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11));
 		printf("  %-12s %d done, %d started", "steps", sqlite3_column_int(st, 15),
 		       sqlite3_column_int(st, 16));
@@ -65,26 +70,29 @@ static void print_measure(sqlite3_stmt *st, int col, int width, const char *fmt)
 static int show_steps(struct db *db, int64_t id)
 {
 	sqlite3_stmt *st;
-	int rc, wide = 30;
+	size_t wide = 30;
+	int rc;
 
 	st = db_read_steps(db, id);
 	if (!st)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (sqlite3_column_bytes(st, 2) > wide)
-			wide = sqlite3_column_bytes(st, 2);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {	/* in terminal cells */
+		size_t w = rows_column_width((const char *)sqlite3_column_text(st, 2));
+
+		wide = w > wide ? w : wide;
+	}
 	if (rc != SQLITE_DONE)
 		return db_read_end(db, st, rc);
 	sqlite3_reset(st);
 	printf("\n%4s  %-12s  %-*s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
-	       "kind", wide, "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
+	       "kind", (int)wide, "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
 	       "max us", "errors", "placement");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		bool exec = !strcmp((const char *)sqlite3_column_text(st, 1), "exec");
 
-		printf("%4d  %-12s  %-*s  %-8s", sqlite3_column_int(st, 0),
-		       sqlite3_column_text(st, 1), wide, sqlite3_column_text(st, 2),
-		       sqlite3_column_text(st, 3));
+		printf("%4d  %-12s  ", sqlite3_column_int(st, 0), sqlite3_column_text(st, 1));
+		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 2), wide);
+		printf("  %-8s", sqlite3_column_text(st, 3));
 		if (exec)	/* a command: no I/O of ours to count, its time instead */
 			printf("  %10s", "-");
 		else

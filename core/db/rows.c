@@ -359,6 +359,15 @@ static size_t display_width(const char *s)
 	return w;
 }
 
+size_t rows_column_width(const char *s)
+{
+	char *t = display_text(s ? s : "", s ? strlen(s) : 0);
+	size_t w = t ? display_width(t) : 0;
+
+	free(t);
+	return w;
+}
+
 /* s in width cells, cut at a character that would not fit, padded with
  * spaces (SIZE_MAX: neither). */
 void rows_put_column(FILE *out, const char *s, size_t width)

@@ -33,5 +33,7 @@ void rows_json_string(FILE *out, const char *s, size_t len);
  * takes two) and padded to width with spaces; width SIZE_MAX: neither cut
  * nor padded. */
 void rows_put_column(FILE *out, const char *s, size_t width);
+/* The terminal cells rows_put_column shows s (NULL: "") in, uncut. */
+size_t rows_column_width(const char *s);
 
 #endif

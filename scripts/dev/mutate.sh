@@ -190,6 +190,8 @@ m plugins/engines/sim.c '	if (!rc && st->c.layout == LAYOUT_JBOD && s->ntargets 
 	'tests/sim.t' 'jbod with more targets than drives: a target silently shares a drive'
 m core/cmd/probe.c '		} else if (argv[i][0] == ' '		} else if (0 && argv[i][0] == ' \
 	'tests/probes.t' 'probe --bogus: probed as a target, exit 0'
+m core/cmd/show.c '		size_t w = rows_column_width((const char *)sqlite3_column_text(st, 2));' '		size_t w = (size_t)sqlite3_column_bytes(st, 2);' \
+	'tests/cli.t' 'show sizes the name column in bytes: a CJK name makes it too wide'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
