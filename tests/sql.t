@@ -100,6 +100,13 @@ like "$(cat "$TMP/err")" "--param run: give a run" "saying what to give"
 uuid2=$(q "$DB" "SELECT uuid FROM runs WHERE id = 2")
 sql "SELECT :run AS a, :runs AS b" --param "run=${uuid2:0:8}" --param "runs=LSI 9361-8i,2"
 is "$(tail -1 "$TMP/out")" "$(printf '2\t1,2')" "run= takes a uuid prefix, runs= a list of RUNs, bound as ids"
+sql "SELECT :runs AS b" --param "runs=2,,1"; is $? 1 "runs= with an empty item (runs=\"\$A,,\$B\") is an error"
+like "$(cat "$TMP/err")" "--param runs: '2,,1' has an empty run" "naming the list"
+sql "SELECT :runs AS b" --param "runs=2,"; is $? 1 "and so is one with a comma at its end"
+sql "PRAGMA journal_mode"; is "$? $(tail -1 "$TMP/out")" "0 wal" "PRAGMA journal_mode, the reading form, reads"
+sql "PRAGMA journal_mode = delete"; is $? 2 "the setting form is refused"
+sql "SELECT fts3_tokenizer('simple')"; is $? 2 "fts3_tokenizer (it registers a tokenizer by pointer) is refused"
+like "$(cat "$TMP/err")" "refused: the function fts3_tokenizer \(it changes the connection\)" "and named"
 
 # --- formats ---------------------------------------------------------------------
 sql "SELECT NULL AS n, '' AS e, 'a,\"b\"' AS q, 1.5 AS r, 3 AS i" --format csv

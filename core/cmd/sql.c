@@ -152,6 +152,13 @@ static int resolve_runs(struct db *db, struct sql_args *a, char **owned)
 				  p->name);
 			return -EINVAL;
 		}
+		if (!strcmp(p->name, "runs") && (p->value[0] == ',' || strstr(p->value, ",,") ||
+						 p->value[strlen(p->value) - 1] == ',')) {
+			/* runs="$A,$B" with $B empty compares A alone: say so */
+			log_error("--param runs: '%s' has an empty run (a comma at an end, or two "
+				  "in a row)", p->value);
+			return -EINVAL;
+		}
 		list = strdup(p->value);
 		owned[i] = calloc(1, strlen(p->value) * 21 + 2);
 		if (!list || !owned[i]) {

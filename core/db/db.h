@@ -52,7 +52,7 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t err
  * the internal statement by which a table-valued function (json_each)
  * declares its table, which SQLite authorizes as an UPDATE of sqlite_master
  * (a real one is refused by query_only anyway). */
-bool db_action_reads(int action, const char *a);
+bool db_action_reads(int action, const char *a, const char *b);
 /* PRAGMA quick_check (full: integrity_check) of an open database: 0, or
  * -EUCLEAN with "database 'x' is corrupt: ..." in err. */
 int db_check(struct db *db, bool full, char *err, size_t len);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "db/db.h"
@@ -210,14 +211,15 @@ static int db_open_migrated(struct db *db, const char *path, bool full, char *er
 	return rc < 0 ? rc : db_open_ro(db, path, full, err, len);
 }
 
-bool db_action_reads(int action, const char *a)
+bool db_action_reads(int action, const char *a, const char *b)
 {
 	switch (action) {
 	case SQLITE_SELECT:
 	case SQLITE_READ:
-	case SQLITE_FUNCTION:
 	case SQLITE_RECURSIVE:
 		return true;
+	case SQLITE_FUNCTION:	/* b: its name; fts3_tokenizer registers a pointer */
+		return !b || strcasecmp(b, "fts3_tokenizer");
 	case SQLITE_UPDATE:
 		return a && !strcmp(a, "sqlite_master");
 	default:

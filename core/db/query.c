@@ -62,6 +62,11 @@ static void describe(struct db_query *q, int action, const char *a, const char *
 			 b ? " = " : "", b ? b : "");
 		return;
 	}
+	if (action == SQLITE_FUNCTION) {
+		snprintf(q->denied, sizeof(q->denied), "the function %s (it changes the "
+			 "connection)", b ? b : "?");
+		return;
+	}
 	if (action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT) {
 		snprintf(q->denied, sizeof(q->denied), "%s%s", action == SQLITE_SAVEPOINT ?
 			 "SAVEPOINT " : "", action == SQLITE_SAVEPOINT ? (b ? b : "") :
@@ -89,8 +94,12 @@ static int query_authorize(void *ctx, int action, const char *a, const char *b,
 	(void)dbname, (void)trigger;
 	/* a real UPDATE of sqlite_master passes here and is refused after
 	 * prepare: not read-only */
-	if (db_action_reads(action, a) || (action == SQLITE_PRAGMA && pragma_reads(a, b)))
+	if (db_action_reads(action, a, b))
 		return SQLITE_OK;
+	if (action == SQLITE_PRAGMA && pragma_reads(a, b)) {
+		((struct db_query *)ctx)->pragma_reads = true;	/* journal_mode: not "readonly" */
+		return SQLITE_OK;
+	}
 	describe(ctx, action, a, b);
 	return SQLITE_DENY;
 }
@@ -193,12 +202,13 @@ int db_query_prepare(struct db_query *q, const char *sql, sqlite3_stmt **out, ch
 	int rc;
 
 	q->denied[0] = '\0';
+	q->pragma_reads = false;
 	rc = sqlite3_prepare_v2(q->db.h, sql, -1, &st, &tail);
 	if (rc == SQLITE_OK && !st) {
 		snprintf(err, len, "no statement in the query");
 		return -EINVAL;
 	}
-	if (rc == SQLITE_OK && !sqlite3_stmt_readonly(st) && !q->denied[0])
+	if (rc == SQLITE_OK && !sqlite3_stmt_readonly(st) && !q->denied[0] && !q->pragma_reads)
 		snprintf(q->denied, sizeof(q->denied), "'%.40s' (it writes)", sql);
 	if (q->denied[0]) {
 		snprintf(err, len, "refused: %s: hbatest sql only reads (the database '%s' "

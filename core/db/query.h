@@ -13,6 +13,7 @@ struct db_query {
 	bool tidy;		/* no -wal beside the file when opened (see close) */
 	int version;		/* its schema version */
 	char denied[200];	/* what the authorizer refused, for the message */
+	bool pragma_reads;	/* the statement is a PRAGMA of those that read */
 };
 
 /* --param NAME=VALUE: bound to :NAME, $NAME or @NAME; used once bound. */

@@ -12,8 +12,8 @@
 static int report_authorize(void *ctx, int action, const char *a, const char *b,
 			    const char *dbname, const char *trigger)
 {
-	(void)ctx, (void)b, (void)dbname, (void)trigger;
-	return db_action_reads(action, a) ? SQLITE_OK : SQLITE_DENY;
+	(void)ctx, (void)dbname, (void)trigger;
+	return db_action_reads(action, a, b) ? SQLITE_OK : SQLITE_DENY;
 }
 
 /* A database of an older schema is migrated first (db_open_ro does it): the

@@ -192,6 +192,12 @@ m core/cmd/probe.c '		} else if (argv[i][0] == ' '		} else if (0 && argv[i][0] =
 	'tests/probes.t' 'probe --bogus: probed as a target, exit 0'
 m core/cmd/show.c '		size_t w = rows_column_width((const char *)sqlite3_column_text(st, 2));' '		size_t w = (size_t)sqlite3_column_bytes(st, 2);' \
 	'tests/cli.t' 'show sizes the name column in bytes: a CJK name makes it too wide'
+m core/db/open.c '		return !b || strcasecmp(b, "fts3_tokenizer");' '		return true;' \
+	'tests/sql.t' 'sql lets fts3_tokenizer register a tokenizer by raw pointer'
+m core/db/query.c '		((struct db_query *)ctx)->pragma_reads = true;' '		(void)ctx;' \
+	'tests/sql.t' 'PRAGMA journal_mode (reading) refused as a write'
+m core/cmd/sql.c '		if (!strcmp(p->name, "runs") && (p->value[0] == ' '		if (0 && (p->value[0] == ' \
+	'tests/sql.t' 'runs=A,,B with an empty item compares fewer runs without a word'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
