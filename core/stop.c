@@ -43,7 +43,8 @@ static void on_sigpipe(int sig)
 }
 
 /* SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) abort the
- * run, recorded; SIGHUP is left alone when ignored at start (nohup). */
+ * run, recorded; SIGHUP is left alone when ignored at start (nohup); SIGPIPE
+ * and SIGXFSZ become errors of the write that met them. */
 void stop_catch_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old;
@@ -56,4 +57,7 @@ void stop_catch_signals(void)
 	sa.sa_handler = on_sigpipe;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGPIPE, &sa, NULL);
+	/* past ulimit -f a write fails with EFBIG, stored as the reason, instead
+	 * of a signal that ends the process without a word */
+	signal(SIGXFSZ, SIG_IGN);
 }

@@ -179,6 +179,22 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 	return 0;
 }
 
+/* n bytes at off, or -errno: a short write is followed by another, which
+ * says why (ENOSPC, EFBIG past ulimit -f) */
+static int pwrite_all(int fd, const char *buf, size_t n, uint64_t off)
+{
+	for (size_t done = 0; done < n;) {
+		ssize_t w = pwrite(fd, buf + done, n - done, (off_t)(off + done));
+
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		done += w > 0 ? (size_t)w : 0;
+	}
+	return 0;
+}
+
 int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
 		  uint64_t done, uint64_t total), void *ctx, char *err, size_t len)
 {
@@ -206,8 +222,7 @@ int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
 		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
 
 		util_fill_random(buf, n, seed * 0x9e3779b97f4a7c15ull + 1);
-		if (pwrite(fd, buf, n, (off_t)off) != (ssize_t)n) {
-			rc = errno ? -errno : -EIO;
+		if ((rc = pwrite_all(fd, buf, n, off)) < 0) {
 			snprintf(err, len, "cannot write '%s' at %llu: %s", path,
 				 (unsigned long long)off, strerror(-rc));
 			break;

@@ -100,6 +100,16 @@ like "$out" '^   2  ef[0-9a-f]{6}  line1\\nline2 {12}  done ' "the newline shown
 q "$TMP/lab.db" "UPDATE runs SET label = 'café 🚀 ŁÓDŹ' WHERE id = 1"
 like "$("$HB" list --db "$TMP/lab.db")" '^   1  ab[0-9a-f]{6}  café 🚀 ŁÓDŹ {12}  done ' \
 	"a short label with an emoji is padded to 24 cells (the emoji counts two)"
+# --db "" (an unset variable) or SQLite's :memory: would keep no result
+printf 'hb.run{ engine = "null", duration = 1 }\n' > "$TMP/one.lua"
+out=$(cd "$TMP" && "$HB" run one.lua --target v1 --db "" 2>&1); rc=$?
+is "$rc" 2 "run --db \"\": exit 2 (SQLite made a temporary database of it, gone at exit: results lost, exit 0)"
+like "$out" "option '--db' is empty \(an unset variable\?\)" "and says the option is empty"
+"$HB" run "$TMP/one.lua" --target v1 --db :memory: 2>"$TMP/err"; is $? 2 "--db :memory: is refused: exit 2"
+like "$(cat "$TMP/err")" "--db :memory: would keep nothing" "saying why"
+HBATEST_DB=:memory: "$HB" run "$TMP/one.lua" --target v1 -q 2>"$TMP/err"; is $? 1 "HBATEST_DB=:memory: is refused by run: exit 1"
+like "$(cat "$TMP/err")" "database ':memory:' is SQLite's name for one that is gone when hbatest ends" "saying why"
+
 # show: a label's tab or newline escaped as list does; a step name's column
 # in terminal cells
 q "$TMP/lab.db" "UPDATE steps SET name = CASE seq WHEN 1 THEN '日本語' ELSE 'b' END WHERE run_id = 2"

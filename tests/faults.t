@@ -144,6 +144,19 @@ else
 	for i in 1 2 3 4 5 6; do skip "full disk: needs root for a small tmpfs"; done
 fi
 
+# --- ulimit -f: a write past it fails with EFBIG, not a silent SIGXFSZ --------
+printf 'for i = 1, 40 do hb.run{ name = "s" .. i, engine = "null", duration = 1 } end\n' > "$TMP/many.lua"
+(ulimit -f 300; exec "$HB" run "$TMP/many.lua" --db "$TMP/fsz.db" --target v1 -q) 2>"$TMP/fsz.err"
+is $? 1 "ulimit -f reached by the database: exit 1 (SIGXFSZ ended it with 153 and no word)"
+like "$(cat "$TMP/fsz.err")" "cannot (record|store) .* in '.*fsz.db'" "and the error names the database"
+is "$(q "$TMP/fsz.db" "SELECT status FROM runs")" failed "the run is failed, not left interrupted"
+printf 'hb.run{ engine = "psync", rw = "randread", size = "64m", duration = 1 }\n' > "$TMP/lay.lua"
+(ulimit -f 10000; exec "$HB" run "$TMP/lay.lua" --db "$TMP/lay.db" --target "$TMP/lay.dat" -q) 2>"$TMP/lay.err"
+is $? 1 "ulimit -f reached laying out a file: exit 1"
+like "$(cat "$TMP/lay.err")" "cannot write '.*lay.dat' at [0-9]+: File too large" \
+	"the error is the write's own (File too large), not a stale errno"
+rm -f "$TMP/lay.dat"
+
 # --- a corrupted database (defect 8) --------------------------------------
 DB="$TMP/good.db"
 cat > "$TMP/two.lua" <<'LUA'

@@ -45,6 +45,16 @@ int cli_common_opt(int argc, char **argv, int i)
 		cli_usage_error(argv[0], "option '%s' needs a value", a);
 		return -1;
 	}
+	if (!argv[i + 1][0]) {	/* --db "$DB" with DB unset */
+		cli_usage_error(argv[0], "option '%s' is empty (an unset variable?)", a);
+		return -1;
+	}
+	if (!strcmp(a, "--db") && !strcmp(argv[i + 1], ":memory:")) {
+		/* SQLite's name for a database that is gone when the program ends */
+		cli_usage_error(argv[0], "--db :memory: would keep nothing (a file named so: "
+				"./:memory:)");
+		return -1;
+	}
 	if (!strcmp(a, "--db"))
 		db_path = argv[i + 1];
 	else

@@ -168,6 +168,11 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 
 	memset(db, 0, sizeof(*db));
 	db->path = strdup(path);
+	if (!strcmp(path, ":memory:")) {	/* from HBATEST_DB; --db refuses it */
+		snprintf(err, len, "database ':memory:' is SQLite's name for one that is gone "
+			 "when hbatest ends: give a file (./:memory: for one named so)");
+		goto fail;
+	}
 	if (!create && access(path, F_OK) != 0) {
 		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
 		goto fail;

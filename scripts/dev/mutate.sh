@@ -198,6 +198,14 @@ m core/db/query.c '		((struct db_query *)ctx)->pragma_reads = true;' '		(void)ct
 	'tests/sql.t' 'PRAGMA journal_mode (reading) refused as a write'
 m core/cmd/sql.c '		if (!strcmp(p->name, "runs") && (p->value[0] == ' '		if (0 && (p->value[0] == ' \
 	'tests/sql.t' 'runs=A,,B with an empty item compares fewer runs without a word'
+m core/cmd/common.c '	if (!argv[i + 1][0]) {	/* --db "$DB" with DB unset */' '	if (0) {' \
+	'tests/cli.t' 'run --db with an empty value writes into a temporary database and loses every result'
+m core/db/open.c '	if (!strcmp(path, ":memory:")) {	/* from HBATEST_DB; --db refuses it */' '	if (0) {' \
+	'tests/cli.t' 'HBATEST_DB=:memory: runs a plan into memory and loses it'
+m core/stop.c '	signal(SIGXFSZ, SIG_IGN);' '	(void)0;' \
+	'tests/faults.t' 'ulimit -f ends a run with SIGXFSZ: no message, the run left interrupted'
+m core/target.c '		done += w > 0 ? (size_t)w : 0;' '		return w == (ssize_t)(n - done) ? 0 : -EIO;' \
+	'tests/faults.t' 'a short write while laying out a file is reported with a wrong reason'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
