@@ -466,6 +466,12 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 	} else {
 		status = c->step_failed ? "failed" : "done";
 	}
+	if (c->resume && rc == 0 && resume_adopt_plan(&c->db, &c->rs) < 0) {
+		/* a replay of steps all done earlier: the plan replayed is the run's */
+		log_error("cannot record the plan of run %lld in '%s': %s", (long long)c->run_id,
+			  c->db.path, db_errmsg(&c->db));
+		status = "failed";
+	}
 	if (!strcmp(status, "done") && db_gone(c, err, sizeof(err))) {
 		log_error("%s", err);
 		status = "failed";

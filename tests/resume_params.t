@@ -14,6 +14,7 @@ LUA
 HB_TEST_STOP=1 "$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" -q 2>/dev/null
 is "$(q "$DB" "SELECT status FROM runs")" failed "the first try fails after step one"
 cp "$DB" "$TMP/copy.db"
+cp "$DB" "$TMP/copy3.db"
 
 # the same parameters, keys in reverse order
 q "$DB" "UPDATE steps SET params_json = (SELECT json_group_object(key, CASE
@@ -40,4 +41,17 @@ q "$TMP/copy2.db" "UPDATE steps SET params_json = json_set(params_json, '$.oio',
 out=$("$HB" run --resume --db "$TMP/copy2.db" 2>&1)
 like "$out" "parameters differ: $eng\.old_default: 4 then, not set now\): .*or a default changed between hbatest versions" \
 	"a key set then and not now is named, with a word on changed defaults"
+
+# --force over a plan that no longer replays: refused, and the run keeps the
+# plan it was measured with (a later resume of the old plan needs no --force)
+cp "$PLAN" "$TMP/plan.orig"
+sha0=$(q "$TMP/copy3.db" "SELECT plan_sha256 || ' ' || steps_planned FROM runs")
+sed -i 's/oio = 2,/oio = 5,/' "$PLAN"
+out=$("$HB" run --resume --force --db "$TMP/copy3.db" 2>&1); is $? 1 "--force over a plan whose step one changed fails"
+like "$out" "step 1 'one' is not the step run 1 did there" "naming the step"
+is "$(q "$TMP/copy3.db" "SELECT plan_sha256 || ' ' || steps_planned FROM runs")" "$sha0" \
+	"the run's plan hash and step count are still the ones it was measured with"
+is "$(q "$TMP/copy3.db" "SELECT plan_text = CAST(readfile('$TMP/plan.orig') AS TEXT) FROM runs")" 1 "and so is its text"
+cp "$TMP/plan.orig" "$PLAN"
+"$HB" run --resume --db "$TMP/copy3.db" -q 2>"$TMP/err"; is $? 0 "the original plan back: it resumes without --force"
 done_testing

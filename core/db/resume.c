@@ -200,24 +200,17 @@ static int take_run(struct db *db, struct resume *r)
 	util_utc_now(now, sizeof(now));
 	gethostname(host, sizeof(host) - 1);
 	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET status = 'running', finished_at = NULL, "
-			       "pid = ?1, host = ?2, heartbeat_at = ?3, "
-			       "plan_text = coalesce(?4, plan_text), "
-			       "plan_sha256 = coalesce(?5, plan_sha256), steps_planned = ?9 "
+			       "pid = ?1, host = ?2, heartbeat_at = ?3 "
 			       "WHERE id = ?6 AND status = ?7 AND pid IS ?8", -1, &st,
 			       NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, getpid());
 	sqlite3_bind_text(st, 2, host, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
-	if (r->new_text) {
-		sqlite3_bind_text(st, 4, r->new_text, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, r->new_sha, -1, SQLITE_STATIC);
-	}
 	sqlite3_bind_int64(st, 6, r->run_id);
 	sqlite3_bind_text(st, 7, r->was_status, -1, SQLITE_STATIC);
 	if (r->was_pid >= 0)
 		sqlite3_bind_int64(st, 8, r->was_pid);
-	sqlite3_bind_int(st, 9, r->steps_planned);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_finalize(st);
 	if (rc == 0 && sqlite3_changes(db->h) != 1)
@@ -278,11 +271,39 @@ int resume_reopen(struct db *db, struct resume *r, char *err, size_t len)
 	return 0;
 }
 
+int resume_adopt_plan(struct db *db, struct resume *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (r->plan_adopted)
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET plan_text = coalesce(?1, plan_text), "
+			       "plan_sha256 = coalesce(?2, plan_sha256), steps_planned = ?3 "
+			       "WHERE id = ?4", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	if (r->new_text) {
+		sqlite3_bind_text(st, 1, r->new_text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, r->new_sha, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_int(st, 3, r->steps_planned);
+	sqlite3_bind_int64(st, 4, r->run_id);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	r->plan_adopted = rc == 0;
+	return rc;
+}
+
+/* The replay has reached step seq, the first not done earlier: every step
+ * before it matched, so the plan as it is now is the run's (resume_adopt_plan),
+ * and the unfinished steps from seq on start over. */
 static int delete_from(struct db *db, struct resume *r, unsigned seq)
 {
 	sqlite3_stmt *st;
 	int rc;
 
+	if ((rc = resume_adopt_plan(db, r)) < 0)
+		return rc;
 	if (sqlite3_prepare_v2(db->h, "DELETE FROM steps WHERE run_id = ? AND seq >= ?", -1,
 			       &st, NULL) != SQLITE_OK)
 		return -EIO;

@@ -206,6 +206,8 @@ m core/stop.c '	signal(SIGXFSZ, SIG_IGN);' '	(void)0;' \
 	'tests/faults.t' 'ulimit -f ends a run with SIGXFSZ: no message, the run left interrupted'
 m core/target.c '		done += w > 0 ? (size_t)w : 0;' '		return w == (ssize_t)(n - done) ? 0 : -EIO;' \
 	'tests/faults.t' 'a short write while laying out a file is reported with a wrong reason'
+m core/db/resume.c '	rc = take_run(db, r);' '	rc = take_run(db, r) || resume_adopt_plan(db, r);' \
+	'tests/resume_params.t' 'a --force resume stores the new plan before the replay proves it: a failed one leaves the run claiming a plan it never ran'
 
 # ---------------------------------------------------------------------------------
 # (one function, read whole before it runs: editing this file during a run is safe)
