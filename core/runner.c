@@ -434,7 +434,7 @@ static void hard_stop_note(const struct run_ctx *c)
 
 int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 {
-	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes };
+	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes, exec_tick };
 	struct plan_info info = { 0 };
 	char err[2048];
 	const char *status;
@@ -490,7 +490,7 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 /* --resume: the run, its plan, targets and --set values from the database */
 int runner_dry_pass(struct run_ctx *c, struct plan_info *info, char *err, size_t len)
 {
-	struct plan_hooks hooks = { c, dry_step, plan_log, NULL, NULL };
+	struct plan_hooks hooks = { c, dry_step, plan_log, NULL, NULL, NULL };
 
 	c->po.dry = true;
 	c->po.listing = c->dry_only;

@@ -186,14 +186,49 @@ char *util_read_file(const char *path, size_t *len)
 	return data;
 }
 
-int util_process_state(const char *host, int64_t pid)
+/* Seconds since process pid started (its starttime in /proc against the
+ * uptime), or -1 when /proc does not say. */
+static double process_age(int64_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long start;
+	double up;
+	size_t n = 0;
+	char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%lld/stat", (long long)pid);
+	if ((f = fopen(path, "r"))) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* after the name in parentheses (which may hold anything): the state,
+	 * 18 fields, then field 22, the start in clock ticks after boot */
+	if (!(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+		   "%*s %*s %*s %llu", &start) != 1 || !(f = fopen("/proc/uptime", "r")))
+		return -1;
+	n = (size_t)fscanf(f, "%lf", &up);
+	fclose(f);
+	return n == 1 ? up - (double)start / (double)sysconf(_SC_CLK_TCK) : -1;
+}
+
+int util_process_state(const char *host, int64_t pid, double beat_age)
 {
 	char me[256] = "";
+	double age;
 
 	gethostname(me, sizeof(me) - 1);
 	if (!host || strcmp(host, me) || pid <= 0)
 		return -1;
-	return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	/* the run's process beat after it started; one that started after the
+	 * run's last heartbeat (5 s for clocks) has its pid, reused after a
+	 * reboot or a long time: not the run's */
+	age = process_age(pid);
+	return !(beat_age >= 0 && age >= 0 && age < beat_age - 5);
 }
 
 char *util_strdup_printf(const char *fmt, ...)

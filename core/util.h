@@ -27,8 +27,10 @@ void util_uuid(char out[37]);
 void util_fill_random(void *buf, size_t len, uint64_t seed);
 char *util_read_file(const char *path, size_t *len);
 /* Is the process that ran a run still there? 1: alive on this host, 0: gone
- * from this host, -1: cannot tell (another host, or no pid). */
-int util_process_state(const char *host, int64_t pid);
+ * from this host (or its pid now another process's: one younger than the
+ * run's last heartbeat, beat_age seconds ago; < 0: not known), -1: cannot
+ * tell (another host, or no pid). */
+int util_process_state(const char *host, int64_t pid, double beat_age);
 char *util_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static inline uint64_t util_now_ns(void)

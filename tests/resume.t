@@ -96,4 +96,20 @@ is "$(q "$DB2" "SELECT plan_sha256 = '$new_sha' AND plan_text = CAST(readfile('$
 	"the run now holds the new plan text and hash"
 is "$(q "$DB2" "SELECT count(*) FROM events WHERE message = 'plan ''$TMP/race.lua'' changed since the run started (sha256 $old_sha -> $new_sha): replayed with --force'")" 1 \
 	"an event says the plan changed (old -> new hash) and was replayed with --force"
+
+# a file target relative to the folder the run started in: resumed from
+# another folder it would lay out and measure a new file under the same run
+mkdir -p "$TMP/w1" "$TMP/w2"
+cat > "$TMP/w1/rel.lua" <<'LUA'
+for i = 1, 3 do hb.run{ name = "s" .. i, engine = "psync", rw = "randread", size = "1m", duration = 1 } end
+if os.getenv("HB_TEST_STOP") == "1" and not hb.dry then error("stopped") end
+LUA
+(cd "$TMP/w1" && HB_TEST_STOP=1 "$HB" run rel.lua --db "$TMP/rel.db" --target rel.dat -q 2>/dev/null)
+q "$TMP/rel.db" "UPDATE runs SET status = 'aborted'; UPDATE steps SET status = 'aborted' WHERE seq = 3"
+cp "$TMP/w1/rel.lua" "$TMP/w2/"
+out=$(cd "$TMP/w2" && "$HB" run --resume 1 --db "$TMP/rel.db" 2>&1); rc=$?
+is "$rc $(ls "$TMP/w2")" "1 rel.lua" "resumed from another folder: refused, and no rel.dat laid out there"
+like "$out" "run 1 measured the file 'rel.dat', a path relative to the folder it started in, and there is no 'rel.dat' in .*/w2: resume it from that folder" \
+	"saying which file and where to resume from"
+(cd "$TMP/w1" && "$HB" run --resume 1 --db "$TMP/rel.db" -q 2>/dev/null); is $? 0 "from its own folder it resumes"
 done_testing

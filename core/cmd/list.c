@@ -69,7 +69,7 @@ int cmd_list(int argc, char **argv)
 		printf("%4lld  %-8s  ", (long long)sqlite3_column_int64(st, 0),
 		       sqlite3_column_text(st, 1));
 		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 2), 24);
-		printf("  %-11s  %-20.19s  %-*s  ", db_run_state(st, 3, 4, 5),
+		printf("  %-11s  %-20.19s  %-*s  ", db_run_state(st, 3, 4, 5, 12),
 		       sqlite3_column_text(st, 6), wide, steps);
 		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 7), SIZE_MAX);
 		printf("%s\n", sqlite3_column_int(st, 8) ? "  [simulated]" : "");

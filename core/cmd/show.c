@@ -28,7 +28,7 @@ static int show_run(struct db *db, int64_t id)
 					? (const char *)sqlite3_column_text(st, i) : "-", SIZE_MAX);
 			putchar('\n');
 		}
-		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11));
+		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11, 18));
 		printf("  %-12s %d done, %d started", "steps", sqlite3_column_int(st, 15),
 		       sqlite3_column_int(st, 16));
 		if (sqlite3_column_type(st, 17) != SQLITE_NULL)	/* known since schema 5 */

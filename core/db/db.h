@@ -108,7 +108,11 @@ sqlite3_stmt *db_read_events(struct db *db, int64_t id);
 /* Finalize; a query that stopped on an error (logged) returns -EIO. */
 int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
 /* A run's state column: 'running' with its process gone reads 'interrupted'. */
-const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid);
+/* SQL: seconds since the heartbeat of runs row r (its start when it has none) */
+#define DB_BEAT_AGE(r) \
+	"((julianday('now') - julianday(COALESCE(" r "heartbeat_at, " r "started_at))) * 86400)"
+const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
+			 int col_age);
 
 /* merge.c: the runs of the database in_path (attached read-only) that db
  * lacks, by uuid, with their rows, in one transaction. A uuid in both with

@@ -225,7 +225,7 @@ static bool run_live(sqlite3_stmt *st)
 	if (!status || strcmp(status, "running"))
 		return false;
 	alive = util_process_state((const char *)sqlite3_column_text(st, 4),
-				   sqlite3_column_int64(st, 5));
+				   sqlite3_column_int64(st, 5), sqlite3_column_double(st, 6));
 	return alive > 0 || (alive < 0 && sqlite3_column_double(st, 6) <= MERGE_STALE_S);
 }
 

@@ -10,17 +10,22 @@
 #include "log.h"
 #include "util.h"
 
-/* 'running' with its process gone reads as 'interrupted' */
-const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid)
+/* A running run (the run_state view's 'running', or 'interrupted' by a
+ * heartbeat over a minute old) reads 'interrupted' when its process is gone
+ * and 'running' while it is alive (a long hb.sleep); on another host the
+ * view's heartbeat rule stands. */
+const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
+			 int col_age)
 {
 	const char *state = (const char *)sqlite3_column_text(st, col_state);
 	const char *host = (const char *)sqlite3_column_text(st, col_host);
+	int alive;
 
-	if (!state || strcmp(state, "running"))
+	if (!state || (strcmp(state, "running") && strcmp(state, "interrupted")))
 		return state ? state : "?";
-	if (util_process_state(host, sqlite3_column_int64(st, col_pid)) == 0)
-		return "interrupted";
-	return state;
+	alive = util_process_state(host, sqlite3_column_int64(st, col_pid),
+				   sqlite3_column_double(st, col_age));
+	return alive == 0 ? "interrupted" : alive == 1 ? "running" : state;
 }
 
 /* A query that stopped on an error, not at its end, is an error. */
@@ -132,21 +137,22 @@ static void step_counts(struct db *db, char *buf, size_t len)
 }
 
 /* id, uuid (8), label, state, host, pid, started_at, plan_path, simulated,
- * steps done, steps started, steps planned; every run, oldest first */
+ * steps done, steps started, steps planned, heartbeat age (s); every run,
+ * oldest first */
 sqlite3_stmt *db_read_runs(struct db *db)
 {
 	char sql[512], counts[256];
 
 	step_counts(db, counts, sizeof(counts));
 	snprintf(sql, sizeof(sql), "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), "
-		 "r.state, r.host, r.pid, r.started_at, r.plan_path, r.simulated, %s "
-		 "FROM run_state r ORDER BY r.id", counts);
+		 "r.state, r.host, r.pid, r.started_at, r.plan_path, r.simulated, %s, "
+		 DB_BEAT_AGE("r.") " FROM run_state r ORDER BY r.id", counts);
 	return query(db, sql, 0);
 }
 
 /* uuid, label, plan_path, plan_sha256, host, version, cmdline, started_at,
  * finished_at, state, host, pid, simulated, source, source_file, steps done,
- * steps started, steps planned */
+ * steps started, steps planned, heartbeat age (s) */
 sqlite3_stmt *db_read_run(struct db *db, int64_t id)
 {
 	char sql[512], counts[256];
@@ -154,7 +160,7 @@ sqlite3_stmt *db_read_run(struct db *db, int64_t id)
 	step_counts(db, counts, sizeof(counts));
 	snprintf(sql, sizeof(sql), "SELECT uuid, label, plan_path, plan_sha256, host, version, "
 		 "cmdline, started_at, finished_at, state, host, pid, simulated, source, "
-		 "source_file, %s FROM run_state r WHERE id = ?", counts);
+		 "source_file, %s, " DB_BEAT_AGE("r.") " FROM run_state r WHERE id = ?", counts);
 	return query(db, sql, id);
 }
 

@@ -141,9 +141,12 @@ static int state_of_row(void *ctx, int ncols, const char *const *names,
 	const char *status = v[0].type == DB_TEXT ? v[0].s : "?";
 
 	(void)ncols, (void)names;
-	if (!strcmp(status, "running") &&
-	    util_process_state(v[1].type == DB_TEXT ? v[1].s : NULL, v[2].i) == 0)
-		status = "interrupted";
+	if (!strcmp(status, "running") || !strcmp(status, "interrupted")) {	/* db_run_state */
+		int alive = util_process_state(v[1].type == DB_TEXT ? v[1].s : NULL, v[2].i,
+					       v[3].type == DB_REAL ? v[3].d : -1);
+
+		status = alive == 0 ? "interrupted" : alive == 1 ? "running" : status;
+	}
 	snprintf(r->state, r->len, "%s", status);
 	return 0;
 }
@@ -155,6 +158,6 @@ int db_report_run_state(struct db *db, int64_t run_id, char *state, size_t state
 	struct state_row r = { state, statelen };
 
 	snprintf(state, statelen, "?");
-	return db_report_query(db, "SELECT state, host, pid FROM run_state WHERE id = ?1",
+	return db_report_query(db, "SELECT state, host, pid, " DB_BEAT_AGE("") " FROM run_state WHERE id = ?1",
 			       &id, 1, state_of_row, &r, err, len);
 }

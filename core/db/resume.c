@@ -59,8 +59,8 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 {
 	sqlite3_stmt *st;
 
-	st = db_prep(db, "SELECT status, host, pid, plan_path, plan_sha256, uuid "
-		     "FROM runs WHERE id = ?");
+	st = db_prep(db, "SELECT status, host, pid, plan_path, plan_sha256, uuid, "
+		     DB_BEAT_AGE("") " FROM runs WHERE id = ?");
 	if (!st) {
 		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
 		return -EIO;
@@ -79,7 +79,8 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 		sqlite3_finalize(st);
 		return -EINVAL;
 	}
-	if (!strcmp(status, "running") && util_process_state(host, pid) == 1) {
+	if (!strcmp(status, "running") &&
+	    util_process_state(host, pid, sqlite3_column_double(st, 6)) == 1) {
 		snprintf(err, len, "run %lld is still running (pid %d)", (long long)r->run_id, pid);
 		sqlite3_finalize(st);
 		return -EBUSY;
@@ -137,6 +138,39 @@ static int load_steps(struct db *db, struct resume *r, char *err, size_t len)
 	return 0;
 }
 
+/* A file target named relative to the folder the run started in (not
+ * stored) that a done step measured must be here: resumed from another
+ * folder, the replay would lay out and measure a new file under the same
+ * run. */
+static int check_relative_targets(struct db *db, struct resume *r, char *err, size_t len)
+{
+	sqlite3_stmt *st;
+	bool done = false;
+	int rc = 0;
+
+	for (unsigned i = 0; i < r->nsteps; i++)
+		done |= r->steps[i].done;
+	if (!done || !(st = db_prep(db, "SELECT path FROM targets WHERE run_id = ? AND kind = "
+				    "'file' AND substr(path, 1, 1) != '/' ORDER BY id")))
+		return done ? -EIO : 0;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(st, 0);
+		char here[PATH_MAX] = "?";
+
+		if (access(path, F_OK) == 0)
+			continue;
+		if (!getcwd(here, sizeof(here)))
+			snprintf(here, sizeof(here), "?");
+		snprintf(err, len, "run %lld measured the file '%s', a path relative to the folder "
+			 "it started in, and there is no '%s' in %s: resume it from that folder",
+			 (long long)r->run_id, path, path, here);
+		rc = -ENOENT;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
 		struct resume *r, char *err, size_t len)
 {
@@ -183,7 +217,9 @@ int resume_load(struct db *db, const char *spec, const char *plan_path, bool for
 				 "WHERE runs.id = ? ORDER BY json_each.key", r->run_id, &r->ntargets);
 	r->sets = column_list(db, "SELECT json_each.key || '=' || json_each.value FROM runs, "
 			      "json_each(runs.sets_json) WHERE runs.id = ?", r->run_id, &r->nsets);
-	return load_steps(db, r, err, len);
+	if ((rc = load_steps(db, r, err, len)) < 0)
+		return rc;
+	return check_relative_targets(db, r, err, len);
 }
 
 /* The lock that keeps a run to one process is the run's row: taking it is

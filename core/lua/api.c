@@ -418,6 +418,8 @@ static int l_sleep(lua_State *L)
 
 		if (hb_stop_requested)
 			return plan_raise_interrupt(L);
+		if (p->hooks->tick)	/* a sleep of minutes is not a dead run */
+			p->hooks->tick(p->hooks->ctx);
 		nanosleep(&ts, NULL);
 	}
 	return 0;

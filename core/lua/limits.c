@@ -111,6 +111,8 @@ static void limits_hook(lua_State *L, lua_Debug *ar)
 	struct plan_limits *lim = limits_of(L);
 
 	(void)ar;
+	if (lim->tick)
+		lim->tick(lim->tick_ctx);
 	if (!hb_stop_requested && !lim->msg[0])
 		check_limits(L, lim);
 	raise_pending(L, lim);

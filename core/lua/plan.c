@@ -85,6 +85,8 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		free(p.set_used);
 		return -ENOMEM;
 	}
+	p.lim.tick = hooks->tick;
+	p.lim.tick_ctx = hooks->ctx;
 	sandbox_open(L);
 	plan_limits_guard_pcall(L);
 	sandbox_set_dir(L, p.dir);

@@ -40,6 +40,8 @@ struct plan_hooks {
 	void (*steady)(void *ctx, const struct steady_result *r);
 	/* hb.probe(phase): a snapshot of the test bed (real pass only) */
 	void (*probe)(void *ctx, const char *phase);
+	/* often while Lua runs or hb.sleep waits (the run's heartbeat; NULL: none) */
+	void (*tick)(void *ctx);
 };
 
 struct plan_info {

@@ -33,6 +33,8 @@ struct plan_limits {
 	uint64_t mem, mem_limit, mem_hard;	/* bytes: in use, the limit, refused beyond */
 	uint64_t start_ns, hook_ns;	/* when the plan started; time spent in step hooks */
 	int refused_line;		/* where the allocator last refused; -1: never */
+	void (*tick)(void *ctx);	/* called from the instruction hook (plan_hooks) */
+	void *tick_ctx;
 	char msg[PATH_MAX + 256];	/* a limit passed: raised again and again */
 	struct lua_State *L;
 };
