@@ -11,6 +11,11 @@
 
 static const char *const kind_names[FIOLOG_KINDS] = { "iops", "bw", "lat", "clat", "slat" };
 
+const char *fiolog_kind_name(enum fiolog_kind k)
+{
+	return kind_names[k];
+}
+
 const char *fiolog_option(enum fiolog_kind k)
 {
 	return k == FIOLOG_IOPS ? "write_iops_log" : k == FIOLOG_BW ? "write_bw_log" :
@@ -92,8 +97,15 @@ static size_t parse_fields(const char *s, size_t len, long long *v, int *nv)
 	return 0;
 }
 
+/* A log's times: msec since the job began; a Unix epoch time (fio's
+ * log_unix_epoch=1) is far beyond any run, and would make a second each. */
+#define FIOLOG_MAX_MS (31LL * 24 * 3600 * 1000)
+
+/* last[d]: the second of the direction's previous entry in this file, -1 none;
+ * late[d]: an entry came in the second of the one before (fio's flush of a
+ * last, partial interval when the job ends), which counts as the next second. */
 static int add_line(struct fiolog *l, enum fiolog_kind k, const char *s, size_t len,
-		    unsigned *col, const char **what)
+		    long long last[2], bool late[2], unsigned *col, const char **what)
 {
 	long long v[6];
 	int nv;
@@ -117,9 +129,25 @@ static int add_line(struct fiolog *l, enum fiolog_kind k, const char *s, size_t 
 	}
 	if (v[2] == 2)		/* trims: hbatest has no such direction */
 		return 0;
+	if (v[0] > FIOLOG_MAX_MS) {
+		*col = 1;
+		*what = "a time beyond 31 days: a Unix epoch time (log_unix_epoch=1)? hbatest reads "
+			"msec since the job began: rerun fio without log_unix_epoch";
+		return -EINVAL;
+	}
 	t = llround((double)v[0] / 1000.0) - 1;
 	if (t < 0)
 		t = 0;
+	if (t == last[v[2]] && !late[v[2]]) {	/* a last, partial interval at the job's end */
+		t++;
+		late[v[2]] = true;
+	} else if (t <= last[v[2]]) {
+		*col = 1;
+		*what = "a second entry in one second: fio logged more often than once a second "
+			"(log_avg_msec unset logs every I/O): rerun fio with --log_avg_msec=1000";
+		return -EINVAL;
+	}
+	last[v[2]] = t;
 	if (sec_grow(l, (size_t)t) < 0) {
 		*col = 1;
 		*what = "out of memory";
@@ -134,11 +162,13 @@ int fiolog_add(struct fiolog *l, enum fiolog_kind k, const char *text, unsigned 
 	       unsigned *col, const char **what)
 {
 	const char *s = text;
+	long long last[2] = { -1, -1 };
+	bool late[2] = { false, false };
 
 	for (*line = 1; *s; (*line)++) {
 		size_t len = strcspn(s, "\n");
 		size_t cut = len && s[len - 1] == '\r' ? len - 1 : len;
-		int rc = cut ? add_line(l, k, s, cut, col, what) : 0;
+		int rc = cut ? add_line(l, k, s, cut, last, late, col, what) : 0;
 
 		if (rc)
 			return rc;
@@ -147,11 +177,13 @@ int fiolog_add(struct fiolog *l, enum fiolog_kind k, const char *text, unsigned 
 	return 0;
 }
 
-bool fiolog_mean(const struct fiolog *l, size_t t, enum fiolog_kind k, int d, double *v)
+bool fiolog_value(const struct fiolog *l, size_t t, enum fiolog_kind k, int d, double *v)
 {
 	if (t >= l->nsec || !l->sec[t].n[k][d])
 		return false;
-	*v = l->sec[t].sum[k][d] / l->sec[t].n[k][d];
+	*v = l->sec[t].sum[k][d];
+	if (k != FIOLOG_IOPS && k != FIOLOG_BW)
+		*v /= l->sec[t].n[k][d];
 	return true;
 }
 

@@ -1,6 +1,7 @@
 /* fio's interval logs (--write_iops_log, --write_bw_log, --write_lat_log with
  * --log_avg_msec=1000): NAME_iops.N.log lines "msec, value, dir, bs, offset[, prio]",
- * averaged into whole seconds. No SQL: core/db/import_fio.c stores them. */
+ * an entry a second; the logs of a job's threads (numjobs with group_reporting)
+ * summed (IOPS, bandwidth) or averaged (latency) per second. No SQL: core/db/import_fio.c stores them. */
 #ifndef HB_FIOLOG_H
 #define HB_FIOLOG_H
 
@@ -15,7 +16,8 @@ struct fiolog_name {
 	unsigned job;		/* N: fio's job (thread) number, 1-based */
 };
 
-/* Values per second t (the window ending near t + 1 s), per direction. */
+/* Values per second t (the window ending near t + 1 s), per direction: the
+ * sum over the logs (threads) that have an entry, and how many have. */
 struct fiolog_sec {
 	double sum[FIOLOG_KINDS][2];
 	unsigned n[FIOLOG_KINDS][2];
@@ -28,13 +30,17 @@ struct fiolog {
 
 /* Is path a log's name (NAME_iops.N.log, ..._bw, _lat, _clat, _slat)? */
 bool fiolog_name_parse(const char *path, struct fiolog_name *n);
+/* "iops", "bw", "lat", "clat", "slat". */
+const char *fiolog_kind_name(enum fiolog_kind k);
 /* The job option that writes a log of this kind ("write_iops_log"). */
 const char *fiolog_option(enum fiolog_kind k);
-/* Add a log's lines: 0, or -EINVAL with the fault's line, column and what. */
+/* Add a log's lines: 0, or -EINVAL with the fault's line, column and what
+ * (two entries in one second, as without log_avg_msec=1000, are refused). */
 int fiolog_add(struct fiolog *l, enum fiolog_kind k, const char *text, unsigned *line,
 	       unsigned *col, const char **what);
-/* The mean of kind k in direction d at second t; false when none. */
-bool fiolog_mean(const struct fiolog *l, size_t t, enum fiolog_kind k, int d, double *v);
+/* Kind k in direction d at second t, over the threads: IOPS and bandwidth
+ * summed, latency their mean; false when none. */
+bool fiolog_value(const struct fiolog *l, size_t t, enum fiolog_kind k, int d, double *v);
 void fiolog_free(struct fiolog *l);
 
 #endif

@@ -89,14 +89,19 @@ for s, j in zip(steps, d["jobs"]):
 ax = [(s[20], s[21], s[22]) for s in steps]
 if ax[0] != ("oio", "1", "randread bs=4k") or ax[1] != ("oio", "4", "randread bs=4k") or ax[2][0] is not None:
     bad.append(f"axes {ax}")
-# the interval logs: one sample per second, from the iops, bw and lat logs
+# the interval logs: one sample per second, from the iops, bw and clat logs
+# (the step's latency is clat); an entry in the second of the one before
+# (fio's flush of a last, partial interval) counts as the next second
 def log(kind):
-    out = {}
+    out, last = {}, -1
     for line in open(glob.glob(f"{sys.argv[4]}/qd1_{kind}.1.log")[0]):
         f = [int(x) for x in line.split(",")]
-        if f[2] == 0: out.setdefault(max(0, round(f[0] / 1000) - 1), []).append(f[1])
-    return {t: sum(v) / len(v) for t, v in out.items()}
-iops, bw, lat = log("iops"), log("bw"), log("lat")
+        if f[2] != 0: continue
+        t = max(0, round(f[0] / 1000) - 1)
+        t = last + 1 if t == last else t
+        out[t], last = f[1], t
+    return out
+iops, bw, lat = log("iops"), log("bw"), log("clat")
 rows = db.execute("SELECT t, read_ops, read_bytes, read_lat_mean_us FROM samples WHERE step_id=? ORDER BY t",
                   (steps[0][0],)).fetchall()
 # a second with only a latency entry (fio's last, partial interval) is not a sample
@@ -122,9 +127,9 @@ PY
 	# false). Made so here: the logs cut to their first second, but for lat.
 	mkdir -p "$TMP/cut"
 	for k in iops bw; do head -1 "$TMP"/qd1_$k.1.log > "$TMP/cut/qd1_$k.1.log"; done
-	cp "$TMP"/qd1_lat.1.log "$TMP/cut/"
+	cp "$TMP"/qd1_clat.1.log "$TMP/cut/"
 	{ echo "note: a copy"; cat "$TMP/fio.json"; } > "$TMP/cut/fio-cut.json"
-	nlat=$(awk -F, '$3 == 0' "$TMP/cut/qd1_lat.1.log" | wc -l)
+	nlat=$(awk -F, '$3 == 0' "$TMP/cut/qd1_clat.1.log" | wc -l)
 	out=$("$HB" import fio "$TMP/cut/fio-cut.json" "$TMP"/cut/qd1_*.log --db "$TMP/cut.db" --label cut 2>&1)
 	ok $? "import fio with a latency log longer than its IOPS and bandwidth logs"
 	like "$out" "warning: fio job 'qd1': $((nlat - 1)) seconds? with a latency entry but no IOPS or bandwidth entry \(fio writes none for a last, partial interval\): not stored as samples" \

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -110,16 +111,138 @@ static int import_one(struct db *db, const struct import_kind *k, struct imp *im
 	return 0;
 }
 
+/* A file's folder, resolved ("." when the name has none), to tell which
+ * JSON a fio log given beside it is of. */
+static void import_dir(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (!b)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", b == path ? 1 : (int)(b - path), path);
+	if (!realpath(dir, out))
+		snprintf(out, len, "%s", dir);
+}
+
+/* fio's logs of all jobs in one file (per_job_logs=0: NAME_iops.log) hold
+ * no job number to tell whose each line is. */
+static bool import_is_fio_shared_log(const char *kind, const char *path)
+{
+	const char *base = base_name(path);
+	size_t len = strlen(base);
+
+	for (int k = 0; k < FIOLOG_KINDS && !strcmp(kind, "fio"); k++) {
+		const char *name = fiolog_kind_name((enum fiolog_kind)k);
+		size_t kl = strlen(name);
+
+		if (len > kl + 5 && base[len - kl - 5] == '_' &&
+		    !strncmp(base + len - kl - 4, name, kl) && !strcmp(base + len - 4, ".log"))
+			return true;
+	}
+	return false;
+}
+
+/* fio: which JSON each log is of, before anything is written. A log is a
+ * JSON's when it lies in the JSON's folder and names one of its jobs; a log
+ * missing, of no file, or of two, stops the whole import (owner[x]: the
+ * file's index; -1 none). 0, or -1 when something was reported. */
+static int import_fio_claims(struct db *db, const char **files, int nfiles,
+			     const char **extra, unsigned nextra, int *owner)
+{
+	bool soft[256] = { false }, seen[256] = { false };
+	char dir[PATH_MAX], xdir[PATH_MAX];
+	int rc = 0;
+
+	for (unsigned x = 0; x < nextra; x++) {
+		struct stat st;
+
+		owner[x] = -1;
+		if (stat(extra[x], &st) < 0) {
+			log_error("cannot read fio log '%s': %s", extra[x], strerror(errno));
+			rc = -1;
+		}
+	}
+	for (int i = 0; i < nfiles; i++) {
+		const char *mine[256];
+		unsigned idx[256], n = 0;
+		bool used[256] = { false };
+		struct imp im = { .path = files[i], .db = db, .extra = mine, .extra_used = used,
+				  .claim_only = true };
+		char *text;
+		int frc;
+
+		if (import_is_fio_shared_log("fio", files[i])) {
+			log_error("'%s' is a fio log of all jobs in one file (per_job_logs=0), "
+				  "which hbatest cannot split by job: rerun fio without "
+				  "per_job_logs=0 and give its NAME_KIND.N.log files", files[i]);
+			rc = -1;
+			continue;
+		}
+		if (import_is_extra("fio", files[i], files, nfiles) ||
+		    import_is_fio_hist_log("fio", files[i]))
+			continue;
+		import_dir(files[i], dir, sizeof(dir));
+		for (unsigned x = 0; x < nextra; x++) {
+			import_dir(extra[x], xdir, sizeof(xdir));
+			if (!strcmp(dir, xdir)) {
+				seen[x] = true;
+				idx[n] = x, mine[n++] = extra[x];
+			}
+		}
+		if (!n)
+			continue;
+		im.nextra = n;
+		frc = imp_read(&im, files[i], "a fio JSON file", &text, &im.len);
+		if (!frc) {
+			im.text = text;
+			frc = db_import_fio_claim(&im);
+			free(text);
+		}
+		for (unsigned k = 0; k < n; k++) {
+			unsigned x = idx[k];
+
+			if (frc < 0) {		/* the import proper says what is wrong */
+				soft[x] = true;
+			} else if (used[k] && owner[x] >= 0) {
+				log_error("'%s' is a log of a job of both '%s' and '%s' (one folder): "
+					  "give each fio run its own folder", extra[x],
+					  files[owner[x]], files[i]);
+				rc = -1;
+			} else if (used[k]) {
+				owner[x] = i;
+			}
+		}
+	}
+	for (unsigned x = 0; x < nextra; x++) {
+		struct fiolog_name n;
+
+		if (owner[x] >= 0 || soft[x] || access(extra[x], F_OK))
+			continue;
+		if (!seen[x])
+			log_error("'%s': no fio JSON file given from its folder (a log is imported "
+				  "with the JSON of its run, beside it)", extra[x]);
+		else if (fiolog_name_parse(extra[x], &n))
+			log_error("'%s' belongs to no job of the fio files given from its folder "
+				  "(fio writes NAME_%s.N.log for job N with %s=NAME)", extra[x],
+				  fiolog_kind_name(n.kind), fiolog_option(n.kind));
+		rc = -1;
+	}
+	return rc;
+}
+
 static int import_files(const struct import_kind *k, const char **files, int nfiles,
 			const char *label)
 {
 	const char *extra[256];
 	bool used[256] = { false };
+	int owner[256];
 	unsigned nextra = 0;
 	char err[1024];
 	struct db db;
 	int rc = EXIT_DONE, imported = 0;
-	bool fresh = access(cli_db_path(), F_OK) != 0;
+	bool fresh = access(cli_db_path(), F_OK) != 0, fio = !strcmp(k->name, "fio");
 
 	for (int i = 0; i < nfiles; i++)
 		if (import_is_extra(k->name, files[i], files, nfiles) && nextra < 256)
@@ -128,7 +251,13 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 		log_error("%s", err);
 		return EXIT_FAILED;
 	}
+	if (fio && import_fio_claims(&db, files, nfiles, extra, nextra, owner) < 0) {
+		rc = EXIT_FAILED;
+		goto close;
+	}
 	for (int i = 0; i < nfiles; i++) {
+		const char *mine[256];
+		bool mine_used[256] = { false };
 		struct imp im = { .path = files[i], .label = label, .extra = extra,
 				  .nextra = nextra, .extra_used = used };
 
@@ -141,24 +270,25 @@ static int import_files(const struct import_kind *k, const char **files, int nfi
 			rc = EXIT_FAILED;
 			continue;
 		}
+		if (fio) {	/* only its own logs, each claimed once */
+			im.extra = mine, im.extra_used = mine_used, im.nextra = 0;
+			for (unsigned x = 0; x < nextra; x++)
+				if (owner[x] == i)
+					mine[im.nextra++] = extra[x];
+		}
 		if (import_one(&db, k, &im) < 0)
 			rc = EXIT_FAILED;
 		else
 			imported++;
 	}
-	for (unsigned x = 0; x < nextra; x++) {
+	for (unsigned x = 0; !fio && x < nextra; x++) {
 		if (!used[x]) {
-			if (!strcmp(k->name, "fio"))
-				log_error("'%s' belongs to no job of the files imported (fio "
-					  "writes NAME_iops.N.log for job N with "
-					  "write_iops_log=NAME)", extra[x]);
-			else
-				log_error("'%s' is the inst file of no results file given "
-					  "(Iometer names it inst + the results file's name)",
-					  extra[x]);
+			log_error("'%s' is the inst file of no results file given "
+				  "(Iometer names it inst + the results file's name)", extra[x]);
 			rc = EXIT_FAILED;
 		}
 	}
+close:
 	db_close(&db);
 	if (fresh && !imported)	/* nothing came in: leave no empty database behind */
 		remove_db_files(cli_db_path());

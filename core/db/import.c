@@ -295,7 +295,7 @@ int64_t imp_run_insert(struct imp *im, const struct imp_run *r)
 
 static void bind_step_totals(sqlite3_stmt *st, int c, const struct imp_step *s)
 {
-	bind_int(st, c++, s->window_s);
+	bind_num(st, c++, s->window_s);
 	bind_int(st, c++, s->read_ops);
 	bind_int(st, c++, s->write_ops);
 	bind_int(st, c++, s->read_bytes);
@@ -319,7 +319,7 @@ int64_t imp_step_insert(struct imp *im, int64_t run_id, int seq, const struct im
 		"bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at, finished_at, "
 		"error_text, axis, axis_value, window_s, read_ops, write_ops, read_bytes, "
 		"write_bytes, errors, iops, read_iops, write_iops, mbps, lat_mean_us, lat_p50_us, "
-		"lat_p99_us, lat_p999_us, lat_max_us) VALUES (?,?,'measure',?,?,?,?,?,?,?,?,?,?,0,"
+		"lat_p99_us, lat_p999_us, lat_max_us) VALUES (?,?,'measure',?,?,?,?,?,?,?,?,?,?,?,"
 		"?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 
 	if (!st)
@@ -336,13 +336,14 @@ int64_t imp_step_insert(struct imp *im, int64_t run_id, int seq, const struct im
 	bind_int(st, 10, s->oio);
 	bind_int(st, 11, s->workers);
 	bind_int(st, 12, s->duration_s);
-	sqlite3_bind_text(st, 13, s->status ? s->status : "done", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 14, s->started_at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 15, s->finished_at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 16, s->error_text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 17, s->axis, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 18, s->axis_value, -1, SQLITE_TRANSIENT);
-	bind_step_totals(st, 19, s);
+	bind_int(st, 13, s->ramp_s);
+	sqlite3_bind_text(st, 14, s->status ? s->status : "done", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 15, s->started_at, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 16, s->finished_at, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 17, s->error_text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 18, s->axis, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 19, s->axis_value, -1, SQLITE_TRANSIENT);
+	bind_step_totals(st, 20, s);
 	if (imp_done(im, st) < 0)
 		return -EIO;
 	im->nsteps++;

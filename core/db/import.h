@@ -19,6 +19,7 @@ struct imp {
 	const char *const *extra;	/* companion files given on the command line */
 	unsigned nextra;
 	bool *extra_used;		/* set by the importer that used extra[i] */
+	bool claim_only;		/* fio: only mark the logs that are this file's */
 	char err[1024];			/* "FILE:LINE:COLUMN: what" */
 	int64_t first_run;		/* runs written, for the message */
 	int nruns, nsteps;
@@ -35,7 +36,8 @@ struct imp_run {
 struct imp_step {
 	const char *name, *group, *params_json, *engine, *rw, *bs, *status, *error_text;
 	const char *axis, *axis_value, *started_at, *finished_at;
-	int write_pct, oio, workers, duration_s, window_s;
+	int write_pct, oio, workers, duration_s, ramp_s;
+	double window_s;		/* s, a fraction when cut short; NAN: not known */
 	int64_t read_ops, write_ops, read_bytes, write_bytes, errors;
 	double iops, read_iops, write_iops, mbps;
 	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max;	/* us */
@@ -76,6 +78,9 @@ int db_import_file(struct imp *im, imp_fn fn);
 int db_import_fio(struct imp *im);
 int db_import_iometer(struct imp *im);
 int db_import_hbatest(struct imp *im);
+/* Which of im->extra are logs of this fio file's jobs (extra_used), without
+ * a transaction or a row written: 0, or -EINVAL when the file is not fio's. */
+int db_import_fio_claim(struct imp *im);
 
 /* The writers, inside db_import_file's transaction: -EIO (imp_db_error) on failure. */
 int64_t imp_run_insert(struct imp *im, const struct imp_run *r);

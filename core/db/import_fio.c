@@ -96,32 +96,6 @@ const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t le
 	return buf;
 }
 
-static long opt_long(struct fio *f, int i, const char *name, long def)
-{
-	char buf[64];
-
-	if (!fio_opt(f, i, name, buf, sizeof(buf), NULL))
-		return def;
-	return strtol(buf, NULL, 10);
-}
-
-/* fio's time options: "30", "30s", "2m", "1h", "500ms" -> seconds. */
-static long opt_seconds(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!strcmp(end, "m") || !strcmp(end, "min"))
-		v *= 60;
-	else if (!strcmp(end, "h"))
-		v *= 3600;
-	else if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (!strcmp(end, "us"))
-		v /= 1e6;
-	return lround(v);
-}
-
 /* The latency of one direction, in ns: clat, or lat when fio gave its
  * percentiles (lat_percentiles=1); json+ bins re-bucketed into h. */
 struct fio_lat {
@@ -226,7 +200,7 @@ bins:
 static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_lat *l)
 {
 	static const char *const keys[] = { "total_ios", "io_bytes", "iops", "bw_bytes" };
-	double v[4];
+	double v[4], ms;
 	char dirpath[64], path[128], who[240];
 	int rc;
 
@@ -248,6 +222,12 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 		j->s.read_iops = v[2];
 	}
 	j->s.mbps = (isnan(j->s.mbps) ? 0 : j->s.mbps) + v[3] / 1e6;
+	/* the msec fio divides the direction's I/Os by for its IOPS */
+	snprintf(path, sizeof(path), "%s.runtime", dirpath);
+	if ((rc = fio_num(f, path, false, &ms)) < 0)
+		return rc;
+	if (v[0] > 0 && ms > 0 && (isnan(j->s.window_s) || ms / 1000 > j->s.window_s))
+		j->s.window_s = ms / 1000;
 	snprintf(who, sizeof(who), "jobs[%d] '%.200s' %s", i, j->name, d ? "write" : "read");
 	if ((rc = fio_lat(f, dirpath, l, &j->h[d], who)) < 0)
 		return rc;
@@ -287,33 +267,6 @@ static void fio_combine(struct fio_job *j, const struct fio_lat l[2])
 	}
 }
 
-static void fio_workload(struct fio *f, int i, struct fio_job *j)
-{
-	char buf[64];
-	uint64_t bs;
-	long mix, depth = opt_long(f, i, "iodepth", 1);
-	bool grouped = opt_long(f, i, "group_reporting", 0) || fio_opt(f, i, "group_reporting",
-									  buf, sizeof(buf), NULL);
-
-	if (!fio_opt(f, i, "rw", j->rw, sizeof(j->rw), NULL))
-		fio_opt(f, i, "readwrite", j->rw, sizeof(j->rw), "read");
-	if (!strcmp(j->rw, "readwrite"))
-		snprintf(j->rw, sizeof(j->rw), "rw");
-	if (!fio_opt(f, i, "bs", j->bs, sizeof(j->bs), NULL))
-		fio_opt(f, i, "blocksize", j->bs, sizeof(j->bs), "4k");
-	if (!util_parse_size(j->bs, &bs))
-		util_format_size(bs, j->bs, sizeof(j->bs));
-	fio_opt(f, i, "ioengine", j->engine, sizeof(j->engine), "psync");
-	mix = opt_long(f, i, "rwmixwrite", -1);
-	if (mix < 0)
-		mix = 100 - opt_long(f, i, "rwmixread", 50);
-	j->s.write_pct = strstr(j->rw, "rw") ? (int)mix : strstr(j->rw, "write") ? 100 : 0;
-	j->s.workers = grouped ? (int)opt_long(f, i, "numjobs", 1) : 1;
-	j->s.oio = (int)depth * j->s.workers;
-	if (fio_opt(f, i, "runtime", buf, sizeof(buf), NULL))
-		j->s.duration_s = (int)opt_seconds(buf);
-}
-
 /* params_json: the job's options as fio printed them, and where from. */
 static int fio_params(struct fio *f, int i, struct fio_job *j, const char *src)
 {
@@ -344,11 +297,12 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	double ms, err;
 	int rc;
 
-	j->s.iops = j->s.mbps = NAN;
+	j->s.iops = j->s.mbps = j->s.window_s = NAN;
 	snprintf(path, sizeof(path), "$.jobs[%d].jobname", i);
 	if (!fio_str(f, path, j->name, sizeof(j->name)))
 		return fio_fault(f, path, "%s: %s", "jobname", "missing, expected a string");
-	fio_workload(f, i, j);
+	if ((rc = fio_workload(f, i, j)) < 0)
+		return rc;
 	for (int d = 0; d < 2; d++)
 		if ((rc = fio_dir(f, i, d, j, &l[d])) < 0)
 			return rc;
@@ -357,9 +311,10 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	snprintf(path, sizeof(path), "$.jobs[%d].job_runtime", i);
 	if ((rc = fio_num(f, path, false, &ms)) < 0)
 		return rc;
-	j->s.window_s = isnan(ms) ? -1 : ms < 1000 ? 1 : (int)lround(ms / 1000);
-	if (!j->s.duration_s)
-		j->s.duration_s = j->s.window_s;
+	if (isnan(j->s.window_s) && !isnan(ms))	/* no I/O: the job's time (its threads' sum) */
+		j->s.window_s = ms / 1000 / f->threads[i];
+	if (!j->s.duration_s && !isnan(j->s.window_s))
+		j->s.duration_s = j->s.window_s < 1 ? 1 : (int)lround(j->s.window_s);
 	snprintf(path, sizeof(path), "$.jobs[%d].error", i);
 	if ((rc = fio_num(f, path, false, &err)) < 0)
 		return rc;
@@ -370,7 +325,8 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	j->s.rw = j->rw;
 	j->s.bs = j->bs;
 	j->s.engine = j->engine;
-	return fio_params(f, i, j, l[0].src ? l[0].src : l[1].src ? l[1].src : "clat_ns");
+	j->lat_src = l[0].src ? l[0].src : l[1].src ? l[1].src : "clat_ns";
+	return fio_params(f, i, j, j->lat_src);
 }
 
 /* Jobs that differ only in OIO form a sweep: axis 'oio', grouped by rw and
@@ -403,7 +359,6 @@ static void fio_axes(struct fio_job *jobs, int n)
 static int fio_store_job(struct fio *f, int64_t run_id, int seq, struct fio_job *j)
 {
 	int64_t step_id;
-	char fname[512];
 
 	j->s.params_json = j->params;
 	step_id = imp_step_insert(f->im, run_id, seq, &j->s);
@@ -417,17 +372,8 @@ static int fio_store_job(struct fio *f, int64_t run_id, int seq, struct fio_job 
 		if (rc < 0)
 			return rc;
 	}
-	if (fio_opt(f, seq - 1, "filename", fname, sizeof(fname), NULL)) {
-		const char *kind = !strncmp(fname, "/dev/", 5) ? "block" : "file";
-		char sz[64];
-		uint64_t size;
-		int64_t known = -1;
-
-		if (fio_opt(f, seq - 1, "size", sz, sizeof(sz), NULL) && !util_parse_size(sz, &size))
-			known = (int64_t)size;
-		if (imp_target_insert(f->im, run_id, fname, kind, known) < 0)
-			return -EIO;
-	}
+	if (fio_targets(f, seq - 1, run_id) < 0)
+		return -EIO;
 	return fio_samples(f, j, step_id);
 }
 
@@ -439,6 +385,8 @@ static int fio_locate(struct fio *f)
 	size_t end, second[2];
 	int rc;
 
+	if (!strncmp(s, "\xef\xbb\xbf", 3))	/* a UTF-8 byte order mark, as some editors write */
+		s += 3;
 	for (;;) {
 		size_t b = strspn(s, " \t");
 
@@ -535,8 +483,10 @@ static int fio_import(struct fio *f)
 	}
 	if (!f->njobs)
 		return fio_fault(f, "$.jobs", "%s: %s", "jobs", "empty: fio ran no job");
-	if ((rc = fio_job_twice(f)) < 0)
+	if ((rc = fio_job_twice(f)) < 0 || (rc = fio_threads(f)) < 0)
 		return rc;
+	if (f->im->claim_only)
+		return fio_logs(f, NULL);
 	jobs = calloc((size_t)f->njobs, sizeof(*jobs));
 	if (!jobs)
 		return -ENOMEM;
@@ -578,6 +528,14 @@ int db_import_fio(struct imp *im)
 	sqlite3_bind_text(f.get, 1, f.json, (int)f.jlen, SQLITE_STATIC);
 	rc = fio_import(&f);
 	sqlite3_finalize(f.get);
+	free(f.threads);
+	free(f.first);
 	im->label = label;
 	return rc;
+}
+
+int db_import_fio_claim(struct imp *im)
+{
+	im->claim_only = true;
+	return db_import_fio(im);
 }

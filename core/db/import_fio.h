@@ -12,6 +12,7 @@ struct fio {
 	size_t jlen, base;	/* its length, and offset in the file */
 	sqlite3_stmt *get;	/* json_type and json_extract of ?1 at path ?2 */
 	int njobs;
+	int *threads, *first;	/* per job: fio threads it stands for, the first's number */
 };
 
 /* A job as it becomes a step. */
@@ -20,8 +21,11 @@ struct fio_job {
 	char name[256], group[300], rw[32], bs[64], engine[64], axis_value[32];
 	char *params;
 	struct hist *h[2];
+	uint64_t bs_bytes;	/* the fixed block size; 0: not fixed (bsrange, bssplit) */
+	const char *lat_src;	/* "clat_ns" or "lat_ns": what the step's latency times */
 	struct fiolog log;
-	bool has_log;
+	const char *log_of[FIOLOG_KINDS];	/* the first log given of each kind */
+	int lat_kind;		/* the log kind samples take latency from; -1: none */
 };
 
 /* "FILE:LINE:COLUMN: key: detail" at the value path names. */
@@ -42,7 +46,17 @@ int fio_job_twice(struct fio *f);
  * ascend and lie where the bins put them. 0 or -EINVAL (im->err). */
 int fio_check_lat(struct fio *f, const struct fio_job *j, const char *dirpath,
 		  const char *src, double n, double ios, const struct hist *h);
-/* The logs given beside the JSON into their jobs, and a job's as samples. */
+/* The path of a job option as fio_opt finds it (the job's, else global). */
+void fio_opt_path(struct fio *f, int i, const char *name, char *path, size_t len);
+/* A job's workload from its options (rw, bs, iodepth x numjobs, times) and
+ * its targets: 0 or -EINVAL (im->err). */
+int fio_workload(struct fio *f, int i, struct fio_job *j);
+int fio_targets(struct fio *f, int i, int64_t run_id);
+/* Which fio threads each job stands for (f->threads, f->first): numjobs when
+ * fio grouped them (group_reporting), else one. 0 or -ENOMEM/-EIO. */
+int fio_threads(struct fio *f);
+/* The logs given beside the JSON into their jobs (jobs NULL, im->claim_only:
+ * only mark those of this file's jobs), and a job's as samples. */
 int fio_logs(struct fio *f, struct fio_job *jobs);
 int fio_samples(struct fio *f, struct fio_job *j, int64_t step_id);
 

@@ -408,9 +408,9 @@ static int iom_result(struct iom *m)
 	s.bs = spec ? bs : NULL;
 	s.lat_p50 = s.lat_p99 = s.lat_p999 = NAN;
 	if (!isnan(secs))
-		s.duration_s = s.window_s = secs < 1 ? 1 : (int)lround(secs);
+		s.window_s = secs, s.duration_s = secs < 1 ? 1 : (int)lround(secs);
 	else
-		s.window_s = -1;
+		s.window_s = NAN;
 	s.engine = "iometer";
 	{
 		double qd;

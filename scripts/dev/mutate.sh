@@ -218,6 +218,44 @@ m core/db/resume.c '		if (access(path, F_OK) == 0)' '		if (1)' \
 	'tests/resume.t' 'a resume from another folder lays out and measures a new file under the run'
 
 # ---------------------------------------------------------------------------------
+# --- fio import: logs, groups, windows (tests/import_fio_logs.t) ---------------
+m core/db/import_fio_logs.c '	if (ms == 1000)' \
+	'	if (ms >= 0)' \
+	'tests/import_fio_logs.t' 'fio logs written without log_avg_msec=1000 (a line per I/O, or 2 s means) taken as seconds'
+m core/fiolog.c '	} else if (t <= last[v[2]]) {' \
+	'	} else if (0) {' \
+	'tests/import_fio_logs.t' 'a fio log with two entries in one second summed into it'
+m core/cmd/import.c '			if (!strcmp(dir, xdir)) {' \
+	'			if (1) {' \
+	'tests/import_fio_logs.t' 'a fio log taken by a JSON of another folder (runs of one job name mixed)'
+m core/db/import_fio_opts.c '		f->threads[i] = nj > 1 && nj < INT_MAX / 2 && same < nj ? (int)nj : 1;' \
+	'		f->threads[i] = 1;' \
+	'tests/import_fio_logs.t' 'group_reporting not told: oio iodepth, workers 1, logs .2-.4 of no job'
+m core/cmd/import.c '	if (fio && import_fio_claims(&db, files, nfiles, extra, nextra, owner) < 0) {' \
+	'	if (fio && import_fio_claims(&db, files, nfiles, extra, nextra, owner) < -1) {' \
+	'tests/import_fio_logs.t' 'a refused fio log stops nothing: the JSON is imported without it'
+m core/db/import_fio_logs.c '		s->bytes[d] = s->ops[d] * (int64_t)j->bs_bytes;' \
+	'		s->bytes[d] = 0;' \
+	'tests/import_fio_logs.t' 'an IOPS log alone gives each second 0 bytes'
+m core/db/import_fio_logs.c '	j->lat_kind = j->log_of[want] ? (int)want : -1;' \
+	'	j->lat_kind = j->log_of[FIOLOG_LAT] ? (int)FIOLOG_LAT : j->log_of[want] ? (int)want : -1;' \
+	'tests/import_fio_logs.t' 'a clat step takes its seconds latency from the lat log'
+m core/db/import_fio.c '		j->s.window_s = ms / 1000;' \
+	'		j->s.window_s = (double)lround(ms / 1000);' \
+	'tests/import_fio_logs.t' 'fio window_s rounded to whole seconds: iops != ops / window_s'
+m core/db/import_iometer.c '		s.window_s = secs, s.duration_s = secs < 1 ? 1 : (int)lround(secs);' \
+	'		s.window_s = (double)lround(secs), s.duration_s = secs < 1 ? 1 : (int)lround(secs);' \
+	'tests/import_fio_logs.t' 'Iometer window_s rounded: 7.5 s stored as 8'
+m core/db/import_fio_opts.c '	j->s.ramp_s = ramp > 0 && ramp < INT_MAX ? (int)ramp : 0;' \
+	'	j->s.ramp_s = 0;' \
+	'tests/import_fio_logs.t' 'fio ramp_time ignored: ramp_s 0'
+m core/db/import_fio_opts.c '		if (*p && *p != sep) {' \
+	'		if (*p) {' \
+	'tests/import_fio_logs.t' 'fio filename a:b stored as one target'
+m core/db/import_fio_opts.c '	if (!errno && end != buf && !*end && v >= lo && v <= hi) {' \
+	'	if (!errno) {' \
+	'tests/import_fio_logs.t' 'fio iodepth=abc stored as oio 0'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)

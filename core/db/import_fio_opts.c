@@ -1,0 +1,183 @@
+/* A fio job's options as the step's workload: rw, bs, iodepth x numjobs
+ * (grouped or not), runtime and ramp_time, and its targets (filename). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/import_fio.h"
+#include "util.h"
+
+void fio_opt_path(struct fio *f, int i, const char *name, char *path, size_t len)
+{
+	char buf[64];
+
+	snprintf(path, len, "$.jobs[%d].\"job options\".%s", i, name);
+	if (fio_str(f, path, buf, sizeof(buf)))
+		return;
+	snprintf(path, len, "$.\"global options\".%s", name);
+}
+
+/* A whole-number option from lo to hi, or def when not given; -EINVAL
+ * names the job and the value (fio would have refused it too). */
+static int opt_int(struct fio *f, int i, const struct fio_job *j, const char *name, long lo,
+		   long hi, long def, long *out)
+{
+	char buf[64], path[320], what[400];
+	char *end;
+	long v;
+
+	*out = def;
+	if (!fio_opt(f, i, name, buf, sizeof(buf), NULL))
+		return 0;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (!errno && end != buf && !*end && v >= lo && v <= hi) {
+		*out = v;
+		return 0;
+	}
+	fio_opt_path(f, i, name, path, sizeof(path));
+	snprintf(what, sizeof(what), "'%.64s' in jobs[%d] '%.200s' is not a whole number "
+		 "from %ld to %ld", buf, i, j->name, lo, hi);
+	return fio_fault(f, path, "%s: %s", name, what);
+}
+
+/* fio's time options: "30", "30s", "2m", "1h", "500ms" -> seconds. */
+static long opt_seconds(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!strcmp(end, "m") || !strcmp(end, "min"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "us"))
+		v /= 1e6;
+	return lround(v);
+}
+
+/* fio 3.33 writes no group_reporting into its JSON: a grouped job is one
+ * jobs[] entry for its numjobs threads, where ungrouped ones are numjobs
+ * entries of one name in one group. */
+int fio_threads(struct fio *f)
+{
+	sqlite3_stmt *st = db_prep(f->im->db, "SELECT count(*) FROM json_each(?1, '$.jobs') "
+		"WHERE json_extract(value, '$.jobname') IS json_extract(?1, ?2 || '.jobname') "
+		"AND json_extract(value, '$.groupid') IS json_extract(?1, ?2 || '.groupid')");
+	int next = 1;
+
+	if (!st)
+		return imp_db_error(f->im);
+	f->threads = calloc((size_t)f->njobs, sizeof(int));
+	f->first = calloc((size_t)f->njobs, sizeof(int));
+	if (!f->threads || !f->first) {
+		sqlite3_finalize(st);
+		return -ENOMEM;
+	}
+	sqlite3_bind_text(st, 1, f->json, (int)f->jlen, SQLITE_STATIC);
+	for (int i = 0; i < f->njobs; i++) {
+		char buf[64], path[32];
+		long nj = 1;
+		int same = 0;
+
+		if (fio_opt(f, i, "numjobs", buf, sizeof(buf), NULL))
+			nj = strtol(buf, NULL, 10);
+		snprintf(path, sizeof(path), "$.jobs[%d]", i);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			same = sqlite3_column_int(st, 0);
+		f->threads[i] = nj > 1 && nj < INT_MAX / 2 && same < nj ? (int)nj : 1;
+		f->first[i] = next;
+		next += f->threads[i];
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* A fixed block size: bs (or blocksize) one size, no range or split. */
+static uint64_t opt_fixed_bs(struct fio *f, int i, const char *bs)
+{
+	static const char *const varied[] = { "bsrange", "blocksize_range", "bssplit",
+					      "read_bs", "write_bs" };
+	char buf[64];
+	uint64_t v;
+
+	for (size_t k = 0; k < ARRAY_SIZE(varied); k++)
+		if (fio_opt(f, i, varied[k], buf, sizeof(buf), NULL))
+			return 0;
+	return util_parse_size(bs, &v) || !v ? 0 : v;
+}
+
+int fio_workload(struct fio *f, int i, struct fio_job *j)
+{
+	char buf[64];
+	uint64_t bs;
+	long mix, depth, ramp;
+	int rc;
+
+	if (!fio_opt(f, i, "rw", j->rw, sizeof(j->rw), NULL))
+		fio_opt(f, i, "readwrite", j->rw, sizeof(j->rw), "read");
+	if (!strcmp(j->rw, "readwrite"))
+		snprintf(j->rw, sizeof(j->rw), "rw");
+	if (!fio_opt(f, i, "bs", j->bs, sizeof(j->bs), NULL))
+		fio_opt(f, i, "blocksize", j->bs, sizeof(j->bs), "4k");
+	j->bs_bytes = opt_fixed_bs(f, i, j->bs);
+	if (!util_parse_size(j->bs, &bs))
+		util_format_size(bs, j->bs, sizeof(j->bs));
+	fio_opt(f, i, "ioengine", j->engine, sizeof(j->engine), "psync");
+	if ((rc = opt_int(f, i, j, "rwmixwrite", 0, 100, -1, &mix)) < 0)
+		return rc;
+	if (mix < 0 && (rc = opt_int(f, i, j, "rwmixread", 0, 100, 50, &mix)) == 0)
+		mix = 100 - mix;
+	if (rc < 0)
+		return rc;
+	j->s.write_pct = strstr(j->rw, "rw") ? (int)mix : strstr(j->rw, "write") ? 100 : 0;
+	j->s.workers = f->threads[i];
+	if ((rc = opt_int(f, i, j, "iodepth", 1, INT_MAX / j->s.workers, 1, &depth)) < 0)
+		return rc;
+	j->s.oio = (int)depth * j->s.workers;
+	if (fio_opt(f, i, "runtime", buf, sizeof(buf), NULL))
+		j->s.duration_s = (int)opt_seconds(buf);
+	ramp = fio_opt(f, i, "ramp_time", buf, sizeof(buf), NULL) ? opt_seconds(buf) : 0;
+	j->s.ramp_s = ramp > 0 && ramp < INT_MAX ? (int)ramp : 0;
+	return 0;
+}
+
+/* fio's filename: targets split at ':', as fio does, but for "\:" (a ':'
+ * in a name). */
+int fio_targets(struct fio *f, int i, int64_t run_id)
+{
+	char fname[4096], one[4096], sz[64];
+	const char sep = ':';
+	uint64_t size;
+	int64_t known = -1;
+	size_t n = 0;
+
+	if (!fio_opt(f, i, "filename", fname, sizeof(fname), NULL))
+		return 0;
+	if (fio_opt(f, i, "size", sz, sizeof(sz), NULL) && !util_parse_size(sz, &size))
+		known = (int64_t)size;
+	for (const char *p = fname;; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			one[n++] = ':', p++;
+			continue;
+		}
+		if (*p && *p != sep) {
+			one[n++] = *p;
+			continue;
+		}
+		one[n] = '\0';
+		if (n && imp_target_insert(f->im, run_id, one, !strncmp(one, "/dev/", 5) ?
+					   "block" : "file", known) < 0)
+			return -EIO;
+		n = 0;
+		if (!*p)
+			return 0;
+	}
+}
