@@ -135,7 +135,11 @@ static int add_line(struct fiolog *l, enum fiolog_kind k, const char *s, size_t 
 			"msec since the job began: rerun fio without log_unix_epoch";
 		return -EINVAL;
 	}
-	t = llround((double)v[0] / 1000.0) - 1;
+	/* fio writes an entry at or after its interval's end (the first I/O
+	 * that completes then), 1000 ms on from the last whole second: whole
+	 * seconds down, so that an entry a stall delayed (3500 after 1000)
+	 * keeps its second and the next (4001) its own */
+	t = v[0] / 1000 - 1;
 	if (t < 0)
 		t = 0;
 	if (t == last[v[2]] && !late[v[2]]) {	/* a last, partial interval at the job's end */

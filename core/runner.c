@@ -354,7 +354,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 			 c->po.path);
 		if (c->rs.new_text)
 			log_warn("plan '%s' changed since the run started (sha256 %s -> %s): "
-				 "replayed with --force", c->po.path, c->rs.old_sha,
+				 "replaying it with --force", c->po.path, c->rs.old_sha,
 				 c->rs.new_sha);
 		return 0;
 	}

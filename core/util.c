@@ -155,6 +155,7 @@ char *util_read_file(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
+	errno = 0;
 	for (;;) {
 		if (n + 4096 + 1 > cap) {
 			char *p = realloc(data, cap = cap ? cap * 2 : 8192);
@@ -173,10 +174,12 @@ char *util_read_file(const char *path, size_t *len)
 		if (got == 0)
 			break;
 	}
-	if (ferror(f)) {
+	if (ferror(f)) {	/* EISDIR for a folder */
+		int e = errno ? errno : EIO;
+
 		free(data);
 		fclose(f);
-		errno = EIO;
+		errno = e;
 		return NULL;
 	}
 	fclose(f);
@@ -226,9 +229,11 @@ int util_process_state(const char *host, int64_t pid, double beat_age)
 		return 0;
 	/* the run's process beat after it started; one that started after the
 	 * run's last heartbeat (5 s for clocks) has its pid, reused after a
-	 * reboot or a long time: not the run's */
+	 * reboot or a long time: not the run's. Only past the minute after
+	 * which a heartbeat counts as stale (run_state), so that a step of the
+	 * wall clock cannot make a live run look dead. */
 	age = process_age(pid);
-	return !(beat_age >= 0 && age >= 0 && age < beat_age - 5);
+	return !(beat_age > 60 && age >= 0 && age < beat_age - 5);
 }
 
 char *util_strdup_printf(const char *fmt, ...)

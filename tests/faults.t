@@ -321,5 +321,5 @@ else
 fi
 q "$DB" "UPDATE runs SET status = 'running', pid = $$, heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 out=$("$HB" run --resume 1 --db "$DB" 2>&1); is $? 1 "a pid older than the heartbeat still holds the run"
-like "$out" "run 1 is (done|still running)" "and the resume says so"
+like "$out" "run 1 is still running" "and the resume says so"
 done_testing

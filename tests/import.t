@@ -97,7 +97,7 @@ def log(kind):
     for line in open(glob.glob(f"{sys.argv[4]}/qd1_{kind}.1.log")[0]):
         f = [int(x) for x in line.split(",")]
         if f[2] != 0: continue
-        t = max(0, round(f[0] / 1000) - 1)
+        t = max(0, f[0] // 1000 - 1)
         t = last + 1 if t == last else t
         out[t], last = f[1], t
     return out

@@ -94,7 +94,7 @@ new_sha=$(sha256sum "$TMP/race.lua" | cut -d' ' -f1)
 "$HB" run --resume 1 --force --db "$DB2" -q 2>/dev/null; ok $? "--resume --force replays a changed plan"
 is "$(q "$DB2" "SELECT plan_sha256 = '$new_sha' AND plan_text = CAST(readfile('$TMP/race.lua') AS TEXT) FROM runs")" 1 \
 	"the run now holds the new plan text and hash"
-is "$(q "$DB2" "SELECT count(*) FROM events WHERE message = 'plan ''$TMP/race.lua'' changed since the run started (sha256 $old_sha -> $new_sha): replayed with --force'")" 1 \
+is "$(q "$DB2" "SELECT count(*) FROM events WHERE message = 'plan ''$TMP/race.lua'' changed since the run started (sha256 $old_sha -> $new_sha): replaying it with --force'")" 1 \
 	"an event says the plan changed (old -> new hash) and was replayed with --force"
 
 # a file target relative to the folder the run started in: resumed from

@@ -238,6 +238,13 @@ int cmd_run(int argc, char **argv)
 		runner_free(&c);
 		return rc;
 	}
+	if (!c.nsteps && !c.dry_only) {	/* a run of nothing would read "done" */
+		log_error("plan '%s' has no step (hb.run, hb.sweep, hb.exec ...): nothing to run",
+			  c.po.path);
+		plan_info_free(&info);
+		runner_free(&c);
+		return EXIT_FAILED;
+	}
 	if (c.dry_only) {
 		print_listing(&c, &info, stdout);
 		plan_info_free(&info);

@@ -83,6 +83,12 @@ static int fio_log_kinds(struct fio *f, struct fio_job *j)
 	enum fiolog_kind want = strcmp(j->lat_src, "lat_ns") ? FIOLOG_CLAT : FIOLOG_LAT;
 	enum fiolog_kind other = want == FIOLOG_LAT ? FIOLOG_CLAT : FIOLOG_LAT;
 
+	if (!iops && !bw)
+		return imp_error_in(f->im, j->log_of[want] ? j->log_of[want] : j->log_of[other] ?
+				    j->log_of[other] : j->log_of[FIOLOG_SLAT], 1, 1,
+				    "job '%s' has latency logs but no IOPS or bandwidth log, so its "
+				    "seconds' I/Os are not known: give its NAME_iops.N.log or "
+				    "NAME_bw.N.log too", j->name);
 	if (iops != bw && !j->bs_bytes)
 		return imp_error_in(f->im, j->log_of[iops ? FIOLOG_IOPS : FIOLOG_BW], 1, 1,
 				    "job '%s' has %s log but no %s log, and no fixed bs (bs=%s) "

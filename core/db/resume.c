@@ -1,5 +1,6 @@
 /* Resuming a run after Ctrl-C, a crash or SIGKILL. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,22 +33,48 @@ static char **column_list(struct db *db, const char *sql, int64_t run_id, unsign
 	return v;
 }
 
+/* plan as given now names the file the run stored as its plan_path (as
+ * typed then: sig.lua and ./sig.lua are one file) */
+static bool same_plan(const char *stored, const char *plan)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	return !strcmp(stored, plan) ||
+	       (realpath(stored, a) && realpath(plan, b) && !strcmp(a, b));
+}
+
+/* The newest run of hbatest's own (not imported) that is not done and whose
+ * process is gone, of plan_path when given. */
 static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err, size_t len)
 {
 	sqlite3_stmt *st;
-	int64_t id = -ENOENT;
+	int64_t id = -ENOENT, live = -1;
 
-	st = db_prep(db, "SELECT id FROM runs WHERE status != 'done' AND "
-		     "(?1 IS NULL OR plan_path = ?1) ORDER BY id DESC LIMIT 1");
+	st = db_prep(db, "SELECT id, plan_path, status, host, pid, " DB_BEAT_AGE("")
+		     " FROM runs WHERE status != 'done' AND COALESCE(source, 'hbatest') = "
+		     "'hbatest' ORDER BY id DESC");
 	if (!st) {
 		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
 		return -EIO;
 	}
-	sqlite3_bind_text(st, 1, plan_path, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
+	while (id < 0 && sqlite3_step(st) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(st, 1);
+
+		if (plan_path && (!path || !same_plan(path, plan_path)))
+			continue;
+		if (!strcmp((const char *)sqlite3_column_text(st, 2), "running") &&
+		    util_process_state((const char *)sqlite3_column_text(st, 3),
+				       sqlite3_column_int64(st, 4), sqlite3_column_double(st, 5)) == 1)
+			live = live < 0 ? sqlite3_column_int64(st, 0) : live;	/* not this one */
+		else
+			id = sqlite3_column_int64(st, 0);
+	}
 	sqlite3_finalize(st);
-	if (id < 0)
+	if (id < 0 && live >= 0)
+		snprintf(err, len, "no unfinished run%s%s in '%s' to resume (run %lld is still "
+			 "running)", plan_path ? " of " : "", plan_path ? plan_path : "", db->path,
+			 (long long)live);
+	else if (id < 0)
 		snprintf(err, len, "no unfinished run%s%s in '%s' to resume", plan_path ? " of " : "",
 			 plan_path ? plan_path : "", db->path);
 	return id;
@@ -150,9 +177,13 @@ static int check_relative_targets(struct db *db, struct resume *r, char *err, si
 
 	for (unsigned i = 0; i < r->nsteps; i++)
 		done |= r->steps[i].done;
-	if (!done || !(st = db_prep(db, "SELECT path FROM targets WHERE run_id = ? AND kind = "
-				    "'file' AND substr(path, 1, 1) != '/' ORDER BY id")))
-		return done ? -EIO : 0;
+	if (!done)
+		return 0;
+	if (!(st = db_prep(db, "SELECT path FROM targets WHERE run_id = ? AND kind = 'file' AND "
+			   "substr(path, 1, 1) != '/' ORDER BY id"))) {
+		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
+		return -EIO;
+	}
 	sqlite3_bind_int64(st, 1, r->run_id);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(st, 0);
@@ -163,7 +194,8 @@ static int check_relative_targets(struct db *db, struct resume *r, char *err, si
 		if (!getcwd(here, sizeof(here)))
 			snprintf(here, sizeof(here), "?");
 		snprintf(err, len, "run %lld measured the file '%s', a path relative to the folder "
-			 "it started in, and there is no '%s' in %s: resume it from that folder",
+			 "it started in, and there is no '%s' in %s: resume it from that folder "
+			 "(if this is that folder, the file was removed)",
 			 (long long)r->run_id, path, path, here);
 		rc = -ENOENT;
 	}

@@ -51,6 +51,11 @@ static int run_chunk(lua_State *L, struct plan *p, const char *src, size_t sz, c
 	int st;
 
 	snprintf(chunk, sizeof(chunk), "@%s", p->o->path);
+	if (sz && src[0] == LUA_SIGNATURE[0]) {	/* text only: bytecode could break the sandbox */
+		snprintf(err, len, "'%s' is compiled Lua (luac output): give the plan's source",
+			 p->o->path);
+		return -EINVAL;
+	}
 	st = luaL_loadbufferx(L, src, sz, chunk, "t");
 	if (st == LUA_OK)
 		st = lua_pcall(L, 0, 0, 1);
