@@ -148,4 +148,13 @@ fio_run "$TMP/e" e.json --name=e --iodepth=4 --runtime=2 --write_iops_log=e --lo
 refused "$TMP/e.db" "e_iops.1.log:1:1: a time beyond 31 days: a Unix epoch time \(log_unix_epoch=1\)\?" \
 	"a log_unix_epoch log" "$TMP/e/e.json" "$TMP/e/e_iops.1.log"
 
+# 10. an entry a stall delayed (3500 ms: fio logs at the first completion
+# after its interval) keeps its second, and the next (4001) its own
+mkdir -p "$TMP/stall" && cp "$TMP/r/r.json" "$TMP/stall/"
+printf '1000, 500, 0, 4096, 0\n3500, 300, 0, 4096, 0\n4001, 400, 0, 4096, 0\n5001, 450, 0, 4096, 0\n' > "$TMP/stall/r_iops.1.log"
+"$HB" import fio "$TMP/stall/r.json" "$TMP/stall/r_iops.1.log" --db "$TMP/stall.db" >/dev/null 2>&1
+ok $? "a log with an entry a stall delayed imports (it was refused as a log of every I/O)"
+is "$(q "$TMP/stall.db" "SELECT group_concat(t || ':' || read_ops, ' ') FROM (SELECT * FROM samples ORDER BY t)")" \
+	"0:500 2:300 3:400 4:450" "each entry in its second: msec in whole seconds down, minus one"
+
 done_testing

@@ -256,6 +256,19 @@ m core/db/import_fio_opts.c '	if (!errno && end != buf && !*end && v >= lo && v 
 	'	if (!errno) {' \
 	'tests/import_fio_logs.t' 'fio iodepth=abc stored as oio 0'
 
+m core/cmd/run.c '	if (!c.nsteps && !c.dry_only) {	/* a run of nothing would read "done" */' '	if (0) {' \
+	'tests/run_edges.t' 'a plan of no step runs and reads done'
+m core/db/resume.c '			live = live < 0 ? sqlite3_column_int64(st, 0) : live;	/* not this one */' '			id = sqlite3_column_int64(st, 0);' \
+	'tests/run_edges.t' 'resume without RUN picks a run that is still running and is refused'
+m core/db/resume.c '	return !strcmp(stored, plan) ||' '	return !strcmp(stored, plan) || 0 &&' \
+	'tests/run_edges.t' 'run ./plan.lua --resume finds no run of plan.lua'
+m core/db/import_fio_logs.c '	if (!iops && !bw)' '	if (0)' \
+	'tests/run_edges.t' 'fio latency logs alone: every second dropped with a warning about partial intervals, exit 0'
+m core/lua/plan.c '	if (sz && src[0] == LUA_SIGNATURE[0]) {	/* text only: bytecode could break the sandbox */' '	if (0) {' \
+	'tests/run_edges.t' 'a compiled plan fails with Lua s message and no file name'
+m core/fiolog.c '	t = v[0] / 1000 - 1;' '	t = llround((double)v[0] / 1000.0) - 1;' \
+	'tests/import_fio_logs.t' 'an entry a stall delayed past the half second collides with the next and the log is refused'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
