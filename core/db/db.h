@@ -113,6 +113,9 @@ int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
 	"((julianday('now') - julianday(COALESCE(" r "heartbeat_at, " r "started_at))) * 86400)"
 const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
 			 int col_age);
+/* The same from the values: state as the run_state view gives it, the run's
+ * host, pid and heartbeat age in seconds (< 0: not known). */
+const char *db_state_of(const char *state, const char *host, int64_t pid, double beat_age);
 
 /* merge.c: the runs of the database in_path (attached read-only) that db
  * lacks, by uuid, with their rows, in one transaction. A uuid in both with

@@ -14,18 +14,22 @@
  * heartbeat over a minute old) reads 'interrupted' when its process is gone
  * and 'running' while it is alive (a long hb.sleep); on another host the
  * view's heartbeat rule stands. */
-const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
-			 int col_age)
+const char *db_state_of(const char *state, const char *host, int64_t pid, double beat_age)
 {
-	const char *state = (const char *)sqlite3_column_text(st, col_state);
-	const char *host = (const char *)sqlite3_column_text(st, col_host);
 	int alive;
 
 	if (!state || (strcmp(state, "running") && strcmp(state, "interrupted")))
 		return state ? state : "?";
-	alive = util_process_state(host, sqlite3_column_int64(st, col_pid),
-				   sqlite3_column_double(st, col_age));
+	alive = util_process_state(host, pid, beat_age);
 	return alive == 0 ? "interrupted" : alive == 1 ? "running" : state;
+}
+
+const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
+			 int col_age)
+{
+	return db_state_of((const char *)sqlite3_column_text(st, col_state),
+			   (const char *)sqlite3_column_text(st, col_host),
+			   sqlite3_column_int64(st, col_pid), sqlite3_column_double(st, col_age));
 }
 
 /* A query that stopped on an error, not at its end, is an error. */

@@ -138,16 +138,11 @@ static int state_of_row(void *ctx, int ncols, const char *const *names,
 			const struct db_value *v)
 {
 	struct state_row *r = ctx;
-	const char *status = v[0].type == DB_TEXT ? v[0].s : "?";
 
 	(void)ncols, (void)names;
-	if (!strcmp(status, "running") || !strcmp(status, "interrupted")) {	/* db_run_state */
-		int alive = util_process_state(v[1].type == DB_TEXT ? v[1].s : NULL, v[2].i,
-					       v[3].type == DB_REAL ? v[3].d : -1);
-
-		status = alive == 0 ? "interrupted" : alive == 1 ? "running" : status;
-	}
-	snprintf(r->state, r->len, "%s", status);
+	snprintf(r->state, r->len, "%s", db_state_of(v[0].type == DB_TEXT ? v[0].s : NULL,
+						     v[1].type == DB_TEXT ? v[1].s : NULL, v[2].i,
+						     v[3].type == DB_REAL ? v[3].d : -1));
 	return 0;
 }
 

@@ -70,13 +70,14 @@ static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err
 			id = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
-	if (id < 0 && live >= 0)
-		snprintf(err, len, "no unfinished run%s%s in '%s' to resume (run %lld is still "
-			 "running)", plan_path ? " of " : "", plan_path ? plan_path : "", db->path,
-			 (long long)live);
-	else if (id < 0)
-		snprintf(err, len, "no unfinished run%s%s in '%s' to resume", plan_path ? " of " : "",
-			 plan_path ? plan_path : "", db->path);
+	if (id < 0) {
+		char busy[64] = "";
+
+		if (live >= 0)
+			snprintf(busy, sizeof(busy), " (run %lld is still running)", (long long)live);
+		snprintf(err, len, "no unfinished run%s%s in '%s' to resume%s", plan_path ? " of " : "",
+			 plan_path ? plan_path : "", db->path, busy);
+	}
 	return id;
 }
 
