@@ -118,9 +118,44 @@ DB="$TMP/gone.db"
 pid=$!
 wait_until "SELECT count(*) >= 2 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 4" "$DB"
 rm -f "$DB" "$DB-wal" "$DB-shm"
+: > "$DB-wal"; printf 'theirs' > "$DB-shm"	# another program's, made at once
 wait $pid; is $? 1 "deleted database: exit 1"
 like "$(cat "$TMP/gone.err")" "database '.*gone.db' was deleted or replaced while the run was writing" \
 	"deleted database: said loudly"
+[ -e "$DB-wal" ] && [ "$(cat "$DB-shm")" = theirs ]; ok $? "deleted database: a -wal and -shm made by another since are not removed"
+
+# --- the database moved away mid-run, another put in its place -----------
+# SQLite neither checkpoints nor removes the -wal of a moved file: left, the
+# next open of the path replayed the run's pages onto the file put there.
+DB="$TMP/mv.db"
+sqlite3 "$TMP/kill.db" ".backup '$TMP/theirs.db'"
+other=$(q "$TMP/theirs.db" "SELECT count(*) FROM samples")
+"$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>"$TMP/mv.err" &
+pid=$!
+wait_until "SELECT count(*) >= 2 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 4" "$DB"
+stored=$(q "$DB" "SELECT count(*) FROM samples")
+mv "$DB" "$TMP/away.db" && cp "$TMP/theirs.db" "$DB"
+wait $pid; is $? 1 "moved database: exit 1"
+like "$(cat "$TMP/mv.err")" "database '.*mv.db' was deleted or replaced while the run was writing" \
+	"moved database: said loudly"
+[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "moved database: the run's -wal and -shm are not left beside the file put in its place"
+is "$(q "$DB" "PRAGMA integrity_check") $(q "$DB" "SELECT count(*) FROM samples")" "ok $other" \
+	"moved database: the file put in its place is intact, its rows as they were"
+is "$(q "$TMP/away.db" "PRAGMA integrity_check") $(q "$TMP/away.db" "SELECT count(*) >= $stored FROM samples")" "ok 1" \
+	"moved database: the moved file keeps every second stored before the move (the log was written into it)"
+
+# --- the database deleted mid-run, its -wal and -shm left: a new run there --
+DB="$TMP/rm.db"
+"$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>/dev/null &
+pid=$!
+wait_until "SELECT count(*) >= 2 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 4" "$DB"
+rm -f "$DB"
+wait $pid; is $? 1 "deleted database (the file only): exit 1"
+[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "deleted database: its -wal and -shm are removed too"
+echo 'hb.run{ name = "one", engine = "null", duration = 1 }' > "$TMP/one.lua"
+"$HB" run "$TMP/one.lua" --db "$DB" --target v1 -q 2>/dev/null
+is "$? $(q "$DB" "PRAGMA integrity_check") $(q "$DB" "SELECT group_concat(id) FROM runs")" "0 ok 1" \
+	"deleted database: a new run at the path starts a database of its own"
 
 # --- the database's disk fills (defect 9) ---------------------------------
 if is_root; then

@@ -210,6 +210,27 @@ like "$out" "--set secs=5 is not read by the plan \\(it reads seconds, ramp; che
 	"a misspelt --set: the keys the plan reads, each once"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "unused --set: database unchanged"
 is "$(q "$DB" "SELECT count(*) FROM runs")" 1 "unused --set: no run row"
+# --set values: converted to the default's type; a list default takes a list
+cat > "$TMP/types.lua" <<'LUA'
+local oios, secs = hb.set("oio", {1, 4}), hb.set("secs", 1)
+local names, on = hb.set("names", {}), hb.set("on", false)
+for i, o in ipairs(oios) do
+  hb.run{ name = ("q%s %s %s %s %s"):format(o, math.type(o), type(secs), names[i] or "-", on),
+          engine = "null", targets = "v", oio = o, duration = secs }
+end
+LUA
+out=$("$HB" run "$TMP/types.lua" --dry-run --set oio=8,64 --set secs=2 --set names=a,b --set on=1 2>&1 | tr '\n' ' ')
+like "$out" "q8 integer number a true.*q64 integer number b true" \
+	"--set oio=8,64 with a list default {1, 4}: a list of numbers; names=a,b of strings; on=1 true"
+like "$("$HB" run "$TMP/types.lua" --dry-run 2>&1 | tr '\n' ' ')" "q1 integer number - false.*q4 integer" "no --set: the defaults"
+for bad in "oio=8,,64|--set oio: '8,,64' has an empty item" "oio=8,x|--set oio: 'x' is not a number" \
+	   "secs=2s|--set secs: '2s' is not a number" "on=yes|--set on: 'yes' is not true or false"; do
+	out=$("$HB" run "$TMP/types.lua" --dry-run --set "${bad%%|*}" 2>&1)
+	like "$? $out" "^1 .*types\.lua:[0-9]+: ${bad#*|}" "--set ${bad%%|*}: refused, naming the key and the value"
+done
+printf 'local f = hb.set("f", print)\nhb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/fdef.lua"
+like "$("$HB" run "$TMP/fdef.lua" --dry-run 2>&1)" "fdef\.lua:1: hb\.set: the default of 'f' is a function: give a number" \
+	"a function as the default: an error naming the key"
 printf 'hb.run{ targets = "%s", size = "1m", duration = 1 }\n' "$TMP/set.dat" > "$TMP/set.lua"
 "$HB" run "$TMP/set.lua" --db "$DB" --set nosuch=1 >/dev/null 2>&1
 is "$?$([ -e "$TMP/set.dat" ] && echo ' created')" 2 "unused --set on a plan with a file target: exit 2, the file not laid out"

@@ -28,6 +28,9 @@ struct db {
 	char err[512];		/* the last failure, for the caller's message */
 	struct db_event_entry *pending;	/* events not yet stored (busy) */
 	unsigned npending;
+	/* this connection's -wal and -shm (device, inode), noted when opened:
+	 * if the file is moved away, only these are ours to remove */
+	unsigned long long side_dev[2], side_ino[2];
 };
 
 struct db_run {
@@ -65,6 +68,16 @@ int db_errno(int sqlite_rc);
 void db_set_busy_timeout(struct db *db, int ms);
 /* Has the file been deleted or replaced under the open connection? */
 bool db_moved(struct db *db);
+/* For db_open*: note the -wal and -shm files the connection uses. */
+void db_side_files_note(struct db *db);
+/* For db_close, before sqlite3_close: when the file was deleted or moved,
+ * SQLite neither checkpoints nor removes the -wal, and the next file at the
+ * path would replay its frames. The WAL is checkpointed into the file the
+ * connection has open (a moved file keeps what the run stored) and emptied;
+ * after the close, db_side_files_drop removes the two files if they are
+ * still this connection's. */
+bool db_side_files_release(struct db *db);
+void db_side_files_drop(struct db *db, const char *path);
 /* PRAGMA user_version of an open database, or -1 when it cannot be read. */
 int db_user_version(struct db *db);
 

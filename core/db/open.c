@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/db.h"
@@ -55,6 +56,63 @@ bool db_moved(struct db *db)
 					   &moved) != SQLITE_OK)
 		return false;
 	return moved != 0;
+}
+
+static const char *const side_suffix[2] = { "-wal", "-shm" };
+
+static int side_stat(const char *path, unsigned i, struct stat *sb)
+{
+	char name[4096];
+
+	if ((size_t)snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]) >= sizeof(name))
+		return -1;
+	return stat(name, sb);
+}
+
+void db_side_files_note(struct db *db)
+{
+	struct stat sb;
+
+	for (unsigned i = 0; i < 2; i++) {
+		db->side_dev[i] = db->side_ino[i] = 0;
+		if (side_stat(db->path, i, &sb) == 0) {
+			db->side_dev[i] = sb.st_dev;
+			db->side_ino[i] = sb.st_ino;
+		}
+	}
+}
+
+bool db_side_files_release(struct db *db)
+{
+	int logged = -1, moved = 1;
+
+	if (!db->h || !db_moved(db))
+		return false;
+	/* TRUNCATE: the WAL's frames written into the file the connection has
+	 * open, then the WAL cut to nothing (fails if another process reads it) */
+	if (sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, &logged,
+				      &moved) != SQLITE_OK)
+		log_warn("database '%s' was moved or deleted; its write-ahead log could not be "
+			 "emptied (%s): '%s-wal' is left", db->path, sqlite3_errmsg(db->h),
+			 db->path);
+	return true;
+}
+
+void db_side_files_drop(struct db *db, const char *path)
+{
+	struct stat sb;
+	char name[4096];
+
+	for (unsigned i = 0; i < 2; i++) {
+		if (!db->side_ino[i] || side_stat(path, i, &sb) != 0 ||
+		    (unsigned long long)sb.st_dev != db->side_dev[i] ||
+		    (unsigned long long)sb.st_ino != db->side_ino[i])
+			continue;
+		if (i == 0 && sb.st_size != 0)
+			return;	/* frames no file holds: kept, and the -shm with it */
+		snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]);
+		unlink(name);
+	}
 }
 
 int db_user_version(struct db *db)
@@ -195,6 +253,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
 		goto fail;
 	}
+	db_side_files_note(db);
 	return 0;
 fail:
 	db_close(db);
@@ -262,6 +321,7 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 	}
 	if (v < DB_SCHEMA_VERSION)
 		return db_open_migrated(db, path, full, err, len);
+	db_side_files_note(db);
 	return 0;
 fail:
 	db_close(db);

@@ -55,6 +55,8 @@ static void db_rollback(struct db *db)
 
 void db_close(struct db *db)
 {
+	bool moved;
+
 	if (db->npending && db->h)
 		db_event_flush(db);
 	for (unsigned i = 0; i < db->npending; i++)
@@ -62,8 +64,11 @@ void db_close(struct db *db)
 	free(db->pending);
 	sqlite3_finalize(db->ins_sample);
 	sqlite3_finalize(db->ins_event);
+	moved = db_side_files_release(db);
 	if (db->h)
 		sqlite3_close(db->h);
+	if (moved)
+		db_side_files_drop(db, db->path);
 	free(db->path);
 	memset(db, 0, sizeof(*db));
 }

@@ -349,13 +349,62 @@ static void note_key_read(struct plan *p, const char *key)
 		snprintf(k + used, sizeof(p->keys_read) - used, ", ...");
 }
 
+/* v as the type of the value at idx (a number, a boolean, else a string) */
+static int set_convert(lua_State *L, int idx, const char *key, const char *v)
+{
+	switch (lua_type(L, idx)) {
+	case LUA_TNUMBER:
+		if (!lua_stringtonumber(L, v))
+			return luaL_error(L, "--set %s: '%s' is not a number", key, v);
+		return 1;
+	case LUA_TBOOLEAN:
+		if (strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "1") && strcmp(v, "0"))
+			return luaL_error(L, "--set %s: '%s' is not true or false", key, v);
+		lua_pushboolean(L, !strcmp(v, "true") || !strcmp(v, "1"));
+		return 1;
+	default:
+		lua_pushstring(L, v);
+		return 1;
+	}
+}
+
+/* A list default: "1,2,32" is a list, each item of the type of the
+ * default's first (a string when it is empty). */
+static int set_list(lua_State *L, const char *key, const char *v)
+{
+	lua_Integer n = 0;
+
+	lua_geti(L, 2, 1);	/* the item type */
+	lua_newtable(L);
+	for (const char *s = v;; s++) {
+		const char *e = strchr(s, ',');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (!len)
+			return luaL_error(L, "--set %s: '%s' has an empty item (a list is "
+					  "comma-separated: 1,2,32)", key, v);
+		lua_pushlstring(L, s, len);
+		set_convert(L, -3, key, lua_tostring(L, -1));
+		lua_seti(L, -3, ++n);
+		lua_pop(L, 1);
+		if (!e)
+			return 1;
+		s = e;
+	}
+}
+
 /* ---- hb.set(key, default) -------------------------------------------- */
 static int l_set(lua_State *L)
 {
 	struct plan *p = plan_of(L);
 	const char *key = luaL_checkstring(L, 1);
 	size_t klen = strlen(key);
+	int t = lua_type(L, 2);
 
+	if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TNUMBER && t != LUA_TBOOLEAN &&
+	    t != LUA_TSTRING && t != LUA_TTABLE)
+		return luaL_error(L, "hb.set: the default of '%s' is a %s: give a number, a "
+				  "string, a boolean, a list or nil", key, lua_typename(L, t));
 	note_key_read(p, key);
 	for (unsigned i = 0; i < p->o->nsets; i++) {
 		const char *kv = p->o->sets[i], *v = kv + klen + 1;
@@ -363,21 +412,7 @@ static int l_set(lua_State *L)
 		if (strncmp(kv, key, klen) || kv[klen] != '=')
 			continue;
 		p->set_used[i] = true;
-		switch (lua_type(L, 2)) {
-		case LUA_TNUMBER:
-			if (!lua_stringtonumber(L, v))
-				return luaL_error(L, "--set %s: '%s' is not a number", key, v);
-			return 1;
-		case LUA_TBOOLEAN:
-			if (strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "1") &&
-			    strcmp(v, "0"))
-				return luaL_error(L, "--set %s: '%s' is not true or false", key, v);
-			lua_pushboolean(L, !strcmp(v, "true") || !strcmp(v, "1"));
-			return 1;
-		default:
-			lua_pushstring(L, v);
-			return 1;
-		}
+		return lua_istable(L, 2) ? set_list(L, key, v) : set_convert(L, 2, key, v);
 	}
 	lua_settop(L, 2);
 	return 1;
