@@ -58,6 +58,14 @@ static void protect_add(const char *path, const char *suffix, const char *what)
 	protect[nprotect++].what = what;
 }
 
+void guard_protect(const char *path, const char *what)
+{
+	for (unsigned i = 0; i < nprotect; i++)
+		if (!strcmp(protect[i].path, path))
+			return;
+	protect_add(path, "", what);
+}
+
 void guard_init(const char *db_path, const char *plan_path)
 {
 	static const char *const journals[] = { "-wal", "-shm", "-journal" };
@@ -68,36 +76,6 @@ void guard_init(const char *db_path, const char *plan_path)
 		protect_add(db_path, journals[i], "a journal of the results database");
 	if (plan_path)
 		protect_add(plan_path, "", "the plan");
-}
-
-/* path absolute and free of symlinks, even before it exists (its folder does). */
-static void canon(const char *path, char *out, size_t len)
-{
-	char dir[PATH_MAX], real[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int n = slash ? (int)(slash - path) : 0;
-
-	if (realpath(path, real)) {
-		snprintf(out, len, "%s", real);
-		return;
-	}
-	snprintf(dir, sizeof(dir), "%.*s", n ? n : 1, slash ? path : ".");
-	if (!realpath(dir, real) ||
-	    snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "",
-		     slash ? slash + 1 : path) >= (int)len)
-		snprintf(out, len, "%s", path);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	char ca[PATH_MAX], cb[PATH_MAX];
-	struct stat sa, sb;
-
-	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	canon(a, ca, sizeof(ca));
-	canon(b, cb, sizeof(cb));
-	return strcmp(ca, cb) == 0;
 }
 
 /* Is the file at canonical path inside folder dir? Then dir's real path is in real. */
@@ -118,7 +96,7 @@ static bool in_hbatest_tree(const char *path, char *tree)
 	char self[PATH_MAX], dir[PATH_MAX + 32], real[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	canon(path, real, sizeof(real));
+	target_canon(path, real, sizeof(real));
 	if (inside(real, HB_DATA_DIR, tree) || inside(real, HB_PLUGIN_DIR, tree))
 		return true;
 	if (n <= 0)
@@ -139,7 +117,7 @@ static int check_protected(const char *path, char *err, size_t len)
 	char tree[PATH_MAX];
 
 	for (unsigned i = 0; i < nprotect; i++) {
-		if (!same_file(path, protect[i].path))
+		if (!target_same_path(path, protect[i].path))
 			continue;
 		snprintf(err, len, "refusing to write to '%s': it is %s ('%s')", path,
 			 protect[i].what, protect[i].path);

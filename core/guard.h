@@ -9,6 +9,8 @@
 /* The files no step may write: the database (with its -wal, -shm and
  * -journal) and the plan. Call before the dry pass. */
 void guard_init(const char *db_path, const char *plan_path);
+/* One more file no step may write: a module the plan loads (require). */
+void guard_protect(const char *path, const char *what);
 /* A step writes to path (or lays it out), of kind enum target_kind: 0, or
  * -errno with err naming the target and why. A block device it approves is
  * claimed (opened O_EXCL) once, until guard_release(), so nothing can mount

@@ -268,11 +268,36 @@ int target_open(const char *path, int kind, bool write, bool direct, char *err, 
 	return fd;
 }
 
+void target_canon(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int n = slash ? (int)(slash - path) : 0;
+
+	if (realpath(path, real)) {
+		snprintf(out, len, "%s", real);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", n ? n : 1, slash ? path : ".");
+	if (!realpath(dir, real) ||
+	    snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "",
+		     slash ? slash + 1 : path) >= (int)len)
+		snprintf(out, len, "%s", path);
+}
+
 bool target_same_path(const char *a, const char *b)
 {
-	char ra[PATH_MAX], rb[PATH_MAX];
+	char ca[PATH_MAX], cb[PATH_MAX];
+	struct stat sa, sb;
 
-	return !strcmp(realpath(a, ra) ? ra : a, realpath(b, rb) ? rb : b);
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0) {
+		if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+			return sa.st_rdev == sb.st_rdev;	/* two nodes of one device */
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	}
+	target_canon(a, ca, sizeof(ca));
+	target_canon(b, cb, sizeof(cb));
+	return !strcmp(ca, cb);
 }
 
 void target_allow_destroy(const char *device)

@@ -24,9 +24,14 @@ int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
  * fds may outlive its step (io_uring's registered files). */
 int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t errlen);
 
-/* Do a and b name one target? Compares real paths; a path that does not
- * resolve (a file still to create, a virtual name) compares as written. */
+/* Do a and b name one target? One file (device and inode: a hard link is
+ * the same file), one block device (two nodes of one device number), or,
+ * when one does not exist yet (a file to create, a virtual name), one path
+ * once its folder's real path is taken (a.dat and ./a.dat). */
 bool target_same_path(const char *a, const char *b);
+/* path absolute and free of symlinks, even before it exists (its folder
+ * does); as written when its folder does not resolve either. */
+void target_canon(const char *path, char *out, size_t len);
 
 /* Devices named with --destroy-data (guard.c asks target_write_allowed). */
 void target_allow_destroy(const char *device);

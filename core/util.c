@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -246,4 +247,13 @@ char *util_strdup_printf(const char *fmt, ...)
 		s = NULL;
 	va_end(ap);
 	return s;
+}
+
+bool util_same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+		return !strcmp(a, b);
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

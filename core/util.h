@@ -32,6 +32,9 @@ char *util_read_file(const char *path, size_t *len);
  * tell (another host, or no pid). */
 int util_process_state(const char *host, int64_t pid, double beat_age);
 char *util_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Do paths a and b name one folder (device and inode; the text when either
+ * cannot be read)? */
+bool util_same_dir(const char *a, const char *b);
 
 static inline uint64_t util_now_ns(void)
 {

@@ -1,4 +1,4 @@
--- hbatest database, schema version 5 (PRAGMA user_version).
+-- hbatest database, schema version 6 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -25,7 +25,8 @@ CREATE TABLE runs (
                  CHECK (source IN ('hbatest', 'iometer', 'fio')),
     source_file  TEXT,               -- imported runs: the file's name
     source_sha256 TEXT,              -- imported runs: the file's sha256
-    steps_planned INTEGER            -- steps the plan will run (dry pass); NULL: not known
+    steps_planned INTEGER,           -- steps the plan will run (dry pass); NULL: not known
+    cwd          TEXT                -- the folder it started in (relative targets); NULL: not known
 );
 
 CREATE TABLE targets (
@@ -253,4 +254,4 @@ SELECT run_id, target, min(ord) AS ord,
          AS ceiling_bytes_per_s
 FROM run_testbed WHERE probe = 'pcie' GROUP BY run_id, target;
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

@@ -112,6 +112,20 @@ is "$(q "$DB" "SELECT count(*) FROM events WHERE level = 'error' AND message LIK
 is "$(check_invariant "$DB" 1) $(q "$DB" "SELECT window_s = (SELECT count(*) FROM samples WHERE step_id = 1) AND window_s < 4 FROM steps WHERE id = 1")" \
 	"1 1" "locked out: the step's totals are those of the seconds stored, not of the 4 it measured"
 
+# a lock held when the run starts: a long wait is said, not silent
+DB="$TMP/held.db"
+echo 'hb.run{ name = "held", engine = "null", duration = 1 }' > "$TMP/held.lua"
+"$HB" run "$TMP/held.lua" --db "$DB" --target v1 -q	# the database exists
+lock_db "$DB"
+"$HB" run "$TMP/held.lua" --db "$DB" --target v1 -q 2>"$TMP/held.err" &
+pid=$!
+wait_file "$TMP/held.err" "locked by another process"
+like "$(cat "$TMP/held.err")" "database '.*held.db' is locked by another process \(an open sqlite3 shell, a long query\?\): waiting up to [0-9]+ s more" \
+	"a lock held at the start: after 2 s the wait is said, naming the database"
+unlock_db
+wait $pid; is $? 0 "and once it is let go the run goes on: exit 0"
+is "$(grep -c "locked by another" "$TMP/held.err")" 1 "the wait is said once"
+
 # --- the database deleted mid-run (defect 9) ------------------------------
 DB="$TMP/gone.db"
 "$HB" run "$TMP/steps.lua" --db "$DB" --target v1 -q 2>"$TMP/gone.err" &
@@ -237,10 +251,10 @@ is "$(sha256sum < "$DB")" "$sum" "list and show leave a database byte-identical"
 # --- schema: version 1 upgraded; first runs at once ------------------------
 DB="$TMP/v1.db"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q
-q "$DB" "DROP VIEW sample_total; ALTER TABLE samples DROP COLUMN secs; ALTER TABLE steps DROP COLUMN on_error; ALTER TABLE steps DROP COLUMN placement; ALTER TABLE runs DROP COLUMN source; ALTER TABLE runs DROP COLUMN source_file; ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN steps_planned; PRAGMA user_version = 1"
+q "$DB" "DROP VIEW sample_total; ALTER TABLE samples DROP COLUMN secs; ALTER TABLE steps DROP COLUMN on_error; ALTER TABLE steps DROP COLUMN placement; ALTER TABLE runs DROP COLUMN source; ALTER TABLE runs DROP COLUMN source_file; ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN steps_planned; ALTER TABLE runs DROP COLUMN cwd; PRAGMA user_version = 1"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q; ok $? "a version-1 database takes a new run"
 is "$(q "$DB" "PRAGMA user_version"):$(q "$DB" "SELECT group_concat(COALESCE(on_error, '-')) FROM steps")" \
-	"5:-,-,fail,fail" "it is upgraded to the current version: older steps have no on_error, new ones 'fail'"
+	"6:-,-,fail,fail" "it is upgraded to the current version: older steps have no on_error, new ones 'fail'"
 
 DB="$TMP/new.db"
 pids=""

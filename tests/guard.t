@@ -36,6 +36,13 @@ ok $((rc == 0)) "a write step to the plan itself fails"
 like "$out" "refusing to write to '$TMP/write.lua': it is the plan" "and says it is the plan"
 is "$(sha256sum < "$DB")" "$db_sum" "the database is byte-identical"
 is "$(sha256sum < "$TMP/write.lua")" "$plan_sum" "the plan is byte-identical"
+mkdir "$TMP/mod"
+echo 'return { n = 1 }' > "$TMP/mod/mine.lua"
+printf 'local m = require("mine")\nhb.run{ engine = "psync", rw = "randwrite", size = "1m", duration = 1 }\n' > "$TMP/mod/w.lua"
+out=$(cd "$TMP/mod" && "$HB" run w.lua --db "$TMP/mod.db" --target mine.lua 2>&1)
+like "$? $out" "^1 .*w.lua:2: hb.run: refusing to write to 'mine.lua': it is a module the plan loads \\('./mine.lua'\\)" \
+	"a module the plan loads from its folder is no target either"
+is "$(cat "$TMP/mod/mine.lua")" "return { n = 1 }" "the module is unchanged"
 [ ! -e "$DB-wal" ] && [ ! -e "$DB-journal" ]; ok $? "no journal file was laid out"
 
 mine="$ROOT/plugins/guard-test-$$.dat"
@@ -55,6 +62,30 @@ like "$out" "--target '$TMP/alias.img' is given twice \\(first as '$TMP/data.img
 out=$("$HB" run "$TMP/twice.lua" --db "$DB" --set a="$TMP/data.img" --set b="$TMP/alias.img" 2>&1); rc=$?
 ok $((rc == 0)) "a step naming one target twice fails"
 like "$out" "twice.lua:1: .*target '$TMP/alias.img' is given twice" "naming it"
+ln "$TMP/data.img" "$TMP/hard.img"
+out=$("$HB" run "$TMP/read2.lua" --db "$DB" --target "$TMP/data.img" --target "$TMP/hard.img" 2>&1)
+like "$? $out" "^2 .*--target '$TMP/hard.img' is given twice \\(first as '$TMP/data.img'\\)" \
+	"a hard link to a --target given before: the same file, a usage error"
+out=$(cd "$TMP" && "$HB" run "$TMP/write.lua" --db "$DB" --target new.img --target ./new.img 2>&1)
+like "$? $out" "^2 .*--target './new.img' is given twice \\(first as 'new.img'\\)" \
+	"a file still to create, given as new.img and ./new.img: a usage error (both laid out as one, measured as two)"
+[ ! -e "$TMP/new.img" ]; ok $? "and it is not laid out"
+printf 'hb.run{ engine = "psync", rw = "randread", oio = 2, duration = 1, size = "1m",\n        targets = { "%s", "%s" } }\n' \
+	"$TMP/new2.img" "$TMP/./new2.img" > "$TMP/twice-new.lua"
+like "$("$HB" run "$TMP/twice-new.lua" --db "$DB" 2>&1)" "twice-new.lua:1: .*target '$TMP/./new2.img' is given twice" \
+	"a step naming a file still to create twice: refused in the dry pass"
+if is_root; then
+	truncate -s 8m "$TMP/twin.img"
+	if mkloop twin "$TMP/twin.img"; then
+		set -- $(stat -c '%t %T' "$twin")
+		mknod "$TMP/twin-node" b "$((16#$1))" "$((16#$2))"
+		out=$("$HB" run "$TMP/read2.lua" --db "$DB" --target "$twin" --target "$TMP/twin-node" 2>&1)
+		like "$? $out" "^2 .*--target '$TMP/twin-node' is given twice \\(first as '$twin'\\)" \
+			"a second node of a --target's block device: the same device, a usage error"
+	fi
+else
+	skip "a second node of a block device: needs root for a loop device"
+fi
 is "$(sha256sum < "$DB")" "$db_sum" "the database is still byte-identical"
 
 # ---- a missing device is not a file to create --------------------------------

@@ -57,10 +57,10 @@ for cmd in list show run; do
 	run) "$HB" run plan.lua --db run.db --label "new run" > out 2> err ;;
 	esac
 	is "$?" 0 "$cmd opens the schema-1 database"
-	like "$(cat err)" "database '$cmd.db' has schema version 1: copied it to '$cmd.db.bak-v1' before migrating it to version 5" \
+	like "$(cat err)" "database '$cmd.db' has schema version 1: copied it to '$cmd.db.bak-v1' before migrating it to version 6" \
 		"$cmd says it copied it to $cmd.db.bak-v1"
 	is "$(sha256sum < "$cmd.db.bak-v1")" "$sum" "$cmd: the copy is byte-identical to the original"
-	is "$(q "$cmd.db" 'PRAGMA user_version')" 5 "$cmd: the database is at version 5"
+	is "$(q "$cmd.db" 'PRAGMA user_version')" 6 "$cmd: the database is at version 6"
 	is "$(shape "$cmd.db")" "$(shape fresh.db)" "$cmd: every table, column, index and view of a new database"
 	[ $cmd = run ] || is "$(rows "$cmd.db" | grep -c .)" "$(echo "$old_rows" | grep -c .)" "$cmd: as many rows"
 	[ "$(rows "$cmd.db" | grep -Fvxf - <(echo "$old_rows") | wc -l)" -eq 0 ]
@@ -79,7 +79,7 @@ like "$(head -c 15 list.db.bak-v1)" "SQLite format 3" "the copy is a database"
 # --- report reads a migrated database -------------------------------------------
 cp v1-ref.db report.db
 "$HB" report 1 --db report.db --out rep --no-charts >/dev/null 2>err; ok $? "report opens a schema-1 database"
-[ -s report.db.bak-v1 ] && [ "$(q report.db 'PRAGMA user_version')" = 5 ]; ok $? "after the copy and the migration"
+[ -s report.db.bak-v1 ] && [ "$(q report.db 'PRAGMA user_version')" = 6 ]; ok $? "after the copy and the migration"
 
 # --- WAL mode, as hbatest's databases are --------------------------------------
 cp v1-ref.db wal.db
@@ -109,7 +109,7 @@ is "$(q walx.db.bak-v1 "SELECT count(*) FROM events WHERE message = 'only in the
 # --- no copy of a database without runs; never over an older copy --------------
 sqlite3 empty.db < "$ROOT/tests/fixtures/report/schema-1.sql"
 "$HB" list --db empty.db >/dev/null 2>err
-is "$(q empty.db 'PRAGMA user_version') $(ls | grep -c '^empty.db.bak')" "5 0" "a schema-1 database without runs: migrated, no copy"
+is "$(q empty.db 'PRAGMA user_version') $(ls | grep -c '^empty.db.bak')" "6 0" "a schema-1 database without runs: migrated, no copy"
 cp v1-ref.db again.db; echo "an older copy" > again.db.bak-v1
 sum=$(sha256sum < again.db)
 "$HB" list --db again.db >/dev/null 2>err
@@ -140,7 +140,7 @@ done
 fails=0
 for p in $pids; do wait "$p" || fails=$((fails + 1)); done
 is "$fails $(ls | grep -c '^many.db.bak')" "0 1" "two lists and two runs at once on a schema-1 database: all succeed, one copy"
-is "$(q many.db 'PRAGMA user_version') $(q many.db 'SELECT count(*) FROM runs')" "5 3" "migrated once, the two runs stored"
+is "$(q many.db 'PRAGMA user_version') $(q many.db 'SELECT count(*) FROM runs')" "6 3" "migrated once, the two runs stored"
 is "$(cat many?.err | grep -c 'copied it to')" 1 "one of them made the copy"
 
 # --- the switch to WAL waits for another writer ----------------------------------
@@ -157,11 +157,11 @@ is "$rc $(q held.db 'PRAGMA journal_mode') $(q held.db 'SELECT count(*) FROM run
 	"0 wal 2 1" "a run on a rollback-mode file whose write lock another process holds waits, then switches it to WAL: both writes kept"
 
 # --- newer than this binary: refused, both versions named -----------------------
-cp fresh.db newer.db; q newer.db "PRAGMA user_version = 6"
+cp fresh.db newer.db; q newer.db "PRAGMA user_version = 7"
 sum=$(sha256sum < newer.db)
 for cmd in list run; do
 	if [ $cmd = list ]; then out=$("$HB" list --db newer.db 2>&1); else out=$("$HB" run plan.lua --db newer.db -q 2>&1); fi
-	like "$? $out" "^1 .*database 'newer.db' has schema version 6; this hbatest knows up to 5: upgrade hbatest" \
+	like "$? $out" "^1 .*database 'newer.db' has schema version 7; this hbatest knows up to 6: upgrade hbatest" \
 		"$cmd refuses a newer database, naming both versions"
 done
 is "$(sha256sum < newer.db) $(ls | grep -c '^newer.db.bak')" "$sum 0" "and leaves it as it was"
@@ -174,7 +174,7 @@ if is_root; then
 	mount -o remount,ro "$TMP/ro"; ok $? "a read-only file system holding a schema-1 database"
 	for cmd in list run; do
 		if [ $cmd = list ]; then out=$("$HB" list --db ro/old.db 2>&1); else out=$("$HB" run plan.lua --db ro/old.db -q 2>&1); fi
-		like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses 5: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder and give --db COPY" \
+		like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder and give --db COPY" \
 			"$cmd: exit 1, both versions and the fix named"
 	done
 	is "$(sha256sum < ro/old.db) $(ls ro)" "$sum old.db" "the database untouched, no file beside it"
@@ -183,16 +183,16 @@ if is_root; then
 	cp v1-ref.db full/old.db; sum=$(sha256sum < full/old.db)
 	dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
 	out=$("$HB" list --db full/old.db 2>&1); rc=$?
-	like "$rc $out" "^1 .*database 'full/old.db' has schema version 1 and this hbatest uses 5: it must be migrated, after a copy to 'full/old.db.bak-v1', but the copy failed: No space left on device; it is unchanged: free some space" \
+	like "$rc $out" "^1 .*database 'full/old.db' has schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'full/old.db.bak-v1', but the copy failed: No space left on device; it is unchanged: free some space" \
 		"a full disk: exit 1, the copy's failure and the fix named"
 	is "$(sha256sum < full/old.db) $(ls full | tr '\n' ' ')" "$sum filler old.db " "the database untouched, no partial copy left"
 	rm full/filler
 	"$HB" list --db full/old.db >/dev/null 2>&1; ok $? "with space again, it opens"
-	is "$(sha256sum < full/old.db.bak-v1) $(q full/old.db 'PRAGMA user_version')" "$sum 5" "copied, then migrated"
+	is "$(sha256sum < full/old.db.bak-v1) $(q full/old.db 'PRAGMA user_version')" "$sum 6" "copied, then migrated"
 else
 	mkdir ro; cp v1-ref.db ro/old.db; sum=$(sha256sum < ro/old.db); chmod 555 ro
 	out=$("$HB" list --db ro/old.db 2>&1); rc=$?
-	like "$rc $out" "^1 .*schema version 1 and this hbatest uses 5: it must be migrated, after a copy to 'ro/old.db.bak-v1', but the copy failed: Permission denied" \
+	like "$rc $out" "^1 .*schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'ro/old.db.bak-v1', but the copy failed: Permission denied" \
 		"a read-only folder: exit 1, both versions and the fix named"
 	is "$(sha256sum < ro/old.db) $(ls ro)" "$sum old.db" "the database untouched, no file beside it"
 	chmod 755 ro

@@ -109,7 +109,24 @@ q "$TMP/rel.db" "UPDATE runs SET status = 'aborted'; UPDATE steps SET status = '
 cp "$TMP/w1/rel.lua" "$TMP/w2/"
 out=$(cd "$TMP/w2" && "$HB" run --resume 1 --db "$TMP/rel.db" 2>&1); rc=$?
 is "$rc $(ls "$TMP/w2")" "1 rel.lua" "resumed from another folder: refused, and no rel.dat laid out there"
-like "$out" "run 1 measured the file 'rel.dat', a path relative to the folder it started in, and there is no 'rel.dat' in .*/w2: resume it from that folder" \
-	"saying which file and where to resume from"
+like "$out" "run 1 started in $TMP/w1 and measures the file 'rel.dat' there \\(a path relative to that folder\\); this is $TMP/w2, where 'rel.dat' would be another file: resume it from $TMP/w1" \
+	"saying which file and where to resume from (the folder stored with the run)"
+is "$(q "$TMP/rel.db" "SELECT cwd FROM runs")" "$TMP/w1" "the run stores the folder it started in"
+# another file of that name there: caught too (before schema 6 it was measured)
+truncate -s 1m "$TMP/w2/rel.dat"
+out=$(cd "$TMP/w2" && "$HB" run --resume 1 --db "$TMP/rel.db" 2>&1)
+like "$? $out" "^1 .*run 1 started in $TMP/w1 and measures the file 'rel.dat' there" \
+	"a file of the same name in the other folder: refused, not measured under the run"
+is "$(q "$TMP/rel.db" "SELECT group_concat(status) FROM steps ORDER BY seq")" "done,done,aborted" "and the run is as it was"
+# a run of before schema 6 (no folder stored): only a missing file is caught
+q "$TMP/rel.db" "UPDATE runs SET cwd = NULL"
+rm "$TMP/w2/rel.dat"
+out=$(cd "$TMP/w2" && "$HB" run --resume 1 --db "$TMP/rel.db" 2>&1)
+like "$? $out" "^1 .*run 1 measured the file 'rel.dat', a path relative to the folder it started in, and there is no 'rel.dat' in .*/w2: resume it from that folder" \
+	"no folder stored: a missing relative target is refused, naming it"
+q "$TMP/rel.db" "UPDATE runs SET cwd = '$TMP/w1'"
 (cd "$TMP/w1" && "$HB" run --resume 1 --db "$TMP/rel.db" -q 2>/dev/null); is $? 0 "from its own folder it resumes"
+(cd "$TMP" && "$HB" run w1/rel.lua --db "$TMP/rel.db" --target "$TMP/w1/abs.dat" -q 2>/dev/null)
+q "$TMP/rel.db" "UPDATE runs SET status = 'aborted' WHERE id = 2; UPDATE steps SET status = 'aborted' WHERE run_id = 2 AND seq = 3"
+(cd "$TMP/w2" && "$HB" run --resume 2 --db "$TMP/rel.db" -q 2>/dev/null); is $? 0 "an absolute file target resumes from any folder"
 done_testing

@@ -8,13 +8,14 @@
 
 #include "step.h"
 
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 
 /* How long a statement waits for another process's lock: between steps a
  * long wait costs nothing; inside a step the sampler must keep merging
  * seconds, so it tries briefly and retries later (see step.c). */
 #define DB_BUSY_MS (60 * 1000)
 #define DB_STEP_BUSY_MS 50
+#define DB_BUSY_SAY_MS 2000	/* a wait this long is said (on stderr) */
 
 struct db_event_entry;
 
@@ -31,6 +32,7 @@ struct db {
 	/* this connection's -wal and -shm (device, inode), noted when opened:
 	 * if the file is moved away, only these are ours to remove */
 	unsigned long long side_dev[2], side_ino[2];
+	uint64_t busy_since, busy_said;	/* the current wait's start; the one told of */
 };
 
 struct db_run {

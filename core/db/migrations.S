@@ -21,6 +21,7 @@ hb_migrations:
 	migration "0003-report-views.sql"
 	migration "0004-run-source-step-placement.sql"
 	migration "0005-runs-steps-planned.sql"
+	migration "0006-runs-cwd.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations

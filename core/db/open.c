@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "db/migrate.h"
 #include "log.h"
+#include "util.h"
 
 const char *db_default_path(void)
 {
@@ -41,10 +42,35 @@ const char *db_errmsg(const struct db *db)
 	return db->err[0] ? db->err : "unknown error";
 }
 
+/* SQLite's own busy timeout, with a word when the wait is long: a lock
+ * another process holds (an open sqlite3 shell, a long query) would
+ * otherwise hold a run, or its Ctrl-C, for a minute in silence. */
+static int busy_wait(void *arg, int count)
+{
+	static const int pause_ms[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 };
+	struct db *db = arg;
+	uint64_t now = util_now_ns();
+	int waited, pause = count < (int)ARRAY_SIZE(pause_ms) ? pause_ms[count] : 100;
+
+	if (count == 0)
+		db->busy_since = now;
+	waited = (int)((now - db->busy_since) / 1000000);
+	if (waited >= db->busy_ms)
+		return 0;
+	if (waited >= DB_BUSY_SAY_MS && db->busy_said != db->busy_since) {
+		db->busy_said = db->busy_since;
+		log_warn("database '%s' is locked by another process (an open sqlite3 shell, a "
+			 "long query?): waiting up to %d s more", db->path,
+			 (db->busy_ms - waited + 999) / 1000);
+	}
+	sqlite3_sleep(pause < db->busy_ms - waited ? pause : db->busy_ms - waited);
+	return 1;
+}
+
 void db_set_busy_timeout(struct db *db, int ms)
 {
 	if (db->h)
-		sqlite3_busy_timeout(db->h, ms);
+		sqlite3_busy_handler(db->h, ms > 0 ? busy_wait : NULL, db);
 	db->busy_ms = ms;
 }
 

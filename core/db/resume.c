@@ -166,39 +166,48 @@ static int load_steps(struct db *db, struct resume *r, char *err, size_t len)
 	return 0;
 }
 
-/* A file target named relative to the folder the run started in (not
- * stored) that a done step measured must be here: resumed from another
- * folder, the replay would lay out and measure a new file under the same
- * run. */
+/* A relative file target is relative to the folder the run started in
+ * (runs.cwd, since schema 6). From another folder the same name is another
+ * file (or none), measured under the same run: refused. A run of an older
+ * schema has no folder stored: then only a target that a done step
+ * measured and that is missing here is caught. */
 static int check_relative_targets(struct db *db, struct resume *r, char *err, size_t len)
 {
 	sqlite3_stmt *st;
-	bool done = false;
+	char here[PATH_MAX] = "?";
+	const char *cwd;
+	bool done = false, moved;
 	int rc = 0;
 
 	for (unsigned i = 0; i < r->nsteps; i++)
 		done |= r->steps[i].done;
-	if (!done)
-		return 0;
-	if (!(st = db_prep(db, "SELECT path FROM targets WHERE run_id = ? AND kind = 'file' AND "
-			   "substr(path, 1, 1) != '/' ORDER BY id"))) {
+	if (!getcwd(here, sizeof(here)))
+		snprintf(here, sizeof(here), "?");
+	if (!(st = db_prep(db, "SELECT t.path, r.cwd FROM targets t JOIN runs r ON r.id = t.run_id "
+			   "WHERE t.run_id = ? AND t.kind = 'file' AND substr(t.path, 1, 1) != '/' "
+			   "ORDER BY t.id"))) {
 		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
 		return -EIO;
 	}
 	sqlite3_bind_int64(st, 1, r->run_id);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(st, 0);
-		char here[PATH_MAX] = "?";
 
-		if (access(path, F_OK) == 0)
-			continue;
-		if (!getcwd(here, sizeof(here)))
-			snprintf(here, sizeof(here), "?");
-		snprintf(err, len, "run %lld measured the file '%s', a path relative to the folder "
-			 "it started in, and there is no '%s' in %s: resume it from that folder "
-			 "(if this is that folder, the file was removed)",
-			 (long long)r->run_id, path, path, here);
-		rc = -ENOENT;
+		cwd = (const char *)sqlite3_column_text(st, 1);
+		moved = cwd && !util_same_dir(cwd, here);
+		if (moved) {
+			snprintf(err, len, "run %lld started in %s and measures the file '%s' there "
+				 "(a path relative to that folder); this is %s, where '%s' would "
+				 "be another file: resume it from %s", (long long)r->run_id, cwd,
+				 path, here, path, cwd);
+			rc = -EXDEV;
+		} else if (!cwd && done && access(path, F_OK) != 0) {
+			snprintf(err, len, "run %lld measured the file '%s', a path relative to the "
+				 "folder it started in, and there is no '%s' in %s: resume it from "
+				 "that folder (if this is that folder, the file was removed)",
+				 (long long)r->run_id, path, path, here);
+			rc = -ENOENT;
+		}
 	}
 	sqlite3_finalize(st);
 	return rc;

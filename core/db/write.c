@@ -102,7 +102,8 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
 		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json, "
-		"targets_json, steps_planned) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?)");
+		"targets_json, steps_planned, cwd) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)");
+	char cwd[4096];
 
 	if (!st)
 		return -EIO;
@@ -122,6 +123,8 @@ int64_t db_run_insert(struct db *db, const struct db_run *r)
 	sqlite3_bind_text(st, 13, r->sets_json, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 14, r->targets_json, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 15, r->steps_planned);
+	if (getcwd(cwd, sizeof(cwd)))	/* relative targets are relative to it */
+		sqlite3_bind_text(st, 16, cwd, -1, SQLITE_TRANSIENT);
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "lua/sandbox.h"
 #include "paths.h"
 #include "util.h"
@@ -129,6 +130,7 @@ static int l_require(lua_State *L)
 
 	if (!src)
 		return luaL_error(L, "cannot read module '%s'", path);
+	guard_protect(path, "a module the plan loads");
 	int rc = luaL_loadbufferx(L, src, sz, chunk, "t");
 
 	free(src);

@@ -278,6 +278,23 @@ m core/db/open.c '		    (unsigned long long)sb.st_ino != db->side_ino[i])' '		  
 m core/lua/api.c '		return lua_istable(L, 2) ? set_list(L, key, v) : set_convert(L, 2, key, v);' '		return set_convert(L, 2, key, v);' \
 	'tests/plan_errors.t' 'hb.set with a list default returns the string'
 
+m core/target.c '			return sa.st_rdev == sb.st_rdev;	/* two nodes of one device */' '			return sa.st_ino == sb.st_ino;' \
+	'tests/guard.t' 'two nodes of one block device taken as two targets'
+m core/target.c '	if (stat(a, &sa) == 0 && stat(b, &sb) == 0) {' '	if (0) {' \
+	'tests/guard.t' 'a hard link to a target taken as another target'
+m core/target.c '	return !strcmp(ca, cb);' '	return !strcmp(a, b);' \
+	'tests/guard.t' 'a file to create given as a.dat and ./a.dat: laid out once, measured as two'
+
+m core/lua/sandbox.c '	guard_protect(path, "a module the plan loads");' '' \
+	'tests/guard.t' 'a write step overwrites a module the plan loaded from its folder'
+
+m core/db/open.c '	if (waited >= DB_BUSY_SAY_MS && db->busy_said != db->busy_since) {' '	if (0) {' \
+	'tests/faults.t' 'a run waits up to a minute on a lock another process holds, in silence'
+m core/db/resume.c '		moved = cwd && !util_same_dir(cwd, here);' '		moved = false;' \
+	'tests/resume.t' 'a resume from another folder measures its file of the same name under the run'
+m core/db/write.c '		sqlite3_bind_text(st, 16, cwd, -1, SQLITE_TRANSIENT);' '		;' \
+	'tests/resume.t' 'the folder a run started in is not stored'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
