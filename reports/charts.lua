@@ -136,7 +136,7 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
       figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
       if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
       c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
-        title = g .. ": latency", columns = cols, series = series,
+        title = g .. ": latency", columns = cols, series = series, key_entries = 2,
         args = { xlabel = xlabel, logx = logx and 1 or 0 } }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
       charts.percentiles(g, groups[g], axis)

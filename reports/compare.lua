@@ -1,5 +1,5 @@
 -- How runs compare: steps pair up across runs by (kind, group, axis, axis
--- value), then by name; a delta against the baseline knows which way is
+-- value, workload), then by name; a delta against the baseline knows which way is
 -- better; a change under 2 % is shown apart (grey), as too small to call.
 local compare = {}
 
@@ -22,15 +22,34 @@ function compare.metric(step)
   return "iops", "IOPS"
 end
 
+-- What a step measured: two steps of one name but another OIO, block size,
+-- pattern, write share or worker count are other measurements (a plan run
+-- with another --set), never compared with each other.
+function compare.workload(s)
+  return table.concat({ s.rw or "", s.bs or "", tostring(s.write_pct or ""),
+                        tostring(s.oio or ""), tostring(s.workers or "") }, SEP)
+end
+
 local function base_key(s)
   local g = s.group_name or ""
+  local w = compare.workload(s)
   if s.kind == "steady-round" then
-    return table.concat({ s.kind, g, s.name or "", tostring(s.round or "") }, SEP)
+    return table.concat({ s.kind, g, s.name or "", tostring(s.round or ""), w }, SEP)
   end
   if s.axis and s.axis ~= "" then
-    return table.concat({ s.kind, g, s.axis, tostring(s.axis_value or "") }, SEP)
+    return table.concat({ s.kind, g, s.axis, tostring(s.axis_value or ""), w }, SEP)
   end
-  return table.concat({ s.kind, g, "", s.name or "" }, SEP)
+  return table.concat({ s.kind, g, "", s.name or "", w }, SEP)
+end
+
+-- The workload as a reader tells steps of one name apart: "randread 4k, OIO 256".
+function compare.workload_text(s)
+  local parts = { s.rw or "?", s.bs or "?" }
+  if s.rw and s.rw:find("rw$") and s.write_pct then parts[#parts + 1] = ("write %s %%"):format(s.write_pct) end
+  local t = table.concat(parts, " ")
+  if s.oio then t = t .. ", OIO " .. s.oio end
+  if s.workers and s.workers > 1 then t = t .. ", " .. s.workers .. " workers" end
+  return t
 end
 
 -- The keys of one run's steps: the base key, then the name where the base

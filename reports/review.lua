@@ -30,6 +30,10 @@ for i, r in ipairs(runs) do
   if (label_count[r.name] or 0) > 1 then r.name = r.name .. " " .. r.uuid:sub(1, 8) end
   r.sim = r.simulated == 1
   r.series_title = r.name .. (r.sim and " [simulated]" or "")
+  -- a chart's key drops every title when one does not fit its width: a
+  -- long label is cut there (the page above the charts names it whole)
+  local n = utf8.len(r.series_title)
+  if n and n > 60 then r.series_title = r.series_title:sub(1, utf8.offset(r.series_title, 60) - 1) .. "…" end
 end
 
 -- ---- data ----------------------------------------------------------------
@@ -94,7 +98,9 @@ local function trouble_line(r, s)
   local text = s.error_text and s.error_text ~= "" and s.error_text
   -- the stored count; a zero beside a message that counts errors would only confuse
   local errs = s.errors and (s.errors > 0 or not text) and (", " .. fmt.plural(s.errors, "I/O error")) or ""
-  if not text and s.status == "interrupted" then
+  if not text and s.status == "running" then
+    return what .. ((s.errors or 0) > 0 and errs or "") .. ": under way"
+  elseif not text and s.status == "interrupted" then
     text = "its process ended during it (killed, or the machine went down); the seconds it stored are kept"
   elseif not text and r.state ~= "done" then
     local ev = report.sql([[SELECT message FROM events WHERE run_id = ?1
@@ -110,11 +116,22 @@ for i, r in ipairs(runs) do
   for _, s in ipairs(steps[i]) do
     if step_trouble(s) then lines[#lines + 1] = "<li>" .. trouble_line(r, s) .. "</li>" end
   end
-  if r.state ~= "done" then
+  -- the steps its plan had left (steps_planned: the dry pass's count, NULL
+  -- when not known); a report lists only steps some run has
+  local left = r.steps_planned and r.steps_planned - #steps[i] or 0
+  local planned = left > 0 and (" It %s %d of its plan’s %d steps%s."):format(
+    r.state == "running" and "has started" or "ran", #steps[i], r.steps_planned,
+    N == 1 and r.state ~= "running" and "; the rest are not in this report" or "") or ""
+  if r.state == "running" then
+    report.log(("run %s is still running: the report shows its results so far"):format(r.name))
+    add('<div class="alert"><b>', esc(r.name), "</b> is still <b>running</b>: these are its results ",
+        "so far (a step under way is marked “running”); report again when it ends.",
+        esc(planned), #lines > 0 and "<ul>" .. table.concat(lines) .. "</ul>" or "", "</div>")
+  elseif r.state ~= "done" then
     add('<div class="alert"><b>', esc(r.name), "</b> is <b>", esc(r.state),
         "</b>: its results stop where it stopped",
         N > 1 and "; steps it did not reach are listed as not in every run below" or "",
-        ".", #lines > 0 and "<ul>" .. table.concat(lines) .. "</ul>" or "", "</div>")
+        ".", esc(planned), #lines > 0 and "<ul>" .. table.concat(lines) .. "</ul>" or "", "</div>")
   elseif #lines > 0 then
     add('<div class="alert"><b>', esc(r.name), "</b> counted errors:<ul>",
         table.concat(lines), "</ul></div>")
@@ -311,7 +328,7 @@ add("</tbody></table>")
 if N > 1 then add('<p class="sub">Rows that differ between the runs are highlighted.</p>') end
 
 -- ---- summary ---------------------------------------------------------------
-local function step_label(s)
+local function plain_label(s)
   local g = s.group_name and s.group_name ~= "" and s.group_name or nil
   local label = s.name or "?"
   if s.axis and s.axis ~= "" and g then
@@ -323,6 +340,17 @@ local function step_label(s)
   local round = " round " .. (s.round or "?")
   if s.kind == "steady-round" and label:sub(-#round) ~= round then label = label .. round end
   return label
+end
+
+-- Rows of one label (one name, another workload) say what each measured.
+local label_rows = {}
+for _, row in ipairs(rows) do
+  local l = plain_label(row.first)
+  label_rows[l] = (label_rows[l] or 0) + 1
+end
+local function step_label(s)
+  local l = plain_label(s)
+  return label_rows[l] and label_rows[l] > 1 and ("%s (%s)"):format(l, compare.workload_text(s)) or l
 end
 
 -- A step's value, and for a step that did not finish but stored whole
@@ -368,7 +396,8 @@ for _, row in ipairs(rows) do
         add('<td class="num partial">', fmt.num(part[i]), '<br><span class="note">',
             esc(note[i]), "</span></td>")
       else
-        add(best == i and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
+        local tied = best and vals[i] == vals[best]	-- every run at the best value
+        add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
       end
       line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""
     end
@@ -387,7 +416,7 @@ for _, row in ipairs(rows) do
 end
 add("</tbody></table>")
 if N > 1 then
-  add('<p class="sub">★ best of the row. Deltas in green are better, red worse (IOPS and MB/s ',
+  add('<p class="sub">★ best of the row (each run that ties for it). Deltas in green are better, red worse (IOPS and MB/s ',
       "up, latency down); grey: a change under ", compare.noise_pct, " %. A value marked ",
       "“aborted/failed after N seconds” is from a step that did not finish: shown, not compared.</p>")
 end

@@ -54,6 +54,21 @@ for order in "q1 ab" "ab q1"; do
 done
 like "$(page "$TMP/a")" 'class="alert"><b>ab</b> is <b>aborted</b>.*<li>step 2 “4k random read QD4” aborted after 2 seconds' \
 	"the alert names the aborted step"
+like "$(page "$TMP/a")" 'class="alert"><b>ab</b> is <b>aborted</b>: its results stop where it stopped; steps it did not reach are listed as not in every run below\. It ran 2 of its plan’s 3 steps\.<ul>' \
+	"the alert counts the steps it ran against its plan's"
+rep ab --out "$TMP/a1"
+like "$(page "$TMP/a1")" 'is <b>aborted</b>: its results stop where it stopped\. It ran 2 of its plan’s 3 steps; the rest are not in this report\.<ul>' \
+	"alone in a report: the steps it did not reach are said to be missing (they are in no list)"
+# a run still under way: its results so far, said on the page and on stderr
+sleep 0 & dead=$!; wait $dead
+q "$DB" "UPDATE runs SET status = 'running', finished_at = NULL, pid = $$, host = '$(hostname)', heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE label = 'ab';
+	UPDATE steps SET status = 'running' WHERE run_id = (SELECT id FROM runs WHERE label = 'ab') AND seq = 2"
+rep ab --out "$TMP/live"; ok $? "a report of a run still running"
+like "$(page "$TMP/live")" 'class="alert"><b>ab</b> is still <b>running</b>: these are its results so far \(a step under way is marked “running”\); report again when it ends\. It has started 2 of its plan’s 3 steps\.<ul><li>step 2 “4k random read QD4” running after [0-9]+ seconds?: under way</li>' \
+	"the page says the results are so far, and the step is under way (not 'no error text recorded')"
+like "$(cat "$TMP/err")" "run ab is still running: the report shows its results so far" "and stderr says so"
+q "$DB" "UPDATE runs SET status = 'aborted', pid = $dead WHERE label = 'ab';
+	UPDATE steps SET status = 'aborted' WHERE run_id = (SELECT id FROM runs WHERE label = 'ab') AND seq = 2"
 is "$(head -1 "$TMP/a/data/summary.csv")" "step,kind,metric,ab,q1,delta % q1,partial ab,partial q1,partial note ab,partial note q1" \
 	"summary.csv: a value per run, the deltas, then a partial value and a note per run"
 is "$(grep '^4k random read QD4,measure,IOPS,' "$TMP/a/data/summary.csv" | cut -d, -f4,7-)" ",67000,,aborted after 2 seconds," \
@@ -219,5 +234,54 @@ printf 'hb.run{ engine = "sim", targets = "v", rw = "read", bs = "1m", oio = 64,
 "$HB" run "$TMP/p6.lua" --db "$TMP/p6.db" --label p6 -q 2>>"$TMP/stderr"; ok $? "a sim run on pcie6x4"
 "$HB" report p6 --db "$TMP/p6.db" --out "$TMP/p6" --no-charts >/dev/null 2>"$TMP/err"
 like "$(cat "$TMP/p6/index.html")" "PCIe6 x4, 30.25 GB/s" "the report names PCIe6 x4 at 64 GT/s x 4 x 242/256 / 8 = 30.25 GB/s"
+
+# steps of one name pair up only with the same workload: a run whose plan took
+# its two OIO points in the other order compares OIO 4 with OIO 4
+cat > "$TMP/ord.lua" <<'LUA'
+local oios = hb.set("rev", false) and { 256, 4 } or { 4, 256 }
+for _, o in ipairs(oios) do
+  hb.run{ name = "4k read", engine = "sim", targets = "v", rw = "randread", bs = "4k", oio = o,
+          duration = 2, ramp = 0, sim = { preset = "lsi3108-8sas" } }
+end
+LUA
+"$HB" run "$TMP/ord.lua" --db "$TMP/ord.db" --label ordA -q 2>>"$TMP/stderr" &&
+	"$HB" run "$TMP/ord.lua" --db "$TMP/ord.db" --label ordB --set rev=true -q 2>>"$TMP/stderr"
+ok $? "two runs of one plan, the OIO points in the other order"
+"$HB" report ordA ordB --db "$TMP/ord.db" --out "$TMP/ord" --no-charts >/dev/null 2>"$TMP/err"
+want=$(q "$TMP/ord.db" "SELECT group_concat(printf('%.2f', iops), ',') FROM (SELECT iops FROM steps WHERE oio = 4 ORDER BY run_id)")
+is "$(grep '^"4k read (randread 4k, OIO 4)",measure,IOPS' "$TMP/ord/data/summary.csv" | cut -d, -f5,6 |
+	awk -F, '{ printf "%.2f,%.2f", $1, $2 }')" "$want" \
+	"the OIO 4 row holds each run's OIO 4 step (not ordB's OIO 256), its label naming the workload"
+is "$(grep -c '^"4k read (randread 4k, OIO 256)",measure,' "$TMP/ord/data/summary.csv")" 2 \
+	"and the OIO 256 row its own (IOPS and p99)"
+like "$(page "$TMP/ord")" '<tr><td>4k read \(randread 4k, OIO 4\)</td><td class="metric">IOPS</td><td class="num best">([0-9,]+)</td><td class="num best">\1</td>' \
+	"equal values (the simulator is deterministic): both starred, not only the first"
+
+# chart keys: four runs of 50-character labels and one of 135 under a chart
+# of two key lines a run (mean, p99): the key sits under the x label, never
+# on it, and a label too long for the chart is cut, not the key dropped
+printf 'hb.sweep{ base = { engine = "sim", targets = "v", rw = "randread", duration = 1, ramp = 0,\n  sim = { preset = "lsi3108-8sas" } }, bs = { "4k" }, oio = { 2, 4 } }\n' > "$TMP/key.lua"
+long=$(printf 'card %s' "$(printf 'x%.0s' $(seq 130))")
+for i in 1 2 3 4; do
+	"$HB" run "$TMP/key.lua" --db "$TMP/key.db" --label "LSI MegaRAID 9361-8i FW 4.680.00-8290 8x SSD, run $i" -q 2>>"$TMP/stderr"
+done
+"$HB" run "$TMP/key.lua" --db "$TMP/key.db" --label "$long" -q 2>>"$TMP/stderr"
+"$HB" report 1 2 3 4 5 --db "$TMP/key.db" --out "$TMP/key" --format svg >/dev/null 2>"$TMP/err"; ok $? "a report of five runs with long labels"
+svg=$(ls "$TMP"/key/charts/*-latency.svg | head -1)
+# each text's y (from the group's translate) and its text
+texts() { awk '/translate\(/ { match($0, /translate\([0-9.]+,[0-9.]+\)/); split(substr($0, RSTART + 10, RLENGTH - 11), p, ","); y = p[2] }
+	/<text>/ { t = $0; gsub(/.*<text>|<\/text>.*/, "", t); print y "\t" t }' "$1"; }
+xl=$(texts "$svg" | awk -F'\t' '$2 ~ /^outstanding I\/O/ { print $1 }')
+top=$(texts "$svg" | awk -F'\t' '$2 ~ / (mean|p99)$/ { if (min == "" || $1 < min) min = $1 } END { print min }')
+is "$(texts "$svg" | grep -c ' \(mean\|p99\)$')" 10 "the latency key lists mean and p99 of the five runs"
+ok $(awk -v a="$xl" -v b="$top" 'BEGIN { exit !(b - a >= 17) }'; echo $?) \
+	"its first line (y $top) is a line of text (17) below the x label (y $xl), not over it"
+like "$(texts "$svg" | cut -f2)" "^card x{54}… mean$" "the 135-character label is cut to 60 characters in the key"
+
+# --out "$DIR" with DIR unset: a usage error, not "cannot rename ... to ''"
+"$HB" report 1 --db "$TMP/key.db" --out "" >/dev/null 2>"$TMP/err"
+like "$? $(cat "$TMP/err")" "^2 hbatest report: option '--out' is empty \(an unset variable\?\)" "report --out '': a usage error"
+"$HB" export 1 --db "$TMP/key.db" --out "" >/dev/null 2>"$TMP/err"
+like "$? $(cat "$TMP/err")" "^2 hbatest export: option '--out' is empty \(an unset variable\?\)" "export --out '': a usage error"
 
 done_testing

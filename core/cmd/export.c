@@ -25,7 +25,10 @@ struct export_args {
 
 static int parse_value(struct export_args *a, const char *opt, const char *v)
 {
-	if (!strcmp(opt, "--out")) {
+	if (!strcmp(opt, "--out") && !*v) {	/* --out "$F" with F unset */
+		cli_usage_error("export", "option '--out' is empty (an unset variable?)");
+		return -1;
+	} else if (!strcmp(opt, "--out")) {
 		a->out = strcmp(v, "-") ? v : NULL;	/* "-": stdout */
 	} else if (!strcmp(opt, "--what")) {
 		a->table = db_export_table_index(v);

@@ -72,6 +72,11 @@ static int parse_size(struct report_args *a, const char *s)
 
 static int parse_value(struct report_args *a, const char *opt, const char *v)
 {
+	if (!*v && (!strcmp(opt, "--out") || !strcmp(opt, "--baseline") ||
+		    !strcmp(opt, "--template"))) {	/* --out "$DIR" with DIR unset */
+		cli_usage_error("report", "option '%s' is empty (an unset variable?)", opt);
+		return -1;
+	}
 	if (!strcmp(opt, "--out"))
 		a->out = v;
 	else if (!strcmp(opt, "--title"))

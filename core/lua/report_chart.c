@@ -225,6 +225,40 @@ static void add_series_array(lua_State *L, struct strbuf *b, int ser, int n, con
 	sb_printf(b, "%s", "]\n");
 }
 
+/* key_margin: the bottom margin, in lines, that holds the x label and the
+ * key under it (the templates put it there, horizontal). gnuplot gives the
+ * key columns as wide as its longest title and drops a key that does not
+ * fit; review.lua keeps titles to 60 characters, and the margin grows by
+ * a line and a half for each row of the key (7 lines for one row) (about 11
+ * pixels a character, the SVG's font; a sample and a gap take 7). */
+static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, int n,
+			   unsigned width)
+{
+	size_t longest = 0;
+	unsigned per_row = width / 11, cols, rows, each;
+	char line[64];
+
+	lua_getfield(L, spec, "key_entries");	/* a series' lines in the key (mean, p99) */
+	each = lua_isinteger(L, -1) && lua_tointeger(L, -1) > 0 && lua_tointeger(L, -1) < 16 ?
+	       (unsigned)lua_tointeger(L, -1) : 1;
+	lua_pop(L, 1);
+
+	for (int i = 1; i <= n; i++) {
+		size_t chars = 0;
+
+		if (lua_geti(L, ser, i) == LUA_TTABLE && lua_getfield(L, -1, "title") == LUA_TSTRING)
+			for (const char *c = lua_tostring(L, -1); *c; c++)
+				chars += ((unsigned char)*c & 0xc0) != 0x80;
+		lua_settop(L, ser);
+		longest = chars > longest ? chars : longest;
+	}
+	cols = per_row / (unsigned)(longest + 7);
+	cols = cols ? cols : 1;
+	rows = n > 0 ? ((unsigned)n * each + cols - 1) / cols : 1;
+	snprintf(line, sizeof(line), "key_margin = %.2f\n", rows > 1 ? 5.0 + 1.5 * rows : 7.0);
+	sb_printf(b, "%s", line);
+}
+
 /* points[i]: series i's points; key(i, s): its legend entry, titles[i].s,
  * or '' (no entry) when it has none, so the key lists only drawn runs. */
 static void add_points(lua_State *L, struct strbuf *b, int ser, int n)
@@ -328,6 +362,7 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	add_series_array(L, b, ser, nseries, "titles", "title");
 	add_series_array(L, b, ser, nseries, "colors", "color");
 	add_points(L, b, ser, nseries);
+	add_key_margin(L, b, spec, ser, nseries, r->o->width);
 	lua_pop(L, 1);
 	add_args(L, b, spec);
 	sb_printf(b, "%s", "set datafile separator '\\t'\n\n");

@@ -30,7 +30,7 @@ wrap2(w, rest, out, line) = strlen(line) == 0 ? wrap_(rest, out, w) : \
 wrap(s) = strlen(s) > 300 ? s : wrap_(s, "", "")	# (gnuplot limits the recursion)
 nlines(s) = strstrt(s, "\n") == 0 ? 1 : 1 + nlines(s[strstrt(s, "\n") + 1:])
 stats datafile index 0 using (nlines(wrap(strcol(3)))) nooutput
-set bmargin 6 + STATS_max
+set bmargin key_margin - 1 + STATS_max
 off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
 # A bar without a value or a known ceiling has NaN there (a run without
 # points: a row of NaN): its line is skipped (1/0), its labels are empty and

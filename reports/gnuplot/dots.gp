@@ -9,7 +9,7 @@ set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
-set bmargin 7
+set bmargin key_margin
 set yrange [0:*]
 set offsets 0, 0, graph 0.06, 0
 set format y '%.0f'

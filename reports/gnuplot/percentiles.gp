@@ -8,7 +8,7 @@ set border 3 lc rgb '#444444'
 set tics nomirror
 set grid xtics ytics lc rgb '#dddddd'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
-set bmargin 7
+set bmargin key_margin
 set logscale y
 set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set xtics ('p50' 0.30103, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4)

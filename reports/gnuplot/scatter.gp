@@ -20,7 +20,7 @@ set offsets 0, 0, graph 0.06, 0
 set format y '%.0f'
 set grid ytics lc rgb '#eeeeee'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 2
-set bmargin 7
+set bmargin key_margin
 if (ramp_s > 0) { set object 1 rect from 0, graph 0 to ramp_s, graph 1 behind fc rgb '#eeeeee' fs solid noborder }
 plot avg_value with lines lw 2.5 lc rgb '#000000' notitle, \
      avg_lat axes x1y2 with lines lw 2 dt 2 lc rgb '#555555' notitle, \

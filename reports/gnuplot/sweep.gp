@@ -7,7 +7,7 @@ set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics lc rgb '#dddddd' lw 1
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
-set bmargin 7
+set bmargin key_margin
 set yrange [0:*]
 set format y '%.0f'
 if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics autofreq }

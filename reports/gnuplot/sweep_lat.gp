@@ -7,7 +7,7 @@ set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics mytics lc rgb '#dddddd' lw 1
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
-set bmargin 7
+set bmargin key_margin
 set logscale y
 set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics autofreq }

@@ -295,6 +295,21 @@ m core/db/resume.c '		moved = cwd && !util_same_dir(cwd, here);' '		moved = fals
 m core/db/write.c '		sqlite3_bind_text(st, 16, cwd, -1, SQLITE_TRANSIENT);' '		;' \
 	'tests/resume.t' 'the folder a run started in is not stored'
 
+m reports/compare.lua '  local w = compare.workload(s)' '  local w = ""' \
+	'tests/report_gaps.t' 'steps of one name pair by order whatever their OIO: OIO 4 compared with OIO 256'
+m reports/review.lua '        local tied = best and vals[i] == vals[best]	-- every run at the best value' '        local tied = best == i' \
+	'tests/report_gaps.t' 'a tie for the best value stars only the first run'
+m reports/review.lua '  local left = r.steps_planned and r.steps_planned - #steps[i] or 0' '  local left = 0' \
+	'tests/report_gaps.t' 'steps no run reached vanish from a report without a word'
+m reports/review.lua '  if r.state == "running" then' '  if false then' \
+	'tests/report_gaps.t' 'a run still running reads as stopped where it stopped, its step with no error text recorded'
+m core/lua/report_chart.c 'rows > 1 ? 5.0 + 1.5 * rows : 7.0);' '7.0);' \
+	'tests/report_gaps.t' 'a key of many rows is drawn over the x label'
+m reports/review.lua '  if n and n > 60 then' '  if false then' \
+	'tests/report_gaps.t' 'a label too long for the chart drops its whole key'
+m reports/charts.lua 'columns = cols, series = series, key_entries = 2,' 'columns = cols, series = series,' \
+	'tests/report_gaps.t' 'the latency key (two lines a run) is given the margin of one'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
