@@ -105,6 +105,12 @@ local function sweep_groups(axis)
   return groups, order
 end
 
+-- A point's x: the swept value; a block size in KiB ("4k" -> 4, "1m" -> 1024).
+local function x_of(axis, v)
+  if axis == "bs" then return (compare.bytes(v) or 0) / 1024 end
+  return tonumber(v)
+end
+
 -- which: nil for every group, or a function(group name) -> bool.
 function charts.sweeps(axis, heading, xlabel, logx, which)
   local groups, all = sweep_groups(axis)
@@ -114,13 +120,14 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
   end
   for _, g in ipairs(order) do
     local field, unit = compare.metric(groups[g][1].first)
+    if axis == "bs" then field, unit = "mbps", "MB/s" end	-- what grows with the size
     local series = {}
     for i, r in ipairs(ctx.runs) do
       local pts = {}
       for _, row in ipairs(groups[g]) do
         local s = row.steps[i]
         if s and s.status == "done" then
-          pts[#pts + 1] = { tonumber(s.axis_value), s[field], s.lat_mean_us, s.lat_p99_us }
+          pts[#pts + 1] = { x_of(axis, s.axis_value), s[field], s.lat_mean_us, s.lat_p99_us }
         end
       end
       table.sort(pts, function(a, b) return a[1] < b[1] end)
@@ -286,7 +293,8 @@ local function common_top(rows)
     for i = 1, #ctx.runs do
       if not (row.steps[i] and row.steps[i].status == "done") then all = false end
     end
-    if all and (not best or tonumber(row.first.axis_value) > tonumber(best.first.axis_value)) then
+    if all and (not best or x_of(row.first.axis, row.first.axis_value) >
+                            x_of(best.first.axis, best.first.axis_value)) then
       best = row
     end
   end
@@ -308,7 +316,8 @@ function charts.percentiles(g, rows, axis)
     series[i] = { title = r.series_title, color = r.color, rows = pts }
   end
   if not any then return end
-  local what = ("%s at %s %s"):format(g, axis == "oio" and "OIO" or "write %", row.first.axis_value)
+  local what = ("%s at %s %s"):format(g, ({ oio = "OIO", bs = "bs" })[axis] or "write %",
+    row.first.axis_value)
   local c = report.chart{ name = axis .. "-" .. g .. "-percentiles", template = "percentiles",
     title = what .. ": latency percentiles", columns = { "nines", "latency_us", "percentile" },
     series = series }

@@ -271,8 +271,10 @@ local function run_facts(i)
   end
   cells["Engine"] = table.concat(engines, ", ")
   cells["Targets"] = target_list(r)
-  cells["Plan"] = r.plan_path
-  cells["Plan sha256"] = r.plan_sha256 and r.plan_sha256:sub(1, 16)
+  -- a plan named relative to the folder the run started in (runs.cwd, since schema 6)
+  local rel = r.plan_path and r.cwd and r.plan_path:sub(1, 1) ~= "/"
+  cells["Plan"] = rel and (r.cwd:gsub("/$", "") .. "/" .. r.plan_path:gsub("^%./", "")) or r.plan_path
+  cells["Plan sha256"] = r.plan_sha256
   cells["--set"] = (r.sets_json and r.sets_json ~= "{}" and r.sets_json ~= "[]") and r.sets_json or nil
   if r.source and r.source ~= "hbatest" then	-- the importing tool's version is not hbatest's
     local v = r.version or ""
@@ -463,6 +465,7 @@ charts.sweeps("oio", "Outstanding I/O (OIO) sweeps", "outstanding I/O (OIO)", tr
               function(g) return not profile(g) end)
 charts.sweeps("oio", "Server profiles", "outstanding I/O (OIO)", true, profile)
 charts.sweeps("write_pct", "Write-mix sweeps", "write % (0 = all reads)", false)
+charts.sweeps("bs", "Block-size sweeps", "block size (KiB)", true)
 charts.steady()
 charts.sequential_bars()
 charts.per_target()

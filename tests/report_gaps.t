@@ -284,4 +284,22 @@ like "$? $(cat "$TMP/err")" "^2 hbatest report: option '--out' is empty \(an uns
 "$HB" export 1 --db "$TMP/key.db" --out "" >/dev/null 2>"$TMP/err"
 like "$? $(cat "$TMP/err")" "^2 hbatest export: option '--out' is empty \(an unset variable\?\)" "export --out '': a usage error"
 
+# a block-size sweep: a chart of MB/s over the block size (it had none)
+printf 'hb.sweep{ base = { engine = "sim", targets = "v", rw = "randread", oio = 8, duration = 1, ramp = 0,\n  sim = { preset = "lsi3108-8sas" } }, group = "bs sweep", bs = { "4k", "64k", "1m" } }\n' > "$TMP/bs.lua"
+"$HB" run "$TMP/bs.lua" --db "$TMP/bs.db" --label bs -q 2>>"$TMP/stderr"
+"$HB" report bs --db "$TMP/bs.db" --out "$TMP/bs" --format svg >/dev/null 2>"$TMP/err"; ok $? "a report of a block-size sweep"
+like "$(page "$TMP/bs")" "<h2>Block-size sweeps</h2><h3>bs sweep</h3>" "it has a section of its own"
+tsv=$(ls "$TMP"/bs/charts/*-bs-bs-sweep.tsv)
+is "$(grep -v '^#' "$tsv" | awk 'NF { print $1 }' | tr '\n' ' ')" "4 64 1024 " "its x: the block sizes in KiB, in order"
+is "$(grep -v '^#' "$tsv" | awk 'NF { printf "%.1f ", $2 }')" \
+	"$(q "$TMP/bs.db" "SELECT group_concat(printf('%.1f', mbps), ' ') || ' ' FROM (SELECT mbps FROM steps ORDER BY seq)")" \
+	"its y: each step's MB/s"
+
+# the test bed's plan: a path given relative is shown from the folder the run
+# started in (runs.cwd), and its sha256 whole
+(cd "$TMP" && "$HB" run ./bs.lua --db "$TMP/rel.db" --label rel -q 2>>"$TMP/stderr")
+"$HB" report rel --db "$TMP/rel.db" --out "$TMP/relr" --no-charts >/dev/null 2>"$TMP/err"
+like "$(page "$TMP/relr")" "<th>Plan</th><td>$TMP/bs.lua</td></tr><tr><th>Plan sha256</th><td>$(sha256sum < "$TMP/bs.lua" | cut -c1-64)</td>" \
+	"the plan ./bs.lua reads $TMP/bs.lua, its sha256 in full (64 digits)"
+
 done_testing

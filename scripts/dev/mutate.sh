@@ -310,6 +310,12 @@ m reports/review.lua '  if n and n > 60 then' '  if false then' \
 m reports/charts.lua 'columns = cols, series = series, key_entries = 2,' 'columns = cols, series = series,' \
 	'tests/report_gaps.t' 'the latency key (two lines a run) is given the margin of one'
 
+m reports/review.lua 'charts.sweeps("bs", "Block-size sweeps", "block size (KiB)", true)' '' \
+	'tests/report_gaps.t' 'a block-size sweep gets no chart and no word'
+
+m reports/review.lua '  local rel = r.plan_path and r.cwd and r.plan_path:sub(1, 1) ~= "/"' '  local rel = false' \
+	'tests/report_gaps.t' 'a plan given relative reads in the test bed without the folder it was in'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
