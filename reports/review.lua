@@ -264,6 +264,19 @@ local function run_facts(i)
     once(presets, s.sim_preset); once(links, s.sim_link); once(engines, s.engine)
   end
   if #presets > 0 then cells["Simulated card"] = table.concat(presets, ", ") end
+  -- the simulated array: layout, drives and their size, strip (a preset's
+  -- or the plan's own, as each step ran it)
+  local arrays = {}
+  for _, a in ipairs(report.sql([[SELECT DISTINCT json_extract(params_json, '$.sim.layout') AS layout,
+      json_extract(params_json, '$.sim.drives') AS drives,
+      json_extract(params_json, '$.sim.drive_capacity') AS cap,
+      json_extract(params_json, '$.sim.strip') AS strip
+      FROM steps WHERE run_id = ?1 AND json_extract(params_json, '$.sim.layout') IS NOT NULL
+      ORDER BY seq]], r.id)) do
+    once(arrays, ("%s of %s x %s drives%s"):format(tostring(a.layout):upper(), a.drives or "?",
+      fmt.bytes(a.cap) or "?", a.strip and (", strip " .. fmt.bytes(a.strip)) or ""))
+  end
+  if #arrays > 0 then cells["Simulated array"] = table.concat(arrays, "; ") end
   if #links > 0 then
     local l = {}
     for k, v in ipairs(links) do l[k] = fmt.link_label(v) end
@@ -292,7 +305,7 @@ local function run_facts(i)
 end
 
 local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board", "Driver",
-  "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link",
+  "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link", "Simulated array",
   "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Imported from",
   "Latency", "Started (UTC)",
   "Finished (UTC)" }

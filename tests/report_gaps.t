@@ -302,4 +302,18 @@ is "$(grep -v '^#' "$tsv" | awk 'NF { printf "%.1f ", $2 }')" \
 like "$(page "$TMP/relr")" "<th>Plan</th><td>$TMP/bs.lua</td></tr><tr><th>Plan sha256</th><td>$(sha256sum < "$TMP/bs.lua" | cut -c1-64)</td>" \
 	"the plan ./bs.lua reads $TMP/bs.lua, its sha256 in full (64 digits)"
 
+like "$(page "$TMP/relr")" "<th>Simulated array</th><td>RAID5 of 8 x [0-9.]+ [GT]iB drives, strip [0-9.]+ KiB</td>" \
+	"a simulated run's test bed names its array: layout, drives and their size, strip"
+
+# a long step's scatter: the average lines (which leave the ramp out) start
+# where the shaded ramp ends, and the time axis ends at the last second
+printf 'hb.run{ name = "long", engine = "sim", targets = "v", rw = "randread", oio = 32, duration = 600, ramp = 60,\n  sim = { preset = "lsi3108-8sas" } }\n' > "$TMP/long.lua"
+"$HB" run "$TMP/long.lua" --db "$TMP/long.db" --label long -q 2>>"$TMP/stderr"
+"$HB" report long --db "$TMP/long.db" --out "$TMP/long" --format svg >/dev/null 2>"$TMP/err"; ok $? "a report of a 600 s step after a 60 s ramp"
+svg=$(ls "$TMP"/long/charts/*scatter*.svg)
+ramp_end=$(grep -o "polygon fill = 'rgb(238, 238, 238)' points = '[0-9.]*,[0-9.]* [0-9.]*" "$svg" | head -1 | awk '{ split($NF, p, ","); print p[1] }')
+avg_start=$(grep -o "<path stroke='rgb(  0,   0,   0)'  d='M[0-9.]*" "$svg" | head -1 | sed 's/.*M//')
+ok $(awk -v r="$ramp_end" -v a="$avg_start" 'BEGIN { exit !(r > 0 && a >= r - 2 && a <= r + 4) }'; echo $?) \
+	"the average line starts at the ramp's end (x $avg_start, the ramp's edge $ramp_end), not across the ramp"
+
 done_testing

@@ -316,6 +316,11 @@ m reports/review.lua 'charts.sweeps("bs", "Block-size sweeps", "block size (KiB)
 m reports/review.lua '  local rel = r.plan_path and r.cwd and r.plan_path:sub(1, 1) ~= "/"' '  local rel = false' \
 	'tests/report_gaps.t' 'a plan given relative reads in the test bed without the folder it was in'
 
+m reports/gnuplot/scatter.gp 'plot datafile using 1:(column(4) == 0 ? avg_value : 1/0) with lines' 'plot avg_value with lines' \
+	'tests/report_gaps.t' 'the average line of a scatter is drawn across the ramp it leaves out'
+m reports/review.lua '  if #arrays > 0 then cells["Simulated array"] = table.concat(arrays, "; ") end' '' \
+	'tests/report_gaps.t' 'the test bed of a simulated run names no RAID level, drives or strip'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
