@@ -51,9 +51,21 @@ void log_stderr(const char *fmt, ...)
 	clearerr(stderr);
 }
 
-void hb_log(enum hb_log_level level, const char *fmt, ...)
+static void console(enum hb_log_level level, const char *msg, bool on_main)
 {
 	static const char *const prefix[] = { "error: ", "warning: ", "", "debug: " };
+
+	if ((int)level > verbosity)
+		return;
+	pthread_mutex_lock(&log_lock);
+	if (on_main && clear_hook)
+		clear_hook();
+	log_stderr("hbatest: %s%s\n", prefix[level], msg);
+	pthread_mutex_unlock(&log_lock);
+}
+
+void hb_log(enum hb_log_level level, const char *fmt, ...)
+{
 	char msg[1024];
 	va_list ap;
 	bool on_main = pthread_equal(pthread_self(), main_thread);
@@ -64,11 +76,16 @@ void hb_log(enum hb_log_level level, const char *fmt, ...)
 
 	if (on_main && sink && level <= HB_LOG_INFO)
 		sink(sink_ctx, level, msg);
-	if ((int)level > verbosity)
-		return;
-	pthread_mutex_lock(&log_lock);
-	if (on_main && clear_hook)
-		clear_hook();
-	log_stderr("hbatest: %s%s\n", prefix[level], msg);
-	pthread_mutex_unlock(&log_lock);
+	console(level, msg, on_main);
+}
+
+void log_console(enum hb_log_level level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	console(level, msg, pthread_equal(pthread_self(), main_thread));
 }

@@ -18,6 +18,12 @@ void log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hb_log(enum hb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* As hb_log, but stderr only, never the sink: for code that runs inside a
+ * database call (SQLite's busy handler), where storing an event would
+ * re-enter the connection. */
+void log_console(enum hb_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #define log_error(...) hb_log(HB_LOG_ERROR, __VA_ARGS__)
 #define log_warn(...)  hb_log(HB_LOG_WARN, __VA_ARGS__)
 #define log_info(...)  hb_log(HB_LOG_INFO, __VA_ARGS__)

@@ -41,9 +41,11 @@ static const struct command {
 	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)", NULL },
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
-	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]",
+	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
+	  "                      [--db FILE]",
 	  "report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
-	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts.\n" },
+	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts. --format takes svg\n"
+	  "or png with pdf (the page shows one of them).\n" },
 	{ "sql", cmd_sql,
 	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
 	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
@@ -54,7 +56,8 @@ static const struct command {
 	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
 	  "README \"Export format\".\n" },
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
-	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)", NULL },
+	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
+	  "merge: its databases are its arguments; --db does not apply.\n" },
 	{ "--version", cmd_version, "--version | help", NULL },
 	{ "version", cmd_version, NULL, NULL },
 	{ "help", cmd_help, NULL, NULL },

@@ -24,16 +24,34 @@ local label_count = {}
 for _, r in ipairs(runs) do
   if r.label and r.label ~= "" then label_count[r.label] = (label_count[r.label] or 0) + 1 end
 end
+-- s in n characters at most, the last an ellipsis when it is cut
+local function cut(s, n)
+  local len = utf8.len(s)
+  if not len or len <= n then return s end
+  return s:sub(1, utf8.offset(s, n) - 1) .. "…"
+end
+-- A chart's key drops every title when one does not fit its width: a long
+-- label is cut to 60 characters in the keys (the page names it whole),
+-- keeping what tells runs apart (the uuid's 8, " [simulated]") whole.
+local function key_title(r, tagged)
+  local base = (r.label and r.label ~= "") and r.label or r.uuid:sub(1, 8)
+  local tag = tagged and base ~= r.uuid:sub(1, 8) and (" " .. r.uuid:sub(1, 8)) or ""
+  local sim = r.sim and " [simulated]" or ""
+  return cut(base, 60 - #tag - #sim) .. tag .. sim
+end
+local title_count = {}
 for i, r in ipairs(runs) do
   r.color = palette[(i - 1) % #palette + 1]
   r.name = (r.label and r.label ~= "") and r.label or r.uuid:sub(1, 8)
-  if (label_count[r.name] or 0) > 1 then r.name = r.name .. " " .. r.uuid:sub(1, 8) end
+  local shared = (label_count[r.name] or 0) > 1
+  if shared then r.name = r.name .. " " .. r.uuid:sub(1, 8) end
   r.sim = r.simulated == 1
-  r.series_title = r.name .. (r.sim and " [simulated]" or "")
-  -- a chart's key drops every title when one does not fit its width: a
-  -- long label is cut there (the page above the charts names it whole)
-  local n = utf8.len(r.series_title)
-  if n and n > 60 then r.series_title = r.series_title:sub(1, utf8.offset(r.series_title, 60) - 1) .. "…" end
+  r.series_title = key_title(r, shared)
+  title_count[r.series_title] = (title_count[r.series_title] or 0) + 1
+end
+-- two labels alike in their first 60 characters: their keys get the uuid too
+for _, r in ipairs(runs) do
+  if title_count[r.series_title] > 1 then r.series_title = key_title(r, true) end
 end
 
 -- ---- data ----------------------------------------------------------------

@@ -125,6 +125,21 @@ like "$(cat "$TMP/held.err")" "database '.*held.db' is locked by another process
 unlock_db
 wait $pid; is $? 0 "and once it is let go the run goes on: exit 0"
 is "$(grep -c "locked by another" "$TMP/held.err")" 1 "the wait is said once"
+# the same at a step's end, where the run's log also goes to its events:
+# the word is printed, never stored from inside the wait (that re-entered
+# the connection, restarted the wait and said it every 2 s, for ever)
+printf 'hb.run{ name = "a", engine = "null", duration = 4 }\nhb.run{ name = "b", engine = "null", duration = 1 }\n' > "$TMP/held2.lua"
+DB="$TMP/held2.db"
+HBATEST_STORE_RETRY=2 "$HB" run "$TMP/held2.lua" --db "$DB" --target v1 -q 2>"$TMP/held2.err" &
+pid=$!
+wait_until "SELECT count(*) >= 1 FROM samples" "$DB"
+lock_db "$DB"
+sleep 10
+unlock_db
+wait $pid; is $? 1 "a lock past the store's retries: the step fails, and its failure waits for the lock"
+is "$(grep -c "locked by another" "$TMP/held2.err")" 1 "the wait for the lock is said once ($(grep -c . "$TMP/held2.err") lines on stderr)"
+is "$(q "$DB" "SELECT group_concat(status) FROM steps ORDER BY seq") $(q "$DB" "SELECT status FROM runs")" "failed failed" \
+	"once the lock is let go, the step and the run are stored failed"
 
 # --- the database deleted mid-run (defect 9) ------------------------------
 DB="$TMP/gone.db"

@@ -276,7 +276,10 @@ top=$(texts "$svg" | awk -F'\t' '$2 ~ / (mean|p99)$/ { if (min == "" || $1 < min
 is "$(texts "$svg" | grep -c ' \(mean\|p99\)$')" 10 "the latency key lists mean and p99 of the five runs"
 ok $(awk -v a="$xl" -v b="$top" 'BEGIN { exit !(b - a >= 17) }'; echo $?) \
 	"its first line (y $top) is a line of text (17) below the x label (y $xl), not over it"
-like "$(texts "$svg" | cut -f2)" "^card x{54}… mean$" "the 135-character label is cut to 60 characters in the key"
+like "$(texts "$svg" | cut -f2)" "^card x{42}… \[simulated\] mean$" \
+	"the 135-character label is cut to 60 characters in the key, ' [simulated]' kept whole"
+is "$(texts "$svg" | cut -f2 | grep ' mean$' | sort -u | wc -l)" 5 \
+	"five runs, five key titles: labels alike in their first 60 characters get their uuid's 8 ($(texts "$svg" | cut -f2 | grep ' mean$' | head -1))"
 
 # --out "$DIR" with DIR unset: a usage error, not "cannot rename ... to ''"
 "$HB" report 1 --db "$TMP/key.db" --out "" >/dev/null 2>"$TMP/err"

@@ -112,6 +112,9 @@ is "$rc $(ls "$TMP/w2")" "1 rel.lua" "resumed from another folder: refused, and 
 like "$out" "run 1 started in $TMP/w1 and measures the file 'rel.dat' there \\(a path relative to that folder\\); this is $TMP/w2, where 'rel.dat' would be another file: resume it from $TMP/w1" \
 	"saying which file and where to resume from (the folder stored with the run)"
 is "$(q "$TMP/rel.db" "SELECT cwd FROM runs")" "$TMP/w1" "the run stores the folder it started in"
+out=$(cd "$TMP/w2" && "$HB" run ../w1/rel.lua --resume --db "$TMP/rel.db" 2>&1)
+like "$? $out" "^1 .*run 1 started in $TMP/w1 and measures the file 'rel.dat' there" \
+	"the plan named from another folder (../w1/rel.lua, stored as rel.lua): the run is found, and refused as above"
 # another file of that name there: caught too (before schema 6 it was measured)
 truncate -s 1m "$TMP/w2/rel.dat"
 out=$(cd "$TMP/w2" && "$HB" run --resume 1 --db "$TMP/rel.db" 2>&1)
@@ -125,8 +128,11 @@ out=$(cd "$TMP/w2" && "$HB" run --resume 1 --db "$TMP/rel.db" 2>&1)
 like "$? $out" "^1 .*run 1 measured the file 'rel.dat', a path relative to the folder it started in, and there is no 'rel.dat' in .*/w2: resume it from that folder" \
 	"no folder stored: a missing relative target is refused, naming it"
 q "$TMP/rel.db" "UPDATE runs SET cwd = '$TMP/w1'"
-(cd "$TMP/w1" && "$HB" run --resume 1 --db "$TMP/rel.db" -q 2>/dev/null); is $? 0 "from its own folder it resumes"
-(cd "$TMP" && "$HB" run w1/rel.lua --db "$TMP/rel.db" --target "$TMP/w1/abs.dat" -q 2>/dev/null)
+# the run's folder moved or renamed, with its file: resumed from where it is now
+mv "$TMP/w1" "$TMP/w1b"
+(cd "$TMP/w1b" && "$HB" run --resume 1 --db "$TMP/rel.db" -q 2>"$TMP/err"); is $? 0 \
+	"the folder it started in renamed (w1 -> w1b, the file with it): resumed from the new name ($(head -c 200 "$TMP/err"))"
+(cd "$TMP" && "$HB" run w1b/rel.lua --db "$TMP/rel.db" --target "$TMP/w1b/abs.dat" -q 2>/dev/null)
 q "$TMP/rel.db" "UPDATE runs SET status = 'aborted' WHERE id = 2; UPDATE steps SET status = 'aborted' WHERE run_id = 2 AND seq = 3"
 (cd "$TMP/w2" && "$HB" run --resume 2 --db "$TMP/rel.db" -q 2>/dev/null); is $? 0 "an absolute file target resumes from any folder"
 done_testing

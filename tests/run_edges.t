@@ -11,7 +11,8 @@ printf -- '-- nothing here\n' > empty.lua
 out=$("$HB" run empty.lua --db e.db --target v1 2>&1); rc=$?
 is "$rc $([ -e e.db ] && echo db)" "1 " "a plan of no step: exit 1, no database (it read done, 0 steps)"
 like "$out" "plan 'empty.lua' has no step" "saying so"
-"$HB" run empty.lua --target v1 --dry-run >/dev/null 2>&1; is $? 0 "--dry-run of it lists nothing, exit 0"
+out=$("$HB" run empty.lua --target v1 --dry-run 2>&1)
+like "$? $out" "^1 .*plan 'empty.lua' has no step" "--dry-run of it says so too, exit 1 (it printed 0 steps, exit 0)"
 
 printf '\033Lua\124\000' > compiled.lua
 out=$("$HB" run compiled.lua --db c.db --target v1 2>&1); rc=$?

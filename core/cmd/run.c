@@ -238,7 +238,7 @@ int cmd_run(int argc, char **argv)
 		runner_free(&c);
 		return rc;
 	}
-	if (!c.nsteps && !c.dry_only) {	/* a run of nothing would read "done" */
+	if (!c.nsteps) {	/* a run of nothing would read "done"; --dry-run says so too */
 		log_error("plan '%s' has no step (hb.run, hb.sweep, hb.exec ...): nothing to run",
 			  c.po.path);
 		plan_info_free(&info);

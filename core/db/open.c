@@ -59,9 +59,11 @@ static int busy_wait(void *arg, int count)
 		return 0;
 	if (waited >= DB_BUSY_SAY_MS && db->busy_said != db->busy_since) {
 		db->busy_said = db->busy_since;
-		log_warn("database '%s' is locked by another process (an open sqlite3 shell, a "
-			 "long query?): waiting up to %d s more", db->path,
-			 (db->busy_ms - waited + 999) / 1000);
+		/* stderr only: an event stored from here would re-enter this
+		 * connection inside its own busy wait */
+		log_console(HB_LOG_WARN, "database '%s' is locked by another process (an open "
+			    "sqlite3 shell, a long query?): waiting up to %d s more", db->path,
+			    (db->busy_ms - waited + 999) / 1000);
 	}
 	sqlite3_sleep(pause < db->busy_ms - waited ? pause : db->busy_ms - waited);
 	return 1;
@@ -108,19 +110,35 @@ void db_side_files_note(struct db *db)
 	}
 }
 
+/* The bytes of this connection's -wal at its path; 0 when it is gone or
+ * another file. */
+static long long own_wal_bytes(struct db *db)
+{
+	struct stat sb;
+
+	if (!db->side_ino[0] || side_stat(db->path, 0, &sb) != 0 ||
+	    (unsigned long long)sb.st_dev != db->side_dev[0] ||
+	    (unsigned long long)sb.st_ino != db->side_ino[0])
+		return 0;
+	return sb.st_size;
+}
+
 bool db_side_files_release(struct db *db)
 {
 	int logged = -1, moved = 1;
 
-	if (!db->h || !db_moved(db))
+	if (!db->h || !db->path || !db_moved(db))
 		return false;
 	/* TRUNCATE: the WAL's frames written into the file the connection has
-	 * open, then the WAL cut to nothing (fails if another process reads it) */
+	 * open, then the WAL cut to nothing (fails if another process reads it,
+	 * or on a read-only connection: then only an empty log is removed).
+	 * Said on stderr only: the run's event sink writes to this connection,
+	 * which is closing. */
 	if (sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, &logged,
-				      &moved) != SQLITE_OK)
-		log_warn("database '%s' was moved or deleted; its write-ahead log could not be "
-			 "emptied (%s): '%s-wal' is left", db->path, sqlite3_errmsg(db->h),
-			 db->path);
+				      &moved) != SQLITE_OK && own_wal_bytes(db) > 0)
+		log_console(HB_LOG_WARN, "database '%s' was moved or deleted; its write-ahead "
+			    "log could not be emptied (%s): '%s-wal' is left", db->path,
+			    sqlite3_errmsg(db->h), db->path);
 	return true;
 }
 

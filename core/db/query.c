@@ -144,6 +144,7 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 	if (db_check(&q->db, false, err, len))	/* as every other open does */
 		goto fail;
 	sqlite3_set_authorizer(q->db.h, query_authorize, q);
+	db_side_files_note(&q->db);
 	return 0;
 fail:
 	db_query_close(q);
@@ -166,11 +167,10 @@ static void remove_wal(const char *path)
 
 void db_query_close(struct db_query *q)
 {
-	char *path = q->db.path;
+	char *path = q->db.path ? strdup(q->db.path) : NULL;
 	bool tidy = q->tidy && q->db.h && path;
 
-	q->db.path = NULL;
-	db_close(&q->db);
+	db_close(&q->db);	/* with its path: a moved file's side files go too */
 	if (tidy)
 		remove_wal(path);
 	free(path);

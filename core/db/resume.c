@@ -33,14 +33,35 @@ static char **column_list(struct db *db, const char *sql, int64_t run_id, unsign
 	return v;
 }
 
+/* The run's plan as stored (as typed then); a relative one that is not
+ * here, from the folder the run started in (cwd, since schema 6). Its
+ * text is checked against the stored sha256 either way. */
+static char *stored_plan(const char *plan, const char *cwd)
+{
+	char *there;
+
+	if (plan[0] == '/' || !cwd || access(plan, F_OK) == 0)
+		return strdup(plan);
+	there = util_strdup_printf("%s/%s", cwd, plan);
+	if (there && access(there, F_OK) == 0)
+		return there;
+	free(there);
+	return strdup(plan);
+}
+
 /* plan as given now names the file the run stored as its plan_path (as
- * typed then: sig.lua and ./sig.lua are one file) */
-static bool same_plan(const char *stored, const char *plan)
+ * typed then, in the folder cwd: sig.lua and ./sig.lua are one file, and
+ * ../sig.lua from a folder below). Without a stored folder (before schema
+ * 6), the text as typed counts too. */
+static bool same_plan(const char *stored, const char *cwd, const char *plan)
 {
 	char a[PATH_MAX], b[PATH_MAX];
+	char *there = stored[0] != '/' && cwd ? util_strdup_printf("%s/%s", cwd, stored) : NULL;
+	bool same = (!cwd && !strcmp(stored, plan)) ||
+		    (realpath(there ? there : stored, a) && realpath(plan, b) && !strcmp(a, b));
 
-	return !strcmp(stored, plan) ||
-	       (realpath(stored, a) && realpath(plan, b) && !strcmp(a, b));
+	free(there);
+	return same;
 }
 
 /* The newest run of hbatest's own (not imported) that is not done and whose
@@ -51,7 +72,7 @@ static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err
 	int64_t id = -ENOENT, live = -1;
 
 	st = db_prep(db, "SELECT id, plan_path, status, host, pid, " DB_BEAT_AGE("")
-		     " FROM runs WHERE status != 'done' AND COALESCE(source, 'hbatest') = "
+		     ", cwd FROM runs WHERE status != 'done' AND COALESCE(source, 'hbatest') = "
 		     "'hbatest' ORDER BY id DESC");
 	if (!st) {
 		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
@@ -60,7 +81,8 @@ static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err
 	while (id < 0 && sqlite3_step(st) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(st, 1);
 
-		if (plan_path && (!path || !same_plan(path, plan_path)))
+		if (plan_path && (!path || !same_plan(path, (const char *)sqlite3_column_text(st, 6),
+						      plan_path)))
 			continue;
 		if (!strcmp((const char *)sqlite3_column_text(st, 2), "running") &&
 		    util_process_state((const char *)sqlite3_column_text(st, 3),
@@ -88,7 +110,7 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 	sqlite3_stmt *st;
 
 	st = db_prep(db, "SELECT status, host, pid, plan_path, plan_sha256, uuid, "
-		     DB_BEAT_AGE("") " FROM runs WHERE id = ?");
+		     DB_BEAT_AGE("") ", cwd FROM runs WHERE id = ?");
 	if (!st) {
 		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
 		return -EIO;
@@ -118,7 +140,8 @@ static int check_state(struct db *db, struct resume *r, const char **sha, char *
 	r->was_pid = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : pid;
 	*sha = (const char *)sqlite3_column_text(st, 4);
 	if (!r->plan_path)
-		r->plan_path = strdup((const char *)sqlite3_column_text(st, 3));
+		r->plan_path = stored_plan((const char *)sqlite3_column_text(st, 3),
+					   (const char *)sqlite3_column_text(st, 7));
 	*keep = st;
 	return 0;
 }
@@ -169,8 +192,9 @@ static int load_steps(struct db *db, struct resume *r, char *err, size_t len)
 /* A relative file target is relative to the folder the run started in
  * (runs.cwd, since schema 6). From another folder the same name is another
  * file (or none), measured under the same run: refused. A run of an older
- * schema has no folder stored: then only a target that a done step
- * measured and that is missing here is caught. */
+ * schema has no folder stored, and the stored folder may have been moved
+ * or renamed: then only a target that a done step measured and that is
+ * missing here is caught. */
 static int check_relative_targets(struct db *db, struct resume *r, char *err, size_t len)
 {
 	sqlite3_stmt *st;
@@ -194,6 +218,8 @@ static int check_relative_targets(struct db *db, struct resume *r, char *err, si
 		const char *path = (const char *)sqlite3_column_text(st, 0);
 
 		cwd = (const char *)sqlite3_column_text(st, 1);
+		if (cwd && access(cwd, F_OK) != 0)
+			cwd = NULL;	/* the folder itself was moved: judged as before schema 6 */
 		moved = cwd && !util_same_dir(cwd, here);
 		if (moved) {
 			snprintf(err, len, "run %lld started in %s and measures the file '%s' there "

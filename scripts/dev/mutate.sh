@@ -256,11 +256,11 @@ m core/db/import_fio_opts.c '	if (!errno && end != buf && !*end && v >= lo && v 
 	'	if (!errno) {' \
 	'tests/import_fio_logs.t' 'fio iodepth=abc stored as oio 0'
 
-m core/cmd/run.c '	if (!c.nsteps && !c.dry_only) {	/* a run of nothing would read "done" */' '	if (0) {' \
+m core/cmd/run.c '	if (!c.nsteps) {	/* a run of nothing would read "done"; --dry-run says so too */' '	if (0) {' \
 	'tests/run_edges.t' 'a plan of no step runs and reads done'
 m core/db/resume.c '			live = live < 0 ? sqlite3_column_int64(st, 0) : live;	/* not this one */' '			id = sqlite3_column_int64(st, 0);' \
 	'tests/run_edges.t' 'resume without RUN picks a run that is still running and is refused'
-m core/db/resume.c '	return !strcmp(stored, plan) ||' '	return !strcmp(stored, plan) || 0 &&' \
+m core/db/resume.c '		    (realpath(there ? there : stored, a) && realpath(plan, b) && !strcmp(a, b));' '		    0;' \
 	'tests/run_edges.t' 'run ./plan.lua --resume finds no run of plan.lua'
 m core/db/import_fio_logs.c '	if (!iops && !bw)' '	if (0)' \
 	'tests/run_edges.t' 'fio latency logs alone: every second dropped with a warning about partial intervals, exit 0'
@@ -320,6 +320,17 @@ m reports/gnuplot/scatter.gp 'plot datafile using 1:(column(4) == 0 ? avg_value 
 	'tests/report_gaps.t' 'the average line of a scatter is drawn across the ramp it leaves out'
 m reports/review.lua '  if #arrays > 0 then cells["Simulated array"] = table.concat(arrays, "; ") end' '' \
 	'tests/report_gaps.t' 'the test bed of a simulated run names no RAID level, drives or strip'
+
+m core/log.c '	console(level, msg, pthread_equal(pthread_self(), main_thread));' '	hb_log(level, "%s", msg);' \
+	'tests/faults.t' 'the busy handler stores its warning as an event: re-enters the connection, restarts the wait, says it every 2 s'
+
+m reports/review.lua '  if title_count[r.series_title] > 1 then' '  if false then' \
+	'tests/report_gaps.t' 'labels alike in their first 60 characters give keys alike'
+m core/db/resume.c '		if (cwd && access(cwd, F_OK) != 0)' '		if (0)' \
+	'tests/resume.t' 'a run whose folder was renamed can never be resumed'
+
+m core/db/resume.c '	if (there && access(there, F_OK) == 0)' '	if (0)' \
+	'tests/resume.t' 'a resume from another folder cannot find a plan stored as a relative path'
 
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
