@@ -78,6 +78,7 @@ function charts.scatter()
           local title = ("%s — %s"):format(r.series_title, s.name)
           local c = report.chart{
             name = ("scatter-run%d-step%d"):format(r.index, s.seq), template = "scatter", embed = "png",
+            key_entries = 4,	-- the dots, the latency dots and the two averages
             title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
             series = { { title = r.series_title, color = r.color, rows = rows } },
             args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
@@ -392,6 +393,7 @@ function charts.steady()
         local title = ("%s — %s: steady state %s in %s"):format(r.series_title, ss.name,
           ss.attained == 1 and "attained" or "NOT attained", fmt.plural(ss.rounds or 0, "round"))
         local c = report.chart{ name = ("steady-run%d-%s"):format(i, ss.name), template = "steady",
+          key_entries = 4,	-- the rounds, the mean, the band and the slope
           title = title, columns = { "round", track },
           series = { { title = r.series_title, color = r.color, rows = pts } },
           args = { ylabel = TRACK_LABEL[track] or track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,

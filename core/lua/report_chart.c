@@ -252,6 +252,8 @@ static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, in
 		lua_settop(L, ser);
 		longest = chars > longest ? chars : longest;
 	}
+	if (each > 1 && longest < 48)	/* the template's own entries ("±5 % of the window mean") */
+		longest = 48;
 	cols = per_row / (unsigned)(longest + 7);
 	cols = cols ? cols : 1;
 	rows = n > 0 ? ((unsigned)n * each + cols - 1) / cols : 1;
