@@ -31,10 +31,10 @@ bad 'local m = require "no_such_module"' 1 \
 	"require of a module that is nowhere (the error lists the folders looked in)"
 # a module kept beside the plan is found (after scripts/, which it never hides)
 printf 'return { n = 42 }\n' > "$TMP/mine.lua"
-printf 'local m = require "mine"\nassert(m.n == 42)\nlocal s = require "snia"\nassert(s.fit)\n' > "$TMP/usesmine.lua"
+printf 'local m = require "mine"\nassert(m.n == 42)\nlocal s = require "snia"\nassert(s.fit)\nhb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/usesmine.lua"
 "$HB" run "$TMP/usesmine.lua" --dry-run >/dev/null 2>"$TMP/err"; ok $? "require finds a module in the plan's own folder ($(head -c 200 "$TMP/err"))"
 printf 'return { shadow = true }\n' > "$TMP/snia.lua"
-printf 'local s = require "snia"\nassert(not s.shadow and s.fit, "scripts/snia.lua hidden")\n' > "$TMP/shadow.lua"
+printf 'local s = require "snia"\nassert(not s.shadow and s.fit, "scripts/snia.lua hidden")\nhb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/shadow.lua"
 "$HB" run "$TMP/shadow.lua" --dry-run >/dev/null 2>"$TMP/err"; ok $? "but scripts/ comes first: a snia.lua beside the plan does not hide it"
 rm -f "$TMP/snia.lua"
 # a worker's share rounded down to align is 0: every worker would write offset 0
