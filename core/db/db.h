@@ -79,7 +79,7 @@ void db_side_files_note(struct db *db);
  * after the close, db_side_files_drop removes the two files if they are
  * still this connection's. */
 bool db_side_files_release(struct db *db);
-void db_side_files_drop(struct db *db, const char *path);
+void db_side_files_drop(struct db *db);
 /* PRAGMA user_version of an open database, or -1 when it cannot be read. */
 int db_user_version(struct db *db);
 

@@ -110,22 +110,19 @@ void db_side_files_note(struct db *db)
 	}
 }
 
-/* The bytes of this connection's -wal at its path; 0 when it is gone or
- * another file. */
-static long long own_wal_bytes(struct db *db)
+/* Is side file i at the database's path still this connection's (the
+ * device and inode noted at open)? Then sb holds it. */
+static bool own_side(struct db *db, unsigned i, struct stat *sb)
 {
-	struct stat sb;
-
-	if (!db->side_ino[0] || side_stat(db->path, 0, &sb) != 0 ||
-	    (unsigned long long)sb.st_dev != db->side_dev[0] ||
-	    (unsigned long long)sb.st_ino != db->side_ino[0])
-		return 0;
-	return sb.st_size;
+	return db->side_ino[i] && side_stat(db->path, i, sb) == 0 &&
+	       (unsigned long long)sb->st_dev == db->side_dev[i] &&
+	       (unsigned long long)sb->st_ino == db->side_ino[i];
 }
 
 bool db_side_files_release(struct db *db)
 {
 	int logged = -1, moved = 1;
+	struct stat sb;
 
 	if (!db->h || !db->path || !db_moved(db))
 		return false;
@@ -135,26 +132,24 @@ bool db_side_files_release(struct db *db)
 	 * Said on stderr only: the run's event sink writes to this connection,
 	 * which is closing. */
 	if (sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, &logged,
-				      &moved) != SQLITE_OK && own_wal_bytes(db) > 0)
+				      &moved) != SQLITE_OK && own_side(db, 0, &sb) && sb.st_size > 0)
 		log_console(HB_LOG_WARN, "database '%s' was moved or deleted; its write-ahead "
 			    "log could not be emptied (%s): '%s-wal' is left", db->path,
 			    sqlite3_errmsg(db->h), db->path);
 	return true;
 }
 
-void db_side_files_drop(struct db *db, const char *path)
+void db_side_files_drop(struct db *db)
 {
 	struct stat sb;
 	char name[4096];
 
 	for (unsigned i = 0; i < 2; i++) {
-		if (!db->side_ino[i] || side_stat(path, i, &sb) != 0 ||
-		    (unsigned long long)sb.st_dev != db->side_dev[i] ||
-		    (unsigned long long)sb.st_ino != db->side_ino[i])
+		if (!own_side(db, i, &sb))
 			continue;
 		if (i == 0 && sb.st_size != 0)
 			return;	/* frames no file holds: kept, and the -shm with it */
-		snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]);
+		snprintf(name, sizeof(name), "%s%s", db->path, side_suffix[i]);
 		unlink(name);
 	}
 }

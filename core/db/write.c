@@ -68,7 +68,7 @@ void db_close(struct db *db)
 	if (db->h)
 		sqlite3_close(db->h);
 	if (moved)
-		db_side_files_drop(db, db->path);
+		db_side_files_drop(db);
 	free(db->path);
 	memset(db, 0, sizeof(*db));
 }

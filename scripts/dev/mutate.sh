@@ -273,7 +273,7 @@ m core/db/write.c '	moved = db_side_files_release(db);' '	moved = false;' \
 	'tests/faults.t' 'a moved database leaves its -wal, replayed onto the file put at its path'
 m core/db/open.c '	if (sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, &logged,' '	if (0 && sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, &logged,' \
 	'tests/faults.t' 'a moved database keeps only the seconds checkpointed before the move'
-m core/db/open.c '		    (unsigned long long)sb.st_ino != db->side_ino[i])' '		    0)' \
+m core/db/open.c '	       (unsigned long long)sb->st_ino == db->side_ino[i];' '	       1;' \
 	'tests/faults.t' 'the -wal and -shm of another database at the path removed'
 m core/lua/api.c '		return lua_istable(L, 2) ? set_list(L, key, v) : set_convert(L, 2, key, v);' '		return set_convert(L, 2, key, v);' \
 	'tests/plan_errors.t' 'hb.set with a list default returns the string'
