@@ -124,7 +124,7 @@ is "$(q "$TMP/l2.db" "SELECT printf('%.3f', read_lat_mean_us) FROM samples WHERE
 
 # 7. window_s: the msec fio divides by, unrounded: iops = ops / window_s
 runtime=$(python3 -c "import json,sys; r = json.load(open(sys.argv[1]))['jobs'][0]['read']; print(r['runtime'] / 1000, r['iops'], r['total_ios'])" "$TMP/r/r.json")
-is "$(q "$TMP/r1.db" "SELECT abs(iops - read_ops / window_s) < 1e-6 * iops AND window_s = ${runtime%% *} FROM steps")" 1 \
+is "$(q "$TMP/r1.db" "SELECT abs(iops - read_ops * 1.0 / window_s) < 1e-6 * iops AND window_s = ${runtime%% *} FROM steps")" 1 \
 	"fio: window_s is the read runtime in seconds, unrounded; iops = read_ops / window_s (fio's runtime s, iops, total_ios: $runtime; stored: $(q "$TMP/r1.db" "SELECT window_s || ' ' || iops || ' ' || read_ops FROM steps"))"
 "$HB" import iometer "$ROOT/tests/fixtures/iometer/results-aborted.csv" --db "$TMP/iom.db" >/dev/null 2>&1
 is "$(q "$TMP/iom.db" "SELECT group_concat(window_s, ' ') FROM steps")" "7.5" \
