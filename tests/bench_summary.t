@@ -88,4 +88,12 @@ is "$(closing "$TMP/table")" \
 	"closing: 4 io_uring rows (the loop's too), 2 missed, the one missed in every round named"
 grep -v randwrite "$TMP/table" > "$TMP/table2"
 like "$(closing "$TMP/table2")" "2 of 3 .*; none missed in every round$" "closing: no row missed in every round"
+# the sampler's cost: the median of each round's ratio, not the ratio of medians
+printf 'on\t60\t1\noff\t100\t1\non\t100\t1\noff\t59\t1\non\t101\t1\noff\t102\t1\n' > "$TMP/sampler"
+is "$(sampler_summary "$TMP/sampler")" \
+	"sampler cost (null 4k QD32, 3 paired rounds): -1.0%, the median of the rounds with it against without (HBATEST_NO_SAMPLER=1); rounds -40.0% to +69.5%; medians 100 and 100 IOPS" \
+	"sampler: rounds 0.600, 1.695, 0.990, median -1.0 % (the two medians, 100 and 100, would say 0)"
+printf 'on\t60\t1\noff\t100\t1\non\t100\t1\n' > "$TMP/sampler"
+is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: no paired rounds
+exit 1" "sampler: a round without its pair is an error, not a figure"
 done_testing

@@ -99,3 +99,29 @@ closing() {
 			m ? " (missed: " substr(missed, 3) ")" : "",
 			m ? (s ? "; missed in every round: " substr(sure, 3) : "; none missed in every round") : "" }' "$1"
 }
+
+# sampler_summary FILE: the sampler's cost from rounds of "on TAB iops" and
+# "off TAB iops" lines (the k-th of each is round k): each round's on/off
+# ratio, the median of those (paired, as the rows are: a round's two runs
+# share the machine's minute, where a ratio of the two medians could set a
+# fast minute of one mode against a slow one of the other), with each mode's
+# median and the rounds' ratios from lowest to highest
+sampler_summary() {
+	awk -F'\t' '
+		function sort_n(v, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		}
+		$1 == "on" { a[++n] = $2 } $1 == "off" { b[++k] = $2 }
+		END {
+			if (!n || n != k) { print "sampler cost: no paired rounds"; exit 1 }
+			for (i = 1; i <= n; i++) r[i] = b[i] > 0 ? a[i] / b[i] : 0
+			sort_n(a, n); sort_n(b, n); sort_n(r, n)
+			m = int((n + 1) / 2)
+			med = n % 2 ? r[m] : (r[m] + r[m + 1]) / 2
+			printf "sampler cost (null 4k QD32, %d paired rounds): %+.1f%%, the median of the " \
+				"rounds with it against without (HBATEST_NO_SAMPLER=1); rounds %+.1f%% to %+.1f%%; " \
+				"medians %.0f and %.0f IOPS\n", n, (med - 1) * 100, (r[1] - 1) * 100,
+				(r[n] - 1) * 100, n % 2 ? a[m] : (a[m] + a[m + 1]) / 2,
+				n % 2 ? b[m] : (b[m] + b[m + 1]) / 2 }' "$1"
+}

@@ -3,7 +3,9 @@
 # target with the same workload, one worker/job, both timing every I/O.
 # Each row runs fio with its defaults, fio tuned, and hbatest with its
 # defaults, BENCH_ROUNDS times (5), the order rotated every round so that no
-# tool always runs first or after the same one; the table gives medians,
+# tool always runs first or after the same one, and the rounds taken across
+# every row in turn so that a row's rounds spread over the whole run; the
+# table gives medians,
 # hbatest/fio ratios against the better fio variant (higher median IOPS),
 # each the median of the rounds' ratios (bench-summary.sh), the spread of
 # both tools' IOPS, the queue each kept and which targets of issue 13 the
@@ -100,32 +102,36 @@ run_hb() {
 }
 
 
-# row LABEL ENGINE TARGET RW BS QD: the three, ROUNDS times, the order
-# rotated every round (d t h, t h d, h d t, ...)
-row() {
-	local label=$1 e=$2 t=$3 rw=$4 bs=$5 qd=$6 r i tools=(d h) line
-	[[ "$label" =~ $ROWS ]] || return 0
-	# fio tuned: its options and hbatest's CPUs (psync: those alone)
+# add_row LABEL ENGINE TARGET RW BS QD: a row of the table, unless
+# BENCH_ROWS leaves it out
+SPECS=()
+add_row() {
+	[[ "$1" =~ $ROWS ]] || return 0
+	SPECS+=("$1|$2|$3|$4|$5|$6")
+}
+
+# round I R: row I's runs of round R (from 0): the three tools, the order
+# rotated every round (d t h, t h d, h d t, ...); fio tuned only where it
+# differs from the defaults (its options, or hbatest's CPUs: psync has only those)
+round() {
+	local label e t rw bs qd i tools=(d h) line
+	IFS='|' read -r label e t rw bs qd <<< "${SPECS[$1]}"
 	[ -n "$(fio_tuned "$e" "$qd")" ] || { [ ${#PIN[@]} = 0 ] && [ -n "${TUNED_CPUS[$t]:-}" ]; } &&
 		tools=(d t h)
-	: > "$DIR/rows"
-	for r in $(seq 0 $((ROUNDS - 1))); do
-		for i in "${!tools[@]}"; do
-			case ${tools[(i + r) % ${#tools[@]}]} in
-			d) line="d	$(run_fio default "$e" "$t" "$rw" "$bs" "$qd")" ;;
-			t) line="t	$(run_fio tuned "$e" "$t" "$rw" "$bs" "$qd")" ;;
-			h) line="h	$(run_hb "$e" "$t" "$rw" "$bs" "$qd")" ;;
-			esac
-			echo "$line" >> "$DIR/rows"
-		done
+	for i in "${!tools[@]}"; do
+		case ${tools[(i + $2) % ${#tools[@]}]} in
+		d) line="d	$(run_fio default "$e" "$t" "$rw" "$bs" "$qd")" ;;
+		t) line="t	$(run_fio tuned "$e" "$t" "$rw" "$bs" "$qd")" ;;
+		h) line="h	$(run_hb "$e" "$t" "$rw" "$bs" "$qd")" ;;
+		esac
+		echo "$line" >> "$DIR/rows.$1"
 	done
-	summary "$label" "$e" "$DIR/rows" | tee -a "$DIR/table"
-	printf '%s\t%s\n' "$(cat "$DIR/placement")" "$label" >> "$DIR/placements"
+	cp "$DIR/placement" "$DIR/placement.$1"
 }
 
 echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u +%F)"
 echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
-echo "${SECS} s a run, $ROUNDS rounds, the order rotated every round; IOPS and CPU columns: medians; ratios: hbatest/fio against the better fio (higher median IOPS), the median of the rounds' ratios (hbatest's run against that fio's run of the same round)"
+echo "${SECS} s a run, $ROUNDS rounds, each round across every row in turn, the order of the tools rotated every round; IOPS and CPU columns: medians; ratios: hbatest/fio against the better fio (higher median IOPS), the median of the rounds' ratios (hbatest's run against that fio's run of the same round)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
 echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "hbatest its numa=\"auto\" (below the table), fio tuned under taskset on the same CPUs, fio defaults unpinned; BENCH_CPUS pins all")"
 echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; queue: I/Os outstanding on average (IOPS x mean latency), median"
@@ -134,25 +140,48 @@ printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s  %s\n" "r
 	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "fio" "hb" "targets"
 printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
 	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%" "queue" "queue"
+# the target file, read once so that no tool's first run brings it into the
+# caches under the disk (this virtual disk's host: a cold file read at 5k
+# IOPS where a warm one gives 200k)
+dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
+dd if="$FILE" of=/dev/null bs=1M iflag=direct status=none
+[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$FILE]=$(hb_cpus "$FILE")
+add_row "null 4k QD32" null "$DIR/null-target" randread 4k 32
+for qd in 1 4 32 128; do
+	add_row "io_uring 4k rand QD$qd" io_uring "$FILE" randread 4k "$qd"
+done
+add_row "io_uring randwrite QD32" io_uring "$FILE" randwrite 4k 32
+add_row "io_uring 70/30 QD32" io_uring "$FILE" randrw 4k 32
+add_row "io_uring 128k seq QD8" io_uring "$FILE" read 128k 8
+add_row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
+add_row "psync 4k rand QD1" psync "$FILE" randread 4k 1
+skipped=""
+if ! [[ "loop io_uring QD32" =~ $ROWS ]]; then
+	:
+elif [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$FILE" 2>/dev/null); then
+	[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$LOOP]=$(hb_cpus "$LOOP")
+	add_row "loop io_uring QD32" io_uring "$LOOP" randread 4k 32
+else
+	skipped="loop device: skipped (needs root and losetup)"
+fi
+# round by round across the rows (every row's round 1, then every row's
+# round 2, ...): a row's rounds spread over the whole run, so that a minute
+# in which the disk is slow for one tool moves one round of each row, not
+# every round of one row (README, Benchmarks)
+for r in $(seq 0 $((ROUNDS - 1))); do
+	echo "bench: round $((r + 1)) of $ROUNDS, ${#SPECS[@]} rows ($(date -u +%T))" >&2
+	for i in "${!SPECS[@]}"; do
+		round "$i" "$r"
+	done
+done
 : > "$DIR/table"
 : > "$DIR/placements"
-row "null 4k QD32" null "$DIR/null-target" randread 4k 32
-dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
-[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$FILE]=$(hb_cpus "$FILE")
-for qd in 1 4 32 128; do
-	row "io_uring 4k rand QD$qd" io_uring "$FILE" randread 4k "$qd"
+for i in "${!SPECS[@]}"; do
+	IFS='|' read -r label e _ <<< "${SPECS[$i]}"
+	summary "$label" "$e" "$DIR/rows.$i" | tee -a "$DIR/table"
+	printf '%s\t%s\n' "$(cat "$DIR/placement.$i")" "$label" >> "$DIR/placements"
 done
-row "io_uring randwrite QD32" io_uring "$FILE" randwrite 4k 32
-row "io_uring 70/30 QD32" io_uring "$FILE" randrw 4k 32
-row "io_uring 128k seq QD8" io_uring "$FILE" read 128k 8
-row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
-row "psync 4k rand QD1" psync "$FILE" randread 4k 1
-if [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$FILE" 2>/dev/null); then
-	[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$LOOP]=$(hb_cpus "$LOOP")
-	row "loop io_uring QD32" io_uring "$LOOP" randread 4k 32
-else
-	echo "loop device: skipped (needs root and losetup)"
-fi
+[ -z "$skipped" ] || echo "$skipped"
 closing "$DIR/table"
 awk -F'\t' '{ if (!($1 in rows)) { order[++n] = $1; rows[$1] = $2 } else rows[$1] = rows[$1] "; " $2 }
 	END { for (i = 1; i <= n; i++) printf "hbatest placement %s: %s\n", order[i], rows[order[i]] }' \
@@ -160,7 +189,7 @@ awk -F'\t' '{ if (!($1 in rows)) { order[++n] = $1; rows[$1] = $2 } else rows[$1
 
 # the sampler's own cost: null engine with and without it (HBATEST_NO_SAMPLER=1:
 # the main thread sleeps in pthread_join and merges the seconds at the end),
-# 2 x BENCH_ROUNDS rounds, the order swapped every round
+# 2 x BENCH_ROUNDS rounds, the order swapped every round, paired (bench-summary.sh)
 if [[ "sampler" =~ $ROWS ]]; then
 	: > "$DIR/sampler"
 	for r in $(seq $((2 * ROUNDS))); do
@@ -173,13 +202,5 @@ if [[ "sampler" =~ $ROWS ]]; then
 		fi
 		printf 'on\t%s\noff\t%s\n' "$on" "$off" >> "$DIR/sampler"
 	done
-	awk -F'\t' '{ v[$1] = v[$1] " " $2 } END {
-		n = split(v["on"], a, " "); split(v["off"], b, " ")
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t } }
-		m = int((n + 1) / 2)
-		printf "sampler cost (null 4k QD32, median of %d): %.0f IOPS with it, %.0f without " \
-			"(HBATEST_NO_SAMPLER=1): %+.1f%% (spread of the runs with it: %.0f..%.0f)\n",
-			n, a[m], b[m], (a[m] / b[m] - 1) * 100, a[1], a[n] }' "$DIR/sampler"
+	sampler_summary "$DIR/sampler"
 fi
