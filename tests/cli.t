@@ -21,6 +21,9 @@ is "$bad" "" "every command's --help and -h print its usage on stdout and exit 0
 out=$("$HB" run plan.lua --label x --help); ok $? "run PLAN --help exits 0 (an option after the plan)"
 like "$out" "hbatest run \[PLAN\.lua\] --resume" "run --help: both usage lines of run"
 like "$out" "^--lua-memory SIZE raises" "run --help: the notes on run's options"
+for f in "--label TEXT" "--target PATH" "--set K=V" "--dry-run" "--destroy-data DEV" "--resume \\[RUN\\]" "--force"; do
+	like "$out" "^  $f  " "run --help: a line on $f"
+done
 ! grep -qE "hbatest list|^report:" <<<"$out"; ok $? "run --help: no other command's usage or notes"
 like "$("$HB" sql -h)" '^sql: reads only' "sql -h: its notes"
 is "$("$HB" --help)" "$("$HB" help)" "--help prints the whole help"
