@@ -96,4 +96,15 @@ is "$(sampler_summary "$TMP/sampler")" \
 printf 'on\t60\t1\noff\t100\t1\non\t100\t1\n' > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: no paired rounds
 exit 1" "sampler: a round without its pair is an error, not a figure"
+# an even count (bench.sh runs 2 x BENCH_ROUNDS): the mean of the two middle values
+printf 'on\t100\noff\t100\non\t90\noff\t100\non\t80\noff\t100\non\t120\noff\t100\n' > "$TMP/sampler"
+is "$(sampler_summary "$TMP/sampler")" \
+	"sampler cost (null 4k QD32, 4 paired rounds): -5.0%, the median of the rounds with it against without (HBATEST_NO_SAMPLER=1); rounds -20.0% to +20.0%; medians 95 and 100 IOPS" \
+	"sampler: 4 rounds 1.0, 0.9, 0.8, 1.2: median 0.95 (the mean of 0.9 and 1.0), medians 95 and 100"
+: > "$TMP/sampler"
+is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: no paired rounds
+exit 1" "sampler: no rounds at all is an error"
+printf 'on\t100\noff\t0\n' > "$TMP/sampler"
+is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: round 1 has no IOPS
+exit 1" "sampler: a run of no IOPS is an error, not a -100 % round"
 done_testing

@@ -115,7 +115,10 @@ sampler_summary() {
 		$1 == "on" { a[++n] = $2 } $1 == "off" { b[++k] = $2 }
 		END {
 			if (!n || n != k) { print "sampler cost: no paired rounds"; exit 1 }
-			for (i = 1; i <= n; i++) r[i] = b[i] > 0 ? a[i] / b[i] : 0
+			for (i = 1; i <= n; i++) {
+				if (!(a[i] > 0 && b[i] > 0)) { print "sampler cost: round " i " has no IOPS"; exit 1 }
+				r[i] = a[i] / b[i]
+			}
 			sort_n(a, n); sort_n(b, n); sort_n(r, n)
 			m = int((n + 1) / 2)
 			med = n % 2 ? r[m] : (r[m] + r[m + 1]) / 2

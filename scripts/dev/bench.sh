@@ -19,6 +19,7 @@
 # default /var/tmp, on the root file system), BENCH_CPUS (a CPU list: run
 # both tools under taskset on it; default unpinned).
 set -euo pipefail
+shopt -s inherit_errexit	# a failed run inside $(...) stops the bench, not a line of stale figures
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HB="$ROOT/hbatest"
 SECS=${BENCH_SECS:-3}
@@ -26,15 +27,29 @@ ROUNDS=${BENCH_ROUNDS:-5}
 PIN=()
 [ -n "${BENCH_CPUS:-}" ] && PIN=(taskset -c "$BENCH_CPUS")
 ROWS=${BENCH_ROWS:-.}
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ && "$SECS" =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "bench: BENCH_ROUNDS and BENCH_SECS are whole numbers of at least 1 (got '$ROUNDS' and '$SECS')" >&2; exit 2; }
+if [[ "" =~ $ROWS ]]; then :; elif [ $? = 2 ]; then
+	echo "bench: BENCH_ROWS '$ROWS' is not a regular expression (bash's =~)" >&2; exit 2
+fi
 for t in fio sqlite3 jq; do
 	command -v $t >/dev/null || { echo "bench: $t is not installed (apt-get install $t)" >&2; exit 1; }
 done
 DIR=$(mktemp -d "${BENCH_DIR:-/var/tmp}/hbatest-bench.XXXXXX")
 FILE="$DIR/file.dat"
 LOOP=""
+# on a failure or an interrupt the runs so far stay (not the 1 GiB file):
+# the table comes only after the last round
 cleanup() {
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
-	rm -rf "$DIR"
+	local rc=$?
+	[ -z "$LOOP" ] || losetup -d "$LOOP"
+	if [ "$rc" != 0 ] && compgen -G "$DIR/rows.*" >/dev/null; then
+		rm -f "$FILE"
+		echo "bench: stopped (exit $rc) before the table; the runs so far are in $DIR/rows.N" \
+			"(the table's rows in order from 0; a line per run: tool, IOPS, p50 us, p99 us, CPU s, I/Os, mean us)" >&2
+	else
+		rm -rf "$DIR"
+	fi
 }
 trap cleanup EXIT
 . "$ROOT/scripts/dev/bench-summary.sh"
@@ -103,11 +118,12 @@ run_hb() {
 
 
 # add_row LABEL ENGINE TARGET RW BS QD: a row of the table, unless
-# BENCH_ROWS leaves it out
+# BENCH_ROWS leaves it out (its fields kept apart by a byte no path has)
 SPECS=()
+US=$'\x1f'
 add_row() {
 	[[ "$1" =~ $ROWS ]] || return 0
-	SPECS+=("$1|$2|$3|$4|$5|$6")
+	SPECS+=("$1$US$2$US$3$US$4$US$5$US$6")
 }
 
 # round I R: row I's runs of round R (from 0): the three tools, the order
@@ -115,7 +131,7 @@ add_row() {
 # differs from the defaults (its options, or hbatest's CPUs: psync has only those)
 round() {
 	local label e t rw bs qd i tools=(d h) line
-	IFS='|' read -r label e t rw bs qd <<< "${SPECS[$1]}"
+	IFS=$US read -r label e t rw bs qd <<< "${SPECS[$1]}"
 	[ -n "$(fio_tuned "$e" "$qd")" ] || { [ ${#PIN[@]} = 0 ] && [ -n "${TUNED_CPUS[$t]:-}" ]; } &&
 		tools=(d t h)
 	for i in "${!tools[@]}"; do
@@ -136,16 +152,7 @@ echo "latency: submit to completion (fio: lat, not clat); CPU: user + system sec
 echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "hbatest its numa=\"auto\" (below the table), fio tuned under taskset on the same CPUs, fio defaults unpinned; BENCH_CPUS pins all")"
 echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; queue: I/Os outstanding on average (IOPS x mean latency), median"
 echo "targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x; a missed target: its ratio (in how many of the ${ROUNDS} rounds hbatest missed it)"
-printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s  %s\n" "row (1 worker/job)" "fio dflt" \
-	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "fio" "hb" "targets"
-printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
-	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%" "queue" "queue"
-# the target file, read once so that no tool's first run brings it into the
-# caches under the disk (this virtual disk's host: a cold file read at 5k
-# IOPS where a warm one gives 200k)
-dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
-dd if="$FILE" of=/dev/null bs=1M iflag=direct status=none
-[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$FILE]=$(hb_cpus "$FILE")
+LOOP_ROW="loop io_uring QD32"
 add_row "null 4k QD32" null "$DIR/null-target" randread 4k 32
 for qd in 1 4 32 128; do
 	add_row "io_uring 4k rand QD$qd" io_uring "$FILE" randread 4k "$qd"
@@ -155,12 +162,26 @@ add_row "io_uring 70/30 QD32" io_uring "$FILE" randrw 4k 32
 add_row "io_uring 128k seq QD8" io_uring "$FILE" read 128k 8
 add_row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
 add_row "psync 4k rand QD1" psync "$FILE" randread 4k 1
+want_loop=0
+[[ "$LOOP_ROW" =~ $ROWS ]] && want_loop=1
+if [ ${#SPECS[@]} = 0 ] && [ $want_loop = 0 ] && ! [[ "sampler" =~ $ROWS ]]; then
+	echo "bench: BENCH_ROWS '$ROWS' matches no row (the rows: the table's first column; 'sampler' for the sampler's cost)" >&2
+	exit 2
+fi
+# the target file, when a row reads it: written, then read once so that no
+# tool's first run brings it into the caches under the disk (this virtual
+# disk's host: a cold file read at 5k IOPS where a warm one gives 200k)
+if [ $want_loop = 1 ] || [[ " ${SPECS[*]} " == *"$US$FILE$US"* ]]; then
+	dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
+	dd if="$FILE" of=/dev/null bs=1M iflag=direct status=none
+	[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$FILE]=$(hb_cpus "$FILE")
+fi
 skipped=""
-if ! [[ "loop io_uring QD32" =~ $ROWS ]]; then
+if [ $want_loop = 0 ]; then
 	:
 elif [ "$(id -u)" = 0 ] && LOOP=$(losetup --find --show --direct-io=on "$FILE" 2>/dev/null); then
 	[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$LOOP]=$(hb_cpus "$LOOP")
-	add_row "loop io_uring QD32" io_uring "$LOOP" randread 4k 32
+	add_row "$LOOP_ROW" io_uring "$LOOP" randread 4k 32
 else
 	skipped="loop device: skipped (needs root and losetup)"
 fi
@@ -169,15 +190,20 @@ fi
 # in which the disk is slow for one tool moves one round of each row, not
 # every round of one row (README, Benchmarks)
 for r in $(seq 0 $((ROUNDS - 1))); do
-	echo "bench: round $((r + 1)) of $ROUNDS, ${#SPECS[@]} rows ($(date -u +%T))" >&2
+	[ ${#SPECS[@]} = 0 ] && break
+	echo "bench: round $((r + 1)) of $ROUNDS across the rows: ${#SPECS[@]} ($(date -u +%T))" >&2
 	for i in "${!SPECS[@]}"; do
 		round "$i" "$r"
 	done
 done
+[ ${#SPECS[@]} = 0 ] || printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s  %s\n" "row (1 worker/job)" "fio dflt" \
+	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "fio" "hb" "targets"
+[ ${#SPECS[@]} = 0 ] || printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
+	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%" "queue" "queue"
 : > "$DIR/table"
 : > "$DIR/placements"
 for i in "${!SPECS[@]}"; do
-	IFS='|' read -r label e _ <<< "${SPECS[$i]}"
+	IFS=$US read -r label e _ <<< "${SPECS[$i]}"
 	summary "$label" "$e" "$DIR/rows.$i" | tee -a "$DIR/table"
 	printf '%s\t%s\n' "$(cat "$DIR/placement.$i")" "$label" >> "$DIR/placements"
 done
