@@ -68,6 +68,8 @@ is "$(q "$DB" "SELECT group_concat(status) FROM steps ORDER BY seq")" "done,done
 is "$(for id in 1 2 3; do check_invariant "$DB" $id; done | tr -d '\n')" 111 \
 	"kill -9: each done step's samples add up to its totals"
 like "$("$HB" list --db "$DB")" '^ +1 +[0-9a-f]{8} +interrupted ' "kill -9: the run reads 'interrupted'"
+like "$("$HB" show 1 --db "$DB")" '^ +4 +measure +long +interrupted +- ' \
+	"kill -9: show gives the cut-off step the run's state, not 'running'"
 
 # --- a busy database (issue 8, defect 4) ----------------------------------
 DB="$TMP/busy.db"
@@ -203,9 +205,11 @@ if is_root; then
 	rm -f "$MNT/filler"
 	"$HB" list --db "$DB" --check >/dev/null; ok $? "full disk: the database is not corrupted"
 	like "$(q "$DB" "SELECT status FROM runs")" "running|failed" "full disk: the run is not 'done'"
+	like "$("$HB" show 1 --db "$DB")" '^ +4 +measure +long +(interrupted|failed) ' \
+		"full disk: show gives step 4 the run's state (its end could not be stored: the row says 'running')"
 	is "$(run_sums "$DB" 1)" "step 4" "full disk: the three steps before are done and add up"
 else
-	for i in 1 2 3 4 5 6; do skip "full disk: needs root for a small tmpfs"; done
+	for i in 1 2 3 4 5 6 7; do skip "full disk: needs root for a small tmpfs"; done
 fi
 
 # --- ulimit -f: a write past it fails with EFBIG, not a silent SIGXFSZ --------

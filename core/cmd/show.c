@@ -9,7 +9,7 @@
 #include "db/rows.h"
 #include "log.h"
 
-static int show_run(struct db *db, int64_t id)
+static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 {
 	static const char *const labels[] = { "uuid", "label", "plan", "plan sha256", "host",
 		"version", "command", "started", "finished" };
@@ -28,7 +28,8 @@ static int show_run(struct db *db, int64_t id)
 					? (const char *)sqlite3_column_text(st, i) : "-", SIZE_MAX);
 			putchar('\n');
 		}
-		printf("  %-12s %s\n", "status", db_run_state(st, 9, 10, 11, 18));
+		snprintf(state, state_len, "%s", db_run_state(st, 9, 10, 11, 18));
+		printf("  %-12s %s\n", "status", state);
 		printf("  %-12s %d done, %d started", "steps", sqlite3_column_int(st, 15),
 		       sqlite3_column_int(st, 16));
 		if (sqlite3_column_type(st, 17) != SQLITE_NULL)	/* known since schema 5 */
@@ -66,8 +67,10 @@ static void print_measure(sqlite3_stmt *st, int col, int width, const char *fmt)
 }
 
 /* Step names are printed whole (a cut name can read as another step: "...
- * QD16" cut to "... QD1"): the column is as wide as the longest. */
-static int show_steps(struct db *db, int64_t id)
+ * QD16" cut to "... QD1"): the column is as wide as the longest. A step left
+ * 'running' by a run that is not (its process died, or its disk filled before
+ * the step's end could be stored) shows the run's state, as list does. */
+static int show_steps(struct db *db, int64_t id, const char *run_state)
 {
 	sqlite3_stmt *st;
 	size_t wide = 30;
@@ -84,15 +87,18 @@ static int show_steps(struct db *db, int64_t id)
 	if (rc != SQLITE_DONE)
 		return db_read_end(db, st, rc);
 	sqlite3_reset(st);
-	printf("\n%4s  %-12s  %-*s  %-8s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
+	printf("\n%4s  %-12s  %-*s  %-11s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
 	       "kind", (int)wide, "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
 	       "max us", "errors", "placement");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		bool exec = !strcmp((const char *)sqlite3_column_text(st, 1), "exec");
+		const char *status = (const char *)sqlite3_column_text(st, 3);
 
 		printf("%4d  %-12s  ", sqlite3_column_int(st, 0), sqlite3_column_text(st, 1));
 		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 2), wide);
-		printf("  %-8s", sqlite3_column_text(st, 3));
+		if (status && !strcmp(status, "running") && strcmp(run_state, "running"))
+			status = run_state;
+		printf("  %-11s", status ? status : "?");
 		if (exec)	/* a command: no I/O of ours to count, its time instead */
 			printf("  %10s", "-");
 		else
@@ -153,7 +159,7 @@ int cmd_show(int argc, char **argv)
 	const char *spec;
 	struct db db;
 	bool check = false;
-	char err[512];
+	char err[512], state[32] = "?";
 	int64_t id;
 	int rc;
 
@@ -167,9 +173,9 @@ int cmd_show(int argc, char **argv)
 		db_close(&db);
 		return EXIT_FAILED;
 	}
-	rc = show_run(&db, id);
+	rc = show_run(&db, id, state, sizeof(state));
 	if (!rc)
-		rc = show_steps(&db, id);
+		rc = show_steps(&db, id, state);
 	if (!rc)
 		rc = show_steady(&db, id);
 	if (!rc) {
