@@ -132,12 +132,18 @@ is "$(q "$TMP/iom.db" "SELECT group_concat(window_s, ' ') FROM steps")" "7.5" \
 
 # 9. targets split at ':' (not '\:'), depths fio would refuse, a BOM, epoch logs
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); o=d['jobs'][0]['job options']
-o['filename']='/dev/sdb:/dev/sdc:/tmp/a\\\\:b'; json.dump(d, open(sys.argv[2], 'w'))
+o['filename']='/dev/sdb:/dev/sdc:/tmp/a\\\\:b'; o['size']='3m'; json.dump(d, open(sys.argv[2], 'w'))
+o['filesize']='2m'; json.dump(d, open(sys.argv[5], 'w')); del o['filesize']; del o['size']
 o['iodepth']='abc'; json.dump(d, open(sys.argv[3], 'w'))
-o['iodepth']='99999999999'; json.dump(d, open(sys.argv[4], 'w'))" "$TMP/n/qd4.json" "$TMP/n/t2.json" "$TMP/n/abc.json" "$TMP/n/big.json"
+o['iodepth']='99999999999'; json.dump(d, open(sys.argv[4], 'w'))" "$TMP/n/qd4.json" "$TMP/n/t2.json" "$TMP/n/abc.json" "$TMP/n/big.json" "$TMP/n/fs.json"
 "$HB" import fio "$TMP/n/t2.json" --db "$TMP/t2.db" >/dev/null 2>&1
 is "$(q "$TMP/t2.db" "SELECT group_concat(path || '=' || kind, ' ') FROM (SELECT * FROM targets ORDER BY id)")" \
 	"/dev/sdb=block /dev/sdc=block /tmp/a:b=file" "filename a:b:c is three targets; '\\:' is a ':' in a name"
+is "$(q "$TMP/t2.db" "SELECT group_concat(size_bytes, ' ') FROM (SELECT * FROM targets ORDER BY id)")" \
+	"1048576 1048576 1048576" "size=3m over three files: 1 MiB each, as fio divides it (not 3 MiB each)"
+"$HB" import fio "$TMP/n/fs.json" --db "$TMP/fs.db" >/dev/null 2>&1
+is "$(q "$TMP/fs.db" "SELECT group_concat(size_bytes, ' ') FROM (SELECT * FROM targets ORDER BY id)")" \
+	"2097152 2097152 2097152" "filesize=2m: each file's size, whatever size says"
 refused "$TMP/abc.db" "abc.json:1:[0-9]+: iodepth: 'abc' in jobs\[0\] 'qd4' is not a whole number from 1" \
 	"iodepth=abc" "$TMP/n/abc.json"
 refused "$TMP/abc.db" "big.json:1:[0-9]+: iodepth: '99999999999' in jobs\[0\] 'qd4' is not a whole number" \

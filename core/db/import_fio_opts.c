@@ -149,35 +149,52 @@ int fio_workload(struct fio *f, int i, struct fio_job *j)
 	return 0;
 }
 
-/* fio's filename: targets split at ':', as fio does, but for "\:" (a ':'
- * in a name). */
+/* The next name of fio's filename list from *p: split at ':', as fio does,
+ * but for "\:" (a ':' in a name); *p moves past its separator. false at the
+ * list's end. */
+static bool next_name(const char **p, char *one, size_t len)
+{
+	size_t n = 0;
+
+	if (!**p)
+		return false;
+	for (; **p && **p != ':'; (*p)++) {
+		if (**p == '\\' && (*p)[1] == ':')
+			(*p)++;
+		if (n + 1 < len)
+			one[n++] = **p;
+	}
+	if (**p)
+		(*p)++;
+	one[n] = '\0';
+	return true;
+}
+
+/* fio's filename: its targets. The size each is known by: filesize when the
+ * job gives one value, else size divided between the files, as fio divides
+ * it (a range, a percentage or neither: unknown). */
 int fio_targets(struct fio *f, int i, int64_t run_id)
 {
 	char fname[4096], one[4096], sz[64];
-	const char sep = ':';
+	const char *p;
 	uint64_t size;
 	int64_t known = -1;
-	size_t n = 0;
+	unsigned count = 0;
 
 	if (!fio_opt(f, i, "filename", fname, sizeof(fname), NULL))
 		return 0;
-	if (fio_opt(f, i, "size", sz, sizeof(sz), NULL) && !util_parse_size(sz, &size))
-		known = (int64_t)size;
-	for (const char *p = fname;; p++) {
-		if (*p == '\\' && p[1] == ':') {
-			one[n++] = ':', p++;
-			continue;
-		}
-		if (*p && *p != sep) {
-			one[n++] = *p;
-			continue;
-		}
-		one[n] = '\0';
-		if (n && imp_target_insert(f->im, run_id, one, !strncmp(one, "/dev/", 5) ?
-					   "block" : "file", known) < 0)
-			return -EIO;
-		n = 0;
-		if (!*p)
-			return 0;
+	for (p = fname; next_name(&p, one, sizeof(one));)
+		count += one[0] != '\0';
+	if (fio_opt(f, i, "filesize", sz, sizeof(sz), NULL)) {
+		if (!util_parse_size(sz, &size))
+			known = (int64_t)size;
+	} else if (count && fio_opt(f, i, "size", sz, sizeof(sz), NULL) &&
+		   !util_parse_size(sz, &size)) {
+		known = (int64_t)(size / count);
 	}
+	for (p = fname; next_name(&p, one, sizeof(one));)
+		if (one[0] && imp_target_insert(f->im, run_id, one, !strncmp(one, "/dev/", 5) ?
+						"block" : "file", known) < 0)
+			return -EIO;
+	return 0;
 }
