@@ -4,6 +4,14 @@
 # TAB iops TAB p50_us TAB p99_us TAB cpu_s TAB ios TAB mean_us; the k-th run
 # of each tool is round k.
 
+# sort_n(v, n): v[1..n] in ascending order; returns n (awk, for the programs below)
+AWK_SORT_N='
+		function sort_n(v, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			return n
+		}'
+
 # summary LABEL KIND ROWS: medians of fio default (d), fio tuned (t), hbatest
 # (h); the better fio (higher median IOPS); hbatest/fio ratios, each the
 # median over the rounds of hbatest's run against that fio's run of the same
@@ -19,13 +27,7 @@
 # hbatest missed it: the median misses when more than half the rounds do;
 # 5 of 5 is a sign test's p = 0.03.
 summary() {
-	awk -v label="$1" -v kind="$2" -F'\t' '
-		# v[1..n] in ascending order; returns n
-		function sort_n(v, n,   i, j, t) {
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-			return n
-		}
+	awk -v label="$1" -v kind="$2" -F'\t' "$AWK_SORT_N"'
 		function sorted(tool, col, v,   n, i) {
 			n = 0
 			for (i = 1; i <= rows; i++) if (who[i] == tool) v[++n] = val[i, col]
@@ -107,10 +109,11 @@ closing() {
 # fast minute of one mode against a slow one of the other), with each mode's
 # median and the rounds' ratios from lowest to highest
 sampler_summary() {
-	awk -F'\t' '
-		function sort_n(v, n,   i, j, t) {
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+	awk -F'\t' "$AWK_SORT_N"'
+		# v[1..n] sorted; its median (an even n: the mean of the two middle values)
+		function median(v, n,   m) {
+			m = int((sort_n(v, n) + 1) / 2)
+			return n % 2 ? v[m] : (v[m] + v[m + 1]) / 2
 		}
 		$1 == "on" { a[++n] = $2 } $1 == "off" { b[++k] = $2 }
 		END {
@@ -119,12 +122,9 @@ sampler_summary() {
 				if (!(a[i] > 0 && b[i] > 0)) { print "sampler cost: round " i " has no IOPS"; exit 1 }
 				r[i] = a[i] / b[i]
 			}
-			sort_n(a, n); sort_n(b, n); sort_n(r, n)
-			m = int((n + 1) / 2)
-			med = n % 2 ? r[m] : (r[m] + r[m + 1]) / 2
+			med = median(r, n)
 			printf "sampler cost (null 4k QD32, %d paired rounds): %+.1f%%, the median of the " \
 				"rounds with it against without (HBATEST_NO_SAMPLER=1); rounds %+.1f%% to %+.1f%%; " \
 				"medians %.0f and %.0f IOPS\n", n, (med - 1) * 100, (r[1] - 1) * 100,
-				(r[n] - 1) * 100, n % 2 ? a[m] : (a[m] + a[m + 1]) / 2,
-				n % 2 ? b[m] : (b[m] + b[m + 1]) / 2 }' "$1"
+				(r[n] - 1) * 100, median(a, n), median(b, n) }' "$1"
 }

@@ -333,7 +333,7 @@ m core/db/resume.c '	if (there && access(there, F_OK) == 0)' '	if (0)' \
 	'tests/resume.t' 'a resume from another folder cannot find a plan stored as a relative path'
 
 m scripts/dev/bench-summary.sh '(med - 1) * 100, (r[1] - 1) * 100,' \
-	'(a[m] / b[m] - 1) * 100, (r[1] - 1) * 100,' \
+	'(median(a, n) / median(b, n) - 1) * 100, (r[1] - 1) * 100,' \
 	'tests/bench_summary.t' 'the sampler cost as the ratio of the two medians, not paired round by round'
 
 m core/cmd/show.c '		if (status && !strcmp(status, "running") && strcmp(run_state, "running"))' '		if (0)' \
