@@ -79,8 +79,9 @@ static const struct command {
 
 static const char usage_common[] =
 	"\n"
-	"Options for every command: --db FILE (default $HBATEST_DB or ./hbatest.db),\n"
-	"--plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more), -q (less).\n"
+	"Options for every command, before or after it: --db FILE (default $HBATEST_DB\n"
+	"or ./hbatest.db), --plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more),\n"
+	"-q (less).\n"
 	"RUN is a run id, a label or a uuid prefix (in that order).\n";
 static const char usage_exit[] =
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
@@ -142,13 +143,46 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_DONE;
 }
 
+/* The options every command takes may come before it too, as in
+ * `hbatest --db x.db run plan.lua`: the command moves to argv[1] and the
+ * options follow it, where the command parses them. */
+static bool hoist_command(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--db") || !strcmp(a, "--plugin-path"))
+			i += 2;
+		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose") ||
+			 !strcmp(a, "-q") || !strcmp(a, "--quiet"))
+			i++;
+		else
+			break;
+	}
+	if (i > 1 && i < argc) {
+		char *cmd = argv[i];
+
+		memmove(&argv[2], &argv[1], (size_t)(i - 1) * sizeof(*argv));
+		argv[1] = cmd;
+	}
+	return i == 1 || i < argc;	/* false: options and no command */
+}
+
 int main(int argc, char **argv)
 {
-	const char *name = argc > 1 ? argv[1] : "help";
+	const char *name;
 	const struct command *c;
 	int rc;
 
 	log_init();
+	if (!hoist_command(argc, argv)) {
+		fprintf(stderr, "hbatest: no command after the options\n\n");
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argc > 1 ? argv[1] : "help";
 	for (c = commands; c->name && strcmp(c->name, name); c++)
 		;
 	if (!c->name) {

@@ -59,6 +59,12 @@ printf 'hb.run{ name = "4k random 70/30 read/write QD16", engine = "null", targe
 out=$("$HB" show 1 --db "$TMP/names.db")
 like "$out" "   1  measure +4k random 70/30 read/write QD16  done " "show: a 31-character step name whole"
 like "$out" "   2  measure +4k random 70/30 read/write QD1   done " "and the column as wide as the longest name"
+# the options every command takes, before the command (git's order) too
+is "$("$HB" --db "$TMP/names.db" -q show 1)" "$out" "--db and -q before the command: show reads that database"
+"$HB" -q --db "$TMP/before.db" run "$TMP/names.lua" --label first 2>/dev/null; ok $? "and run stores there"
+is "$(q "$TMP/before.db" "SELECT label FROM runs")" first "the run is in --db's file"
+out=$("$HB" --db "$TMP/names.db" 2>&1); is $? 2 "options and no command exit 2"
+like "$out" "^hbatest: no command after the options" "and say so"
 # a label given to several runs (a plan run again): the newest, said aloud
 for i in 1 2; do "$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label again -q 2>/dev/null; done
 out=$("$HB" show again --db "$TMP/names.db" 2>&1 >/dev/null)
