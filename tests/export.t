@@ -190,6 +190,16 @@ if is_root; then
 else
 	for _ in 1 2 3 4 5; do skip "mknod needs root"; done
 fi
+# --out the database read, or one of its journals: refused before it is opened
+ln -s "$DB" "$TMP/db-link"
+for o in "$DB" "$TMP/db-link" "$TMP/./e.db-wal" "$DB-journal"; do
+	ex 1 --format json --out "$o" 2>"$TMP/err"; is $? 2 "--out $o: exit 2"
+done
+like "$(cat "$TMP/err")" "--out '$DB-journal' is '$DB-journal', a journal of the database the export reads; give another file" "and says which file it is"
+ex 1 --out "$TMP/db-link" 2>"$TMP/err"
+like "$(cat "$TMP/err")" "--out '$TMP/db-link' is '$DB', the database the export reads" "a link to the database is named"
+[ -L "$TMP/db-link" ] && [ ! -e "$DB-journal" ]; ok $? "the link stays a link, no journal is made"
+is "$("$HB" list --db "$DB" | grep -c done)" "$(q "$DB" "SELECT count(*) FROM runs")" "every run is still listed"
 ex 1 --what nothing 2>"$TMP/err"; is $? 2 "--what nothing: exit 2"
 like "$(cat "$TMP/err")" "--what 'nothing': give one of runs, targets, steps" "listing the tables"
 ex 1 --format tsv 2>/dev/null; is $? 2 "--format tsv: exit 2 (csv or json)"

@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "db/export.h"
 #include "log.h"
+#include "target.h"
 
 struct export_args {
 	const char *spec, *out;
@@ -169,6 +170,26 @@ static int close_out(FILE *f, const char *tmp, const char *path, bool ok)
 	return 0;
 }
 
+/* --out naming the database read, or one of its journals: the export would
+ * replace every run in it with their CSV (the file by its inode, through a
+ * link too; a journal not there yet by its path). */
+static bool out_is_db(const char *out, const char *db)
+{
+	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", db, side[i]);
+		if (target_same_path(out, path)) {
+			cli_usage_error("export", "--out '%s' is '%s', %s the export reads; give "
+					"another file", out, path, *side[i] ? "a journal of the database" :
+					"the database");
+			return true;
+		}
+	}
+	return false;
+}
+
 static int export_run(struct db *db, const struct export_args *a, int64_t id, FILE *out)
 {
 	int rc;
@@ -193,6 +214,8 @@ int cmd_export(int argc, char **argv)
 	int rc;
 
 	if (parse_args(&a, argc, argv) < 0)
+		return EXIT_USAGE;
+	if (a.out && out_is_db(a.out, cli_db_path()))
 		return EXIT_USAGE;
 	if (cli_open_ro(&db, false) < 0)
 		return EXIT_FAILED;
