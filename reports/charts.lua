@@ -113,6 +113,25 @@ local function x_of(axis, v)
 end
 
 -- which: nil for every group, or a function(group name) -> bool.
+-- The lowest and highest positive value in columns cols of the series'
+-- rows, for a log axis from the tic below the one to the tic above the
+-- other (the templates' lo125 and hi125), not to whole decades; nil, nil
+-- when there is none (gnuplot autoscales).
+local function log_span(series, cols)
+  local lo, hi
+  for _, s in ipairs(series) do
+    for _, row in ipairs(s.rows) do
+      for _, c in ipairs(cols) do
+        local v = row[c]
+        if type(v) == "number" and v > 0 and v == v then
+          lo, hi = math.min(lo or v, v), math.max(hi or v, v)
+        end
+      end
+    end
+  end
+  return lo, hi
+end
+
 function charts.sweeps(axis, heading, xlabel, logx, which)
   local groups, all = sweep_groups(axis)
   local order = {}
@@ -143,9 +162,10 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
         args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
       figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
       if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
+      local ylo, yhi = log_span(series, { 3, 4 })
       c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
         title = g .. ": latency", columns = cols, series = series, key_entries = 2,
-        args = { xlabel = xlabel, logx = logx and 1 or 0 } }
+        args = { xlabel = xlabel, logx = logx and 1 or 0, ylo = ylo, yhi = yhi } }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
       charts.percentiles(g, groups[g], axis)
     end
@@ -237,12 +257,37 @@ local function bar_clusters()
   return clusters
 end
 
+-- A ceiling shared by several runs' bars of a cluster is labelled once,
+-- centred over those bars (column 7: the series position it is centred on,
+-- NaN on the bars whose ceiling is labelled elsewhere or not at all;
+-- gnuplot's off() is linear in it), in its short form ("PCIe3 x8 7.88 GB/s")
+-- when the full one is wider than those bars: about 150 characters of the
+-- labels' small font span the chart (120 of its font: bars.gp), 0.8 of a
+-- cluster's share of them its bars.
+local function center_ceilings(series, keys, labelled, nclusters)
+  local nseries = #series
+  for i, s in ipairs(series) do
+    for k, row in ipairs(s.rows) do
+      local l = labelled[keys[i][k]]
+      if l and row[5] ~= "" then
+        -- over the bars from the first to the last that share it, when no
+        -- other run's bar is between them (else over the first)
+        local n = l.last - l.first + 1 == l.n and l.n or 1
+        row[7] = l.first + (n - 1) / 2
+        local width = 150 / nclusters * 0.8 * n / nseries
+        if #row[5] > width then row[5] = row[5]:gsub(" ceiling ", " ", 1) end
+      end
+    end
+  end
+end
+
 function charts.sequential_bars()
   local clusters = bar_clusters()
   if #clusters == 0 then return end
-  local series, ymax, labelled, any_ceiling, from = {}, 0, {}, false, {}
+  local series, ymax, labelled, any_ceiling, from, keys = {}, 0, {}, false, {}, {}
   for i, r in ipairs(ctx.runs) do
     local pts = {}
+    keys[i] = {}
     for k, cl in ipairs(clusters) do
       local s = cl.steps[i]
       local v = s and s.status == "done" and s.mbps or nil
@@ -250,8 +295,12 @@ function charts.sequential_bars()
       if s then bps, label = ceiling_of(r, s) end
       local ceil = bps and bps / 1e6
       local key = k .. ":" .. tostring(ceil)
-      if ceil and labelled[key] then label = "" end
-      if ceil then labelled[key] = true; any_ceiling = true end
+      if ceil then
+        labelled[key] = labelled[key] or { label = label, first = i, n = 0 }
+        labelled[key].n, labelled[key].last = labelled[key].n + 1, i
+        label = labelled[key].first == i and label or ""
+        any_ceiling = true
+      end
       ymax = math.max(ymax, v or 0, ceil or 0)
       -- a sweep's bar says which OIO it is (runs peak at different ones)
       local oio = v and cl.sweep and ("OIO " .. s.axis_value) or ""
@@ -259,10 +308,12 @@ function charts.sequential_bars()
         from[k] = from[k] or {}
         table.insert(from[k], ("%s at OIO %s"):format(r.name, s.axis_value))
       end
-      pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "", oio }
+      pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "", oio, NaN }
+      keys[i][k] = key
     end
     series[i] = { title = r.series_title, color = r.color, rows = pts }
   end
+  center_ceilings(series, keys, labelled, #clusters)
   if charts.npoints(series) == 0 then return end
   local missing = charts.left_out(series, true)
   local peaks = {}
@@ -275,7 +326,8 @@ function charts.sequential_bars()
   local c = report.chart{ name = "sequential-bars", template = "bars",
     title = any_ceiling and "Sequential throughput (MB/s) against each run's PCIe link ceiling"
       or "Sequential throughput (MB/s)",
-    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from" }, series = series,
+    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
+    series = series,
     args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.2 + 1, nclusters = #clusters } }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
@@ -319,9 +371,10 @@ function charts.percentiles(g, rows, axis)
   if not any then return end
   local what = ("%s at %s %s"):format(g, ({ oio = "OIO", bs = "bs" })[axis] or "write %",
     row.first.axis_value)
+  local ylo, yhi = log_span(series, { 2 })
   local c = report.chart{ name = axis .. "-" .. g .. "-percentiles", template = "percentiles",
     title = what .. ": latency percentiles", columns = { "nines", "latency_us", "percentile" },
-    series = series }
+    series = series, args = { ylo = ylo, yhi = yhi } }
   figure(c, what .. ": latency percentiles p50 .. p99.99 from the stored histograms")
 end
 
@@ -354,7 +407,7 @@ function charts.per_target()
       for i, r in ipairs(ctx.runs) do
         local pts = {}
         for k, p in ipairs(paths) do
-          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "", "" }
+          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "", "", NaN }
           ymax = math.max(ymax, per[i][p] or 0)
         end
         series[i] = { title = r.series_title, color = r.color, rows = pts }
@@ -362,7 +415,7 @@ function charts.per_target()
       local what = ctx.label(s0)
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
-        columns = { "target", unit, "path", "ceiling", "ceiling label", "from" },
+        columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
         args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths } }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), charts.left_out(series, true)))

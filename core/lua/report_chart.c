@@ -2,6 +2,7 @@
  * line, one block per series), NN-name.gp (settings, then the template from
  * reports/gnuplot/) and, rendered by gnuplot in the background, .svg/.png. */
 #include <errno.h>
+#include <math.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdio.h>
@@ -225,17 +226,28 @@ static void add_series_array(lua_State *L, struct strbuf *b, int ser, int n, con
 	sb_printf(b, "%s", "]\n");
 }
 
+/* The fonts are sized for 1280x720 and follow the square root of the
+ * image's scale (its smaller side's ratio to that), so a 640x360 chart keeps
+ * its labels readable (0.71x) and out of each other's way, which the same
+ * point size as at 1280x720 did not (a title past the edge, bar labels
+ * running together). */
+static double font_scale(const struct report *r)
+{
+	return sqrt(fmin(r->o->width / 1280.0, r->o->height / 720.0));
+}
+
 /* key_margin: the bottom margin, in lines, that holds the x label and the
  * key under it (the templates put it there, horizontal). gnuplot gives the
  * key columns as wide as its longest title and drops a key that does not
  * fit; review.lua keeps titles to 60 characters, and the margin grows by
  * a line and a half for each row of the key (7 lines for one row) (about 11
- * pixels a character, the SVG's font; a sample and a gap take 7). */
+ * pixels a character at 1280x720, the SVG's font, scaled as the fonts are;
+ * a sample and a gap take 7). */
 static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, int n,
-			   unsigned width)
+			   const struct report *r)
 {
 	size_t longest = 0;
-	unsigned per_row = width / 11, cols, rows, each;
+	unsigned per_row = (unsigned)(r->o->width / (11 * font_scale(r))), cols, rows, each;
 	char line[64];
 
 	lua_getfield(L, spec, "key_entries");	/* a series' lines in the key (mean, p99) */
@@ -278,6 +290,18 @@ static void add_points(lua_State *L, struct strbuf *b, int ser, int n)
 	}
 	sb_printf(b, "%s", "]\nkey(i, s) = points[i] > 0 ? titles[i].s : ''\n");
 }
+
+/* For log axes, whose tics are 1, 2, 5 in every decade: the tic at or below
+ * v and the one at or above it, so that an axis spans its points to the
+ * nearest tics and not to whole decades (a curve from 180 to 6,000 us drawn
+ * between 100 and 100,000 filled a third of the plot); a millionth outside
+ * the tic, which gnuplot leaves unlabelled when the axis ends on it. */
+static const char log_tics_125[] =
+	"dec125(v) = 10 ** floor(log10(v) + 1e-9)\n"
+	"lo125(v) = (m125 = v / dec125(v), (m125 >= 5 - 1e-9 ? 5 : m125 >= 2 - 1e-9 ? 2 : 1) "
+	"* dec125(v) * (1 - 1e-6))\n"
+	"hi125(v) = (m125 = v / dec125(v), (m125 <= 1 + 1e-9 ? 1 : m125 <= 2 + 1e-9 ? 2 : "
+	"m125 <= 5 + 1e-9 ? 5 : 10) * dec125(v) * (1 + 1e-6))\n";
 
 static bool ident_ok(const char *k)
 {
@@ -325,20 +349,24 @@ static void add_args(lua_State *L, struct strbuf *b, int spec)
 	lua_pop(L, 1);
 }
 
-/* One terminal per --format; PDF in inches at 100 pixels an inch. */
+/* One terminal per --format; PDF in inches at 100 pixels an inch; beside each
+ * its small_font, three quarters of its font, for the labels on bars. */
 static void add_terminals(struct report *r, struct strbuf *b, const char *base)
 {
 	unsigned w = r->o->width, h = r->o->height;
+	double k = font_scale(r);
 
+	sb_printf(b, "small_font = ',10'\n");	/* a terminal of one's own: its default size */
 	sb_printf(b, "do for [fmt in formats] {\n");
 	sb_printf(b, "if (fmt eq 'svg') { set terminal svg size %u,%u dynamic background "
-		  "'#ffffff' font 'Helvetica,17' linewidth 1.3 noenhanced; set output '%s.svg' }\n",
-		  w, h, base);
+		  "'#ffffff' font 'Helvetica,%.1f' linewidth 1.3 noenhanced; set output '%s.svg'; "
+		  "small_font = ',%.1f' }\n", w, h, 17 * k, base, 13 * k);
 	sb_printf(b, "if (fmt eq 'png') { set terminal pngcairo size %u,%u background '#ffffff' "
-		  "font 'Helvetica,13' noenhanced; set output '%s.png' }\n", w, h, base);
+		  "font 'Helvetica,%.1f' noenhanced; set output '%s.png'; small_font = ',%.1f' }\n",
+		  w, h, 13 * k, base, 10 * k);
 	sb_printf(b, "if (fmt eq 'pdf') { set terminal pdfcairo size %.2fin,%.2fin background "
-		  "'#ffffff' font 'Helvetica,9' noenhanced; set output '%s.pdf' }\n",
-		  w / 100.0, h / 100.0, base);
+		  "'#ffffff' font 'Helvetica,%.1f' noenhanced; set output '%s.pdf'; "
+		  "small_font = ',%.1f' }\n", w / 100.0, h / 100.0, 9 * k, base, 7 * k);
 }
 
 static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base, int nseries,
@@ -364,7 +392,8 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	add_series_array(L, b, ser, nseries, "titles", "title");
 	add_series_array(L, b, ser, nseries, "colors", "color");
 	add_points(L, b, ser, nseries);
-	add_key_margin(L, b, spec, ser, nseries, r->o->width);
+	sb_printf(b, "%s", log_tics_125);
+	add_key_margin(L, b, spec, ser, nseries, r);
 	lua_pop(L, 1);
 	add_args(L, b, spec);
 	sb_printf(b, "%s", "set datafile separator '\\t'\n\n");

@@ -1,7 +1,9 @@
 # Throughput bars: one cluster per step, one bar per run, each bar's PCIe
 # link ceiling a dashed line over it with its label.
 # Columns: cluster (0, 1, ...), MB/s, step, ceiling MB/s, ceiling label,
-# the bar's origin (e.g. "OIO 128": the best point of a sweep) or empty.
+# the bar's origin (e.g. "OIO 128": the best point of a sweep) or empty,
+# the series position the ceiling label is centred on (1.5: between the
+# bars of series 1 and 2, which share that ceiling) or NaN.
 # Variables: ylabel, ymax, nclusters.
 set title chart_title
 set ylabel ylabel
@@ -40,14 +42,15 @@ known(c) = strcol(c) eq 'NaN' ? 1/0 : column(c)
 or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
 barval(c) = strcol(c) eq 'NaN' ? '' : sprintf('%.0f', column(c))
 text(c) = strcol(c) eq 'NaN' ? '' : strcol(c)
+at(c, i) = strcol(c) eq 'NaN' ? i : column(c)
 plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(barval(2)) \
-       with labels offset 0,0.7 font ',10' notitle, \
+       with labels offset 0,0.7 font small_font notitle, \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(text(6)) \
-       with labels offset 0,1.7 font ',10' notitle, \
+       with labels offset 0,1.7 font small_font notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i) - bw / 2):(known(4)):(bw):(0) \
        with vectors nohead dt 2 lw 2.5 lc rgb colors[i] notitle, \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(4)):(text(5)) \
-       with labels offset 0,0.7 font ',10' tc rgb colors[i] notitle
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(at(7, i))):(or0(4)):(text(5)) \
+       with labels offset 0,0.7 font small_font tc rgb colors[i] notitle

@@ -11,7 +11,7 @@ set ylabel ylabel
 set y2label 'mean latency (µs, log scale)'
 set border 11 lc rgb '#444444'
 set ytics nomirror
-set y2tics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
+set y2tics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2
 set xrange [0:*]
 set autoscale xfixmax	# the axis ends with the last second, not at the next tic

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# hbatest report, how charts are laid out: a log latency axis spans its
+# points from the 1-2-5 tic below the lowest to the one above the highest
+# (not whole decades); fonts follow --size (the square root of its scale
+# against 1280x720); a PCIe ceiling that several runs share is labelled
+# once, centred over their bars, and in its short form when the full one is
+# wider than the bars it labels.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
+
+DB="$TMP/a.db"
+cat > "$TMP/plan.lua" <<'LUA'
+local link = hb.set("link", "pcie3x8")
+hb.plan{ defaults = { engine = "sim", workers = 1, targets = { "v" }, duration = 1, ramp = 0,
+                      sim = { preset = "lsi3108-8sas", link = link, drive_capacity = "8g" } } }
+for _, oio in ipairs{ 2, 64 } do
+  hb.run{ rw = "randread", bs = "4k", oio = oio, axis = "oio", group = "4k randread" }
+end
+for i = 1, 6 do hb.run{ name = "1M read " .. i, rw = "read", bs = "1m", oio = 8 + i } end
+LUA
+for r in "a pcie3x8" "b pcie3x8" "c pcie3x4"; do
+	set -- $r
+	"$HB" run "$TMP/plan.lua" --db "$DB" --label "$1" --set link="$2" -q 2>>"$TMP/stderr"; ok $? "run $1 ($2)"
+done
+"$HB" report a b c --db "$DB" --out "$TMP/rep" >/dev/null 2>"$TMP/err"; ok $? "the report of a, b and c"
+"$HB" report a b c --db "$DB" --out "$TMP/small" --size 640x360 >/dev/null 2>"$TMP/err"; ok $? "and at 640x360"
+
+# --- the latency axis: the points' range to the nearest 1-2-5 tics -------------------
+lat="$TMP/rep/charts/$(cd "$TMP/rep/charts" && ls | grep -- '-oio-4k-randread-latency\.gp$')"
+lo=$(q "$DB" "SELECT min(min(lat_mean_us, lat_p99_us)) FROM steps WHERE group_name = '4k randread'")
+hi=$(q "$DB" "SELECT max(max(lat_mean_us, lat_p99_us)) FROM steps WHERE group_name = '4k randread'")
+# what gnuplot draws: the y range of the last plot of the script
+range() {
+	(cd "$(dirname "$1")" && gnuplot -e "load '$(basename "$1")'; set print '$TMP/range'; print GPVAL_Y_MIN, GPVAL_Y_MAX") 2>>"$TMP/stderr"
+	cat "$TMP/range"
+}
+# the 1-2-5 tics at or below lo and at or above hi, and a range within 1e-5 of them
+tics() { awk -v lo="$1" -v hi="$2" 'function d(v) { return 10 ^ int(log(v) / log(10) + 1e-9) }
+	BEGIN { m = lo / d(lo); l = (m >= 5 ? 5 : m >= 2 ? 2 : 1) * d(lo)
+	        m = hi / d(hi); h = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * d(hi); print l, h }'; }
+near() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " ")
+	exit !(y[1] > 0 && (x[1] - y[1]) ^ 2 < (1e-5 * y[1]) ^ 2 && (x[2] - y[2]) ^ 2 < (1e-5 * y[2]) ^ 2) }'; }
+want=$(tics "$lo" "$hi")
+got=$(range "$lat")
+near "$got" "$want"; ok $? "the latency axis runs from the tic below the lowest point to the one above the highest ($want)" || echo "# drawn: $got; points $lo .. $hi"
+awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(hi / lo < 100) }'; ok $? "(the points span less than two decades: $lo .. $hi us)"
+pct="$TMP/rep/charts/$(cd "$TMP/rep/charts" && ls | grep -- '-oio-4k-randread-percentiles\.gp$')"
+plo=$(awk -F'\t' '!/^#/ && NF > 1 && $2 != "NaN" { if (!n++ || $2 < m) m = $2 } END { print m }' "${pct%.gp}.tsv")
+phi=$(awk -F'\t' '!/^#/ && NF > 1 && $2 != "NaN" { if (!n++ || $2 > m) m = $2 } END { print m }' "${pct%.gp}.tsv")
+want=$(tics "$plo" "$phi")
+got=$(range "$pct")
+near "$got" "$want"; ok $? "the percentiles' axis too ($want)" || echo "# drawn: $got; points $plo .. $phi"
+
+# --- fonts follow --size ------------------------------------------------------------
+like "$(cat "$lat")" "pngcairo size 1280,720 .* font 'Helvetica,13\.0'" "1280x720: the PNG's font is 13 pt"
+small="$TMP/small/charts/$(basename "$lat")"
+like "$(cat "$small")" "pngcairo size 640,360 .* font 'Helvetica,9\.2'" "640x360: 9.2 pt (13 x sqrt(0.5))"
+like "$(cat "$small")" "svg size 640,360 .* font 'Helvetica,12\.0'" "and the SVG's 12 (17 x sqrt(0.5))"
+
+# --- the PCIe ceilings over the bars -------------------------------------------------
+bars="$TMP/rep/charts/$(cd "$TMP/rep/charts" && ls | grep -- '-sequential-bars\.tsv$')"
+# series N's first row: its ceiling label and where it is centred
+row() { awk -F'\t' -v n="$1" '/^# series/ { s++ } s == n && !/^#/ && NF > 1 { print $5 "|" $7; exit }' "$bars"; }
+is "$(row 1)" "PCIe3 x8 7.88 GB/s|1.5" "a and b share PCIe3 x8: one label, centred between their bars, short (six clusters)"
+is "$(row 2)" "|NaN" "b's bar carries no label of its own"
+is "$(row 3)" "PCIe3 x4 3.94 GB/s|3" "c's own ceiling over its own bar"
+is "$(awk -F'\t' '!/^#/ && NF > 1 && $5 != "" { n++ } END { print n }' "$bars")" 12 "two labels in each of the six clusters"
+
+done_testing
