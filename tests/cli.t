@@ -94,6 +94,12 @@ is "$(run_of fa) $(cat "$TMP/err")" "3 " "a label that starts only its own run's
 is "$(run_of "$(q "$TMP/names.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")")" 1 "a longer uuid prefix names run 1"
 run_of e; is $? 1 "a uuid prefix of two runs is an error"
 like "$(cat "$TMP/err")" "run 'e' is ambiguous: 2 runs have a uuid starting so; give more of it" "which says so"
+# a uuid prefix is text, not a LIKE pattern: a mistyped "raid_5" names no run
+u1=$(q "$TMP/names.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")
+run_of "${u1:0:3}_${u1:4:4}"; is $? 1 "'_' in RUN matches no character of a uuid"
+like "$(cat "$TMP/err")" "no run '${u1:0:3}_${u1:4:4}'" "and names no run"
+run_of "${u1:0:3}%"; is $? 1 "nor does '%'"
+is "$(run_of "$(tr a-f A-F <<<"$u1")")" 1 "a uuid prefix in capitals names its run"
 is "$(run_of 2)" 2 "an id"
 
 # list: a label is one column of 24 terminal cells, whatever it holds
