@@ -413,12 +413,13 @@ function charts.per_target()
         series[i] = { title = r.series_title, color = r.color, rows = pts }
       end
       local what = ctx.label(s0)
+      local missing = charts.left_out(series, true)	-- before the chart: no empty slot
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
         args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths } }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
-        fmt.plural(#paths, "target"), charts.left_out(series, true)))
+        fmt.plural(#paths, "target"), missing))
     end
   end
 end

@@ -115,6 +115,14 @@ function compare.delta(v, base, higher_better)
   return d, class
 end
 
+-- Does v tie with the best value: within noise_pct of it, a difference the
+-- deltas call too small to count (exactly equal when the best is 0)?
+function compare.ties(v, best)
+  if not v or not best then return false end
+  if best == 0 then return v == 0 end
+  return math.abs(v - best) / math.abs(best) * 100 < compare.noise_pct
+end
+
 -- The index of the best of values (a table run -> number), or nil when
 -- fewer than two runs have a value.
 function compare.best(values, nruns, higher_better)

@@ -13,9 +13,11 @@ local runs = report.runs
 local N = #runs
 local B = report.baseline
 
--- Colour-blind safe (Okabe-Ito), dark enough on white.
+-- Colour-blind safe (Okabe-Ito without its black, which the charts' average
+-- and window-mean lines use, then Tol's indigo, olive, wine), dark enough on
+-- white; ten runs have ten colours, the eleventh takes the first again.
 local palette = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
-                  "#000000", "#999933" }
+                  "#332288", "#999933", "#882255", "#661100" }
 
 -- a run's name: its label, or its uuid's first 8 characters; runs that
 -- share a label (a plan run again under it) get the uuid's 8 beside it, so
@@ -38,6 +40,10 @@ local function key_title(r, tagged)
   local tag = tagged and base ~= r.uuid:sub(1, 8) and (" " .. r.uuid:sub(1, 8)) or ""
   local sim = r.sim and " [simulated]" or ""
   return cut(base, 60 - #tag - #sim) .. tag .. sim
+end
+if N > #palette then
+  report.log(("%d runs: the charts have %d colours, so from run %d on colours repeat (the "
+    .. "tables name every run)"):format(N, #palette, #palette + 1))
 end
 local title_count = {}
 for i, r in ipairs(runs) do
@@ -429,7 +435,7 @@ for _, row in ipairs(rows) do
         add('<td class="num partial">', fmt.num(part[i]), '<br><span class="note">',
             esc(note[i]), "</span></td>")
       else
-        local tied = best and vals[i] == vals[best]	-- every run at the best value
+        local tied = best and compare.ties(vals[i], vals[best])	-- every run within noise of it
         add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
       end
       line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""
@@ -437,7 +443,8 @@ for _, row in ipairs(rows) do
     for i = 1, N do
       if i ~= B then
         local d, class = compare.delta(vals[i], vals[B], m[3])
-        add(('<td class="num %s">%s</td>'):format(class or "", d and ("%+.1f %%"):format(d) or "–"))
+        local txt = d and ("%+.1f %%"):format(d):gsub("^[-+](0%.0 %%)$", "%1") or "–"	-- no "-0.0 %"
+        add(('<td class="num %s">%s</td>'):format(class or "", txt))
         line[#line + 1] = d and ("%.2f"):format(d) or ""
       end
     end
@@ -449,7 +456,7 @@ for _, row in ipairs(rows) do
 end
 add("</tbody></table>")
 if N > 1 then
-  add('<p class="sub">★ best of the row (each run that ties for it). Deltas in green are better, red worse (IOPS and MB/s ',
+  add('<p class="sub">★ best of the row (each run within ", compare.noise_pct, " % of the best ties for it). Deltas in green are better, red worse (IOPS and MB/s ',
       "up, latency down); grey: a change under ", compare.noise_pct, " %. A value marked ",
       "“aborted/failed after N seconds” is from a step that did not finish: shown, not compared.</p>")
 end

@@ -4,7 +4,9 @@
 # (not whole decades); fonts follow --size (the square root of its scale
 # against 1280x720); a PCIe ceiling that several runs share is labelled
 # once, centred over their bars, and in its short form when the full one is
-# wider than the bars it labels.
+# wider than the bars it labels; per-target bars leave out a run without
+# points rather than keep an empty slot for it; ten runs get ten colours,
+# none of them the black of the average lines.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
@@ -66,5 +68,27 @@ is "$(row 1)" "PCIe3 x8 7.88 GB/s|1.5" "a and b share PCIe3 x8: one label, centr
 is "$(row 2)" "|NaN" "b's bar carries no label of its own"
 is "$(row 3)" "PCIe3 x4 3.94 GB/s|3" "c's own ceiling over its own bar"
 is "$(awk -F'\t' '!/^#/ && NF > 1 && $5 != "" { n++ } END { print n }' "$bars")" 12 "two labels in each of the six clusters"
+
+# --- per-target bars: a run without points is left out, not an empty slot ---------
+cat > "$TMP/jbod.lua" <<'LUA'
+hb.targets = hb.set("two", "yes") == "yes" and { "sdb", "sdc" } or { "sdb" }
+hb.run{ name = "jbod", engine = "sim", sim = { preset = "sas2308-8ssd", drives = 2 }, rw = "randread",
+        bs = "4k", oio = 8, workers = 2, duration = 1, ramp = 0 }
+LUA
+"$HB" run "$TMP/jbod.lua" --db "$TMP/j.db" --label one --set two=no -q 2>>"$TMP/stderr"; ok $? "a run on one target"
+"$HB" run "$TMP/jbod.lua" --db "$TMP/j.db" --label two -q 2>>"$TMP/stderr"; ok $? "and one on two"
+"$HB" report one two --db "$TMP/j.db" --out "$TMP/jb" >/dev/null 2>"$TMP/err"; ok $? "their report"
+tg=$(echo "$TMP/jb/charts/"*-targets-jbod.gp)
+is "$(grep -c '^# series' "${tg%.gp}.tsv") $(grep '^nseries' "$tg")" "1 nseries = 1" "the per-target bars hold run two only"
+is "$(grep '^array titles' "$tg")" "array titles[1] = ['two [simulated]']" "under its own title"
+
+# --- colours: ten runs, ten colours, none the black of the average lines -----------
+printf 'hb.run{ name = "r", engine = "sim", targets = { "v" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } }\n' > "$TMP/one.lua"
+for i in $(seq 1 11); do "$HB" run "$TMP/one.lua" --db "$TMP/c.db" --label "c$i" -q 2>>"$TMP/stderr" || echo "# run c$i failed"; done
+"$HB" report $(seq -f 'c%g' 1 11) --db "$TMP/c.db" --out "$TMP/col" >/dev/null 2>"$TMP/err"; ok $? "a report of 11 runs"
+cols=$(grep -h '^array colors' "$TMP/col/charts/"*-sequential-bars.gp | grep -o "#[0-9A-Fa-f]*")
+is "$(head -10 <<<"$cols" | sort -u | wc -l) $(grep -ci '#000000' <<<"$cols")" "10 0" "runs 1-10: ten colours, none black"
+is "$(sed -n 11p <<<"$cols")" "$(sed -n 1p <<<"$cols")" "run 11 takes run 1's"
+like "$(cat "$TMP/err")" "11 runs: the charts have 10 colours, so from run 11 on colours repeat" "and stderr says so"
 
 done_testing

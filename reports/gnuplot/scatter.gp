@@ -10,6 +10,7 @@ set xlabel 'time (s)'
 set ylabel ylabel
 set y2label 'mean latency (µs, log scale)'
 set border 11 lc rgb '#444444'
+set xtics nomirror
 set ytics nomirror
 set y2tics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
 set logscale y2

@@ -360,6 +360,21 @@ m core/lua/report_chart.c '	return sqrt(fmin(' '	return (fmax(' \
 m core/cmd/export.c '	if (a.out && out_is_db(a.out, cli_db_path()))' '	if (0)' \
 	'tests/export.t' 'export --out the database itself replaces every run with CSV'
 
+m core/db/read.c '"substr(uuid, 1, length(?1)) = lower(?1) AND id != ?2 "' '"uuid LIKE ?1 || (char(37)) AND id != ?2 "' \
+	'tests/cli.t' 'a RUN with _ or % matched as a LIKE pattern against the uuids'
+
+m reports/charts.lua 'charts.left_out(series, true)	-- before the chart: no empty slot' '""' \
+	'tests/report_axes.t' 'per-target bars keep an empty slot for a run without points'
+
+m reports/compare.lua '  return math.abs(v - best) / math.abs(best) * 100 < compare.noise_pct' '  return v == best' \
+	'tests/report.t' 'the best mark given to one of two runs 1 % apart, a difference the deltas call noise'
+
+m reports/review.lua ':gsub("^[-+](0%.0 %%)$", "%1")' '' \
+	'tests/report.t' 'a delta that rounds to zero printed as -0.0 %'
+
+m reports/review.lua '"#332288", "#999933", "#882255", "#661100" }' '"#000000", "#999933" }' \
+	'tests/report_axes.t' 'run 7 drawn black as the average lines, run 9 in run 1s colour'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
