@@ -455,6 +455,8 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 	}
 	run_probes(c, "start");
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
+	if (c->resume && rc == 0)	/* as when a replayed step differs: the run keeps its plan */
+		rc = resume_check_end(&c->db, &c->rs, c->seq, err, sizeof(err));
 	plan_info_free(&info);
 	progress_clear();
 	if (rc == -EINTR) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Resume matches a done step by its parameters, not their text: the same
-# keys in another order still resume; another value is refused.
+# keys in another order still resume; another value is refused, and so is a
+# plan that now ends before a step done earlier.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/p.db"
@@ -54,4 +55,27 @@ is "$(q "$TMP/copy3.db" "SELECT plan_sha256 || ' ' || steps_planned FROM runs")"
 is "$(q "$TMP/copy3.db" "SELECT plan_text = CAST(readfile('$TMP/plan.orig') AS TEXT) FROM runs")" 1 "and so is its text"
 cp "$TMP/plan.orig" "$PLAN"
 "$HB" run --resume --db "$TMP/copy3.db" -q 2>"$TMP/err"; is $? 0 "the original plan back: it resumes without --force"
+
+# --force over a plan that now ends before a step done earlier: refused like a
+# step that differs, naming the step; the run keeps its plan and its steps
+cat > "$TMP/drop.lua" <<'LUA'
+for i = 1, 2 do hb.run{ name = "s" .. i, engine = "null", targets = "v", duration = 1 } end
+if os.getenv("HB_TEST_STOP") == "1" and not hb.dry then error("stopped after step two") end
+hb.run{ name = "s3", engine = "null", targets = "v", duration = 1 }
+LUA
+HB_TEST_STOP=1 "$HB" run "$TMP/drop.lua" --db "$TMP/drop.db" -q 2>/dev/null
+cp "$TMP/drop.lua" "$TMP/drop.orig"
+kept="SELECT plan_sha256 || ' ' || steps_planned || ' ' || (plan_text = CAST(readfile('$TMP/drop.orig') AS TEXT)) || ' ' || (SELECT group_concat(seq || ':' || status || ':' || id, ',') FROM (SELECT * FROM steps ORDER BY seq)) FROM runs"
+before=$(q "$TMP/drop.db" "$kept")
+like "$before" " 3 1 1:done:[0-9]+,2:done:[0-9]+$" "a run of 3 planned steps fails after steps 1 and 2 are done"
+echo 'hb.run{ name = "s1", engine = "null", targets = "v", duration = 1 }' > "$TMP/drop.lua"
+out=$("$HB" run "$TMP/drop.lua" --resume --force --db "$TMP/drop.db" 2>&1)
+is $? 1 "--force over a plan cut down to step 1 of the 2 done fails"
+like "$out" "the plan now ends after step 1, but run 1 did step 2 's2' too" "naming the done step the plan no longer makes"
+is "$(q "$TMP/drop.db" "SELECT status FROM runs") $(q "$TMP/drop.db" "$kept")" "failed $before" \
+	"the run is not done and keeps its plan text, hash, count and steps"
+cp "$TMP/drop.orig" "$TMP/drop.lua"
+"$HB" run "$TMP/drop.lua" --resume --db "$TMP/drop.db" -q 2>"$TMP/err"
+is "$? $(q "$TMP/drop.db" "SELECT status || ' ' || (SELECT group_concat(seq) FROM (SELECT seq FROM steps ORDER BY seq)) FROM runs")" \
+	"0 done 1,2,3" "the original plan back: it resumes without --force and finishes"
 done_testing

@@ -511,6 +511,43 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step
 	return 1;
 }
 
+int resume_check_end(struct db *db, struct resume *r, unsigned last, char *err, size_t len)
+{
+	sqlite3_stmt *st;
+	int n, rc = 0;
+
+	if (r->truncated)	/* the steps from there on started over */
+		return 0;
+	st = db_prep(db, "WITH d AS (SELECT seq, name FROM steps WHERE run_id = ?1 AND "
+		     "status = 'done' AND seq > ?2 ORDER BY seq) SELECT (SELECT count(*) FROM d), "
+		     "(SELECT group_concat(seq || ' ''' || name || '''', ', ') FROM "
+		     "(SELECT * FROM d LIMIT 3))");
+	if (!st) {
+		snprintf(err, len, "cannot read the steps of run %lld in '%s': %s",
+			 (long long)r->run_id, db->path, db_errmsg(db));
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, (int)last);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		snprintf(err, len, "cannot read the steps of run %lld in '%s': %s",
+			 (long long)r->run_id, db->path, sqlite3_errmsg(db->h));
+		rc = -EIO;
+	} else if ((n = sqlite3_column_int(st, 0)) > 0) {
+		char more[32] = "";
+
+		if (n > 3)
+			snprintf(more, sizeof(more), " and %d more", n - 3);
+		snprintf(err, len, "the plan now ends after step %u, but run %lld did step%s %s%s "
+			 "too: the plan no longer replays the same steps (resume the run with the "
+			 "plan it was measured with)", last, (long long)r->run_id, n == 1 ? "" : "s",
+			 sqlite3_column_text(st, 1), more);
+		rc = -EINVAL;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 void resume_free(struct resume *r)
 {
 	for (unsigned i = 0; i < r->ntargets; i++)
