@@ -453,10 +453,12 @@ function charts.steady()
           args = { ylabel = TRACK_LABEL[track] or track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,
                    mean = ss.mean or 0, slope = ss.slope or 0, nrounds = #rounds,
                    band = (ss.max_data_excursion or 0.2) / 2 } }
-        figure(c, title .. (". Window rounds %s-%s: data excursion %.0f (limit %.0f %% of the mean), "
-          .. "slope excursion %.0f (limit %.0f %%)"):format(ss.window_first or "?", ss.window_last or "?",
-          ss.data_excursion or 0, (ss.max_data_excursion or 0) * 100, ss.slope_excursion or 0,
-          (ss.max_slope_excursion or 0) * 100))
+        -- the excursions as the limits are given: in % of the window's mean
+        local function pct(x) return (ss.mean or 0) ~= 0 and (x or 0) / ss.mean * 100 or 0 end
+        figure(c, title .. (". Window rounds %s-%s, mean %s: data excursion %.1f %% of the mean "
+          .. "(limit %.0f %%), slope excursion %.1f %% (limit %.0f %%)"):format(ss.window_first or "?",
+          ss.window_last or "?", fmt.num(ss.mean or 0), pct(ss.data_excursion),
+          (ss.max_data_excursion or 0) * 100, pct(ss.slope_excursion), (ss.max_slope_excursion or 0) * 100))
       end
     end
   end

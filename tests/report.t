@@ -201,6 +201,9 @@ is "$(series "$st" 1 | wc -l)" "$(q "$TMP/ss.db" "SELECT rounds FROM steady_stat
 same "$(grep -E '^(mean|slope) = ' "${st%.tsv}.gp" | sort | sed 's/.* = //')" \
 	"$(q "$TMP/ss.db" "SELECT printf('%.17g', mean) || char(10) || printf('%.17g', slope) FROM steady_state")"
 ok $? "its window mean and slope are the database's"
+want=$(q "$TMP/ss.db" "SELECT printf('data excursion %.1f %% of the mean (limit 20 %%), slope excursion %.1f %% (limit 10 %%)',
+	data_excursion / mean * 100, slope_excursion / mean * 100) FROM steady_state")
+is "$(grep -o 'data excursion [^—]*)' "$TMP/ss/index.html")" "$want" "the caption gives both excursions in % of the mean, as their limits"
 is "$(grep -o '^ss round [0-9]*[^,]*' "$TMP/ss/data/summary.csv" | sort -u | head -2 | tr '\n' '|')" \
 	"ss round 1|ss round 2|" "steady rounds read 'ss round N' once (hb.steady names them so), not 'round N round N'"
 

@@ -68,10 +68,15 @@ cp "$TMP/drop.lua" "$TMP/drop.orig"
 kept="SELECT plan_sha256 || ' ' || steps_planned || ' ' || (plan_text = CAST(readfile('$TMP/drop.orig') AS TEXT)) || ' ' || (SELECT group_concat(seq || ':' || status || ':' || id, ',') FROM (SELECT * FROM steps ORDER BY seq)) FROM runs"
 before=$(q "$TMP/drop.db" "$kept")
 like "$before" " 3 1 1:done:[0-9]+,2:done:[0-9]+$" "a run of 3 planned steps fails after steps 1 and 2 are done"
+cp "$TMP/drop.db" "$TMP/drop-ab.db"
+q "$TMP/drop-ab.db" "UPDATE steps SET status = 'aborted' WHERE seq = 2"
 echo 'hb.run{ name = "s1", engine = "null", targets = "v", duration = 1 }' > "$TMP/drop.lua"
 out=$("$HB" run "$TMP/drop.lua" --resume --force --db "$TMP/drop.db" 2>&1)
 is $? 1 "--force over a plan cut down to step 1 of the 2 done fails"
-like "$out" "the plan now ends after step 1, but run 1 did step 2 's2' too" "naming the done step the plan no longer makes"
+like "$out" "the plan now ends after step 1, but run 1 has step 2 's2' too" "naming the done step the plan no longer makes"
+out=$("$HB" run "$TMP/drop.lua" --resume --force --db "$TMP/drop-ab.db" 2>&1)
+is "$? $(q "$TMP/drop-ab.db" "SELECT status FROM runs")" "1 failed" "and so does one that drops a step begun and stopped (aborted): the run would end done with it"
+like "$out" "but run 1 has step 2 's2' \(aborted\) too" "naming it with its state"
 is "$(q "$TMP/drop.db" "SELECT status FROM runs") $(q "$TMP/drop.db" "$kept")" "failed $before" \
 	"the run is not done and keeps its plan text, hash, count and steps"
 cp "$TMP/drop.orig" "$TMP/drop.lua"

@@ -518,10 +518,12 @@ int resume_check_end(struct db *db, struct resume *r, unsigned last, char *err, 
 
 	if (r->truncated)	/* the steps from there on started over */
 		return 0;
-	st = db_prep(db, "WITH d AS (SELECT seq, name FROM steps WHERE run_id = ?1 AND "
-		     "status = 'done' AND seq > ?2 ORDER BY seq) SELECT (SELECT count(*) FROM d), "
-		     "(SELECT group_concat(seq || ' ''' || name || '''', ', ') FROM "
-		     "(SELECT * FROM d LIMIT 3))");
+	/* done, or begun and stopped (aborted, failed): either way a step of the
+	 * run that the plan no longer has, which a 'done' run would keep */
+	st = db_prep(db, "WITH d AS (SELECT seq, name, status FROM steps WHERE run_id = ?1 AND "
+		     "seq > ?2 ORDER BY seq) SELECT (SELECT count(*) FROM d), "
+		     "(SELECT group_concat(seq || ' ''' || name || '''' || CASE status WHEN 'done' "
+		     "THEN '' ELSE ' (' || status || ')' END, ', ') FROM (SELECT * FROM d LIMIT 3))");
 	if (!st) {
 		snprintf(err, len, "cannot read the steps of run %lld in '%s': %s",
 			 (long long)r->run_id, db->path, db_errmsg(db));
@@ -538,7 +540,7 @@ int resume_check_end(struct db *db, struct resume *r, unsigned last, char *err, 
 
 		if (n > 3)
 			snprintf(more, sizeof(more), " and %d more", n - 3);
-		snprintf(err, len, "the plan now ends after step %u, but run %lld did step%s %s%s "
+		snprintf(err, len, "the plan now ends after step %u, but run %lld has step%s %s%s "
 			 "too: the plan no longer replays the same steps (resume the run with the "
 			 "plan it was measured with)", last, (long long)r->run_id, n == 1 ? "" : "s",
 			 sqlite3_column_text(st, 1), more);

@@ -51,8 +51,9 @@ int resume_reopen(struct db *db, struct resume *r, char *err, size_t errlen);
 int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
 		struct step_totals *t, int64_t *step_id, char *err, size_t errlen);
 /* The replay ended after step last: 0 when it matched every step done
- * earlier, or -EINVAL and err naming the done steps the plan (changed,
- * with --force) no longer makes; -EIO when it cannot tell. */
+ * earlier, or -EINVAL and err naming the steps stored past it (done, or
+ * begun and stopped) that the plan (changed, with --force) no longer makes;
+ * -EIO when it cannot tell. */
 int resume_check_end(struct db *db, struct resume *r, unsigned last, char *err, size_t errlen);
 /* Store r->steps_planned and, after --force, the new plan text and hash as
  * the run's: once the replay has matched every step done earlier (a replay

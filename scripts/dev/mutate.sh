@@ -375,6 +375,15 @@ m reports/review.lua ':gsub("^[-+](0%.0 %%)$", "%1")' '' \
 m reports/review.lua '"#332288", "#999933", "#882255", "#661100" }' '"#000000", "#999933" }' \
 	'tests/report_axes.t' 'run 7 drawn black as the average lines, run 9 in run 1s colour'
 
+m core/runner.c 'rc = resume_check_end(&c->db, &c->rs, c->seq, err, sizeof(err));' 'rc = 0;' \
+	'tests/resume_params.t' 'a resume with --force whose plan drops a done step ends done under the new plan'
+
+m core/db/resume.c '"seq > ?2 ORDER BY seq) SELECT' '"seq > ?2 AND status LIKE (char(100) || char(37)) ORDER BY seq) SELECT' \
+	'tests/resume_params.t' 'a resume with --force whose plan drops an aborted step ends done with it'
+
+m reports/charts.lua '        local function pct(x) return (ss.mean or 0) ~= 0 and (x or 0) / ss.mean * 100 or 0 end' '        local function pct(x) return x or 0 end' \
+	'tests/report.t' 'the steady-state caption gives excursions in IOPS against limits in % of the mean'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
