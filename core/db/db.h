@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "step.h"
 
@@ -52,6 +53,27 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t errl
  * both versions when the file or its folder is read-only). full:
  * integrity_check (every page and index) instead of quick_check. */
 int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
+/* For the read-only opens (db_open_ro, db_query_open): path opened with flags
+ * (SQLITE_OPEN_READWRITE or SQLITE_OPEN_READONLY), and, when that fails for
+ * want of a -shm it cannot make (a read-only folder or file system), again
+ * as immutable if db_immutable_ok; then PRAGMA query_only. Its user_version,
+ * or -errno with err naming the file. */
+int db_open_read(struct db *db, const char *path, int flags, char *err, size_t errlen);
+/* "not an SQLite database" when SQLite's last error on h says so, else
+ * "cannot read database": -EINVAL or -errno, err naming path. */
+int db_read_failed(sqlite3 *h, const char *path, char *err, size_t errlen);
+/* A -wal's frames follow its header: a -wal this long or shorter holds none. */
+#define DB_WAL_HEADER_BYTES 32
+/* Bytes in path's -wal file (0 without one). */
+off_t db_wal_bytes(const char *path);
+/* file:ABSOLUTE-PATH?mode=ro (&immutable=1), the path percent-encoded, to
+ * read a file that cannot be written; NULL (errno set) when it cannot be
+ * resolved. */
+char *db_ro_uri(const char *path, bool immutable);
+/* May path, which cannot be read for want of a -shm, be read as immutable
+ * (without its -wal)? Not when its -wal holds frames: err then says so,
+ * naming the -wal. */
+bool db_immutable_ok(const char *path, char *err, size_t errlen);
 /* For the authorizers of the read-only connections (report.c, query.c):
  * does this action only read? SELECT, reading columns, functions, CTEs, and
  * the internal statement by which a table-valued function (json_each)

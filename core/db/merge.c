@@ -1,7 +1,6 @@
 /* Merging databases: the runs of an input (attached read-only, never
  * changed) that the output lacks, by uuid, with every row that hangs off
  * them and their ids remapped, in one transaction per input. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,28 +274,9 @@ static int merge_runs(struct merge *m, struct db_merge_counts *n)
 	return rc;
 }
 
-/* file:ABSOLUTE-PATH?mode=ro(&immutable=1), the path percent-encoded. */
-static char *ro_uri(const char *path, bool immutable)
-{
-	char *abs = realpath(path, NULL), *uri, *p;
-
-	if (!abs)
-		return NULL;
-	uri = malloc(strlen(abs) * 3 + 32);
-	if (uri) {
-		p = uri + sprintf(uri, "file:");
-		for (const unsigned char *c = (const unsigned char *)abs; *c; c++)
-			p += (strchr("/._-~", *c) || (*c < 128 && isalnum(*c))) ?
-				sprintf(p, "%c", *c) : sprintf(p, "%%%02X", *c);
-		strcpy(p, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
-	}
-	free(abs);
-	return uri;
-}
-
 static int attach_uri(struct merge *m, bool immutable)
 {
-	char *uri = ro_uri(m->in, immutable);
+	char *uri = db_ro_uri(m->in, immutable);
 	sqlite3_stmt *st;
 	int rc;
 
@@ -327,13 +307,13 @@ static bool side_file(const char *path, const char *suffix)
 }
 
 /* Read-only (mode=ro): nothing in the input can change. A WAL input in a
- * folder where its -shm cannot be made, and without a -wal (no writer),
- * is read as immutable. */
+ * folder where its -shm cannot be made, and without frames in a -wal (no
+ * writer), is read as immutable (db_immutable_ok). */
 static int input_attach(struct merge *m)
 {
 	int rc = attach_uri(m, false);
 
-	if (rc == -EIO && !side_file(m->in, "-wal")) {
+	if (rc == -EIO && db_immutable_ok(m->in, m->err, m->len)) {
 		char first[sizeof(((struct db *)0)->err)];
 
 		snprintf(first, sizeof(first), "%s", m->err);
@@ -365,11 +345,8 @@ static int input_check(struct merge *m)
 	if (st && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (v < 0) {
-		snprintf(m->err, m->len, "'%s' is not an SQLite database: %s", m->in,
-			 sqlite3_errmsg(m->out->h));
-		return -EINVAL;
-	}
+	if (v < 0)
+		return db_read_failed(m->out->h, m->in, m->err, m->len);
 	if (v > DB_SCHEMA_VERSION) {
 		snprintf(m->err, m->len, "database '%s' has schema version %d; this hbatest "
 			 "knows up to %d: upgrade hbatest", m->in, v, DB_SCHEMA_VERSION);

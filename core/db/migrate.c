@@ -47,16 +47,6 @@ int db_table_count(struct db *db)
 	return query_int(db, "SELECT count(*) FROM sqlite_master");
 }
 
-/* Bytes in the -wal file: 0 when the database file alone holds every page. */
-static off_t wal_bytes(const char *path)
-{
-	char wal[4096];
-	struct stat st;
-
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	return stat(wal, &st) ? 0 : st.st_size;
-}
-
 /* The database file's bytes, read through SQLite's own handle: closing
  * another descriptor of the file would drop this process's locks on it
  * (POSIX locks belong to the process, not the descriptor). */
@@ -129,8 +119,8 @@ static int backup_copy(struct db *db, int v, char *name, size_t len)
 	return rc;
 }
 
-static int migrate_refused(struct db *db, int v, const char *why, int rc, char *err,
-			   size_t len)
+int db_migrate_refused(struct db *db, int v, const char *why, int rc, char *err,
+		       size_t len)
 {
 	snprintf(err, len, "database '%s' has schema version %d and this hbatest uses %d: "
 		 "it must be migrated, after a copy to '%s.bak-v%d', but %s; it is "
@@ -201,19 +191,19 @@ static int schema_migrate(struct db *db, int v, char *err, size_t len)
 	int rc, runs;
 
 	if (sqlite3_db_readonly(db->h, "main") == 1)
-		return migrate_refused(db, v, "it is read-only here", -EROFS, err, len);
+		return db_migrate_refused(db, v, "it is read-only here", -EROFS, err, len);
 	runs = query_int(db, "SELECT EXISTS (SELECT 1 FROM runs)");
 	if (runs < 0) {
 		snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
 		return -EIO;
 	}
-	if (runs && wal_bytes(db->path) > 0)
+	if (runs && db_wal_bytes(db->path) > 0)
 		return -EAGAIN;
 	if (runs) {
 		rc = backup_copy(db, v, name, sizeof(name));
 		if (rc < 0) {
 			snprintf(name, sizeof(name), "the copy failed: %s", strerror(-rc));
-			return migrate_refused(db, v, name, rc, err, len);
+			return db_migrate_refused(db, v, name, rc, err, len);
 		}
 		log_warn("database '%s' has schema version %d: copied it to '%s' before "
 			 "migrating it to version %d", db->path, v, name, DB_SCHEMA_VERSION);

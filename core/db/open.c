@@ -1,5 +1,6 @@
 /* Opening the results database: the integrity check, the schema (created or
  * migrated by migrate.c), read-only opens, locks and errors. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,42 @@ static int side_stat(const char *path, unsigned i, struct stat *sb)
 	if ((size_t)snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]) >= sizeof(name))
 		return -1;
 	return stat(name, sb);
+}
+
+off_t db_wal_bytes(const char *path)
+{
+	struct stat sb;
+
+	return side_stat(path, 0, &sb) ? 0 : sb.st_size;
+}
+
+char *db_ro_uri(const char *path, bool immutable)
+{
+	char *abs = realpath(path, NULL), *uri, *p;
+
+	if (!abs)
+		return NULL;
+	uri = malloc(strlen(abs) * 3 + 32);
+	if (uri) {
+		p = uri + sprintf(uri, "file:");
+		for (const unsigned char *c = (const unsigned char *)abs; *c; c++)
+			p += (strchr("/._-~", *c) || (*c < 128 && isalnum(*c))) ?
+				sprintf(p, "%c", *c) : sprintf(p, "%%%02X", *c);
+		strcpy(p, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+	}
+	free(abs);
+	return uri;
+}
+
+bool db_immutable_ok(const char *path, char *err, size_t len)
+{
+	if (db_wal_bytes(path) <= DB_WAL_HEADER_BYTES)
+		return true;
+	snprintf(err, len, "cannot read database '%s': its write-ahead log '%s-wal' holds "
+		 "changes the file may lack, and they cannot be replayed where no '%s-shm' "
+		 "can be made (a read-only folder or file system): copy the database with "
+		 "its -wal to a writable folder and read the copy", path, path, path);
+	return false;
 }
 
 void db_side_files_note(struct db *db)
@@ -234,26 +271,92 @@ static int db_use_wal(struct db *db)
 	}
 }
 
-static int open_handle(struct db *db, const char *path, int flags, char *err, size_t len)
+int db_read_failed(sqlite3 *h, const char *path, char *err, size_t len)
+{
+	int rc = sqlite3_errcode(h);
+
+	if ((rc & 0xff) == SQLITE_NOTADB) {
+		snprintf(err, len, "'%s' is not an SQLite database: %s", path, sqlite3_errmsg(h));
+		return -EINVAL;
+	}
+	snprintf(err, len, "cannot read database '%s': %s", path, sqlite3_errmsg(h));
+	return db_errno(rc);
+}
+
+/* Open path (by uri, when not NULL) and read its user_version: the version,
+ * or -errno with err naming path. */
+static int handle_open(struct db *db, const char *path, const char *uri, int flags,
+		       char *err, size_t len)
 {
 	int v;
 
-	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(uri ? uri : path, &db->h, flags, NULL) != SQLITE_OK) {
 		snprintf(err, len, "cannot open database '%s': %s", path,
 			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		return -EIO;
 	}
 	db_set_busy_timeout(db, DB_BUSY_MS);
 	v = db_user_version(db);
-	if (v < 0) {
-		snprintf(err, len, "'%s' is not an SQLite database: %s", path,
-			 sqlite3_errmsg(db->h));
-		return -EINVAL;
-	}
-	if (v > DB_SCHEMA_VERSION) {
-		snprintf(err, len, "database '%s' has schema version %d; this hbatest knows "
-			 "up to %d: upgrade hbatest", path, v, DB_SCHEMA_VERSION);
-		return -EINVAL;
+	return v < 0 ? db_read_failed(db->h, path, err, len) : v;
+}
+
+/* The version known to this hbatest: v, or -EINVAL with err set. */
+static int version_known(const char *path, int v, char *err, size_t len)
+{
+	if (v <= DB_SCHEMA_VERSION)
+		return v;
+	snprintf(err, len, "database '%s' has schema version %d; this hbatest knows "
+		 "up to %d: upgrade hbatest", path, v, DB_SCHEMA_VERSION);
+	return -EINVAL;
+}
+
+static int open_handle(struct db *db, const char *path, int flags, char *err, size_t len)
+{
+	int v = handle_open(db, path, NULL, flags, err, len);
+
+	return v < 0 ? v : version_known(path, v, err, len);
+}
+
+/* Did the last open fail for want of a -shm (or -wal) file it could not
+ * make: a WAL database in a read-only folder or on a read-only file system? */
+static bool side_files_refused(struct db *db)
+{
+	int rc = db->h ? sqlite3_errcode(db->h) & 0xff : SQLITE_OK;
+
+	return rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY;
+}
+
+/* The file again as immutable, as merge reads its inputs; when that fails
+ * too, the first try's error (first, err) stands. */
+static int open_immutable(struct db *db, const char *path, int first, char *err,
+			  size_t len)
+{
+	char *uri = db_ro_uri(path, true), first_err[sizeof(db->err)];
+	int v;
+
+	if (!uri)
+		return first;
+	snprintf(first_err, sizeof(first_err), "%s", err);
+	sqlite3_close(db->h);
+	db->h = NULL;
+	v = handle_open(db, path, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, len);
+	free(uri);
+	if (v >= 0)
+		return v;
+	snprintf(err, len, "%s", first_err);
+	return first;
+}
+
+int db_open_read(struct db *db, const char *path, int flags, char *err, size_t len)
+{
+	int v = handle_open(db, path, NULL, flags, err, len);
+
+	if (v < 0 && side_files_refused(db) && db_immutable_ok(path, err, len))
+		v = open_immutable(db, path, v, err, len);
+	if (v >= 0 &&
+	    sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, len, "cannot read database '%s': %s", path, sqlite3_errmsg(db->h));
+		v = -EIO;
 	}
 	return v;
 }
@@ -301,14 +404,19 @@ fail:
 
 /* An older file read by a view: migrated (and backed up) as `run` would,
  * then opened read-only again; a read-only file is an error naming both
- * versions (db_schema_setup). */
-static int db_open_migrated(struct db *db, const char *path, bool full, char *err,
+ * versions (db_schema_setup; here for one only read as immutable, which a
+ * second connection could not even open). */
+static int db_open_migrated(struct db *db, const char *path, int v, bool full, char *err,
 			    size_t len)
 {
 	struct db rw;
-	int rc;
+	int rc = 0;
 
+	if (sqlite3_db_readonly(db->h, "main") == 1)
+		rc = db_migrate_refused(db, v, "it is read-only here", -EROFS, err, len);
 	db_close(db);
+	if (rc)
+		return rc;
 	rc = db_open(&rw, path, false, err, len);
 	db_close(&rw);
 	return rc < 0 ? rc : db_open_ro(db, path, full, err, len);
@@ -343,10 +451,10 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 	}
 	/* not SQLITE_OPEN_READONLY: a read-only connection cannot remove the
 	 * -wal and -shm files on close and leaves them behind; query_only
-	 * refuses every write instead (a write-protected file opens read-only) */
-	if ((v = open_handle(db, path, SQLITE_OPEN_READWRITE, err, len)) < 0 ||
-	    sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK ||
-	    db_check(db, full, err, len))
+	 * refuses every write instead (a write-protected file opens read-only;
+	 * one where no -shm can be made, immutable: db_open_read) */
+	if ((v = db_open_read(db, path, SQLITE_OPEN_READWRITE, err, len)) < 0 ||
+	    (v = version_known(path, v, err, len)) < 0 || db_check(db, full, err, len))
 		goto fail;
 	if (v == 0 && db_table_count(db)) {	/* run refuses it too: no "run a plan" */
 		snprintf(err, len, "'%s' is an SQLite database, but not hbatest's (it has "
@@ -359,7 +467,7 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 		goto fail;
 	}
 	if (v < DB_SCHEMA_VERSION)
-		return db_open_migrated(db, path, full, err, len);
+		return db_open_migrated(db, path, v, full, err, len);
 	db_side_files_note(db);
 	return 0;
 fail:

@@ -1,7 +1,8 @@
 /* SQL from the command line, read-only three times over: the file is opened
- * SQLITE_OPEN_READONLY, the connection is query_only, and an authorizer
- * refuses at prepare time anything but reading (ATTACH, a PRAGMA that sets,
- * a write of any kind), so a refused statement never starts. */
+ * SQLITE_OPEN_READONLY (immutable where no -shm can be made), the connection
+ * is query_only, and an authorizer refuses at prepare time anything but
+ * reading (ATTACH, a PRAGMA that sets, a write of any kind), so a refused
+ * statement never starts. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -123,18 +124,8 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 	}
 	snprintf(wal, sizeof(wal), "%s-wal", path);
 	q->tidy = access(wal, F_OK) != 0;
-	if (sqlite3_open_v2(path, &q->db.h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, len, "cannot open database '%s': %s", path,
-			 q->db.h ? sqlite3_errmsg(q->db.h) : "out of memory");
+	if ((v = db_open_read(&q->db, path, SQLITE_OPEN_READONLY, err, len)) < 0)
 		goto fail;
-	}
-	db_set_busy_timeout(&q->db, DB_BUSY_MS);
-	if (sqlite3_exec(q->db.h, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK ||
-	    (v = db_user_version(&q->db)) < 0) {
-		snprintf(err, len, "cannot read database '%s': %s", path,
-			 sqlite3_errmsg(q->db.h));
-		goto fail;
-	}
 	q->version = v;
 	if (v == 0) {
 		snprintf(err, len, "'%s' is not an hbatest database (no schema version): give "

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# A database on a read-only file system (as root: a tmpfs remounted ro) or
+# in a read-only folder (otherwise: chmod 555) is read by list, show, export,
+# report and sql, as immutable, and left as it was; a -wal holding frames
+# that cannot be replayed there is an error naming it; a file that is no
+# database is still called so, and an older one is refused with the fix.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TMP" || exit 1
+cat > plan.lua <<'LUA'
+hb.plan{ name = "ro", defaults = { engine = "null", duration = 1 } }
+hb.targets = { "a" }
+hb.run{ name = "one", rw = "randread", bs = "4k", oio = 2 }
+LUA
+"$HB" run plan.lua --db r.db --label archived -q 2>>stderr; ok $? "a run in a new (WAL) database"
+# a row the file lacks, in a -wal copied while its writer still holds it:
+# wal.db without a -shm, shm.db with one
+cp r.db w.db
+sqlite3 w.db "PRAGMA wal_autocheckpoint = 0" \
+	"INSERT INTO events (run_id, at, level, message) VALUES (1, 'now', 'info', 'only in the WAL')" \
+	".shell cp w.db wal.db; cp w.db-wal wal.db-wal; cp w.db shm.db; cp w.db-wal shm.db-wal; cp w.db-shm shm.db-shm" \
+	>/dev/null
+[ "$(wc -c < wal.db-wal)" -gt 32 ]; ok $? "a copy whose -wal holds frames"
+sqlite3 old.db < "$ROOT/tests/fixtures/report/schema-1.sql" && q old.db "PRAGMA journal_mode = WAL" >/dev/null
+is "$(q old.db 'PRAGMA user_version')" 1 "a schema-1 database in WAL mode"
+
+# flat TEXT: on one line, for like's ^
+flat() { printf '%s' "$1" | tr '\n' ' '; }
+# files DIR: the names, sizes, modes and contents of the files in DIR
+files() { (cd "$1" && ls -l --time-style=+ && sha256sum ./*); }
+
+# reads DIR: every read-only command on DIR/r.db exits 0 and shows the run
+reads() {
+	local d=$1 out
+	out=$("$HB" list --db "$d/r.db" 2>&1)
+	like "$(flat "$? $out")" "^0 .*archived +done" "$d: list reads it"
+	out=$("$HB" show archived --db "$d/r.db" 2>&1)
+	like "$(flat "$? $out")" "^0 .*label +archived" "$d: show reads it"
+	out=$("$HB" export archived --what steps --format csv --db "$d/r.db" 2>&1)
+	like "$(flat "$? $out")" '^0 .*,1,"measure","one",' "$d: export reads it"
+	out=$("$HB" sql "SELECT label FROM runs" --format tsv --db "$d/r.db" 2>&1)
+	is "$? $out" "0 label
+archived" "$d: sql reads it"
+	if command -v gnuplot >/dev/null; then
+		out=$("$HB" report archived --out "rep-$d" --db "$d/r.db" 2>&1)
+		like "$? $out" "^0 .*rep-$d/index.html" "$d: report reads it"
+	else
+		skip "gnuplot is not installed: report"
+	fi
+	out=$("$HB" list --db "$d/junk.db" 2>&1)
+	like "$? $out" "^1 .*'$d/junk.db' is not an SQLite database: file is not a database" \
+		"$d: a file that is no database is still called so"
+}
+
+if is_root; then
+	mkdir ro
+	mount -t tmpfs -o size=4m tmpfs ro && cleanup_hooks=("umount '$TMP/ro'" "${cleanup_hooks[@]}")
+	cp r.db old.db ro/; cp r.db ro/e.db; : > ro/e.db-wal; cp wal.db wal.db-wal shm.db shm.db-wal shm.db-shm ro/
+	echo "not a database" > ro/junk.db
+	mount -o remount,ro ro; ok $? "a read-only file system holding the databases"
+	before=$(files ro)
+	reads ro
+	out=$("$HB" list --db ro/e.db 2>&1)
+	like "$(flat "$? $out")" "^0 .*archived +done" "a database with an empty -wal is read too"
+	out=$("$HB" sql "SELECT count(*) FROM events" --db ro/wal.db 2>&1)
+	like "$? $out" "^1 .*cannot read database 'ro/wal.db': its write-ahead log 'ro/wal.db-wal' holds changes the file may lack, and they cannot be replayed where no 'ro/wal.db-shm' can be made" \
+		"sql: a -wal with frames is an error naming it, not read without them"
+	out=$("$HB" list --db ro/wal.db 2>&1)
+	like "$? $out" "^1 .*its write-ahead log 'ro/wal.db-wal' holds changes" "list: the same"
+	out=$("$HB" sql "SELECT message FROM events WHERE message = 'only in the WAL'" --format tsv --db ro/shm.db 2>&1)
+	is "$? $out" "0 message
+only in the WAL" "with its -shm beside it, the -wal's frames are read"
+	out=$("$HB" list --db ro/old.db 2>&1)
+	like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder" \
+		"an older WAL database: both versions and the fix named"
+	is "$(files ro)" "$before" "every file as it was, none added"
+	for _ in $(seq 7); do skip "a read-only folder (chmod 555): root may write in it"; done
+else
+	for _ in $(seq 13); do skip "a read-only file system: needs root for a tmpfs"; done
+	mkdir rodir && cp r.db rodir/ && echo "not a database" > rodir/junk.db && chmod 555 rodir &&
+		cleanup_hooks=("chmod 755 '$TMP/rodir'" "${cleanup_hooks[@]}")
+	before=$(files rodir)
+	reads rodir
+	is "$(files rodir)" "$before" "every file as it was, none added"
+fi
+
+done_testing
