@@ -236,8 +236,9 @@ local testbed_rows = {
     end },
 }
 
--- "/dev/loop0 (block, 1.0 GiB); /tmp/x.dat (file, 64.0 MiB)", the first 8
-local function target_list(r)
+-- "/dev/loop0 (block, 1.0 GiB); /tmp/x.dat (file, 64.0 MiB)", the first 8;
+-- virtual targets without a size when virtual_unsized
+local function target_list(r, virtual_unsized)
   local t = report.sql("SELECT path, kind, size_bytes FROM targets WHERE run_id = ?1 ORDER BY id", r.id)
   local parts = {}
   for k, x in ipairs(t) do
@@ -245,7 +246,7 @@ local function target_list(r)
       parts[#parts + 1] = ("and %d more"):format(#t - 8)
       break
     end
-    local size = fmt.bytes(x.size_bytes)
+    local size = not (virtual_unsized and x.kind == "virtual") and fmt.bytes(x.size_bytes) or nil
     parts[k] = ("%s (%s%s)"):format(x.path, x.kind or "?", size and ", " .. size or "")
   end
   return #parts > 0 and table.concat(parts, "; ") or nil
@@ -297,8 +298,12 @@ local function run_facts(i)
       json_extract(params_json, '$.sim.strip') AS strip
       FROM steps WHERE run_id = ?1 AND json_extract(params_json, '$.sim.layout') IS NOT NULL
       ORDER BY seq]], r.id)) do
-    once(arrays, ("%s of %s x %s drives%s"):format(tostring(a.layout):upper(), a.drives or "?",
-      fmt.bytes(a.cap) or "?", a.strip and (", strip " .. fmt.bytes(a.strip)) or ""))
+    -- the volume the steps measured, as the sim sizes it (sim_target_size)
+    local n, cap = tonumber(a.drives), tonumber(a.cap)
+    local data = n and ({ raid0 = n, raid5 = math.max(n - 1, 1), raid10 = math.max(n // 2, 1) })[a.layout]
+    once(arrays, ("%s of %s x %s drives%s%s"):format(tostring(a.layout):upper(), a.drives or "?",
+      fmt.bytes(a.cap) or "?", a.strip and (", strip " .. fmt.bytes(a.strip)) or "",
+      data and cap and (": a " .. fmt.bytes(data * cap) .. " volume") or ""))
   end
   if #arrays > 0 then cells["Simulated array"] = table.concat(arrays, "; ") end
   if #links > 0 then
@@ -307,7 +312,9 @@ local function run_facts(i)
     cells["Simulated link"] = table.concat(l, "; ")
   end
   cells["Engine"] = table.concat(engines, ", ")
-  cells["Targets"] = target_list(r)
+  -- a virtual target's size is its first step's: with several arrays, each
+  -- array's own is in the row above
+  cells["Targets"] = target_list(r, #arrays > 1)
   -- a plan named relative to the folder the run started in (runs.cwd, since schema 6)
   local rel = r.plan_path and r.cwd and r.plan_path:sub(1, 1) ~= "/"
   cells["Plan"] = rel and (r.cwd:gsub("/$", "") .. "/" .. r.plan_path:gsub("^%./", "")) or r.plan_path

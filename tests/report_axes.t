@@ -91,4 +91,13 @@ is "$(head -10 <<<"$cols" | sort -u | wc -l) $(grep -ci '#000000' <<<"$cols")" "
 is "$(sed -n 11p <<<"$cols")" "$(sed -n 1p <<<"$cols")" "run 11 takes run 1's"
 like "$(cat "$TMP/err")" "11 runs: the charts have 10 colours, so from run 11 on colours repeat" "and stderr says so"
 
+# --- the test bed of a run on two arrays: each array's volume, no one size for the target
+printf 'for _, l in ipairs{ "raid0", "raid5" } do hb.run{ name = l, engine = "sim", targets = { "vol" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", layout = l, drives = 4, drive_capacity = "2g" } } end\n' > "$TMP/arrays.lua"
+"$HB" run "$TMP/arrays.lua" --db "$TMP/ar.db" --label ar -q 2>>"$TMP/stderr"; ok $? "a run on a RAID0 and a RAID5 of 4 drives"
+"$HB" report ar --db "$TMP/ar.db" --out "$TMP/ar" --no-charts >/dev/null 2>"$TMP/err"
+page=$(tr -d '\n' < "$TMP/ar/index.html")
+like "$page" "<th>Simulated array</th><td>RAID0 of 4 x 2.0 GiB drives, strip [0-9.]+ KiB: a 8.0 GiB volume; RAID5 of 4 x 2.0 GiB drives, strip [0-9.]+ KiB: a 6.0 GiB volume</td>" \
+	"the test bed gives each array its volume (RAID0 8 GiB, RAID5 6 GiB)"
+like "$page" "<th>Targets</th><td>vol \(virtual\)</td>" "and the virtual target no size (the first step's was RAID0's for both)"
+
 done_testing

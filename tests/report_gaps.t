@@ -305,8 +305,9 @@ is "$(grep -v '^#' "$tsv" | awk 'NF { printf "%.1f ", $2 }')" \
 like "$(page "$TMP/relr")" "<th>Plan</th><td>$TMP/bs.lua</td></tr><tr><th>Plan sha256</th><td>$(sha256sum < "$TMP/bs.lua" | cut -c1-64)</td>" \
 	"the plan ./bs.lua reads $TMP/bs.lua, its sha256 in full (64 digits)"
 
-like "$(page "$TMP/relr")" "<th>Simulated array</th><td>RAID5 of 8 x [0-9.]+ [GT]iB drives, strip [0-9.]+ KiB</td>" \
-	"a simulated run's test bed names its array: layout, drives and their size, strip"
+vol="[0-9.]+ [GT]iB"
+like "$(page "$TMP/relr")" "<th>Simulated array</th><td>RAID5 of 8 x [0-9.]+ [GT]iB drives, strip [0-9.]+ KiB: a $vol volume</td>" \
+	"a simulated run's test bed names its array: layout, drives and their size, strip, the volume"
 
 # a long step's scatter: the average lines (which leave the ramp out) start
 # where the shaded ramp ends, and the time axis ends at the last second

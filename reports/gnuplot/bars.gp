@@ -42,7 +42,7 @@ known(c) = strcol(c) eq 'NaN' ? 1/0 : column(c)
 or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
 barval(c) = strcol(c) eq 'NaN' ? '' : sprintf('%.0f', column(c))
 text(c) = strcol(c) eq 'NaN' ? '' : strcol(c)
-at(c, i) = strcol(c) eq 'NaN' ? i : column(c)
+at(c, i) = valid(c) && column(c) == column(c) ? column(c) : i	# (NaN, or no column c: six columns)
 plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        lc rgb colors[i] title key(i, ''), \

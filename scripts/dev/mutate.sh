@@ -387,6 +387,12 @@ m reports/charts.lua '        local function pct(x) return (ss.mean or 0) ~= 0 a
 m core/db/open.c 'if (db_wal_bytes(path) <= DB_WAL_HEADER_BYTES)' 'if (1)' \
 	'tests/readonly_db.t' 'a -wal with frames on a read-only mount is skipped: rows silently lost'
 
+m reports/review.lua 'cells["Targets"] = target_list(r, #arrays > 1)' 'cells["Targets"] = target_list(r, false)' \
+	'tests/report_axes.t' 'a virtual target of a run on two arrays shown with its first steps size for both'
+
+m reports/review.lua 'data and cap and (": a " .. fmt.bytes(data * cap) .. " volume") or ""' '""' \
+	'tests/report_axes.t' 'the test bed gives no volume size for each simulated array'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
