@@ -50,7 +50,11 @@ end
 
 -- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
 local SAMPLES = [[
-  SELECT t, ramp, iops, mbps, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 ORDER BY t]]
+  SELECT t, ramp, iops, mbps, lat_mean_us AS lat, secs FROM sample_total WHERE step_id = ?1 ORDER BY t]]
+-- A last second the step covered less than a tenth of (a fill ending 9 ms into
+-- it): its rate, over those few ms, is no dot of the chart (the caption says
+-- so), unless it is all the step has
+local FRAGMENT_S = 0.1
 
 function charts.scatter()
   local heading = false
@@ -59,14 +63,16 @@ function charts.scatter()
       if s.kind == "precondition" or (s.duration_s or 0) >= 600 then
         local field, unit = compare.metric(s)
         if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
-        local rows, sum, n, lsum, ln = {}, 0, 0, 0, 0
+        local rows, sum, n, lsum, ln, cut = {}, 0, 0, 0, 0, nil
         for _, x in ipairs(report.sql(SAMPLES, s.id)) do
           local v = field == "mbps" and x.mbps or x.iops	-- a last second cut short: over its secs
+          if (x.secs or 1) < FRAGMENT_S and #rows > 0 then cut = x.secs; goto next end
           rows[#rows + 1] = { x.t, v, x.lat, x.ramp }
           if x.ramp == 0 then
             sum, n = sum + v, n + 1
             if x.lat then lsum, ln = lsum + x.lat, ln + 1 end
           end
+          ::next::
         end
         if #rows > 0 then
           if not heading then
@@ -84,8 +90,9 @@ function charts.scatter()
             args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
                      ramp_s = s.ramp_s or 0, nsecs = #rows },
           }
-          figure(c, ("%s: %s, %s dots (left), mean latency (right, log)"):format(
-            title, fmt.plural(#rows, "second"), unit))
+          figure(c, ("%s: %s, %s dots (left), mean latency (right, log)%s"):format(
+            title, fmt.plural(#rows, "second"), unit,
+            cut and ("; the last %.0f ms, part of a second, left out"):format(cut * 1000) or ""))
         end
       end
     end

@@ -6,7 +6,9 @@
 # once, centred over their bars, and in its short form when the full one is
 # wider than the bars it labels; per-target bars leave out a run without
 # points rather than keep an empty slot for it; ten runs get ten colours,
-# none of them the black of the average lines.
+# none of them the black of the average lines; the test bed gives each
+# simulated array its volume; a scatter leaves out a last part-second of a
+# few ms.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
@@ -99,5 +101,16 @@ page=$(tr -d '\n' < "$TMP/ar/index.html")
 like "$page" "<th>Simulated array</th><td>RAID0 of 4 x 2.0 GiB drives, strip [0-9.]+ KiB: a 8.0 GiB volume; RAID5 of 4 x 2.0 GiB drives, strip [0-9.]+ KiB: a 6.0 GiB volume</td>" \
 	"the test bed gives each array its volume (RAID0 8 GiB, RAID5 6 GiB)"
 like "$page" "<th>Targets</th><td>vol \(virtual\)</td>" "and the virtual target no size (the first step's was RAID0's for both)"
+
+# --- a scatter's last second, when the step covered only ms of it: no dot --------
+printf 'hb.precondition{ name = "pre", engine = "sim", targets = { "v" }, rw = "randwrite", bs = "4k", oio = 32, duration = 5, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } }\n' > "$TMP/pre.lua"
+"$HB" run "$TMP/pre.lua" --db "$TMP/pre.db" --label pre -q 2>>"$TMP/stderr"; ok $? "a 5 s preconditioning"
+cp "$TMP/pre.db" "$TMP/frag.db"
+q "$TMP/frag.db" "UPDATE samples SET secs = 0.009 WHERE t = (SELECT max(t) FROM samples)"
+for d in pre frag; do "$HB" report pre --db "$TMP/$d.db" --out "$TMP/r-$d" >/dev/null 2>"$TMP/err"; done
+n() { grep -v '^#' "$TMP/r-$1/charts/"*-scatter-run1-step1.tsv | grep -c .; }
+is "$(n pre) $(n frag)" "5 4" "a last second of 9 ms is no dot (5 seconds, then 4)"
+like "$(cat "$TMP/r-frag/index.html")" "pre: 4 seconds, IOPS dots \(left\), mean latency \(right, log\); the last 9 ms, part of a second, left out" \
+	"and the caption says so"
 
 done_testing

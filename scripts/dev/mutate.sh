@@ -393,6 +393,9 @@ m reports/review.lua 'cells["Targets"] = target_list(r, #arrays > 1)' 'cells["Ta
 m reports/review.lua 'data and cap and (": a " .. fmt.bytes(data * cap) .. " volume") or ""' '""' \
 	'tests/report_axes.t' 'the test bed gives no volume size for each simulated array'
 
+m reports/charts.lua '(x.secs or 1) < FRAGMENT_S and' '(x.secs or 1) < 0 and' \
+	'tests/report_axes.t' 'a scatter draws the rate of a last 9 ms as a second'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
