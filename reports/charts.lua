@@ -271,6 +271,19 @@ end
 -- when the full one is wider than those bars: about 150 characters of the
 -- labels' small font span the chart (120 of its font: bars.gp), 0.8 of a
 -- cluster's share of them its bars.
+-- 1 when a bar is narrower than its value ("5984") or origin ("OIO 32"): the
+-- values stand upright (bars.gp's vertical), else 0
+local function vertical_values(series, nclusters)
+  local width, longest = 150 / math.max(nclusters, 1) * 0.8 / math.max(#series, 1), 0
+  for _, s in ipairs(series) do
+    for _, row in ipairs(s.rows) do
+      local v = type(row[2]) == "number" and row[2] == row[2] and ("%.0f"):format(row[2]) or ""
+      longest = math.max(longest, #v, #(row[6] or ""))
+    end
+  end
+  return longest + 1 > width and 1 or 0
+end
+
 local function center_ceilings(series, keys, labelled, nclusters)
   local nseries = #series
   for i, s in ipairs(series) do
@@ -335,7 +348,8 @@ function charts.sequential_bars()
       or "Sequential throughput (MB/s)",
     columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
     series = series,
-    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.2 + 1, nclusters = #clusters } }
+    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.2 + 1, nclusters = #clusters,
+             vertical = vertical_values(series, #clusters) } }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
@@ -424,7 +438,8 @@ function charts.per_target()
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
-        args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths } }
+        args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths,
+                 vertical = vertical_values(series, #paths) } }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end

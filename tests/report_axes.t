@@ -85,13 +85,17 @@ is "$(grep -c '^# series' "${tg%.gp}.tsv") $(grep '^nseries' "$tg")" "1 nseries 
 is "$(grep '^array titles' "$tg")" "array titles[1] = ['two [simulated]']" "under its own title"
 
 # --- colours: ten runs, ten colours, none the black of the average lines -----------
-printf 'hb.run{ name = "r", engine = "sim", targets = { "v" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } }\n' > "$TMP/one.lua"
+printf 'for i = 1, 3 do hb.run{ name = "r" .. i, engine = "sim", targets = { "v" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } } end\n' > "$TMP/one.lua"
 for i in $(seq 1 11); do "$HB" run "$TMP/one.lua" --db "$TMP/c.db" --label "c$i" -q 2>>"$TMP/stderr" || echo "# run c$i failed"; done
 "$HB" report $(seq -f 'c%g' 1 11) --db "$TMP/c.db" --out "$TMP/col" >/dev/null 2>"$TMP/err"; ok $? "a report of 11 runs"
 cols=$(grep -h '^array colors' "$TMP/col/charts/"*-sequential-bars.gp | grep -o "#[0-9A-Fa-f]*")
 is "$(head -10 <<<"$cols" | sort -u | wc -l) $(grep -ci '#000000' <<<"$cols")" "10 0" "runs 1-10: ten colours, none black"
 is "$(sed -n 11p <<<"$cols")" "$(sed -n 1p <<<"$cols")" "run 11 takes run 1's"
 like "$(cat "$TMP/err")" "11 runs: the charts have 10 colours, so from run 11 on colours repeat" "and stderr says so"
+# values too wide for their bars stand upright: 3 clusters of 11 bars (3.6 characters a bar for "5984"), not 6 of 3 (6.7)
+is "$(grep -h '^vertical = [01]$' "$TMP/col/charts/"*-sequential-bars.gp "$TMP/rep/charts/"*-sequential-bars.gp | tr '\n' ' ')" \
+	"vertical = 1 vertical = 0 " "bar values upright with 11 runs, level with 3"
+[ -s "$(ls "$TMP/col/charts/"*-sequential-bars.png)" ] && ! ls "$TMP/col/charts/"*.log >/dev/null 2>&1; ok $? "and gnuplot draws them"
 
 # --- the test bed of a run on two arrays: each array's volume, no one size for the target
 printf 'for _, l in ipairs{ "raid0", "raid5" } do hb.run{ name = l, engine = "sim", targets = { "vol" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", layout = l, drives = 4, drive_capacity = "2g" } } end\n' > "$TMP/arrays.lua"

@@ -4,7 +4,8 @@
 # the bar's origin (e.g. "OIO 128": the best point of a sweep) or empty,
 # the series position the ceiling label is centred on (1.5: between the
 # bars of series 1 and 2, which share that ceiling) or NaN.
-# Variables: ylabel, ymax, nclusters.
+# Variables: ylabel, ymax, nclusters, vertical (optional: 1 turns the values
+# upright).
 set title chart_title
 set ylabel ylabel
 set border 3 lc rgb '#444444'
@@ -43,13 +44,22 @@ or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
 barval(c) = strcol(c) eq 'NaN' ? '' : sprintf('%.0f', column(c))
 text(c) = strcol(c) eq 'NaN' ? '' : strcol(c)
 at(c, i) = valid(c) && column(c) == column(c) ? column(c) : i	# (NaN, or no column c: six columns)
+# Bars too narrow for their values side by side (vertical = 1, set by the
+# report from the widths): each value turned upright above its bar, with its
+# origin ("OIO 32") after it rather than a line above; the labels of the
+# other way are all empty (never undefined: see above)
+vertical = exists('vertical') ? vertical : 0
+flat_text(c) = vertical ? '' : (c == 2 ? barval(2) : text(6))
+upright_text(i) = !vertical ? '' : (text(6) ne '' ? barval(2) . ' ' . text(6) : barval(2))
 plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        lc rgb colors[i] title key(i, ''), \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(barval(2)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(flat_text(2)) \
        with labels offset 0,0.7 font small_font notitle, \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(text(6)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(flat_text(6)) \
        with labels offset 0,1.7 font small_font notitle, \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(upright_text(i)) \
+       with labels rotate by 90 left offset 0,0.5 font small_font notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i) - bw / 2):(known(4)):(bw):(0) \
        with vectors nohead dt 2 lw 2.5 lc rgb colors[i] notitle, \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(at(7, i))):(or0(4)):(text(5)) \

@@ -396,6 +396,9 @@ m reports/review.lua 'data and cap and (": a " .. fmt.bytes(data * cap) .. " vol
 m reports/charts.lua '(x.secs or 1) < FRAGMENT_S and' '(x.secs or 1) < 0 and' \
 	'tests/report_axes.t' 'a scatter draws the rate of a last 9 ms as a second'
 
+m reports/charts.lua '  return longest + 1 > width and 1 or 0' '  return 0' \
+	'tests/report_axes.t' 'bar values of 11 runs printed level, over each other'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
