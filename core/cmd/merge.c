@@ -101,6 +101,10 @@ int cmd_merge(int argc, char **argv)
 		}
 		printf("'%s': %u new run%s copied, %u already present", pos[i], n.copied,
 		       n.copied == 1 ? "" : "s", n.present);
+		if (n.forward)
+			printf(", %u run%s brought forward", n.forward, n.forward == 1 ? "" : "s");
+		if (n.older)
+			printf(", %u older than the archive's copy (kept)", n.older);
 		if (n.skipped)
 			printf(", %u still running (skipped)", n.skipped);
 		printf("\n");

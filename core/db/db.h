@@ -155,10 +155,13 @@ const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_
 const char *db_state_of(const char *state, const char *host, int64_t pid, double beat_age);
 
 /* merge.c: the runs of the database in_path (attached read-only) that db
- * lacks, by uuid, with their rows, in one transaction. A uuid in both with
- * other content is an error naming the run, and nothing is written. */
+ * lacks, by uuid, with their rows, in one transaction; a run db holds
+ * unfinished that in_path holds further along (resumed since) takes
+ * in_path's rows. A uuid in both with other content, neither copy a later
+ * state of the other, is an error naming the run, and nothing is written. */
 struct db_merge_counts {
 	unsigned copied, present, skipped;	/* skipped: still running */
+	unsigned forward, older;	/* brought forward; db's further along, kept */
 };
 int db_merge(struct db *db, const char *in_path, struct db_merge_counts *n, char *err,
 	     size_t errlen);

@@ -1,6 +1,7 @@
 /* Merging databases: the runs of an input (attached read-only, never
  * changed) that the output lacks, by uuid, with every row that hangs off
- * them and their ids remapped, in one transaction per input. */
+ * them and their ids remapped, and the unfinished runs the input holds
+ * further along (resumed since), in one transaction per input. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "db/db.h"
 #include "log.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* A run's running state reads 'interrupted' once its heartbeat is this old
@@ -43,14 +45,20 @@ static const struct merge_table {
 };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
+/* The runs columns a resume moves on (take_run, resume_adopt_plan, its end). */
+#define MERGE_MOVING "[\"status\", \"finished_at\", \"pid\", \"host\", \"heartbeat_at\", " \
+	"\"plan_text\", \"plan_sha256\", \"steps_planned\"]"
+
 struct merge {
 	struct db *out;
 	const char *in;
 	char *err;
 	size_t len;
 	char *run_cols, *step_cols;	/* "a", "b", ... (both databases have them) */
-	sqlite3_stmt *copy_run, *same_run, *same_steps;
+	sqlite3_stmt *copy_run, *same_run, *same_steps, *renew_run;
+	sqlite3_stmt *later[2];		/* src run ?1 later than main's ?2; main's later */
 	sqlite3_stmt *copy[NTABLES], *count_src[NTABLES], *count_out[NTABLES];
+	sqlite3_stmt *drop[NTABLES];	/* main run ?1's rows */
 };
 
 static int merge_fail(struct merge *m, const char *what)
@@ -60,21 +68,24 @@ static int merge_fail(struct merge *m, const char *what)
 	return -EIO;
 }
 
-/* Quoted column names of main.table that src.table has too, but id and
- * the remapped keys; prefix each with pre ("x."). NULL: no such table. */
-static char *common_cols(struct merge *m, const char *table, const char *pre)
+/* Quoted column names of main.table that src.table has too, but id, the
+ * remapped keys and those of the JSON list skip (NULL: none); prefix each
+ * with pre ("x."). NULL: no such table. */
+static char *common_cols(struct merge *m, const char *table, const char *pre, const char *skip)
 {
 	sqlite3_stmt *st = db_prep(m->out,
 		"SELECT group_concat(?2 || '\"' || replace(name, '\"', '\"\"') || '\"', ', ') "
 		"FROM pragma_table_info(?1, 'main') WHERE name IN "
 		"(SELECT name FROM pragma_table_info(?1, 'src')) AND name NOT IN "
-		"('id', 'run_id', 'step_id', 'first_step_id', 'last_step_id')");
+		"('id', 'run_id', 'step_id', 'first_step_id', 'last_step_id') AND name NOT IN "
+		"(SELECT value FROM json_each(?3))");
 	char *out = NULL;
 
 	if (!st)
 		return NULL;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, pre, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, skip ? skip : "[]", -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		out = strdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
@@ -103,7 +114,7 @@ static sqlite3_stmt *count_stmt(struct merge *m, const struct merge_table *t, co
 /* Copy table t's rows of src run ?1 to main run ?2. */
 static sqlite3_stmt *copy_stmt(struct merge *m, const struct merge_table *t)
 {
-	char *cols = common_cols(m, t->name, ""), *xcols = common_cols(m, t->name, "x.");
+	char *cols = common_cols(m, t->name, "", NULL), *xcols = common_cols(m, t->name, "x.", NULL);
 	const char *sep = t->cols ? ", " : "";
 	sqlite3_stmt *st = NULL;
 
@@ -125,10 +136,81 @@ static sqlite3_stmt *copy_stmt(struct merge *m, const struct merge_table *t)
 	return st;
 }
 
+/* The rows of table t of main run ?1, dropped to take the input's. */
+static sqlite3_stmt *drop_stmt(struct merge *m, const struct merge_table *t)
+{
+	if (t->link == BY_RUN)
+		return prepf(m, "DELETE FROM main.%s WHERE run_id = ?1", t->name);
+	return prepf(m, "DELETE FROM main.%s WHERE step_id IN (SELECT id FROM main.steps "
+		     "WHERE run_id = ?1)", t->name);
+}
+
+/* Table t's part of later_stmt: the earlier copy's rows (of its done steps)
+ * are the later's, and for a step's rows no more and no fewer. */
+static void later_table(struct strbuf *b, const struct merge_table *t, const char *xcols,
+			const char *E, const char *e, const char *L, const char *l)
+{
+	if (t->link == BY_RUN) {
+		sb_printf(b, " AND NOT EXISTS (SELECT %s FROM %s.%s x WHERE x.run_id = %s EXCEPT "
+			  "SELECT %s FROM %s.%s x WHERE x.run_id = %s) AND (SELECT count(*) FROM "
+			  "%s.%s WHERE run_id = %s) <= (SELECT count(*) FROM %s.%s WHERE run_id = %s)",
+			  xcols, E, t->name, e, xcols, L, t->name, l, E, t->name, e, L, t->name, l);
+		return;
+	}
+	sb_printf(b, " AND NOT EXISTS (SELECT o.seq, %s FROM %s.%s x JOIN %s.steps o ON o.id = "
+		  "x.step_id WHERE o.run_id = %s AND o.status = 'done' EXCEPT SELECT o.seq, %s "
+		  "FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s)",
+		  xcols, E, t->name, E, e, xcols, L, t->name, L, l);
+	sb_printf(b, " AND (SELECT count(*) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id "
+		  "WHERE o.run_id = %s AND o.status = 'done') = (SELECT count(*) FROM %s.%s x "
+		  "JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND o.seq IN (SELECT "
+		  "seq FROM %s.steps WHERE run_id = %s AND status = 'done'))",
+		  E, t->name, E, e, L, t->name, L, l, E, e);
+}
+
+/* Is src run ?1 (fwd; else main run ?2), the later, the other copy carried
+ * further by a resume? The earlier is not done; the later holds all it has
+ * for good: the runs columns a resume leaves alone, its done steps with
+ * their rows, its targets, steady states, probes and events (a resume adds
+ * to these); and it went further: done, more steps done, or more events.
+ * The earlier's unfinished steps are those the resume measured anew. */
+static sqlite3_stmt *later_stmt(struct merge *m, bool fwd)
+{
+	const char *L = fwd ? "src" : "main", *l = fwd ? "?1" : "?2";
+	const char *E = fwd ? "main" : "src", *e = fwd ? "?2" : "?1";
+	char *fixed = common_cols(m, "runs", "", MERGE_MOVING), *xcols;
+	struct strbuf b = { 0 };
+	bool ok = fixed != NULL;
+
+	sb_printf(&b, "SELECT (SELECT status != 'done' FROM %s.runs WHERE id = %s) AND NOT "
+		  "EXISTS (SELECT %s FROM %s.runs WHERE id = %s EXCEPT SELECT %s FROM %s.runs "
+		  "WHERE id = %s) AND NOT EXISTS (SELECT %s FROM %s.steps WHERE run_id = %s AND "
+		  "status = 'done' EXCEPT SELECT %s FROM %s.steps WHERE run_id = %s)", E, e,
+		  fixed, E, e, fixed, L, l, m->step_cols, E, e, m->step_cols, L, l);
+	for (unsigned i = 0; ok && i < NTABLES; i++) {
+		if (!strcmp(tables[i].name, "steps"))
+			continue;
+		ok = (xcols = common_cols(m, tables[i].name, "x.", NULL)) != NULL;
+		if (ok)
+			later_table(&b, &tables[i], xcols, E, e, L, l);
+		free(xcols);
+	}
+	sb_printf(&b, " AND ((SELECT status = 'done' FROM %s.runs WHERE id = %s) OR (SELECT "
+		  "count(*) FROM %s.steps WHERE run_id = %s AND status = 'done') > (SELECT "
+		  "count(*) FROM %s.steps WHERE run_id = %s AND status = 'done') OR (SELECT "
+		  "count(*) FROM %s.events WHERE run_id = %s) > (SELECT count(*) FROM %s.events "
+		  "WHERE run_id = %s))", L, l, L, l, E, e, L, l, E, e);
+	free(fixed);
+	if (ok)
+		return prep_owned(m, sb_take(&b));
+	sb_free(&b);
+	return NULL;
+}
+
 static int merge_prepare(struct merge *m)
 {
-	m->run_cols = common_cols(m, "runs", "");
-	m->step_cols = common_cols(m, "steps", "");
+	m->run_cols = common_cols(m, "runs", "", NULL);
+	m->step_cols = common_cols(m, "steps", "", NULL);
 	if (!m->run_cols || !m->step_cols)
 		return merge_fail(m, "its runs and steps tables");
 	m->copy_run = prepf(m, "INSERT INTO main.runs (%s) SELECT %s FROM src.runs "
@@ -139,13 +221,19 @@ static int merge_prepare(struct merge *m)
 	m->same_steps = prepf(m, "SELECT NOT EXISTS (SELECT %s FROM src.steps WHERE run_id "
 			      "= ?1 EXCEPT SELECT %s FROM main.steps WHERE run_id = ?2)",
 			      m->step_cols, m->step_cols);
-	if (!m->copy_run || !m->same_run || !m->same_steps)
+	m->renew_run = prepf(m, "UPDATE main.runs SET (%s) = (SELECT %s FROM src.runs WHERE "
+			     "id = ?1) WHERE id = ?2", m->run_cols, m->run_cols);
+	m->later[0] = later_stmt(m, true);
+	m->later[1] = later_stmt(m, false);
+	if (!m->copy_run || !m->same_run || !m->same_steps || !m->renew_run || !m->later[0] ||
+	    !m->later[1])
 		return merge_fail(m, "runs and steps");
 	for (unsigned i = 0; i < NTABLES; i++) {
 		m->copy[i] = copy_stmt(m, &tables[i]);
 		m->count_src[i] = count_stmt(m, &tables[i], "src");
 		m->count_out[i] = count_stmt(m, &tables[i], "main");
-		if (!m->copy[i] || !m->count_src[i] || !m->count_out[i])
+		m->drop[i] = drop_stmt(m, &tables[i]);
+		if (!m->copy[i] || !m->count_src[i] || !m->count_out[i] || !m->drop[i])
 			return merge_fail(m, tables[i].name);
 	}
 	return 0;
@@ -156,7 +244,11 @@ static void merge_finish(struct merge *m)
 	sqlite3_finalize(m->copy_run);
 	sqlite3_finalize(m->same_run);
 	sqlite3_finalize(m->same_steps);
+	sqlite3_finalize(m->renew_run);
+	sqlite3_finalize(m->later[0]);
+	sqlite3_finalize(m->later[1]);
 	for (unsigned i = 0; i < NTABLES; i++) {
+		sqlite3_finalize(m->drop[i]);
 		sqlite3_finalize(m->copy[i]);
 		sqlite3_finalize(m->count_src[i]);
 		sqlite3_finalize(m->count_out[i]);
@@ -193,15 +285,9 @@ static const char *run_differs(struct merge *m, int64_t a, int64_t b)
 	return NULL;
 }
 
-static int run_copy(struct merge *m, int64_t id)
+/* The rows that hang off src run id, to main run new_id. */
+static int copy_rows(struct merge *m, int64_t id, int64_t new_id)
 {
-	int64_t new_id;
-
-	sqlite3_reset(m->copy_run);
-	sqlite3_bind_int64(m->copy_run, 1, id);
-	if (sqlite3_step(m->copy_run) != SQLITE_DONE)
-		return merge_fail(m, "runs");
-	new_id = sqlite3_last_insert_rowid(m->out->h);
 	for (unsigned i = 0; i < NTABLES; i++) {
 		sqlite3_stmt *st = m->copy[i];
 
@@ -214,18 +300,77 @@ static int run_copy(struct merge *m, int64_t id)
 	return 0;
 }
 
+static int run_copy(struct merge *m, int64_t id)
+{
+	sqlite3_reset(m->copy_run);
+	sqlite3_bind_int64(m->copy_run, 1, id);
+	if (sqlite3_step(m->copy_run) != SQLITE_DONE)
+		return merge_fail(m, "runs");
+	return copy_rows(m, id, sqlite3_last_insert_rowid(m->out->h));
+}
+
+/* Main run b (its id kept) becomes src run a: its rows go, a's come. */
+static int run_renew(struct merge *m, int64_t a, int64_t b)
+{
+	for (unsigned i = NTABLES; i-- > 0;) {	/* a step's rows before the step */
+		sqlite3_reset(m->drop[i]);
+		sqlite3_bind_int64(m->drop[i], 1, b);
+		if (sqlite3_step(m->drop[i]) != SQLITE_DONE)
+			return merge_fail(m, tables[i].name);
+	}
+	sqlite3_reset(m->renew_run);
+	sqlite3_bind_int64(m->renew_run, 1, a);
+	sqlite3_bind_int64(m->renew_run, 2, b);
+	if (sqlite3_step(m->renew_run) != SQLITE_DONE)
+		return merge_fail(m, "runs");
+	return copy_rows(m, a, b);
+}
+
 /* A run still being written (its process alive, or on another host a
  * fresh heartbeat) may change: it is left for a later merge. */
-static bool run_live(sqlite3_stmt *st)
+static bool run_live(sqlite3_stmt *st, int col)	/* status, host, pid, age from col */
 {
-	const char *status = (const char *)sqlite3_column_text(st, 3);
+	const char *status = (const char *)sqlite3_column_text(st, col);
 	int alive;
 
 	if (!status || strcmp(status, "running"))
 		return false;
-	alive = util_process_state((const char *)sqlite3_column_text(st, 4),
-				   sqlite3_column_int64(st, 5), sqlite3_column_double(st, 6));
-	return alive > 0 || (alive < 0 && sqlite3_column_double(st, 6) <= MERGE_STALE_S);
+	alive = util_process_state((const char *)sqlite3_column_text(st, col + 1),
+				   sqlite3_column_int64(st, col + 2),
+				   sqlite3_column_double(st, col + 3));
+	return alive > 0 || (alive < 0 && sqlite3_column_double(st, col + 3) <= MERGE_STALE_S);
+}
+
+static const char *merge_state(sqlite3_stmt *st, int col)	/* of a run not live */
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+
+	return s && !strcmp(s, "running") ? "interrupted" : s ? s : "";
+}
+
+/* A run in both with other content, neither copy live: when one is a later
+ * state of the other (later_stmt), that one is kept, the input's replacing
+ * the archive's. 1: neither is (an error). */
+static int merge_other(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *n)
+{
+	int64_t id = sqlite3_column_int64(st, 0), there = sqlite3_column_int64(st, 7);
+	const char *uuid = (const char *)sqlite3_column_text(st, 1);
+	const char *label = (const char *)sqlite3_column_text(st, 2);
+
+	if (scalar(m->later[0], id, there) == 1) {
+		log_info("'%s': run %s ('%s') brought forward in '%s' (%s -> %s)", m->in, uuid,
+			 label ? label : "", m->out->path, merge_state(st, 8), merge_state(st, 3));
+		n->forward++;
+		return run_renew(m, id, there);
+	}
+	if (scalar(m->later[1], id, there) == 1) {
+		log_info("'%s': run %s ('%s') is further along in '%s' (%s, here %s): kept",
+			 m->in, uuid, label ? label : "", m->out->path, merge_state(st, 8),
+			 merge_state(st, 3));
+		n->older++;
+		return 0;
+	}
+	return 1;
 }
 
 static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *n)
@@ -234,8 +379,9 @@ static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *
 	const char *uuid = (const char *)sqlite3_column_text(st, 1);
 	const char *label = (const char *)sqlite3_column_text(st, 2);
 	const char *diff;
+	int rc;
 
-	if (run_live(st)) {
+	if (run_live(st, 3)) {
 		log_warn("'%s': run %s ('%s') is still running: skipped (merge again once it "
 			 "ends)", m->in, uuid, label ? label : "");
 		n->skipped++;
@@ -250,6 +396,8 @@ static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *
 		n->present++;
 		return 0;
 	}
+	if (!run_live(st, 8) && (rc = merge_other(m, st, n)) <= 0)
+		return rc;
 	snprintf(m->err, m->len, "run %s ('%s') of '%s' is in '%s' too, with other content "
 		 "(its %s rows differ): nothing of '%s' was merged", uuid, label ? label : "", m->in,
 		 m->out->path, diff, m->in);
@@ -259,9 +407,8 @@ static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *
 static int merge_runs(struct merge *m, struct db_merge_counts *n)
 {
 	sqlite3_stmt *st = db_prep(m->out, "SELECT r.id, r.uuid, r.label, r.status, r.host, r.pid, "
-		"(julianday('now') - julianday(COALESCE(r.heartbeat_at, r.started_at))) * 86400, "
-		"COALESCE((SELECT o.id FROM main.runs o WHERE o.uuid = r.uuid), 0) "
-		"FROM src.runs r ORDER BY r.id");
+		DB_BEAT_AGE("r.") ", COALESCE(o.id, 0), o.status, o.host, o.pid, " DB_BEAT_AGE("o.")
+		" FROM src.runs r LEFT JOIN main.runs o ON o.uuid = r.uuid ORDER BY r.id");
 	int rc = 0, step;
 
 	if (!st)
@@ -391,7 +538,7 @@ static int merge_input(struct merge *m, struct db_merge_counts *n)
 			rc = merge_fail(m, "commit");
 		if (rc) {
 			sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
-			n->copied = 0;
+			n->copied = n->forward = 0;
 		}
 	}
 	sqlite3_exec(h, "DETACH src", NULL, NULL, NULL);
