@@ -399,6 +399,9 @@ m reports/charts.lua '(x.secs or 1) < FRAGMENT_S and' '(x.secs or 1) < 0 and' \
 m reports/charts.lua '  return longest + 1 > width and 1 or 0' '  return 0' \
 	'tests/report_axes.t' 'bar values of 11 runs printed level, over each other'
 
+m core/db/merge.c 'm->later[0] = later_stmt(m, true);' 'm->later[0] = later_stmt(m, false);' \
+	'tests/merge_resume.t' 'merge checks the wrong direction: a resumed run never brought forward, an older input replacing the archive copy'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
