@@ -144,8 +144,9 @@ static int cmd_help(int argc, char **argv)
 }
 
 /* The options every command takes may come before it too, as in
- * `hbatest --db x.db run plan.lua`: the command moves to argv[1] and the
- * options follow it, where the command parses them. */
+ * `hbatest --db x.db run plan.lua`: the command and its arguments move to
+ * argv[1] on and the options to the end, where every command parses them
+ * (import reads its kind from argv[1] of its own). */
 static bool hoist_command(int argc, char **argv)
 {
 	int i = 1;
@@ -161,11 +162,11 @@ static bool hoist_command(int argc, char **argv)
 		else
 			break;
 	}
-	if (i > 1 && i < argc) {
-		char *cmd = argv[i];
+	for (int k = 1; k < i && i < argc; k++) {	/* rotate argv[1..] left by i - 1 */
+		char *opt = argv[1];
 
-		memmove(&argv[2], &argv[1], (size_t)(i - 1) * sizeof(*argv));
-		argv[1] = cmd;
+		memmove(&argv[1], &argv[2], (size_t)(argc - 2) * sizeof(*argv));
+		argv[argc - 1] = opt;
 	}
 	return i == 1 || i < argc;	/* false: options and no command */
 }

@@ -136,6 +136,7 @@ local function log_span(series, cols)
       end
     end
   end
+  if lo and lo == hi then return lo * 0.9, hi * 1.1 end	-- one value, maybe a tic: the tics around it
   return lo, hi
 end
 
@@ -174,9 +175,41 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
         title = g .. ": latency", columns = cols, series = series, key_entries = 2,
         args = { xlabel = xlabel, logx = logx and 1 or 0, ylo = ylo, yhi = yhi } }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
+      if axis == "write_pct" then charts.rw_latency(g, groups[g], xlabel) end
       charts.percentiles(g, groups[g], axis)
     end
   end
+end
+
+-- A write-mix sweep's reads and writes apart: each one's p99 over write %,
+-- from the step's histogram of that direction (a mix's one p99 is the
+-- reads' at 10 % writes and the writes' at 90 %, and hides the other).
+function charts.rw_latency(g, rows, xlabel)
+  local hist = require("hist")
+  local series = {}
+  for i, r in ipairs(ctx.runs) do
+    local pts = {}
+    for _, row in ipairs(rows) do
+      local s = row.steps[i]
+      if s and s.status == "done" then
+        local rd = hist.percentiles(s.id, { 99 }, s.lat_max_us, "read")
+        local wr = hist.percentiles(s.id, { 99 }, s.lat_max_us, "write")
+        if rd or wr then
+          pts[#pts + 1] = { tonumber(s.axis_value), s.iops, rd and rd[99] or NaN, wr and wr[99] or NaN }
+        end
+      end
+    end
+    table.sort(pts, function(a, b) return a[1] < b[1] end)
+    series[i] = { title = r.series_title, color = r.color, rows = pts }
+  end
+  if charts.npoints(series) == 0 then return end
+  local ylo, yhi = log_span(series, { 3, 4 })
+  local c = report.chart{ name = "write_pct-" .. g .. "-rw-latency", template = "sweep_lat",
+    title = g .. ": read and write p99 latency", columns = { "write_pct", "IOPS", "read_p99_us", "write_p99_us" },
+    series = series, key_entries = 2,
+    args = { xlabel = xlabel, logx = 0, ylo = ylo, yhi = yhi, key3 = " reads p99", key4 = " writes p99" } }
+  figure(c, ("%s: p99 latency of the reads (solid) and of the writes (dashed) over %s, "
+    .. "from each direction's histogram%s"):format(g, xlabel, charts.left_out(series)))
 end
 
 -- The per-second samples of each point of a sweep, a band per run.
@@ -268,13 +301,21 @@ end
 -- centred over those bars (column 7: the series position it is centred on,
 -- NaN on the bars whose ceiling is labelled elsewhere or not at all;
 -- gnuplot's off() is linear in it), in its short form ("PCIe3 x8 7.88 GB/s")
--- when the full one is wider than those bars: about 150 characters of the
--- labels' small font span the chart (120 of its font: bars.gp), 0.8 of a
--- cluster's share of them its bars.
+-- when the full one is wider than those bars: chars_across(true) characters
+-- of the labels' small font span the chart, 0.8 of a cluster's share of
+-- them its bars.
+-- Characters of the charts' font (small: of the bars' labels) across a
+-- chart: 120 (150) at 1280x720, the font following the square root of the
+-- scale (core/lua/report_chart.c, font_scale)
+local function chars_across(small)
+  local w, h = report.width or 1280, report.height or 720
+  return (small and 150 or 120) * (w / 1280) / math.sqrt(math.min(w / 1280, h / 720))
+end
+
 -- 1 when a bar is narrower than its value ("5984") or origin ("OIO 32"): the
 -- values stand upright (bars.gp's vertical), else 0
 local function vertical_values(series, nclusters)
-  local width, longest = 150 / math.max(nclusters, 1) * 0.8 / math.max(#series, 1), 0
+  local width, longest = chars_across(true) / math.max(nclusters, 1) * 0.8 / math.max(#series, 1), 0
   for _, s in ipairs(series) do
     for _, row in ipairs(s.rows) do
       local v = type(row[2]) == "number" and row[2] == row[2] and ("%.0f"):format(row[2]) or ""
@@ -294,7 +335,7 @@ local function center_ceilings(series, keys, labelled, nclusters)
         -- other run's bar is between them (else over the first)
         local n = l.last - l.first + 1 == l.n and l.n or 1
         row[7] = l.first + (n - 1) / 2
-        local width = 150 / nclusters * 0.8 * n / nseries
+        local width = chars_across(true) / nclusters * 0.8 * n / nseries
         if #row[5] > width then row[5] = row[5]:gsub(" ceiling ", " ", 1) end
       end
     end
@@ -349,7 +390,7 @@ function charts.sequential_bars()
     columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
     series = series,
     args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.2 + 1, nclusters = #clusters,
-             vertical = vertical_values(series, #clusters) } }
+             vertical = vertical_values(series, #clusters), across = chars_across() } }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
@@ -439,7 +480,7 @@ function charts.per_target()
         title = what .. ": " .. unit .. " per target", series = series,
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
         args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths,
-                 vertical = vertical_values(series, #paths) } }
+                 vertical = vertical_values(series, #paths), across = chars_across() } }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end

@@ -1,5 +1,6 @@
 -- Latency percentiles from a step's stored histograms (README, "Histograms":
--- layout loglin-v1 unit=ns sub_bits=7), read and write merged, computed the
+-- layout loglin-v1 unit=ns sub_bits=7), read and write merged (or one of
+-- them), computed the
 -- way the core computes a step's percentiles: the bucket holding rank
 -- ceil(p/100 x total), its middle, no more than the step's maximum.
 local hist = {}
@@ -9,6 +10,7 @@ local MERGED = [[
          sum(json_extract(j.value, '$[1]')) AS c
   FROM histograms h, json_each(h.counts) j
   WHERE h.step_id = ?1 AND h.layout LIKE 'loglin-v1 unit=ns sub_bits=7%'
+    AND (?2 IS NULL OR h.dir = ?2)
   GROUP BY b ORDER BY b]]
 
 local function bucket_mid_ns(b)
@@ -20,9 +22,10 @@ local function bucket_mid_ns(b)
 end
 
 -- { [p] = microseconds } for each p of levels (e.g. { 50, 99, 99.9 }), or nil
--- when the step has no histogram. max_us: the step's maximum latency.
-function hist.percentiles(step_id, levels, max_us)
-  local buckets = report.sql(MERGED, step_id)
+-- when the step has no histogram (of dir, "read" or "write", when given).
+-- max_us: the step's maximum latency.
+function hist.percentiles(step_id, levels, max_us, dir)
+  local buckets = report.sql(MERGED, step_id, dir)
   local total = 0
   for _, x in ipairs(buckets) do total = total + x.c end
   if total == 0 then return nil end

@@ -463,7 +463,8 @@ for _, row in ipairs(rows) do
 end
 add("</tbody></table>")
 if N > 1 then
-  add('<p class="sub">★ best of the row (each run within ", compare.noise_pct, " % of the best ties for it). Deltas in green are better, red worse (IOPS and MB/s ',
+  add('<p class="sub">★ best of the row (each run within ', compare.noise_pct,
+      ' % of the best ties for it). Deltas in green are better, red worse (IOPS and MB/s ',
       "up, latency down); grey: a change under ", compare.noise_pct, " %. A value marked ",
       "“aborted/failed after N seconds” is from a step that did not finish: shown, not compared.</p>")
 end

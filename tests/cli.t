@@ -63,6 +63,9 @@ like "$out" "   2  measure +4k random 70/30 read/write QD1   done " "and the col
 is "$("$HB" --db "$TMP/names.db" -q show 1)" "$out" "--db and -q before the command: show reads that database"
 "$HB" -q --db "$TMP/before.db" run "$TMP/names.lua" --label first 2>/dev/null; ok $? "and run stores there"
 is "$(q "$TMP/before.db" "SELECT label FROM runs")" first "the run is in --db's file"
+"$HB" --db "$TMP/before.db" -q import iometer "$ROOT/tests/fixtures/iometer/results-2006.07.27.csv" --label imp 2>/dev/null
+ok $? "import too (it reads its kind from the argument after the command)"
+is "$(q "$TMP/before.db" "SELECT group_concat(label, ' ') FROM runs")" "first imp" "into --db's file"
 out=$("$HB" --db "$TMP/names.db" 2>&1); is $? 2 "options and no command exit 2"
 like "$out" "^hbatest: no command after the options" "and say so"
 # a label given to several runs (a plan run again): the newest, said aloud
@@ -100,6 +103,9 @@ run_of "${u1:0:3}_${u1:4:4}"; is $? 1 "'_' in RUN matches no character of a uuid
 like "$(cat "$TMP/err")" "no run '${u1:0:3}_${u1:4:4}'" "and names no run"
 run_of "${u1:0:3}%"; is $? 1 "nor does '%'"
 is "$(run_of "$(tr a-f A-F <<<"$u1")")" 1 "a uuid prefix in capitals names its run"
+cp "$TMP/names.db" "$TMP/upper.db"; q "$TMP/upper.db" "UPDATE runs SET uuid = upper(uuid) WHERE id = 1"
+is "$("$HB" sql --db "$TMP/upper.db" "SELECT :run AS r" --param run="$u1" --format csv 2>/dev/null | tail -1)" 1 \
+	"and a uuid stored in capitals (an import's) by its prefix in small letters"
 is "$(run_of 2)" 2 "an id"
 
 # list: a label is one column of 24 terminal cells, whatever it holds

@@ -199,6 +199,7 @@ like "$(cat "$TMP/err")" "--out '$DB-journal' is '$DB-journal', a journal of the
 ex 1 --out "$TMP/db-link" 2>"$TMP/err"
 like "$(cat "$TMP/err")" "--out '$TMP/db-link' is '$DB', the database the export reads" "a link to the database is named"
 [ -L "$TMP/db-link" ] && [ ! -e "$DB-journal" ]; ok $? "the link stays a link, no journal is made"
+"$HB" export 1 --db "$TMP/db-link" --out "$DB-wal" 2>"$TMP/err"; is $? 2 "--db a link, --out the journal beside the file it names: exit 2"
 is "$("$HB" list --db "$DB" | grep -c done)" "$(q "$DB" "SELECT count(*) FROM runs")" "every run is still listed"
 ex 1 --what nothing 2>"$TMP/err"; is $? 2 "--what nothing: exit 2"
 like "$(cat "$TMP/err")" "--what 'nothing': give one of runs, targets, steps" "listing the tables"

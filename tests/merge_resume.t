@@ -126,5 +126,12 @@ q c3.db "UPDATE runs SET label = 'renamed' WHERE uuid = '$uuid'"
 out=$("$HB" merge c3.db bench.db 2>&1); rc=$?
 like "$rc $out" "^1 .*run $uuid \('night1'\) .*with other content \(its runs rows differ\)" \
 	"a copy whose label (a column no resume changes) differs: refused"
+cp early-archive.db c4.db	# an event twice in the archive, once in the input: rows as a multiset
+q c4.db "INSERT INTO events (run_id, at, level, message) SELECT run_id, at, level, message FROM events
+	WHERE id = (SELECT min(e.id) FROM events e JOIN runs r ON r.id = e.run_id WHERE r.uuid = '$uuid')"
+sum=$(sha256sum < c4.db)
+out=$("$HB" merge c4.db bench.db 2>&1); rc=$?
+like "$rc $out" "^1 .*run $uuid \('night1'\) .*with other content" "an archived copy with an event twice that the input has once: refused (its second is not the input's)"
+is "$(sha256sum < c4.db)" "$sum" "and nothing written"
 
 done_testing

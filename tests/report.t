@@ -30,15 +30,15 @@ is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is not changed 
 is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left beside DIR"
 
 # charts: one scatter per run and preconditioning step, four per OIO sweep
-# group (value, second by second, latency, percentiles), three per write-mix
+# group (value, second by second, latency, percentiles), four per write-mix
 # group, one for sequential bars
 ngp=$(ls "$TMP/rep/charts"/*.gp | wc -l)
 want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
 	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
-	+ 3 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
+	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
 is "$ngp" "$want" "the chart list follows the steps: $want charts"
 is "$(ls "$TMP/rep/charts" | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
-	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-percentiles sequential-bars " \
+	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-rw-latency write-pct-4k-write-mix-percentiles sequential-bars " \
 	"the charts, in page order"
 for f in "$TMP/rep/charts"/*.gp; do
 	b=${f%.gp}
@@ -151,6 +151,7 @@ row() { tr -d '\n' < "$TMP/hand/index.html" | grep -o "<tr><td>$1</td><td class=
 like "$(row '1M sequential read' 'MB/s')" 'class="num">1,000<.*class="num best">1,100<.*class="num better">\+10.0 %' "MB/s up: better, the higher one best"
 like "$(tr -d '\n' < "$TMP/hand/index.html")" 'p99 latency µs</td><td class="num best">100</td><td class="num best">101</td><td class="num noise">\+1.0 %' \
 	"latency +1 %: noise (grey), and both marked best (within 2 % they tie)"
+like "$(cat "$TMP/hand/index.html")" "★ best of the row \(each run within 2 % of the best ties for it\)" "the legend says so"
 like "$(row '4k randread, oio 2' 'IOPS')" 'class="num worse">-10.0 %' "IOPS down: worse"
 like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td class="num better">-20.0 %' "latency down: better"
 cp "$TMP/hand.db" "$TMP/zero.db"; q "$TMP/zero.db" "UPDATE steps SET iops = CASE run_id WHEN 1 THEN 1000 ELSE 999.6 END WHERE group_name = '4k randread' AND oio = 8"

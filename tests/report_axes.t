@@ -8,7 +8,7 @@
 # points rather than keep an empty slot for it; ten runs get ten colours,
 # none of them the black of the average lines; the test bed gives each
 # simulated array its volume; a scatter leaves out a last part-second of a
-# few ms.
+# few ms; a write-mix sweep charts its reads' and writes' p99 apart.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
@@ -55,6 +55,10 @@ phi=$(awk -F'\t' '!/^#/ && NF > 1 && $2 != "NaN" { if (!n++ || $2 > m) m = $2 } 
 want=$(tics "$plo" "$phi")
 got=$(range "$pct")
 near "$got" "$want"; ok $? "the percentiles' axis too ($want)" || echo "# drawn: $got; points $plo .. $phi"
+cp "$DB" "$TMP/flat.db"; q "$TMP/flat.db" "UPDATE steps SET lat_mean_us = 100, lat_p99_us = 100 WHERE group_name = '4k randread'"
+"$HB" report a --db "$TMP/flat.db" --out "$TMP/flat" >/dev/null 2>"$TMP/err"
+got=$(range "$(echo "$TMP/flat/charts/"*-oio-4k-randread-latency.gp)")
+near "$got" "50 200"; ok $? "every latency 100 us, a tic: the axis from the tic below to the one above (50 .. 200), not 100 .. 100" || echo "# drawn: $got"
 
 # --- fonts follow --size ------------------------------------------------------------
 like "$(cat "$lat")" "pngcairo size 1280,720 .* font 'Helvetica,13\.0'" "1280x720: the PNG's font is 13 pt"
@@ -96,6 +100,9 @@ like "$(cat "$TMP/err")" "11 runs: the charts have 10 colours, so from run 11 on
 is "$(grep -h '^vertical = [01]$' "$TMP/col/charts/"*-sequential-bars.gp "$TMP/rep/charts/"*-sequential-bars.gp | tr '\n' ' ')" \
 	"vertical = 1 vertical = 0 " "bar values upright with 11 runs, level with 3"
 [ -s "$(ls "$TMP/col/charts/"*-sequential-bars.png)" ] && ! ls "$TMP/col/charts/"*.log >/dev/null 2>&1; ok $? "and gnuplot draws them"
+"$HB" report a b c --db "$DB" --out "$TMP/narrow" --size 640x720 >/dev/null 2>"$TMP/err"
+is "$(grep -h '^vertical = [01]$' "$TMP/narrow/charts/"*-sequential-bars.gp)" "vertical = 1" \
+	"at 640x720 the 3 runs' values stand upright: the width is the image's, not 1280's (4.7 characters a bar)"
 
 # --- the test bed of a run on two arrays: each array's volume, no one size for the target
 printf 'for _, l in ipairs{ "raid0", "raid5" } do hb.run{ name = l, engine = "sim", targets = { "vol" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", layout = l, drives = 4, drive_capacity = "2g" } } end\n' > "$TMP/arrays.lua"
@@ -116,5 +123,22 @@ n() { grep -v '^#' "$TMP/r-$1/charts/"*-scatter-run1-step1.tsv | grep -c .; }
 is "$(n pre) $(n frag)" "5 4" "a last second of 9 ms is no dot (5 seconds, then 4)"
 like "$(cat "$TMP/r-frag/index.html")" "pre: 4 seconds, IOPS dots \(left\), mean latency \(right, log\); the last 9 ms, part of a second, left out" \
 	"and the caption says so"
+
+# --- a write-mix sweep: the reads' and the writes' p99 apart, each from its histogram
+printf 'for _, w in ipairs{ 0, 50, 100 } do hb.run{ engine = "sim", targets = { "v" }, rw = "randrw", bs = "4k", write_pct = w, oio = 32, duration = 1, ramp = 0, axis = "write_pct", group = "mix", sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } } end\n' > "$TMP/mix.lua"
+"$HB" run "$TMP/mix.lua" --db "$TMP/mix.db" --label mix -q 2>>"$TMP/stderr"; ok $? "a write-mix sweep of 0, 50 and 100 % writes"
+"$HB" report mix --db "$TMP/mix.db" --out "$TMP/mix" >/dev/null 2>"$TMP/err"; ok $? "its report"
+rw=$(echo "$TMP/mix/charts/"*-write-pct-mix-rw-latency.tsv)
+# p99 of one direction's histogram: the middle of the bucket holding rank ceil(0.99 n), in us (README, Histograms)
+p99() { q "$TMP/mix.db" "WITH h AS (SELECT json_extract(value, '\$[0]') AS b, json_extract(value, '\$[1]') AS c
+	FROM histograms, json_each(counts) WHERE step_id = (SELECT id FROM steps WHERE write_pct = $1) AND dir = '$2'),
+	cum AS (SELECT b, sum(c) OVER (ORDER BY b) AS cc FROM h), tot AS (SELECT sum(c) AS n FROM h)
+	SELECT min(b) FROM cum, tot WHERE cc >= (99 * n + 99) / 100" | awk '$1 != "" { b = $1
+	if (b < 256) m = b; else { e = int(b / 128) + 6; m = (b % 128 + 128) * 2 ^ (e - 7) + (2 ^ (int(b / 128) - 1) - 1) / 2 }
+	printf "%.4f", m / 1000 } $1 == "" { printf "NaN" }'; }
+got=$(awk -F'\t' '!/^#/ && NF > 1 { printf "%s %s %s\n", $1, ($3 == "NaN" ? "NaN" : sprintf("%.4f", $3)), ($4 == "NaN" ? "NaN" : sprintf("%.4f", $4)) }' "$rw")
+is "$got" "$(printf '0 %s NaN\n50 %s %s\n100 NaN %s' "$(p99 0 read)" "$(p99 50 read)" "$(p99 50 write)" "$(p99 100 write)")" \
+	"the reads' and the writes' p99 at 0, 50 and 100 % writes, each its own histogram's (none of writes at 0 %, of reads at 100 %)"
+like "$(grep '^key[34] = ' "${rw%.tsv}.gp" | tr '\n' ' ')" "key3 = ' reads p99' key4 = ' writes p99'" "keyed reads and writes"
 
 done_testing

@@ -176,10 +176,11 @@ static int close_out(FILE *f, const char *tmp, const char *path, bool ok)
 static bool out_is_db(const char *out, const char *db)
 {
 	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
-	char path[PATH_MAX];
+	char path[PATH_MAX], real[PATH_MAX];
 
+	target_canon(db, real, sizeof(real));	/* SQLite's journals sit beside the file a link names */
 	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", db, side[i]);
+		snprintf(path, sizeof(path), "%s%s", real, side[i]);
 		if (target_same_path(out, path)) {
 			cli_usage_error("export", "--out '%s' is '%s', %s the export reads; give "
 					"another file", out, path, *side[i] ? "a journal of the database" :

@@ -150,17 +150,21 @@ static sqlite3_stmt *drop_stmt(struct merge *m, const struct merge_table *t)
 static void later_table(struct strbuf *b, const struct merge_table *t, const char *xcols,
 			const char *E, const char *e, const char *L, const char *l)
 {
+	/* as multisets: each row numbered among its equals (row_number), so two
+	 * equal rows of the earlier need two in the later; a set's EXCEPT let
+	 * the later's one stand for both, and the archive's second was lost */
 	if (t->link == BY_RUN) {
-		sb_printf(b, " AND NOT EXISTS (SELECT %s FROM %s.%s x WHERE x.run_id = %s EXCEPT "
-			  "SELECT %s FROM %s.%s x WHERE x.run_id = %s) AND (SELECT count(*) FROM "
-			  "%s.%s WHERE run_id = %s) <= (SELECT count(*) FROM %s.%s WHERE run_id = %s)",
-			  xcols, E, t->name, e, xcols, L, t->name, l, E, t->name, e, L, t->name, l);
+		sb_printf(b, " AND NOT EXISTS (SELECT %s, row_number() OVER (PARTITION BY %s) FROM "
+			  "%s.%s x WHERE x.run_id = %s EXCEPT SELECT %s, row_number() OVER (PARTITION "
+			  "BY %s) FROM %s.%s x WHERE x.run_id = %s)",
+			  xcols, xcols, E, t->name, e, xcols, xcols, L, t->name, l);
 		return;
 	}
-	sb_printf(b, " AND NOT EXISTS (SELECT o.seq, %s FROM %s.%s x JOIN %s.steps o ON o.id = "
-		  "x.step_id WHERE o.run_id = %s AND o.status = 'done' EXCEPT SELECT o.seq, %s "
-		  "FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s)",
-		  xcols, E, t->name, E, e, xcols, L, t->name, L, l);
+	sb_printf(b, " AND NOT EXISTS (SELECT o.seq, %s, row_number() OVER (PARTITION BY o.seq, "
+		  "%s) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND "
+		  "o.status = 'done' EXCEPT SELECT o.seq, %s, row_number() OVER (PARTITION BY "
+		  "o.seq, %s) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s)",
+		  xcols, xcols, E, t->name, E, e, xcols, xcols, L, t->name, L, l);
 	sb_printf(b, " AND (SELECT count(*) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id "
 		  "WHERE o.run_id = %s AND o.status = 'done') = (SELECT count(*) FROM %s.%s x "
 		  "JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND o.seq IN (SELECT "

@@ -110,7 +110,7 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	/* the prefix compared as text, not a LIKE pattern: '_' and '%' in a
 	 * mistyped label ("raid_5") matched any character of some run's uuid */
 	if ((rc = find_runs(db, "SELECT id FROM runs WHERE length(?1) > 0 AND "
-			    "substr(uuid, 1, length(?1)) = lower(?1) AND id != ?2 "
+			    "lower(substr(uuid, 1, length(?1))) = lower(?1) AND id != ?2 "
 			    "ORDER BY id DESC", spec, id, &uid, &un, uothers, sizeof(uothers),
 			    err, len)) < 0)
 		return rc;

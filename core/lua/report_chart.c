@@ -295,12 +295,13 @@ static void add_points(lua_State *L, struct strbuf *b, int ser, int n)
  * v and the one at or above it, so that an axis spans its points to the
  * nearest tics and not to whole decades (a curve from 180 to 6,000 us drawn
  * between 100 and 100,000 filled a third of the plot); a millionth outside
- * the tic, which gnuplot leaves unlabelled when the axis ends on it. */
+ * the tic, which gnuplot leaves unlabelled when the axis ends on it (v * 1.0:
+ * an integer v, 110, would divide as an integer). */
 static const char log_tics_125[] =
 	"dec125(v) = 10 ** floor(log10(v) + 1e-9)\n"
-	"lo125(v) = (m125 = v / dec125(v), (m125 >= 5 - 1e-9 ? 5 : m125 >= 2 - 1e-9 ? 2 : 1) "
+	"lo125(v) = (m125 = v * 1.0 / dec125(v), (m125 >= 5 - 1e-9 ? 5 : m125 >= 2 - 1e-9 ? 2 : 1) "
 	"* dec125(v) * (1 - 1e-6))\n"
-	"hi125(v) = (m125 = v / dec125(v), (m125 <= 1 + 1e-9 ? 1 : m125 <= 2 + 1e-9 ? 2 : "
+	"hi125(v) = (m125 = v * 1.0 / dec125(v), (m125 <= 1 + 1e-9 ? 1 : m125 <= 2 + 1e-9 ? 2 : "
 	"m125 <= 5 + 1e-9 ? 5 : 10) * dec125(v) * (1 + 1e-6))\n";
 
 static bool ident_ok(const char *k)
@@ -310,28 +311,47 @@ static bool ident_ok(const char *k)
 	return k[strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_")] == '\0';
 }
 
-/* args = { key = number|string|boolean|{array} } as gnuplot variables */
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* args = { key = number|string|boolean|{array} } as gnuplot variables, in
+ * the order of their names (a table's own order changes from run to run,
+ * and so would the same report's scripts) */
 static void add_args(lua_State *L, struct strbuf *b, int spec)
 {
 	int args = (lua_getfield(L, spec, "args"), lua_gettop(L));
+	const char **keys;
+	size_t n = 0;
 
 	if (!lua_istable(L, args)) {
 		lua_pop(L, 1);
 		return;
 	}
-	lua_pushnil(L);
-	while (lua_next(L, args)) {
+	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1))
+		n++;
+	keys = lua_newuserdatauv(L, (n ? n : 1) * sizeof(*keys), 0);	/* freed by the GC */
+	n = 0;
+	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1)) {
 		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
 
 		if (!ident_ok(k))
 			luaL_error(L, "report.chart: args key '%s' is not a gnuplot name ([a-z_][a-z0-9_]*)", k);
+		keys[n++] = k;	/* the table's key: alive while args is */
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (size_t j = 0; j < n; j++) {
+		const char *k = keys[j];
+
+		lua_getfield(L, args, k);
 		if (lua_istable(L, -1)) {
-			lua_Integer n = luaL_len(L, -1);
+			lua_Integer len = luaL_len(L, -1);
 			char head[128];
 
-			snprintf(head, sizeof(head), "array %s[%lld] = [", k, (long long)(n ? n : 1));
+			snprintf(head, sizeof(head), "array %s[%lld] = [", k, (long long)(len ? len : 1));
 			sb_printf(b, "%s", head);
-			for (lua_Integer i = 1; i <= (n ? n : 1); i++) {
+			for (lua_Integer i = 1; i <= (len ? len : 1); i++) {
 				sb_printf(b, "%s", i > 1 ? ", " : "");
 				lua_geti(L, -1, i);
 				add_value(L, b, -1);
@@ -346,7 +366,7 @@ static void add_args(lua_State *L, struct strbuf *b, int spec)
 		}
 		lua_pop(L, 1);
 	}
-	lua_pop(L, 1);
+	lua_pop(L, 2);	/* keys, args */
 }
 
 /* One terminal per --format; PDF in inches at 100 pixels an inch; beside each

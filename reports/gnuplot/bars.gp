@@ -5,7 +5,7 @@
 # the series position the ceiling label is centred on (1.5: between the
 # bars of series 1 and 2, which share that ceiling) or NaN.
 # Variables: ylabel, ymax, nclusters, vertical (optional: 1 turns the values
-# upright).
+# upright), across (optional: characters across the chart).
 set title chart_title
 set ylabel ylabel
 set border 3 lc rgb '#444444'
@@ -19,10 +19,11 @@ set yrange [0:ymax]
 set xrange [-0.6:nclusters - 0.4]
 set xtics scale 0
 # The step names under the clusters, wrapped at spaces to the width of a
-# cluster (about 120 characters across the chart, the font scaling with
-# it), so that neighbours never run into each other; the bottom margin
-# grows by their lines.
-wrapc = nclusters > 0 ? int(120.0 / nclusters) : 120
+# cluster (across: the characters across the chart, 120 at 1280x720, given
+# by the report for its --size), so that neighbours never run into each
+# other; the bottom margin grows by their lines.
+across = exists('across') ? across : 120
+wrapc = nclusters > 0 ? int(across / nclusters) : int(across)
 wrapc = wrapc < 10 ? 10 : wrapc
 # (split at spaces by hand: word() would take quotes out of a name)
 wrap_(s, out, line) = strlen(s) == 0 ? out . line : wrap1(s, strstrt(s, " "), out, line)

@@ -1,6 +1,8 @@
 # Latency over a sweep: mean (solid) and p99 (dashed) per run, log y axis.
 # Columns: x, value, mean latency (us), p99 latency (us). Variables: xlabel, logx,
-# ylo and yhi (the lowest and highest latency; optional).
+# ylo and yhi (the lowest and highest latency; optional), key3 and key4 (what
+# the two latency columns are, after each run's title; ' mean' and ' p99'
+# unless given: a write-mix sweep's reads' and writes' p99).
 set title chart_title
 set xlabel xlabel
 set ylabel 'latency (µs, log scale)'
@@ -17,7 +19,9 @@ set offsets graph 0.03, graph 0.03, 0, 0
 # the y axis from the tic below the lowest point (ylo) to the one above the
 # highest (yhi), not to whole decades
 if (exists('ylo') && exists('yhi')) { set yrange [lo125(ylo):hi125(yhi)] }
+key3 = exists('key3') ? key3 : ' mean'
+key4 = exists('key4') ? key4 : ' p99'
 plot for [i=1:nseries] datafile index (i-1) using 1:3 with linespoints \
-     lw 2.5 pt 7 ps 1.0 lc rgb colors[i] title key(i, ' mean'), \
+     lw 2.5 pt 7 ps 1.0 lc rgb colors[i] title key(i, key3), \
      for [i=1:nseries] datafile index (i-1) using 1:4 with linespoints \
-     lw 2 dt 2 pt 6 ps 1.0 lc rgb colors[i] title key(i, ' p99')
+     lw 2 dt 2 pt 6 ps 1.0 lc rgb colors[i] title key(i, key4)
