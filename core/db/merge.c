@@ -8,28 +8,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db/db.h"
+#include "db/merge_int.h"
 #include "log.h"
-#include "strbuf.h"
 #include "util.h"
 
 /* A run's running state reads 'interrupted' once its heartbeat is this old
  * (the run_state view) when its host is not this one. */
 #define MERGE_STALE_S 60
 
-enum link { BY_RUN, BY_STEP };
-
 /* The tables a run owns, in the order they are copied (steps before the
  * tables that point at steps). Columns are those both databases have, so an
  * input at an older schema is read as it is: a column it lacks takes its
  * default. */
-static const struct merge_table {
-	const char *name;
-	enum link link;
-	const char *order;	/* of the copy, so ids and rowids keep their order */
-	const char *cols;	/* remapped columns, and their values */
-	const char *vals;
-} tables[] = {
+const struct merge_table merge_tables[NTABLES] = {
 	{ "targets", BY_RUN, "x.id", NULL, NULL },
 	{ "steps", BY_RUN, "x.seq", NULL, NULL },
 	{ "step_targets", BY_STEP, "x.rowid", NULL, NULL },
@@ -43,35 +34,15 @@ static const struct merge_table {
 	{ "probes", BY_RUN, "x.rowid", NULL, NULL },
 	{ "events", BY_RUN, "x.id", NULL, NULL },
 };
-#define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
-/* The runs columns a resume moves on (take_run, resume_adopt_plan, its end). */
-#define MERGE_MOVING "[\"status\", \"finished_at\", \"pid\", \"host\", \"heartbeat_at\", " \
-	"\"plan_text\", \"plan_sha256\", \"steps_planned\"]"
-
-struct merge {
-	struct db *out;
-	const char *in;
-	char *err;
-	size_t len;
-	char *run_cols, *step_cols;	/* "a", "b", ... (both databases have them) */
-	sqlite3_stmt *copy_run, *same_run, *same_steps, *renew_run;
-	sqlite3_stmt *later[2];		/* src run ?1 later than main's ?2; main's later */
-	sqlite3_stmt *copy[NTABLES], *count_src[NTABLES], *count_out[NTABLES];
-	sqlite3_stmt *drop[NTABLES];	/* main run ?1's rows */
-};
-
-static int merge_fail(struct merge *m, const char *what)
+int merge_fail(struct merge *m, const char *what)
 {
 	snprintf(m->err, m->len, "cannot merge '%s' into '%s' (%s): %s", m->in, m->out->path,
 		 what, sqlite3_errmsg(m->out->h));
 	return -EIO;
 }
 
-/* Quoted column names of main.table that src.table has too, but id, the
- * remapped keys and those of the JSON list skip (NULL: none); prefix each
- * with pre ("x."). NULL: no such table. */
-static char *common_cols(struct merge *m, const char *table, const char *pre, const char *skip)
+char *merge_common_cols(struct merge *m, const char *table, const char *pre, const char *skip)
 {
 	sqlite3_stmt *st = db_prep(m->out,
 		"SELECT group_concat(?2 || '\"' || replace(name, '\"', '\"\"') || '\"', ', ') "
@@ -92,15 +63,13 @@ static char *common_cols(struct merge *m, const char *table, const char *pre, co
 	return out;
 }
 
-/* Prepare sql (malloc'd) and free it; prepf(m, fmt, ...) formats it. */
-static sqlite3_stmt *prep_owned(struct merge *m, char *sql)
+sqlite3_stmt *merge_prep_owned(struct merge *m, char *sql)
 {
 	sqlite3_stmt *st = sql ? db_prep(m->out, sql) : NULL;
 
 	free(sql);
 	return st;
 }
-#define prepf(m, ...) prep_owned((m), util_strdup_printf(__VA_ARGS__))
 
 /* The rows of table t that belong to run ?1 of schema s ("src", "main"). */
 static sqlite3_stmt *count_stmt(struct merge *m, const struct merge_table *t, const char *s)
@@ -114,7 +83,7 @@ static sqlite3_stmt *count_stmt(struct merge *m, const struct merge_table *t, co
 /* Copy table t's rows of src run ?1 to main run ?2. */
 static sqlite3_stmt *copy_stmt(struct merge *m, const struct merge_table *t)
 {
-	char *cols = common_cols(m, t->name, "", NULL), *xcols = common_cols(m, t->name, "x.", NULL);
+	char *cols = merge_common_cols(m, t->name, "", NULL), *xcols = merge_common_cols(m, t->name, "x.", NULL);
 	const char *sep = t->cols ? ", " : "";
 	sqlite3_stmt *st = NULL;
 
@@ -145,76 +114,10 @@ static sqlite3_stmt *drop_stmt(struct merge *m, const struct merge_table *t)
 		     "WHERE run_id = ?1)", t->name);
 }
 
-/* Table t's part of later_stmt: the earlier copy's rows (of its done steps)
- * are the later's, and for a step's rows no more and no fewer. */
-static void later_table(struct strbuf *b, const struct merge_table *t, const char *xcols,
-			const char *E, const char *e, const char *L, const char *l)
-{
-	/* as multisets: each row numbered among its equals (row_number), so two
-	 * equal rows of the earlier need two in the later; a set's EXCEPT let
-	 * the later's one stand for both, and the archive's second was lost */
-	if (t->link == BY_RUN) {
-		sb_printf(b, " AND NOT EXISTS (SELECT %s, row_number() OVER (PARTITION BY %s) FROM "
-			  "%s.%s x WHERE x.run_id = %s EXCEPT SELECT %s, row_number() OVER (PARTITION "
-			  "BY %s) FROM %s.%s x WHERE x.run_id = %s)",
-			  xcols, xcols, E, t->name, e, xcols, xcols, L, t->name, l);
-		return;
-	}
-	sb_printf(b, " AND NOT EXISTS (SELECT o.seq, %s, row_number() OVER (PARTITION BY o.seq, "
-		  "%s) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND "
-		  "o.status = 'done' EXCEPT SELECT o.seq, %s, row_number() OVER (PARTITION BY "
-		  "o.seq, %s) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s)",
-		  xcols, xcols, E, t->name, E, e, xcols, xcols, L, t->name, L, l);
-	sb_printf(b, " AND (SELECT count(*) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id "
-		  "WHERE o.run_id = %s AND o.status = 'done') = (SELECT count(*) FROM %s.%s x "
-		  "JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND o.seq IN (SELECT "
-		  "seq FROM %s.steps WHERE run_id = %s AND status = 'done'))",
-		  E, t->name, E, e, L, t->name, L, l, E, e);
-}
-
-/* Is src run ?1 (fwd; else main run ?2), the later, the other copy carried
- * further by a resume? The earlier is not done; the later holds all it has
- * for good: the runs columns a resume leaves alone, its done steps with
- * their rows, its targets, steady states, probes and events (a resume adds
- * to these); and it went further: done, more steps done, or more events.
- * The earlier's unfinished steps are those the resume measured anew. */
-static sqlite3_stmt *later_stmt(struct merge *m, bool fwd)
-{
-	const char *L = fwd ? "src" : "main", *l = fwd ? "?1" : "?2";
-	const char *E = fwd ? "main" : "src", *e = fwd ? "?2" : "?1";
-	char *fixed = common_cols(m, "runs", "", MERGE_MOVING), *xcols;
-	struct strbuf b = { 0 };
-	bool ok = fixed != NULL;
-
-	sb_printf(&b, "SELECT (SELECT status != 'done' FROM %s.runs WHERE id = %s) AND NOT "
-		  "EXISTS (SELECT %s FROM %s.runs WHERE id = %s EXCEPT SELECT %s FROM %s.runs "
-		  "WHERE id = %s) AND NOT EXISTS (SELECT %s FROM %s.steps WHERE run_id = %s AND "
-		  "status = 'done' EXCEPT SELECT %s FROM %s.steps WHERE run_id = %s)", E, e,
-		  fixed, E, e, fixed, L, l, m->step_cols, E, e, m->step_cols, L, l);
-	for (unsigned i = 0; ok && i < NTABLES; i++) {
-		if (!strcmp(tables[i].name, "steps"))
-			continue;
-		ok = (xcols = common_cols(m, tables[i].name, "x.", NULL)) != NULL;
-		if (ok)
-			later_table(&b, &tables[i], xcols, E, e, L, l);
-		free(xcols);
-	}
-	sb_printf(&b, " AND ((SELECT status = 'done' FROM %s.runs WHERE id = %s) OR (SELECT "
-		  "count(*) FROM %s.steps WHERE run_id = %s AND status = 'done') > (SELECT "
-		  "count(*) FROM %s.steps WHERE run_id = %s AND status = 'done') OR (SELECT "
-		  "count(*) FROM %s.events WHERE run_id = %s) > (SELECT count(*) FROM %s.events "
-		  "WHERE run_id = %s))", L, l, L, l, E, e, L, l, E, e);
-	free(fixed);
-	if (ok)
-		return prep_owned(m, sb_take(&b));
-	sb_free(&b);
-	return NULL;
-}
-
 static int merge_prepare(struct merge *m)
 {
-	m->run_cols = common_cols(m, "runs", "", NULL);
-	m->step_cols = common_cols(m, "steps", "", NULL);
+	m->run_cols = merge_common_cols(m, "runs", "", NULL);
+	m->step_cols = merge_common_cols(m, "steps", "", NULL);
 	if (!m->run_cols || !m->step_cols)
 		return merge_fail(m, "its runs and steps tables");
 	m->copy_run = prepf(m, "INSERT INTO main.runs (%s) SELECT %s FROM src.runs "
@@ -227,18 +130,18 @@ static int merge_prepare(struct merge *m)
 			      m->step_cols, m->step_cols);
 	m->renew_run = prepf(m, "UPDATE main.runs SET (%s) = (SELECT %s FROM src.runs WHERE "
 			     "id = ?1) WHERE id = ?2", m->run_cols, m->run_cols);
-	m->later[0] = later_stmt(m, true);
-	m->later[1] = later_stmt(m, false);
+	m->later[0] = merge_later_stmt(m, true);
+	m->later[1] = merge_later_stmt(m, false);
 	if (!m->copy_run || !m->same_run || !m->same_steps || !m->renew_run || !m->later[0] ||
 	    !m->later[1])
 		return merge_fail(m, "runs and steps");
 	for (unsigned i = 0; i < NTABLES; i++) {
-		m->copy[i] = copy_stmt(m, &tables[i]);
-		m->count_src[i] = count_stmt(m, &tables[i], "src");
-		m->count_out[i] = count_stmt(m, &tables[i], "main");
-		m->drop[i] = drop_stmt(m, &tables[i]);
+		m->copy[i] = copy_stmt(m, &merge_tables[i]);
+		m->count_src[i] = count_stmt(m, &merge_tables[i], "src");
+		m->count_out[i] = count_stmt(m, &merge_tables[i], "main");
+		m->drop[i] = drop_stmt(m, &merge_tables[i]);
 		if (!m->copy[i] || !m->count_src[i] || !m->count_out[i] || !m->drop[i])
-			return merge_fail(m, tables[i].name);
+			return merge_fail(m, merge_tables[i].name);
 	}
 	return 0;
 }
@@ -285,7 +188,7 @@ static const char *run_differs(struct merge *m, int64_t a, int64_t b)
 		return "steps";
 	for (unsigned i = 0; i < NTABLES; i++)
 		if (scalar(m->count_src[i], a, 0) != scalar(m->count_out[i], b, 0))
-			return tables[i].name;
+			return merge_tables[i].name;
 	return NULL;
 }
 
@@ -299,7 +202,7 @@ static int copy_rows(struct merge *m, int64_t id, int64_t new_id)
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int64(st, 2, new_id);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			return merge_fail(m, tables[i].name);
+			return merge_fail(m, merge_tables[i].name);
 	}
 	return 0;
 }
@@ -320,7 +223,7 @@ static int run_renew(struct merge *m, int64_t a, int64_t b)
 		sqlite3_reset(m->drop[i]);
 		sqlite3_bind_int64(m->drop[i], 1, b);
 		if (sqlite3_step(m->drop[i]) != SQLITE_DONE)
-			return merge_fail(m, tables[i].name);
+			return merge_fail(m, merge_tables[i].name);
 	}
 	sqlite3_reset(m->renew_run);
 	sqlite3_bind_int64(m->renew_run, 1, a);

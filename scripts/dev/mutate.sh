@@ -399,10 +399,10 @@ m reports/charts.lua '(x.secs or 1) < FRAGMENT_S and' '(x.secs or 1) < 0 and' \
 m reports/charts.lua '  return longest + 1 > width and 1 or 0' '  return 0' \
 	'tests/report_axes.t' 'bar values of 11 runs printed level, over each other'
 
-m core/db/merge.c 'm->later[0] = later_stmt(m, true);' 'm->later[0] = later_stmt(m, false);' \
+m core/db/merge.c 'm->later[0] = merge_later_stmt(m, true);' 'm->later[0] = merge_later_stmt(m, false);' \
 	'tests/merge_resume.t' 'merge checks the wrong direction: a resumed run never brought forward, an older input replacing the archive copy'
 
-m core/db/merge.c '(SELECT %s, row_number() OVER (PARTITION BY %s) FROM "' '(SELECT %s, 1 + 0 * row_number() OVER (PARTITION BY %s) FROM "' \
+m core/db/merge_later.c '(SELECT %s, row_number() OVER (PARTITION BY %s) FROM "' '(SELECT %s, 1 + 0 * row_number() OVER (PARTITION BY %s) FROM "' \
 	'tests/merge_resume.t' 'merge compares a runs rows as sets: an event twice in the archive, once in the input, brought forward and lost'
 
 m reports/charts.lua '  return (small and 150 or 120) * (w / 1280) / math.sqrt(math.min(w / 1280, h / 720))' '  return small and 150 or 120' \
