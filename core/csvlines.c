@@ -1,41 +1,65 @@
 /* Lines of comma-separated fields, read with libcsv (see csvlines.h). */
 #include <csv.h>
 #include <errno.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csvlines.h"
 
+#define CSV_BLOCK (1u << 20)	/* bytes: an arena block, unless a line needs more */
+
+struct csvblock {
+	struct csvblock *next;
+	size_t used, cap;
+	alignas(void *) char data[];
+};
+
+/* One line's fields as libcsv gives them, before they go to the arena:
+ * reused from line to line. */
 struct fields {
-	struct csvline *cl;
+	char *text;		/* the fields' bytes, each NUL-terminated */
+	size_t len, cap;
+	unsigned *col;		/* each field's column, 1 + where it starts in text */
+	size_t fcap;
+	unsigned nf;
 	unsigned pos;		/* column of the next field */
 	int err;
 };
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
 
 /* libcsv's field is len bytes with no NUL after them: copied with memcpy,
  * as strndup may look at the byte past the end. */
 static void on_field(void *s, size_t len, void *data)
 {
 	struct fields *fs = data;
-	struct csvline *cl = fs->cl;
-	char **f = realloc(cl->f, (cl->nf + 1) * sizeof(*f));
-	unsigned *col = realloc(cl->col, (cl->nf + 1) * sizeof(*col));
-	char *v = malloc(len + 1);
 
-	if (f)
-		cl->f = f;
-	if (col)
-		cl->col = col;
-	if (!f || !col || !v) {
-		free(v);
+	if (fs->err || grow((void **)&fs->text, &fs->cap, fs->len + len + 1, 1) ||
+	    grow((void **)&fs->col, &fs->fcap, fs->nf + 1, sizeof(*fs->col))) {
 		fs->err = -ENOMEM;
 		return;
 	}
 	if (len)
-		memcpy(v, s, len);
-	v[len] = '\0';
-	cl->f[cl->nf] = v;
-	cl->col[cl->nf++] = fs->pos;
+		memcpy(fs->text + fs->len, s, len);
+	fs->text[fs->len + len] = '\0';
+	fs->col[fs->nf++] = fs->pos;
+	fs->len += len + 1;
 	fs->pos += (unsigned)len + 1;
 }
 
@@ -45,62 +69,107 @@ static int keep_spaces(unsigned char c)
 	return 0;
 }
 
+/* n bytes of the arena, aligned for a pointer; NULL: out of memory. */
+static void *arena_take(struct csvlines *c, size_t n)
+{
+	struct csvblock *b = c->blocks;
+
+	n = (n + alignof(void *) - 1) & ~(alignof(void *) - 1);
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > CSV_BLOCK ? n : CSV_BLOCK;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->next = c->blocks;
+		b->used = 0;
+		b->cap = cap;
+		c->blocks = b;
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+/* The fields of fs into cl, in one piece of the arena: their columns, then
+ * their bytes (field k at col[k] - 1, as on_field counts both alike). */
+static int keep_line(struct csvlines *c, struct csvline *cl, const struct fields *fs)
+{
+	size_t csz = fs->nf * sizeof(unsigned);
+	char *p = arena_take(c, csz + fs->len);
+
+	if (!p)
+		return -ENOMEM;
+	cl->col = (unsigned *)(void *)p;
+	cl->text = p + csz;
+	memcpy(cl->col, fs->col, csz);
+	memcpy(cl->text, fs->text, fs->len);
+	cl->nf = fs->nf;
+	return 0;
+}
+
 /* One line (without its end) into cl. */
-static int parse_line(struct csvline *cl, const char *s, size_t len)
+static int parse_line(struct csvlines *c, struct csvline *cl, struct fields *fs,
+		      const char *s, size_t len)
 {
 	struct csv_parser p;
-	struct fields fs = { .cl = cl, .pos = 1 };
 
+	fs->len = 0;
+	fs->nf = 0;
+	fs->pos = 1;
 	if (csv_init(&p, 0) != 0)
 		return -ENOMEM;
 	csv_set_quote(&p, '\0');	/* Iometer never quotes */
 	csv_set_space_func(&p, keep_spaces);
-	if (csv_parse(&p, s, len, on_field, NULL, &fs) != len)
-		fs.err = -ENOMEM;
-	csv_fini(&p, on_field, NULL, &fs);
+	if (csv_parse(&p, s, len, on_field, NULL, fs) != len)
+		fs->err = -ENOMEM;
+	csv_fini(&p, on_field, NULL, fs);
 	csv_free(&p);
+	if (!fs->nf)		/* "\r" alone: libcsv ends a row there, with no field */
+		on_field("", 0, fs);
 	cl->end_col = (unsigned)len + 1;
-	return fs.err;
+	return fs->err ? fs->err : keep_line(c, cl, fs);
 }
 
-int csvlines_read(struct csvlines *c, const char *text, size_t len)
+int csvlines_read(struct csvlines *c, const char *text, size_t len, size_t max)
 {
+	struct fields fs = { 0 };
 	size_t i = 0;
 	unsigned line = 0;
+	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
-	while (i < len) {
-		size_t n = strcspn(text + i, "\n"), cut = n;
+	while (!rc && i < len && (!max || c->n < max)) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - text - i) : len - i, cut = n;
 		struct csvline *l;
 
-		if (i + n > len)
-			n = cut = len - i;
 		line++;
 		if (cut && text[i + cut - 1] == '\r')
 			cut--;
 		if (cut) {
-			l = realloc(c->l, (c->n + 1) * sizeof(*l));
-			if (!l)
-				return -ENOMEM;
-			c->l = l;
+			if (grow((void **)&c->l, &c->cap, c->n + 1, sizeof(*c->l)) < 0) {
+				rc = -ENOMEM;
+				break;
+			}
 			l = &c->l[c->n++];
 			memset(l, 0, sizeof(*l));
 			l->line = line;
-			if (parse_line(l, text + i, cut) < 0)
-				return -ENOMEM;
+			rc = parse_line(c, l, &fs, text + i, cut);
 		}
 		i += n + 1;
 	}
-	return 0;
+	free(fs.text);
+	free(fs.col);
+	return rc;
 }
 
 void csvlines_free(struct csvlines *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		for (unsigned k = 0; k < c->l[i].nf; k++)
-			free(c->l[i].f[k]);
-		free(c->l[i].f);
-		free(c->l[i].col);
+	while (c->blocks) {
+		struct csvblock *b = c->blocks;
+
+		c->blocks = b->next;
+		free(b);
 	}
 	free(c->l);
 	memset(c, 0, sizeof(*c));

@@ -8,18 +8,31 @@
 struct csvline {
 	unsigned line;		/* 1-based */
 	unsigned nf;
-	char **f;		/* the fields, NUL-terminated */
+	char *text;		/* the fields, each NUL-terminated: csvline_field() */
 	unsigned *col;		/* 1-based column where each field starts */
 	unsigned end_col;	/* the column just past the line's last character */
 };
 
+/* Field k (< nf): in text where its column says, as the line is its fields
+ * and a separator after each. */
+static inline const char *csvline_field(const struct csvline *l, unsigned k)
+{
+	return l->text + l->col[k] - 1;
+}
+
+struct csvblock;
+
 struct csvlines {
 	struct csvline *l;	/* the non-empty lines */
-	size_t n;
+	size_t n, cap;
+	struct csvblock *blocks;	/* f, col and the fields' bytes of every line */
 };
 
-/* Split text (CRLF or LF); 0 or -ENOMEM. */
-int csvlines_read(struct csvlines *c, const char *text, size_t len);
+/* Split text (CRLF or LF), its first max non-empty lines (0: all); 0 or
+ * -ENOMEM. A line takes its length, 4 bytes a field (its column) and 32
+ * more, in large blocks: a file of short fields splits into a few times
+ * its size, not an allocation a field. */
+int csvlines_read(struct csvlines *c, const char *text, size_t len, size_t max);
 void csvlines_free(struct csvlines *c);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "csvlines.h"
 #include "iometer.h"
 
 static const char *const common_head[] = {
@@ -72,13 +73,14 @@ static const char *const wanted[IC_N] = {
 	[IC_QD] = "Queue Depth", [IC_CPU] = "% CPU Utilization", [IC_SPEED] = "Processor Speed",
 };
 
-int iometer_layout(char **names, unsigned n, unsigned first, struct iom_layout *lo,
+int iometer_layout(const struct csvline *h, unsigned first, struct iom_layout *lo,
 		   unsigned *bad, const char **want)
 {
+	unsigned n = h->nf;
 	const char *const *mbps = mbps_56;
 	unsigned nmbps = N(mbps_56), i;
 	bool bins = false;
-	const char *mb = n > first + N(common_head) ? names[first + N(common_head)] : "";
+	const char *mb = n > first + N(common_head) ? csvline_field(h, first + N(common_head)) : "";
 
 	if (!strcmp(mb, mbps_59[0])) {
 		mbps = mbps_59, nmbps = N(mbps_59);
@@ -87,7 +89,9 @@ int iometer_layout(char **names, unsigned n, unsigned first, struct iom_layout *
 	}
 	for (i = 0; first + i < n; i++) {
 		const char *w = layout_name(i, mbps, nmbps, bins);
-		const char *got = names[first + i] + (i == 0 && names[first][0] == '\'');
+		const char *got = csvline_field(h, first + i);
+
+		got += i == 0 && got[0] == '\'';
 
 		if (!w || strcmp(got, w)) {
 			*bad = first + i;
@@ -127,4 +131,22 @@ const char *iometer_col_at(const struct iom_layout *lo, unsigned i)
 	if (lo->ncols == 59)
 		return layout_name(i, mbps_59, N(mbps_59), false);
 	return layout_name(i, mbps_80, N(mbps_80), true);
+}
+
+bool iometer_starts_results(const char *text, size_t len, bool cut, unsigned *line)
+{
+	static const char want[] = "'Test Type";
+	struct csvlines c;
+	bool ok = true;
+
+	if (csvlines_read(&c, text, len, 1) == 0 && c.n) {
+		const char *f = csvline_field(&c.l[0], 0);
+		size_t n = strlen(f);
+
+		ok = !strcmp(f, want) || (cut && c.l[0].nf == 1 && n < sizeof(want) - 1 &&
+					  !strncmp(f, want, n));
+		*line = c.l[0].line;
+	}
+	csvlines_free(&c);
+	return ok;
 }

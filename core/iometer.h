@@ -4,6 +4,15 @@
 #ifndef HB_IOMETER_H
 #define HB_IOMETER_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "csvlines.h"
+
+/* What a file that does not start as Iometer's results.csv is told. */
+#define IOMETER_NOT_RESULTS \
+	"expected \"'Test Type,Test Description\" (is this Iometer's results.csv?)"
+
 enum iom_col {
 	IC_TYPE, IC_NAME, IC_SPEC, IC_MANAGERS, IC_WORKERS, IC_DISKS, IC_IOPS, IC_RIOPS,
 	IC_WIOPS, IC_MBPS_BIN, IC_MBPS_DEC, IC_AVG, IC_AVG_R, IC_AVG_W, IC_MAX, IC_MAX_R,
@@ -19,10 +28,17 @@ struct iom_layout {
 /* Match a header's names (the first without its "'") from field first on:
  * 0 with the layout, or -1 with *bad the field that matches no layout and
  * want what Iometer writes there (NULL: one column too many). */
-int iometer_layout(char **names, unsigned n, unsigned first, struct iom_layout *lo,
+int iometer_layout(const struct csvline *h, unsigned first, struct iom_layout *lo,
 		   unsigned *bad, const char **want);
 /* The name of column c in the layout, and of field i (NULL past the end). */
 const char *iometer_col_name(const struct iom_layout *lo, enum iom_col c);
 const char *iometer_col_at(const struct iom_layout *lo, unsigned i);
+
+/* Whether text begins as Iometer's results.csv does, its first non-empty
+ * line "'Test Type,Test Description"; false with *line that line. Only the
+ * first line is split, so a file that is not Iometer's is refused after it.
+ * cut: text is the start of a longer file (a first line it ends inside
+ * counts as Iometer's while it may still become one). */
+bool iometer_starts_results(const char *text, size_t len, bool cut, unsigned *line);
 
 #endif

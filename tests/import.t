@@ -364,6 +364,42 @@ n=$(wc -l < "$FIX/results-1.1.0-bins.csv")
 bad iometer "$TMP/itwice.csv" "itwice.csv:$((n + 6)):1: test 2 starts at 2014-03-05 11:00:00:000, as test 1 does \(line 6\): the file holds the same test twice" "an Iometer test twice in one file"
 sed '/^.End access specifications/,$d' "$FIX/results-1.1.0-bins.csv" > "$TMP/nospecend.csv"
 bad iometer "$TMP/nospecend.csv" "nospecend.csv:12:1: truncated: no \"'End access specifications\" line\$" "Iometer specifications without their end"
+# memory: a file that is not Iometer's is refused at its first line, not
+# read whole; a large one of Iometer's splits into a few times its size (one
+# field an allocation took 24 times it: 969 MB for 40 MB)
+if sanitized; then
+	skip "Iometer files under ulimit -v (ASan reserves more)"
+else
+	yes 1,2,3,4,5,6,7,8,9 | head -c 64M > "$TMP/notiom.csv"
+	before=$(dbsum)
+	out=$(ulimit -v 51200; "$HB" import iometer "$TMP/notiom.csv" --db "$DB" 2>&1); rc=$?
+	is "$rc:$(dbsum)" "1:$before" "a 64 MiB file that is not Iometer's: exit 1, database byte-identical"
+	like "$out" "notiom.csv:1:1: expected \"'Test Type,Test Description\"" \
+		"a 64 MiB file that is not Iometer's: refused at line 1 in 50 MiB (it was read and split whole)"
+	rm -f "$TMP/notiom.csv"
+	python3 - "$FIX/results-2006.07.27.csv" "$TMP/many.csv" <<'PY'
+import sys
+# the 2006 test on a 64-CPU manager (a PROCESSOR row each), 16 MB of tests
+t = open(sys.argv[1], newline="").read().split("\r\n")
+cpu = next(l for l in t if l.startswith("PROCESSOR,CPU 0,"))
+rows = []
+for l in t:
+    if l.startswith("PROCESSOR,CPU 0,"):
+        rows += [cpu.replace("CPU 0,", "CPU %d," % c, 1) for c in range(64)]
+    elif not l.startswith("PROCESSOR,"):
+        rows.append(l)
+test, n, k = "\r\n".join(rows), 0, 0
+with open(sys.argv[2], "w", newline="") as f:
+    while n < 16_000_000:
+        f.write(test.replace("2006-10-02", "%04d-%02d-%02d" % (2007 + k // 336, 1 + k // 28 % 12, 1 + k % 28)))
+        n, k = n + len(test), k + 1
+PY
+	out=$(ulimit -v 131072; "$HB" import iometer "$TMP/many.csv" --db "$TMP/many.db" 2>&1)
+	is "$?:$(q "$TMP/many.db" "SELECT count(*) FROM probes WHERE key = 'processor'")" \
+		"0:$(( $(grep -c '^PROCESSOR' "$TMP/many.csv") ))" \
+		"a 16 MB Iometer file of 64-CPU results imports in 128 MiB ($(printf '%s' "$out" | sed "s|$TMP/||g"))"
+	rm -f "$TMP/many.csv" "$TMP/many.db"
+fi
 
 # ---------------------------------------------------------------- hbatest JSON
 X="$ROOT/tests/fixtures/export/run.json"

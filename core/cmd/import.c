@@ -1,6 +1,7 @@
 /* `hbatest import iometer|fio|hbatest FILE...`: results of other tools (and
  * hbatest's own JSON export) into the database, one transaction per file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "db/import.h"
 #include "fiolog.h"
+#include "iometer.h"
 #include "log.h"
 #include "sha256.h"
 #include "util.h"
@@ -19,12 +21,19 @@ static const struct import_kind {
 	const char *name;
 	imp_fn fn;
 	const char *what;	/* for "'/tmp' is a directory, not a fio JSON file" */
+	/* Whether a file's start can begin this kind (NULL: any): a file that
+	 * cannot is refused before it is read whole; not_it says why. */
+	bool (*starts)(const char *text, size_t len, bool cut, unsigned *line);
+	const char *not_it;
 } import_kinds[] = {
-	{ "fio", db_import_fio, "a fio JSON file" },
-	{ "iometer", db_import_iometer, "an Iometer results file" },
-	{ "hbatest", db_import_hbatest, "an hbatest JSON export" },
-	{ NULL, NULL, NULL }
+	{ "fio", db_import_fio, "a fio JSON file", NULL, NULL },
+	{ "iometer", db_import_iometer, "an Iometer results file", iometer_starts_results,
+	  IOMETER_NOT_RESULTS },
+	{ "hbatest", db_import_hbatest, "an hbatest JSON export", NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
 };
+
+#define IMPORT_HEAD 65536	/* bytes: how much of a file tells its kind */
 
 static const char *base_name(const char *path)
 {
@@ -75,11 +84,39 @@ static void remove_db_files(const char *path)
 	unlink(side);
 }
 
+/* The first IMPORT_HEAD bytes of a regular file: false (im->err says why)
+ * when they cannot begin a file of kind k. Anything else (a pipe, which
+ * would lose what is read here; a directory; binary data; blanks) is left
+ * to imp_read and import_one to report. */
+static bool import_head_ok(const struct import_kind *k, struct imp *im)
+{
+	char buf[IMPORT_HEAD + 1];
+	int fd = k->starts ? open(im->path, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+	ssize_t got = -1;
+	size_t n = 0;
+	unsigned line;
+	bool ok = true;
+
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		while (n < IMPORT_HEAD && ((got = pread(fd, buf + n, IMPORT_HEAD - n,
+							 (off_t)n)) > 0 || (got < 0 && errno == EINTR)))
+			n += got > 0 ? (size_t)got : 0;
+		buf[n] = '\0';
+		if (got >= 0 && !memchr(buf, '\0', n) && buf[strspn(buf, " \t\r\n")] &&
+		    !k->starts(buf, n, n == IMPORT_HEAD, &line))
+			ok = imp_error(im, line, 1, "%s", k->not_it) == 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 static int import_one(struct db *db, const struct import_kind *k, struct imp *im)
 {
 	size_t len;
 	char *text;
-	int rc = imp_read(im, im->path, k->what, &text, &len);
+	int rc = import_head_ok(k, im) ? imp_read(im, im->path, k->what, &text, &len) : -EINVAL;
 
 	if (rc < 0) {
 		log_error("%s", im->err);

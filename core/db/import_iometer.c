@@ -36,7 +36,7 @@ struct iom {
 	bool open;			/* inside a test */
 	char version[64], desc[256], type[32], started[40], stamp[40], host[256];
 	char label[512];
-	char **seen;			/* names already recorded as probes */
+	char **seen;			/* names recorded as probes of this run */
 	unsigned nseen;
 	struct iom_start *starts;	/* each test's first 'Time Stamp, to find one twice */
 	unsigned nstarts;
@@ -55,7 +55,7 @@ static const struct csvline *iom_line(struct iom *m, size_t i)
 
 static bool is_marker(const struct csvline *l, const char *what)
 {
-	return l && !strcmp(l->f[0], what);
+	return l && !strcmp(csvline_field(l, 0), what);
 }
 
 void iom_time(const char *s, char *out, size_t len)
@@ -74,12 +74,12 @@ static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
 	const struct csvline *l = iom_line(m, m->i + 1);
 	const struct csvline *at = iom_line(m, m->i);
 
-	if (!l || l->f[0][0] == '\'')
+	if (!l || csvline_field(l, 0)[0] == '\'')
 		return imp_error(m->im, l ? l->line : at->line + 1, 1,
 				 "expected a value after the line \"%s\"", marker);
-	snprintf(out, len, "%s", l->f[0]);
+	snprintf(out, len, "%s", csvline_field(l, 0));
 	for (unsigned k = 1; k < l->nf; k++)
-		snprintf(out + strlen(out), len - strlen(out), ",%s", l->f[k]);
+		snprintf(out + strlen(out), len - strlen(out), ",%s", csvline_field(l, k));
 	m->i += 2;
 	return 0;
 }
@@ -90,16 +90,16 @@ int iom_num(struct imp *im, const char *file, const struct csvline *l, int idx,
 	char *end;
 
 	*v = NAN;
-	if (idx < 0 || (unsigned)idx >= l->nf || !l->f[idx][0]) {
+	if (idx < 0 || (unsigned)idx >= l->nf || !csvline_field(l, idx)[0]) {
 		if (!required)
 			return 0;
 		return imp_error_in(im, file, l->line, idx >= 0 && (unsigned)idx < l->nf ?
 				    l->col[idx] : l->end_col, "%s: missing, expected a number", name);
 	}
-	*v = strtod(l->f[idx], &end);
-	if (*end || end == l->f[idx] || !isfinite(*v))
+	*v = strtod(csvline_field(l, idx), &end);
+	if (*end || end == csvline_field(l, idx) || !isfinite(*v))
 		return imp_error_in(im, file, l->line, l->col[idx], "%s: '%s' is not a number",
-				    name, l->f[idx]);
+				    name, csvline_field(l, idx));
 	return 0;
 }
 
@@ -117,16 +117,16 @@ static int iom_specs(struct iom *m)
 		if (is_marker(l, "'Access specification name")) {
 			const struct csvline *n = iom_line(m, m->i + 1);
 
-			if (!n || n->f[0][0] == '\'' || m->nspecs == IOM_MAX_SPECS)
+			if (!n || csvline_field(n, 0)[0] == '\'' || m->nspecs == IOM_MAX_SPECS)
 				return imp_error(m->im, l->line + 1, 1, "expected an access "
 						 "specification's name and default assignment");
 			s = &m->specs[m->nspecs++];
 			memset(s, 0, sizeof(*s));
-			snprintf(s->name, sizeof(s->name), "%s", n->f[0]);
+			snprintf(s->name, sizeof(s->name), "%s", csvline_field(n, 0));
 			m->i++;
 		} else if (is_marker(l, "'size")) {
 			continue;
-		} else if (s && l->f[0][0] != '\'') {
+		} else if (s && csvline_field(l, 0)[0] != '\'') {
 			if (l->nf != 8)
 				return imp_error(m->im, l->line, l->nf < 8 ? l->end_col :
 						 l->col[8], "an access specification line has 8 "
@@ -240,7 +240,7 @@ static int iom_runtime(struct iom *m, const struct csvline *rows, size_t n,
 		const struct csvline *l = &rows[k];
 		double raw, speed;
 
-		if (strcmp(l->f[0], "MANAGER") && strcmp(l->f[0], "WORKER"))
+		if (strcmp(csvline_field(l, 0), "MANAGER") && strcmp(csvline_field(l, 0), "WORKER"))
 			continue;
 		if (iom_num(m->im, m->im->path, l, lo->idx[IC_RAW_RUN], "Total Raw Run Time", true,
 			    &raw) < 0 ||
@@ -286,7 +286,7 @@ static int iom_row_targets(struct iom *m, int64_t step_id, const struct csvline 
 {
 	struct imp_step c = { 0 };
 	char path[600];
-	const char *type = l->f[0], *name = l->f[lo->idx[IC_NAME]];
+	const char *type = csvline_field(l, 0), *name = csvline_field(l, lo->idx[IC_NAME]);
 	bool disk = !strcmp(type, "DISK") || !strcmp(type, "NETWORK") || !strcmp(type, "UNKNOWN");
 	int64_t counts[5];
 
@@ -317,7 +317,7 @@ static int iom_rows(struct iom *m, int64_t step_id, const struct csvline *rows, 
 
 	for (size_t k = 0; k < n; k++) {
 		const struct csvline *l = &rows[k];
-		const char *type = l->f[0], *name = l->f[lo->idx[IC_NAME]];
+		const char *type = csvline_field(l, 0), *name = csvline_field(l, lo->idx[IC_NAME]);
 		int rc = 0;
 
 		if (!strcmp(type, "MANAGER")) {
@@ -357,6 +357,9 @@ static int iom_start_run(struct iom *m)
 		snprintf(label, sizeof(label), m->test > 1 ? "%s #%d" : "%s", b, m->test);
 	r.plan_text = text;
 	r.label = label;
+	for (unsigned k = 0; k < m->nseen; k++)	/* names of the run before */
+		free(m->seen[k]);
+	m->nseen = 0;
 	m->run_id = imp_run_insert(m->im, &r);
 	if (m->run_id < 0)
 		return -EIO;
@@ -380,17 +383,18 @@ static int iom_result(struct iom *m)
 	int64_t step_id;
 	int rc;
 
-	if (!h || h->f[0][0] != '\'')
+	if (!h || csvline_field(h, 0)[0] != '\'')
 		return imp_error(m->im, h ? h->line : iom_line(m, m->i)->line + 1, 1,
 				 "expected the results header after \"'Results\"");
 	if ((rc = iom_header(m->im, h, 0, &lo, m->im->path)) < 0)
 		return rc;
 	m->i += 2;
 	rows = iom_line(m, m->i);
-	while ((l = iom_line(m, m->i + n)) && l->f[0][0] != '\'' && strcmp(l->f[0], "Aborted test")) {
+	while ((l = iom_line(m, m->i + n)) && csvline_field(l, 0)[0] != '\'' &&
+	       strcmp(csvline_field(l, 0), "Aborted test")) {
 		if ((rc = iom_check_row(m->im, m->im->path, l, &lo, 0)) < 0)
 			return rc;
-		if (!strcmp(l->f[0], "ALL") && !all)
+		if (!strcmp(csvline_field(l, 0), "ALL") && !all)
 			all = l;
 		n++;
 	}
@@ -401,7 +405,7 @@ static int iom_result(struct iom *m)
 		return rc;
 	if ((rc = iom_measures(m, all, &lo, &s)) < 0 || (rc = iom_runtime(m, rows, n, &lo, &secs)) < 0)
 		return rc;
-	s.name = s.group = all->f[lo.idx[IC_SPEC]];
+	s.name = s.group = csvline_field(all, lo.idx[IC_SPEC]);
 	spec = iom_find_spec(m, s.name);
 	if (spec)
 		iom_workload(spec, &s, rw, bs, sizeof(bs));
@@ -503,13 +507,12 @@ static int iom_start_once(struct iom *m, unsigned line)
 
 static int iom_line_step(struct iom *m, const struct csvline *l)
 {
-	const char *f = l->f[0];
+	const char *f = csvline_field(l, 0);
 
 	if (!strcmp(f, "'Test Type"))
 		return iom_test_start(m);
 	if (!m->open)
-		return imp_error(m->im, l->line, 1, "expected \"'Test Type,Test Description\" "
-				 "(is this Iometer's results.csv?)");
+		return imp_error(m->im, l->line, 1, "%s", IOMETER_NOT_RESULTS);
 	if (!strcmp(f, "'Version"))
 		return iom_value(m, f, m->version, sizeof(m->version));
 	if (!strcmp(f, "'Time Stamp")) {
@@ -553,10 +556,13 @@ static int iom_import(struct iom *m)
 int db_import_iometer(struct imp *im)
 {
 	struct iom m = { .im = im };
+	unsigned first;
 	int rc;
 
+	if (!iometer_starts_results(im->text, im->len, false, &first))
+		return imp_error(im, first, 1, "%s", IOMETER_NOT_RESULTS);
 	m.specs = calloc(IOM_MAX_SPECS, sizeof(*m.specs));
-	if (!m.specs || csvlines_read(&m.c, im->text, im->len) < 0) {
+	if (!m.specs || csvlines_read(&m.c, im->text, im->len, 0) < 0) {
 		rc = -ENOMEM;
 		goto out;
 	}

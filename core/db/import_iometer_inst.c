@@ -20,16 +20,16 @@ int iom_header(struct imp *im, const struct csvline *h, unsigned first,
 	const char *want;
 	unsigned bad;
 
-	if (!iometer_layout(h->f, h->nf, first, lo, &bad, &want))
+	if (!iometer_layout(h, first, lo, &bad, &want))
 		return 0;
 	if (bad == h->nf)
 		return imp_error_in(im, file, h->line, h->end_col, "missing column '%s': not "
 				    "one of Iometer's results headers (56, 59 or 80 columns)", want);
 	if (!want)
 		return imp_error_in(im, file, h->line, h->col[bad], "column '%s' is one too "
-				    "many for Iometer's results header", h->f[bad]);
+				    "many for Iometer's results header", csvline_field(h, bad));
 	return imp_error_in(im, file, h->line, h->col[bad], "unknown column '%s' (Iometer's "
-			    "results header has '%s' here)", h->f[bad], want);
+			    "results header has '%s' here)", csvline_field(h, bad), want);
 }
 
 int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
@@ -38,7 +38,7 @@ int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
 	static const char *const types[] = { "ALL", "MANAGER", "PROCESSOR", "WORKER", "DISK",
 					     "NETWORK", "UNKNOWN" };
 	unsigned want = (unsigned)lo->ncols + first;
-	const char *type = l->nf > first ? l->f[first] : "";
+	const char *type = l->nf > first ? csvline_field(l, first) : "";
 	bool known = false;
 
 	for (unsigned k = 0; k < sizeof(types) / sizeof(types[0]); k++)
@@ -87,11 +87,11 @@ static int inst_blocks(struct imp *im, struct iom_inst *in)
 		struct iom_iblock *b;
 		int rc;
 
-		if (!strcmp(l->f[0], "'Test Type"))
+		if (!strcmp(csvline_field(l, 0), "'Test Type"))
 			test++, block = 0;
-		if (strcmp(l->f[0], "'Results"))
+		if (strcmp(csvline_field(l, 0), "'Results"))
 			continue;
-		if (i + 1 >= in->c.n || strcmp(in->c.l[i + 1].f[0], "TimeStamp"))
+		if (i + 1 >= in->c.n || strcmp(csvline_field(&in->c.l[i + 1], 0), "TimeStamp"))
 			return imp_error_in(im, in->path, l->line + 1, 1, "expected the header "
 					    "\"TimeStamp,'Target Type,...\" after \"'Results\"");
 		b = realloc(in->b, (in->nb + 1) * sizeof(*b));
@@ -103,8 +103,8 @@ static int inst_blocks(struct imp *im, struct iom_inst *in)
 		if ((rc = iom_header(im, &in->c.l[i + 1], 1, &b->lo, in->path)) < 0)
 			return rc;
 		b->first = i + 2;
-		for (b->n = 0; b->first + b->n < in->c.n && in->c.l[b->first + b->n].f[0][0] != '\'';
-		     b->n++)
+		for (b->n = 0; b->first + b->n < in->c.n &&
+		     csvline_field(&in->c.l[b->first + b->n], 0)[0] != '\''; b->n++)
 			if ((rc = iom_check_row(im, in->path, &in->c.l[b->first + b->n], &b->lo, 1)) < 0)
 				return rc;
 		i = b->first + b->n - 1;
@@ -124,7 +124,7 @@ int iom_inst_load(struct imp *im, struct iom_inst *in)
 		return 0;
 	if ((rc = imp_read(im, in->path, "an Iometer inst file", &text, &len)) < 0)
 		return rc;
-	rc = csvlines_read(&in->c, text, len);
+	rc = csvlines_read(&in->c, text, len, 0);
 	free(text);
 	return rc < 0 ? rc : inst_blocks(im, in);
 }
@@ -174,13 +174,13 @@ static int inst_row(struct imp *im, struct iom_inst *in, const struct iom_iblock
 {
 	static const enum iom_col cols[] = { IC_IOS_R, IC_IOS_W, IC_BYTES_R, IC_BYTES_W, IC_ERR,
 					     IC_AVG_R, IC_AVG_W, IC_MAX, IC_RAW_RUN, IC_SPEED };
-	const char *name = l->f[b->lo.idx[IC_NAME]];
-	double v[10], ms = inst_ms(l->f[0]);
+	const char *name = csvline_field(l, b->lo.idx[IC_NAME]);
+	double v[10], ms = inst_ms(csvline_field(l, 0));
 	int rc;
 
 	if (ms < 0)
 		return imp_error_in(im, in->path, l->line, 1, "TimeStamp: '%s' is not "
-				    "YYYY-MM-DD hh:mm:ss:ms", l->f[0]);
+				    "YYYY-MM-DD hh:mm:ss:ms", csvline_field(l, 0));
 	for (unsigned k = 0; k < a->nrows; k++)
 		if (!strcmp(a->names[k], name) && (rc = inst_flush(im, a, step_id)) < 0)
 			return rc;
@@ -226,14 +226,14 @@ int iom_inst_samples(struct imp *im, struct iom_inst *in, int test, int block,
 		return 0;
 	for (size_t r = b->first; !rc && r < b->first + b->n; r++) {
 		const struct csvline *l = &in->c.l[r];
-		const char *type = l->f[1];
+		const char *type = csvline_field(l, 1);
 
-		if (!strcmp(type, "ALL") && strcmp(l->f[b->lo.idx[IC_SPEC]], spec))
+		if (!strcmp(type, "ALL") && strcmp(csvline_field(l, b->lo.idx[IC_SPEC]), spec))
 			return imp_error_in(im, in->path, l->line, l->col[b->lo.idx[IC_SPEC]],
 					    "access specification '%s', but result %d of test %d "
-					    "in '%s' is '%s'", l->f[b->lo.idx[IC_SPEC]], block,
-					    test, im->path, spec);
-		if (!strcmp(type, "WORKER") && !l->f[b->lo.idx[IC_SPEC]][0])
+					    "in '%s' is '%s'", csvline_field(l, b->lo.idx[IC_SPEC]),
+					    block, test, im->path, spec);
+		if (!strcmp(type, "WORKER") && !csvline_field(l, b->lo.idx[IC_SPEC])[0])
 			rc = inst_row(im, in, b, l, &a, step_id);
 	}
 	return rc ? rc : inst_flush(im, &a, step_id);
