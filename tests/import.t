@@ -364,6 +364,24 @@ n=$(wc -l < "$FIX/results-1.1.0-bins.csv")
 bad iometer "$TMP/itwice.csv" "itwice.csv:$((n + 6)):1: test 2 starts at 2014-03-05 11:00:00:000, as test 1 does \(line 6\): the file holds the same test twice" "an Iometer test twice in one file"
 sed '/^.End access specifications/,$d' "$FIX/results-1.1.0-bins.csv" > "$TMP/nospecend.csv"
 bad iometer "$TMP/nospecend.csv" "nospecend.csv:12:1: truncated: no \"'End access specifications\" line\$" "Iometer specifications without their end"
+# a dated Iometer (no 'End Test) file cut short: each result ends with its
+# "'Time Stamp" (ManagerList::SaveResults), and a test holds a result
+O="$FIX/results-2006.07.27.csv"
+head -n 17 "$O" > "$TMP/t17.csv"
+bad iometer "$TMP/t17.csv" "t17.csv:18:1: truncated: result 1 of test 1 \(\"'Results\" at line 13\) has no closing \"'Time Stamp\" line \(Iometer 2006.07.27" \
+	"a 2006 Iometer file cut after its rows began (accepted as done before)"
+head -n 20 "$O" > "$TMP/t20.csv"
+bad iometer "$TMP/t20.csv" "t20.csv:21:1: truncated: result 1 of test 1 .* no closing \"'Time Stamp\"" \
+	"a 2006 Iometer file cut after its last row"
+head -n 12 "$O" > "$TMP/t12.csv"
+bad iometer "$TMP/t12.csv" "t12.csv:13:1: truncated: test 1 has no result after its access specifications \(line 7\)" \
+	"a 2006 Iometer file cut after its specifications"
+head -n 6 "$O" > "$TMP/t6.csv"
+bad iometer "$TMP/t6.csv" "t6.csv:7:1: truncated: test 1 has no result" "a 2006 Iometer file of its first lines"
+{ head -n 17 "$O"; sed 's/14:03:11:250/15:00:00:000/' "$O"; } > "$TMP/tmid.csv"
+bad iometer "$TMP/tmid.csv" "tmid.csv:18:1: truncated: result 1 of test 1 .* no closing" \
+	"a cut 2006 Iometer test with a whole one after it"
+
 # memory: a file that is not Iometer's is refused at its first line, not
 # read whole; a large one of Iometer's splits into a few times its size (one
 # field an allocation took 24 times it: 969 MB for 40 MB)
@@ -377,7 +395,7 @@ else
 	like "$out" "notiom.csv:1:1: expected \"'Test Type,Test Description\"" \
 		"a 64 MiB file that is not Iometer's: refused at line 1 in 50 MiB (it was read and split whole)"
 	rm -f "$TMP/notiom.csv"
-	python3 - "$FIX/results-2006.07.27.csv" "$TMP/many.csv" <<'PY'
+	python3 - "$O" "$TMP/many.csv" <<'PY'
 import sys
 # the 2006 test on a 64-CPU manager (a PROCESSOR row each), 16 MB of tests
 t = open(sys.argv[1], newline="").read().split("\r\n")

@@ -34,6 +34,8 @@ struct iom {
 	int64_t run_id;			/* of the current test, 0: none */
 	int test, block, seq;		/* the current test (1-based), its result blocks, steps */
 	bool open;			/* inside a test */
+	unsigned open_specs;		/* line of 'Access specifications, until a result */
+	unsigned open_result;		/* line of 'Results, until its 'Time Stamp */
 	char version[64], desc[256], type[32], started[40], stamp[40], host[256];
 	char label[512];
 	char **seen;			/* names recorded as probes of this run */
@@ -112,6 +114,7 @@ static int iom_specs(struct iom *m)
 	const struct csvline *l;
 
 	m->nspecs = 0;
+	m->open_specs = iom_line(m, m->i)->line;
 	for (m->i++; (l = iom_line(m, m->i)) && !is_marker(l, "'End access specifications");
 	     m->i++) {
 		if (is_marker(l, "'Access specification name")) {
@@ -388,6 +391,8 @@ static int iom_result(struct iom *m)
 				 "expected the results header after \"'Results\"");
 	if ((rc = iom_header(m->im, h, 0, &lo, m->im->path)) < 0)
 		return rc;
+	m->open_result = h->line - 1;
+	m->open_specs = 0;
 	m->i += 2;
 	rows = iom_line(m, m->i);
 	while ((l = iom_line(m, m->i + n)) && csvline_field(l, 0)[0] != '\'' &&
@@ -455,12 +460,44 @@ static int iom_end_test(struct iom *m, const char *status)
 	return 0;
 }
 
+/* Iometer 1.1.0 ends every test with 'End Test or Aborted test; dated
+ * versions (2006.07.27, 2008.06.18-RC2) end with the last result. */
+static bool iom_writes_end(const struct iom *m)
+{
+	return strncmp(m->version, "19", 2) && strncmp(m->version, "20", 2);
+}
+
+/* A dated version's test, ending at line at (the next test, or the file's
+ * end), is whole when its last result is: Iometer writes a result's rows,
+ * then "'Time Stamp" and the time (ManagerList::SaveResults, since
+ * 2003.05.10), and the specifications of a result just before it. */
+static int iom_check_whole(struct iom *m, unsigned at)
+{
+	bool stamps = strcmp(m->version, "2003.05.10") >= 0;
+
+	if (m->open_result && stamps)
+		return imp_error(m->im, at, 1, "truncated: result %d of test %d (\"'Results\" at "
+				 "line %u) has no closing \"'Time Stamp\" line (Iometer %s writes "
+				 "one after each result's rows)", m->block, m->test, m->open_result,
+				 m->version);
+	if (m->open_specs)
+		return imp_error(m->im, at, 1, "truncated: test %d has no result after its "
+				 "access specifications (line %u)", m->test, m->open_specs);
+	if (!m->block)
+		return imp_error(m->im, at, 1, "truncated: test %d has no result "
+				 "(\"'Results\")", m->test);
+	return 0;
+}
+
 static int iom_test_start(struct iom *m)
 {
 	char line[300], *comma;
-	int rc = iom_end_test(m, "done");	/* before 1.1.0: no 'End Test */
+	int rc = 0;
 
-	if (rc < 0 || (rc = iom_value(m, "'Test Type,Test Description", line, sizeof(line))) < 0)
+	if (m->open && !iom_writes_end(m))	/* before 1.1.0: no 'End Test */
+		rc = iom_check_whole(m, iom_line(m, m->i)->line);
+	if (rc < 0 || (rc = iom_end_test(m, "done")) < 0 ||
+	    (rc = iom_value(m, "'Test Type,Test Description", line, sizeof(line))) < 0)
 		return rc;
 	comma = strchr(line, ',');
 	snprintf(m->desc, sizeof(m->desc), "%s", comma ? comma + 1 : "");
@@ -472,15 +509,9 @@ static int iom_test_start(struct iom *m)
 	m->run_id = 0;
 	m->seq = m->block = 0;
 	m->nspecs = 0;
+	m->open_specs = m->open_result = 0;
 	m->host[0] = m->stamp[0] = m->started[0] = m->version[0] = '\0';
 	return 0;
-}
-
-/* Iometer 1.1.0 ends every test with 'End Test or Aborted test; dated
- * versions (2006.07.27, 2008.06.18-RC2) end with the last result. */
-static bool iom_writes_end(const struct iom *m)
-{
-	return strncmp(m->version, "19", 2) && strncmp(m->version, "20", 2);
 }
 
 /* Iometer stamps each test's start to the millisecond: two tests that start
@@ -518,6 +549,8 @@ static int iom_line_step(struct iom *m, const struct csvline *l)
 	if (!strcmp(f, "'Time Stamp")) {
 		int rc = iom_value(m, f, m->stamp, sizeof(m->stamp));
 
+		m->open_result = 0;
+
 		if (!rc && !m->started[0]) {
 			iom_time(m->stamp, m->started, sizeof(m->started));
 			rc = iom_start_once(m, l->line + 1);
@@ -548,6 +581,8 @@ static int iom_import(struct iom *m)
 		return imp_error(m->im, m->c.n ? m->c.l[m->c.n - 1].line + 1 : 1, 1, "truncated: "
 				 "test %d has no \"'End Test\" or \"Aborted test\" line (Iometer %s "
 				 "ends each test with one)", m->test, m->version);
+	if (m->open && (rc = iom_check_whole(m, m->c.l[m->c.n - 1].line + 1)) < 0)
+		return rc;
 	if (!m->test)
 		return imp_error(m->im, 1, 1, "no \"'Test Type\" line: is this Iometer's results.csv?");
 	return iom_end_test(m, "done");
