@@ -148,6 +148,39 @@ refused "$TMP/abc.db" "abc.json:1:[0-9]+: iodepth: 'abc' in jobs\[0\] 'qd4' is n
 	"iodepth=abc" "$TMP/n/abc.json"
 refused "$TMP/abc.db" "big.json:1:[0-9]+: iodepth: '99999999999' in jobs\[0\] 'qd4' is not a whole number" \
 	"iodepth=99999999999" "$TMP/n/big.json"
+# bs, a direction's runtime and its counts fio would not write: refused as
+# iodepth is, naming the job and the key (they were stored as they were, or
+# as NULL, and runtime 0 made window_s the job's runtime)
+fioedit() {	# NAME PYTHON-EDIT-OF-j (jobs[0])
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); j=d['jobs'][0]; o=j['job options']
+$2
+json.dump(d, open(sys.argv[2], 'w'))" "$TMP/n/qd4.json" "$TMP/n/$1.json"
+}
+fioedit bs0 "o['bs']='0'"
+fioedit bs4q "o['bs']='4q'"
+fioedit bsrw "o['bs']='4k,64k'"
+fioedit rt0 "j['read']['runtime']=0"
+fioedit rtneg "j['read']['runtime']=-5"
+fioedit wrt0 "j['write']['runtime']=0; j['write']['total_ios']=0"
+fioedit bytes70 "j['read']['io_bytes']=2**70"
+fioedit iosfrac "j['read']['total_ios']=j['read']['total_ios']+0.5"
+refused "$TMP/bs.db" "bs0.json:1:[0-9]+: bs: '0' in jobs\[0\] 'qd4' is not a block size of at least 1 byte" \
+	"bs=0" "$TMP/n/bs0.json"
+refused "$TMP/bs.db" "bs4q.json:1:[0-9]+: bs: '4q' in jobs\[0\] 'qd4' is not a block size" \
+	"bs=4q" "$TMP/n/bs4q.json"
+"$HB" import fio "$TMP/n/bsrw.json" --db "$TMP/bsrw.db" >/dev/null 2>&1
+is "$?:$(q "$TMP/bsrw.db" "SELECT bs FROM steps")" "0:4k,64k" "bs=4k,64k (reads, writes) is imported as fio gives it"
+ios=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['read']['total_ios'])" "$TMP/n/qd4.json")
+refused "$TMP/rt.db" "rt0.json:1:[0-9]+: runtime: 0 in jobs\[0\] 'qd4' read is not a whole number from 1 to 9223372036854775807 \(ms: fio timed $ios I/Os\)" \
+	"a read runtime of 0 ms with I/Os" "$TMP/n/rt0.json"
+refused "$TMP/rt.db" "rtneg.json:1:[0-9]+: runtime: -5 in jobs\[0\] 'qd4' read is not a whole number from 1" \
+	"a read runtime of -5 ms" "$TMP/n/rtneg.json"
+"$HB" import fio "$TMP/n/wrt0.json" --db "$TMP/wrt0.db" >/dev/null 2>&1
+ok $? "a direction without I/Os keeps its runtime of 0 ms (fio writes it so)"
+refused "$TMP/by.db" "bytes70.json:1:[0-9]+: io_bytes: 1180591620717411303424 in jobs\[0\] 'qd4' read is not a whole number from 0 to 9223372036854775807" \
+	"io_bytes of 2^70 (stored as NULL before)" "$TMP/n/bytes70.json"
+refused "$TMP/by.db" "iosfrac.json:1:[0-9]+: total_ios: $ios.5 in jobs\[0\] 'qd4' read is not a whole number" \
+	"a fractional total_ios" "$TMP/n/iosfrac.json"
 { printf '\357\273\277'; cat "$TMP/n/qd4.json"; } > "$TMP/n/bom.json"
 "$HB" import fio "$TMP/n/bom.json" --db "$TMP/bom.db" >/dev/null 2>&1
 ok $? "a fio JSON that starts with a UTF-8 byte order mark"

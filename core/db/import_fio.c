@@ -196,18 +196,37 @@ bins:
 	return 0;
 }
 
+/* A count fio writes as an integer (I/Os, bytes, ms) at path: a whole
+ * number from lo that fits the database's 64 bits, or a fault naming who
+ * ("jobs[0] 'qd1' read") and why (NULL, or "(ms)"). NAN: missing. */
+static int fio_count(struct fio *f, const char *path, const char *who, double lo, double v,
+		     const char *why)
+{
+	char what[480], num[64];
+
+	if (isnan(v) || (v >= lo && v == floor(v) && v < 0x1p63))
+		return 0;
+	snprintf(num, sizeof(num), v == floor(v) && fabs(v) < 1e30 ? "%.0f" : "%.17g", v);
+	snprintf(what, sizeof(what), "%s in %s is not a whole number from %.0f to %lld%s%s",
+		 num, who, lo, (long long)INT64_MAX, why ? " " : "", why ? why : "");
+	return fio_fault(f, path, "%s: %s", last_key(path), what);
+}
+
 /* One direction's totals into the step; d: 0 read, 1 write. */
 static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_lat *l)
 {
 	static const char *const keys[] = { "total_ios", "io_bytes", "iops", "bw_bytes" };
 	double v[4], ms;
-	char dirpath[64], path[128], who[240];
+	char dirpath[64], path[128], who[240], why[64];
 	int rc;
 
 	snprintf(dirpath, sizeof(dirpath), "$.jobs[%d].%s", i, d ? "write" : "read");
+	snprintf(who, sizeof(who), "jobs[%d] '%.200s' %s", i, j->name, d ? "write" : "read");
 	for (int k = 0; k < 4; k++) {
 		snprintf(path, sizeof(path), "%s.%s", dirpath, keys[k]);
 		if ((rc = fio_num(f, path, true, &v[k])) < 0)
+			return rc;
+		if (k < 2 && (rc = fio_count(f, path, who, 0, v[k], NULL)) < 0)
 			return rc;
 		if (v[k] < 0)
 			return fio_fault(f, path, "%s: %s", keys[k], "negative");
@@ -224,11 +243,12 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 	j->s.mbps = (isnan(j->s.mbps) ? 0 : j->s.mbps) + v[3] / 1e6;
 	/* the msec fio divides the direction's I/Os by for its IOPS */
 	snprintf(path, sizeof(path), "%s.runtime", dirpath);
-	if ((rc = fio_num(f, path, false, &ms)) < 0)
+	snprintf(why, sizeof(why), "(ms: fio timed %.0f I/Os)", v[0]);
+	if ((rc = fio_num(f, path, false, &ms)) < 0 ||
+	    (rc = fio_count(f, path, who, v[0] > 0, ms, v[0] > 0 ? why : "(ms)")) < 0)
 		return rc;
 	if (v[0] > 0 && ms > 0 && (isnan(j->s.window_s) || ms / 1000 > j->s.window_s))
 		j->s.window_s = ms / 1000;
-	snprintf(who, sizeof(who), "jobs[%d] '%.200s' %s", i, j->name, d ? "write" : "read");
 	if ((rc = fio_lat(f, dirpath, l, &j->h[d], who)) < 0)
 		return rc;
 	return fio_check_lat(f, j, dirpath, l->src, isnan(l->n) ? 0 : l->n, v[0], j->h[d]);
@@ -293,7 +313,7 @@ static int fio_params(struct fio *f, int i, struct fio_job *j, const char *src)
 static int fio_job(struct fio *f, int i, struct fio_job *j)
 {
 	struct fio_lat l[2] = { 0 };
-	char path[64];
+	char path[64], who[240];
 	double ms, err;
 	int rc;
 
@@ -309,7 +329,9 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	j->s.iops = j->s.read_iops + j->s.write_iops;
 	fio_combine(j, l);
 	snprintf(path, sizeof(path), "$.jobs[%d].job_runtime", i);
-	if ((rc = fio_num(f, path, false, &ms)) < 0)
+	snprintf(who, sizeof(who), "jobs[%d] '%.200s'", i, j->name);
+	if ((rc = fio_num(f, path, false, &ms)) < 0 ||
+	    (rc = fio_count(f, path, who, 0, ms, "(ms)")) < 0)
 		return rc;
 	if (isnan(j->s.window_s) && !isnan(ms))	/* no I/O: the job's time (its threads' sum) */
 		j->s.window_s = ms / 1000 / f->threads[i];

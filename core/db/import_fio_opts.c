@@ -114,8 +114,40 @@ static uint64_t opt_fixed_bs(struct fio *f, int i, const char *bs)
 	return util_parse_size(bs, &v) || !v ? 0 : v;
 }
 
+/* bs as fio takes it: a size of at least one byte, or sizes for reads,
+ * writes (and trims) split at ',', where an empty one keeps fio's default. */
+static int opt_bs(struct fio *f, int i, const struct fio_job *j, const char *name)
+{
+	char path[320], what[400];
+	const char *p = j->bs;
+	unsigned parts = 0, sizes = 0;
+
+	for (;;) {
+		char one[64];
+		size_t len = strcspn(p, ",");
+		uint64_t v;
+
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		if (len && (util_parse_size(one, &v) || !v))
+			break;
+		sizes += len > 0;
+		parts++;
+		if (!p[len]) {
+			if (sizes && parts <= 3)
+				return 0;
+			break;
+		}
+		p += len + 1;
+	}
+	fio_opt_path(f, i, name, path, sizeof(path));
+	snprintf(what, sizeof(what), "'%.64s' in jobs[%d] '%.200s' is not a block size of at "
+		 "least 1 byte (512, 4k, 1m; reads,writes: 4k,64k)", j->bs, i, j->name);
+	return fio_fault(f, path, "%s: %s", name, what);
+}
+
 int fio_workload(struct fio *f, int i, struct fio_job *j)
 {
+	const char *bs_key = "bs";
 	char buf[64];
 	uint64_t bs;
 	long mix, depth, ramp;
@@ -125,8 +157,11 @@ int fio_workload(struct fio *f, int i, struct fio_job *j)
 		fio_opt(f, i, "readwrite", j->rw, sizeof(j->rw), "read");
 	if (!strcmp(j->rw, "readwrite"))
 		snprintf(j->rw, sizeof(j->rw), "rw");
-	if (!fio_opt(f, i, "bs", j->bs, sizeof(j->bs), NULL))
-		fio_opt(f, i, "blocksize", j->bs, sizeof(j->bs), "4k");
+	if (!fio_opt(f, i, "bs", j->bs, sizeof(j->bs), NULL) &&
+	    fio_opt(f, i, "blocksize", j->bs, sizeof(j->bs), "4k"))
+		bs_key = "blocksize";
+	if ((rc = opt_bs(f, i, j, bs_key)) < 0)
+		return rc;
 	j->bs_bytes = opt_fixed_bs(f, i, j->bs);
 	if (!util_parse_size(j->bs, &bs))
 		util_format_size(bs, j->bs, sizeof(j->bs));
