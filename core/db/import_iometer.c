@@ -60,16 +60,6 @@ static bool is_marker(const struct csvline *l, const char *what)
 	return l && !strcmp(csvline_field(l, 0), what);
 }
 
-void iom_time(const char *s, char *out, size_t len)
-{
-	int y, mo, d, h, mi, se, ms = 0;
-
-	if (sscanf(s, "%d-%d-%d %d:%d:%d:%d", &y, &mo, &d, &h, &mi, &se, &ms) >= 6)
-		snprintf(out, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, mo, d, h, mi, se, ms);
-	else
-		snprintf(out, len, "%s", s);
-}
-
 /* The line after a marker: its whole text (Iometer writes one value). */
 static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
 {
@@ -83,25 +73,6 @@ static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
 	for (unsigned k = 1; k < l->nf; k++)
 		snprintf(out + strlen(out), len - strlen(out), ",%s", csvline_field(l, k));
 	m->i += 2;
-	return 0;
-}
-
-int iom_num(struct imp *im, const char *file, const struct csvline *l, int idx,
-	    const char *name, bool required, double *v)
-{
-	char *end;
-
-	*v = NAN;
-	if (idx < 0 || (unsigned)idx >= l->nf || !csvline_field(l, idx)[0]) {
-		if (!required)
-			return 0;
-		return imp_error_in(im, file, l->line, idx >= 0 && (unsigned)idx < l->nf ?
-				    l->col[idx] : l->end_col, "%s: missing, expected a number", name);
-	}
-	*v = strtod(csvline_field(l, idx), &end);
-	if (*end || end == csvline_field(l, idx) || !isfinite(*v))
-		return imp_error_in(im, file, l->line, l->col[idx], "%s: '%s' is not a number",
-				    name, csvline_field(l, idx));
 	return 0;
 }
 

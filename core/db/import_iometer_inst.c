@@ -13,6 +13,35 @@
 #include "db/import_iometer.h"
 #include "util.h"
 
+void iom_time(const char *s, char *out, size_t len)
+{
+	int y, mo, d, h, mi, se, ms = 0;
+
+	if (sscanf(s, "%d-%d-%d %d:%d:%d:%d", &y, &mo, &d, &h, &mi, &se, &ms) >= 6)
+		snprintf(out, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, mo, d, h, mi, se, ms);
+	else
+		snprintf(out, len, "%s", s);
+}
+
+int iom_num(struct imp *im, const char *file, const struct csvline *l, int idx,
+	    const char *name, bool required, double *v)
+{
+	char *end;
+
+	*v = NAN;
+	if (idx < 0 || (unsigned)idx >= l->nf || !csvline_field(l, idx)[0]) {
+		if (!required)
+			return 0;
+		return imp_error_in(im, file, l->line, idx >= 0 && (unsigned)idx < l->nf ?
+				    l->col[idx] : l->end_col, "%s: missing, expected a number", name);
+	}
+	*v = strtod(csvline_field(l, idx), &end);
+	if (*end || end == csvline_field(l, idx) || !isfinite(*v))
+		return imp_error_in(im, file, l->line, l->col[idx], "%s: '%s' is not a number",
+				    name, csvline_field(l, idx));
+	return 0;
+}
+
 /* A results header (of either file) matched to one of Iometer's layouts. */
 int iom_header(struct imp *im, const struct csvline *h, unsigned first,
 	       struct iom_layout *lo, const char *file)
