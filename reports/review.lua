@@ -516,6 +516,7 @@ charts.steady()
 charts.sequential_bars()
 charts.per_target()
 charts.exec_table()
+require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------
 local page = report.read("html/page.html")

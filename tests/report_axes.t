@@ -8,7 +8,8 @@
 # points rather than keep an empty slot for it; ten runs get ten colours,
 # none of them the black of the average lines; the test bed gives each
 # simulated array its volume; a scatter leaves out a last part-second of a
-# few ms; a write-mix sweep charts its reads' and writes' p99 apart.
+# few ms; a write-mix sweep charts its reads' and writes' p99 apart; the
+# page ends with each run's steps as they ran.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
@@ -140,5 +141,13 @@ got=$(awk -F'\t' '!/^#/ && NF > 1 { printf "%s %s %s\n", $1, ($3 == "NaN" ? "NaN
 is "$got" "$(printf '0 %s NaN\n50 %s %s\n100 NaN %s' "$(p99 0 read)" "$(p99 50 read)" "$(p99 50 write)" "$(p99 100 write)")" \
 	"the reads' and the writes' p99 at 0, 50 and 100 % writes, each its own histogram's (none of writes at 0 %, of reads at 100 %)"
 like "$(grep '^key[34] = ' "${rw%.tsv}.gp" | tr '\n' ' ')" "key3 = ' reads p99' key4 = ' writes p99'" "keyed reads and writes"
+
+# --- "Steps as run": every step of each run with the workload it ran ----------
+page=$(tr -d '\n' < "$TMP/mix/index.html")
+rows=$(grep -o '<h2 id="steps">Steps as run</h2>.*' <<<"$page" | grep -o '<tr><td class="num">[^/]*</td><td>[^<]*</td><td>[^<]*</td><td>[^<]*</td><td>[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td>[^<]*</td>' |
+	sed 's/<[^>]*>/|/g; s/||*/|/g; s/^|//; s/|$//')
+is "$rows" "$(q "$TMP/mix.db" "SELECT seq || '|' || name || '|' || kind || '|' || rw || '|' || bs || '|' || write_pct || '|' || oio || '|' || workers || '|' || duration_s || '|' || ramp_s || '|' || engine FROM steps ORDER BY seq")" \
+	"Steps as run: each step's seq, name, kind, rw, bs, write %, OIO, workers, seconds, ramp and engine, as stored"
+like "$page" '<details open><summary>.*mix: 3 steps</summary>' "unfolded for a run of 3 steps"
 
 done_testing

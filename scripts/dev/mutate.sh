@@ -429,6 +429,9 @@ m core/db/import_iometer.c '	if (m->open && (rc = iom_check_whole(m, m->c.l[m->c
 m core/db/import_fio.c '		if (k < 2 && (rc = fio_count(f, path, who, 0, v[k], NULL)) < 0)' '		if (0 && (rc = fio_count(f, path, who, 0, v[k], NULL)) < 0)' \
 	'tests/import_fio_logs.t' 'fio io_bytes of 2^70 stored as NULL'
 
+m reports/steps.lua 's.kind or "", s.rw or "", s.bs or "",' 's.kind or "", s.bs or "", s.rw or "",' \
+	'tests/report_axes.t' 'the steps table shows a steps block size under rw'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
