@@ -83,4 +83,24 @@ cp "$TMP/drop.orig" "$TMP/drop.lua"
 "$HB" run "$TMP/drop.lua" --resume --db "$TMP/drop.db" -q 2>"$TMP/err"
 is "$? $(q "$TMP/drop.db" "SELECT status || ' ' || (SELECT group_concat(seq) FROM (SELECT seq FROM steps ORDER BY seq)) FROM runs")" \
 	"0 done 1,2,3" "the original plan back: it resumes without --force and finishes"
+# hb.steady's outcome (steady_state): kept by a resume that fails, and
+# recorded once, not twice, by one that replays it to the end
+cat > "$TMP/st.lua" <<'LUA'
+hb.run{ name = "a", engine = "null", targets = "v", duration = tonumber(os.getenv("HB_TEST_DUR") or "1") }
+hb.steady{ name = "ss", round = 1, workload = { engine = "sim", targets = { "v" }, rw = "randwrite", bs = "4k",
+           oio = 32, sim = { preset = "lsi3108-8sas", drive_capacity = "4g" } } }
+if os.getenv("HB_TEST_STOP") == "1" and not hb.dry then error("stopped after the steady state") end
+hb.run{ name = "z", engine = "null", targets = "v", duration = 1 }
+LUA
+HB_TEST_STOP=1 "$HB" run "$TMP/st.lua" --db "$TMP/st.db" -q 2>/dev/null
+ss="SELECT count(*) || ' ' || group_concat(name || ':' || rounds) FROM steady_state"
+before=$(q "$TMP/st.db" "$ss")
+like "$before" "^1 ss:[0-9]+$" "a run stopped after its hb.steady holds its outcome"
+cp "$TMP/st.db" "$TMP/st2.db"
+HB_TEST_DUR=2 "$HB" run "$TMP/st.lua" --resume --db "$TMP/st.db" -q 2>/dev/null
+is "$? $(q "$TMP/st.db" "$ss")" "1 $before" "a resume whose step 1 now differs fails and leaves the outcome (it was deleted)"
+"$HB" run "$TMP/st.lua" --resume --db "$TMP/st2.db" -q 2>/dev/null
+is "$? $(q "$TMP/st2.db" "SELECT status FROM runs") $(q "$TMP/st2.db" "$ss")" "0 done $before" \
+	"one that replays it to the end records it once"
+
 done_testing

@@ -340,7 +340,6 @@ static int64_t holder_pid(struct db *db, int64_t run_id)
 
 int resume_reopen(struct db *db, struct resume *r, char *err, size_t len)
 {
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
@@ -348,16 +347,10 @@ int resume_reopen(struct db *db, struct resume *r, char *err, size_t len)
 			 (long long)r->run_id, sqlite3_errmsg(db->h));
 		return -EIO;
 	}
+	/* hb.steady's outcomes stay: each replaces its own as the plan replays
+	 * (db_steady_insert), and those of steps that start over go with them
+	 * (delete_from); deleted here, a resume that failed lost them */
 	rc = take_run(db, r);
-	/* hb.steady records its outcome again as the plan replays */
-	if (rc == 0 && sqlite3_prepare_v2(db->h, "DELETE FROM steady_state WHERE run_id = ?",
-					  -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, r->run_id);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	} else if (rc == 0) {
-		rc = -EIO;
-	}
-	sqlite3_finalize(st);
 	if (rc == -EBUSY)
 		snprintf(err, len, "run %lld was taken by another resume (pid %lld) since this "
 			 "one read it: a run is resumed once", (long long)r->run_id,
@@ -407,6 +400,17 @@ static int delete_from(struct db *db, struct resume *r, unsigned seq)
 	int rc;
 
 	if ((rc = resume_adopt_plan(db, r)) < 0)
+		return rc;
+	/* an hb.steady outcome over steps that start over: recorded anew */
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM steady_state WHERE run_id = ?1 AND "
+			       "last_step_id IN (SELECT id FROM steps WHERE run_id = ?1 AND "
+			       "seq >= ?2)", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, (int)seq);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (rc)
 		return rc;
 	if (sqlite3_prepare_v2(db->h, "DELETE FROM steps WHERE run_id = ? AND seq >= ?", -1,
 			       &st, NULL) != SQLITE_OK)

@@ -399,7 +399,22 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 	return rc;
 }
 
-int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r)
+/* The outcome of this hb.steady that a resume's replay records again: gone,
+ * for the new one to take its place. */
+static int steady_forget(struct db *db, int64_t run_id, const struct steady_result *r)
+{
+	sqlite3_stmt *st = db_prep(db, "DELETE FROM steady_state WHERE run_id = ?1 AND name = ?2 "
+				   "AND first_step_id IS ?3");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, r->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, r->first_step_id);
+	return step_done(db, st);
+}
+
+static int steady_add(struct db *db, int64_t run_id, const struct steady_result *r)
 {
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO steady_state (run_id, name, attained, rounds, window_first, "
@@ -427,6 +442,20 @@ int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *
 	sqlite3_bind_int64(st, 14, r->first_step_id);
 	sqlite3_bind_int64(st, 15, r->last_step_id);
 	return step_done(db, st);
+}
+
+int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r)
+{
+	int rc = db_run(db, "SAVEPOINT steady");	/* both or neither */
+
+	if (rc)
+		return rc;
+	if (!(rc = steady_forget(db, run_id, r)))
+		rc = steady_add(db, run_id, r);
+	if (rc)
+		sqlite3_exec(db->h, "ROLLBACK TO steady", NULL, NULL, NULL);	/* err stays rc's */
+	sqlite3_exec(db->h, "RELEASE steady", NULL, NULL, NULL);
+	return rc;
 }
 
 static int event_store(struct db *db, const struct db_event_entry *e)

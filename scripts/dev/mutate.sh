@@ -432,6 +432,9 @@ m core/db/import_fio.c '		if (k < 2 && (rc = fio_count(f, path, who, 0, v[k], NU
 m reports/steps.lua 's.kind or "", s.rw or "", s.bs or "",' 's.kind or "", s.bs or "", s.rw or "",' \
 	'tests/report_axes.t' 'the steps table shows a steps block size under rw'
 
+m core/db/write.c '	if (!(rc = steady_forget(db, run_id, r)))' '	if (!(rc = 0))' \
+	'tests/resume_params.t' 'a resume that replays an hb.steady records its outcome twice'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
