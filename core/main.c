@@ -149,19 +149,10 @@ static int cmd_help(int argc, char **argv)
  * (import reads its kind from argv[1] of its own). */
 static bool hoist_command(int argc, char **argv)
 {
-	int i = 1;
+	int i = 1, width;
 
-	while (i < argc) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--db") || !strcmp(a, "--plugin-path"))
-			i += 2;
-		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose") ||
-			 !strcmp(a, "-q") || !strcmp(a, "--quiet"))
-			i++;
-		else
-			break;
-	}
+	while (i < argc && (width = cli_common_width(argv[i])) > 0)
+		i += width;
 	for (int k = 1; k < i && i < argc; k++) {	/* rotate argv[1..] left by i - 1 */
 		char *opt = argv[1];
 

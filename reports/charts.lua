@@ -119,7 +119,6 @@ local function x_of(axis, v)
   return tonumber(v)
 end
 
--- which: nil for every group, or a function(group name) -> bool.
 -- The lowest and highest positive value in columns cols of the series'
 -- rows, for a log axis from the tic below the one to the tic above the
 -- other (the templates' lo125 and hi125), not to whole decades; nil, nil
@@ -140,6 +139,7 @@ local function log_span(series, cols)
   return lo, hi
 end
 
+-- which: nil for every group, or a function(group name) -> bool.
 function charts.sweeps(axis, heading, xlabel, logx, which)
   local groups, all = sweep_groups(axis)
   local order = {}
@@ -297,13 +297,6 @@ local function bar_clusters()
   return clusters
 end
 
--- A ceiling shared by several runs' bars of a cluster is labelled once,
--- centred over those bars (column 7: the series position it is centred on,
--- NaN on the bars whose ceiling is labelled elsewhere or not at all;
--- gnuplot's off() is linear in it), in its short form ("PCIe3 x8 7.88 GB/s")
--- when the full one is wider than those bars: chars_across(true) characters
--- of the labels' small font span the chart, 0.8 of a cluster's share of
--- them its bars.
 -- Characters of the charts' font (small: of the bars' labels) across a
 -- chart: 120 (150) at 1280x720, the font following the square root of the
 -- scale (core/lua/report_chart.c, font_scale)
@@ -325,6 +318,13 @@ local function vertical_values(series, nclusters)
   return longest + 1 > width and 1 or 0
 end
 
+-- A ceiling shared by several runs' bars of a cluster is labelled once,
+-- centred over those bars (column 7: the series position it is centred on,
+-- NaN on the bars whose ceiling is labelled elsewhere or not at all;
+-- gnuplot's off() is linear in it), in its short form ("PCIe3 x8 7.88 GB/s")
+-- when the full one is wider than those bars: chars_across(true) characters
+-- of the labels' small font span the chart, 0.8 of a cluster's share of
+-- them its bars.
 local function center_ceilings(series, keys, labelled, nclusters)
   local nseries = #series
   for i, s in ipairs(series) do

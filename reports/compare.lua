@@ -118,9 +118,9 @@ end
 -- Does v tie with the best value: within noise_pct of it, a difference the
 -- deltas call too small to count (exactly equal when the best is 0)?
 function compare.ties(v, best)
-  if not v or not best then return false end
   if best == 0 then return v == 0 end
-  return math.abs(v - best) / math.abs(best) * 100 < compare.noise_pct
+  local _, class = compare.delta(v, best, true)
+  return class == "noise"
 end
 
 -- The index of the best of values (a table run -> number), or nil when

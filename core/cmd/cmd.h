@@ -24,6 +24,9 @@ int cmd_merge(int argc, char **argv);
 /* Options every command takes: --db, --plugin-path, -v, -q. Returns how
  * many argv entries it used (0: not a common option, -1: missing value). */
 int cli_common_opt(int argc, char **argv, int i);
+/* How many argv entries common option a takes with its value: 1 (-v, -q),
+ * 2 (--db FILE, --plugin-path DIR), 0 when a is none of them. */
+int cli_common_width(const char *a);
 const char *cli_db_path(void);
 void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The common options, npos positional arguments into pos, and -v or --check

@@ -27,19 +27,25 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "\n(see hbatest help)\n");
 }
 
+int cli_common_width(const char *a)
+{
+	if (!strcmp(a, "-v") || !strcmp(a, "--verbose") || !strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		return 1;
+	return !strcmp(a, "--db") || !strcmp(a, "--plugin-path") ? 2 : 0;
+}
+
 int cli_common_opt(int argc, char **argv, int i)
 {
 	const char *a = argv[i];
+	int width = cli_common_width(a);
 
-	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-		log_set_verbosity(HB_LOG_DEBUG);
+	if (width == 1) {
+		bool verbose = !strcmp(a, "-v") || !strcmp(a, "--verbose");
+
+		log_set_verbosity(verbose ? HB_LOG_DEBUG : HB_LOG_WARN);
 		return 1;
 	}
-	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		log_set_verbosity(HB_LOG_WARN);
-		return 1;
-	}
-	if (strcmp(a, "--db") && strcmp(a, "--plugin-path"))
+	if (!width)
 		return 0;
 	if (i + 1 >= argc) {
 		cli_usage_error(argv[0], "option '%s' needs a value", a);

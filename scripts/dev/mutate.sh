@@ -366,7 +366,7 @@ m core/db/read.c '"lower(substr(uuid, 1, length(?1))) = lower(?1) AND id != ?2 "
 m reports/charts.lua 'charts.left_out(series, true)	-- before the chart: no empty slot' '""' \
 	'tests/report_axes.t' 'per-target bars keep an empty slot for a run without points'
 
-m reports/compare.lua '  return math.abs(v - best) / math.abs(best) * 100 < compare.noise_pct' '  return v == best' \
+m reports/compare.lua '  return class == "noise"' '  return v == best' \
 	'tests/report.t' 'the best mark given to one of two runs 1 % apart, a difference the deltas call noise'
 
 m reports/review.lua ':gsub("^[-+](0%.0 %%)$", "%1")' '' \
