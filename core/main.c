@@ -159,6 +159,7 @@ static bool hoist_command(int argc, char **argv)
 		memmove(&argv[1], &argv[2], (size_t)(argc - 2) * sizeof(*argv));
 		argv[argc - 1] = opt;
 	}
+	cli_set_hoisted(i < argc ? i - 1 : 0);
 	return i == 1 || i < argc;	/* false: options and no command */
 }
 

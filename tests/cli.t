@@ -68,6 +68,15 @@ ok $? "import too (it reads its kind from the argument after the command)"
 is "$(q "$TMP/before.db" "SELECT group_concat(label, ' ') FROM runs")" "first imp" "into --db's file"
 out=$("$HB" --db "$TMP/names.db" 2>&1); is $? 2 "options and no command exit 2"
 like "$out" "^hbatest: no command after the options" "and say so"
+# an option left without its value takes none of those moved from before
+# the command (they go to the end of the arguments)
+out=$("$HB" --db "$TMP/nv.db" run "$TMP/names.lua" --label 2>&1); is $? 2 "run --label last, --db before the command: exit 2"
+like "$out" "option '--label' needs a value" "and names --label, not the moved --db"
+[ ! -e "$TMP/nv.db" ]; ok $? "and no database is made"
+out=$("$HB" -q --db "$TMP/nv.db" import iometer --label 2>&1); is $? 2 "import --label last: exit 2"
+like "$out" "option '--label' needs a value" "and says --label needs a value"
+out=$("$HB" --db "$TMP/names.db" list --db 2>&1); is $? 2 "list --db with --db before the command: exit 2"
+like "$out" "option '--db' needs a value" "the second --db does not take the first as its value"
 # a label given to several runs (a plan run again): the newest, said aloud
 for i in 1 2; do "$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label again -q 2>/dev/null; done
 out=$("$HB" show again --db "$TMP/names.db" 2>&1 >/dev/null)

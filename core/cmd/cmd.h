@@ -27,6 +27,12 @@ int cli_common_opt(int argc, char **argv, int i);
 /* How many argv entries common option a takes with its value: 1 (-v, -q),
  * 2 (--db FILE, --plugin-path DIR), 0 when a is none of them. */
 int cli_common_width(const char *a);
+/* main() moved the common options written before the command to the end of
+ * its arguments: the last n of them. An option's value is never one of
+ * those (`hbatest --db x run p.lua --label`: --label has no value). */
+void cli_set_hoisted(int n);
+/* Whether option argv[i] has a value of the command's own after it. */
+bool cli_has_value(int argc, int i);
 const char *cli_db_path(void);
 void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The common options, npos positional arguments into pos, and -v or --check

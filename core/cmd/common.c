@@ -10,6 +10,17 @@
 #include "util.h"
 
 static const char *db_path;
+static int hoisted;
+
+void cli_set_hoisted(int n)
+{
+	hoisted = n;
+}
+
+bool cli_has_value(int argc, int i)
+{
+	return i + 1 < argc - hoisted;
+}
 
 const char *cli_db_path(void)
 {
@@ -47,7 +58,7 @@ int cli_common_opt(int argc, char **argv, int i)
 	}
 	if (!width)
 		return 0;
-	if (i + 1 >= argc) {
+	if (i < argc - hoisted ? !cli_has_value(argc, i) : i + 1 >= argc) {
 		cli_usage_error(argv[0], "option '%s' needs a value", a);
 		return -1;
 	}

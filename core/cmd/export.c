@@ -59,7 +59,7 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 			i += used - 1;
 		} else if (!strcmp(opt, "--out") || !strcmp(opt, "--what") ||
 			   !strcmp(opt, "--format")) {
-			if (i + 1 >= argc) {
+			if (!cli_has_value(argc, i)) {
 				cli_usage_error("export", "option '%s' needs a value", opt);
 				return -1;
 			}

@@ -355,7 +355,11 @@ int cmd_import(int argc, char **argv)
 			return EXIT_USAGE;
 		if (used) {
 			i += used - 1;
-		} else if (!strcmp(argv[i], "--label") && i + 1 < argc) {
+		} else if (!strcmp(argv[i], "--label")) {
+			if (!cli_has_value(argc, i)) {
+				cli_usage_error("import", "option '--label' needs a value");
+				return EXIT_USAGE;
+			}
 			label = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_usage_error("import", "unexpected argument '%s'", argv[i]);

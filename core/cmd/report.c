@@ -112,7 +112,7 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 		for (unsigned k = 0; k < ARRAY_SIZE(valued) && !done; k++) {
 			if (strcmp(argv[i], valued[k]))
 				continue;
-			if (i + 1 >= argc) {
+			if (!cli_has_value(argc, i)) {
 				cli_usage_error("report", "option '%s' needs a value", argv[i]);
 				return -1;
 			}

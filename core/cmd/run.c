@@ -152,7 +152,7 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 			cli_usage_error("run", "unknown option '%s'", a);
 			return -1;
 		}
-		if (i + 1 >= argc) {
+		if (!cli_has_value(argc, i)) {
 			cli_usage_error("run", "option '%s' needs a value", a);
 			return -1;
 		}

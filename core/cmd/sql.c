@@ -87,7 +87,7 @@ static int parse_one(struct sql_args *a, int argc, char **argv, int *i)
 		return 0;
 	}
 	if (!strcmp(opt, "--format") || !strcmp(opt, "--param")) {
-		if (*i + 1 >= argc) {
+		if (!cli_has_value(argc, *i)) {
 			cli_usage_error("sql", "option '%s' needs a value", opt);
 			return -1;
 		}

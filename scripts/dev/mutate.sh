@@ -435,6 +435,9 @@ m reports/steps.lua 's.kind or "", s.rw or "", s.bs or "",' 's.kind or "", s.bs 
 m core/db/write.c '	if (!(rc = steady_forget(db, run_id, r)))' '	if (!(rc = 0))' \
 	'tests/resume_params.t' 'a resume that replays an hb.steady records its outcome twice'
 
+m core/cmd/common.c '	return i + 1 < argc - hoisted;' '	return i + 1 < argc;' \
+	'tests/cli.t' 'an option left last takes a common option moved from before the command as its value'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
