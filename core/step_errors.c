@@ -8,15 +8,17 @@
 #include "step_errors.h"
 
 /* "4940 I/O errors on '/dev/loop0', first at offset 8192: Input/output
- * error", counting what the step's seconds hold; errors that completed in
- * the drain, after the step's window, are told apart. */
+ * error", counting what the step's errors hold (its window's); errors that
+ * completed in the ramp, before the window, or in the drain, after it, are
+ * told apart. */
 static void io_error_text(const struct step_spec *spec, const struct worker *ws, unsigned nw,
 			  char *buf, size_t len)
 {
 	const struct worker *first = NULL;
-	uint64_t n = 0, kept = 0;
+	uint64_t n = 0, kept = 0, ramp = 0, win, shown;
 	bool elsewhere = false;
-	char cause[128], drained[96] = "";
+	char cause[128], apart[192] = "";
+	size_t at = 0;
 
 	for (unsigned i = 0; i < nw; i++) {
 		const struct worker *w = &ws[i];
@@ -25,6 +27,7 @@ static void io_error_text(const struct step_spec *spec, const struct worker *ws,
 			continue;
 		n += w->nerrors;
 		kept += w->nerrors_kept;
+		ramp += w->nerrors_ramp;
 		elsewhere |= w->err_elsewhere || (first && w->err_target != first->err_target);
 		if (!first || w->err_ns < first->err_ns)
 			first = w;
@@ -35,17 +38,26 @@ static void io_error_text(const struct step_spec *spec, const struct worker *ws,
 		snprintf(cause, sizeof(cause), "short %s (%lld of %u bytes)",
 			 first->err_op == HB_OP_WRITE ? "write" : "read",
 			 (long long)first->err_result, first->err_len);
+	/* the count is the step's errors (its window's); the ramp's and the
+	 * drain's are told apart, or named as all there is */
+	win = kept - ramp;
+	shown = win ? win : ramp ? ramp : n;
+	if (!win && ramp)
+		at += (size_t)snprintf(apart, sizeof(apart), ", in the ramp, before the window");
+	else if (ramp)
+		at += (size_t)snprintf(apart, sizeof(apart), ", and %llu more in the ramp, "
+				       "before the window", (unsigned long long)ramp);
 	if (!kept)
-		snprintf(drained, sizeof(drained), ", in the drain, after the window: "
-			 "not in the step's errors");
+		snprintf(apart + at, sizeof(apart) - at, ", in the drain, after the window");
 	else if (kept < n)
-		snprintf(drained, sizeof(drained), ", and %llu more in the drain, after the window",
-			 (unsigned long long)(n - kept));
-	snprintf(buf, len, "%llu I/O error%s on '%s'%s, first at offset %llu: %s%s",
-		 (unsigned long long)(kept ? kept : n), (kept ? kept : n) == 1 ? "" : "s",
+		snprintf(apart + at, sizeof(apart) - at, ", and %llu more in the drain, after "
+			 "the window", (unsigned long long)(n - kept));
+	snprintf(buf, len, "%llu I/O error%s on '%s'%s, first at offset %llu: %s%s%s",
+		 (unsigned long long)shown, shown == 1 ? "" : "s",
 		 spec->wl.targets[first->err_target].path,
 		 elsewhere ? " and other targets" : "",
-		 (unsigned long long)first->err_offset, cause, drained);
+		 (unsigned long long)first->err_offset, cause, apart,
+		 win ? "" : ": not in the step's errors");
 }
 
 int step_errors(const struct step_spec *spec, const struct worker *ws, unsigned nw,

@@ -271,6 +271,8 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 		return;
 	if (failed) {
 		w->nerrors_kept += k;
+		if ((uint64_t)sec < w->wl->ramp)
+			w->nerrors_ramp += k;
 		b->errors += k;
 		b->tgt[io->target * TGT_COUNTERS + TGT_ERRORS] += k;
 		return;

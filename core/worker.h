@@ -80,6 +80,7 @@ struct worker {
 	bool pin_failed;		/* open_rc is pinning's, not the engine's */
 	uint64_t nerrors;		/* failed or short I/Os, drain included */
 	uint64_t nerrors_kept;		/* of them, those counted into its seconds */
+	uint64_t nerrors_ramp;		/* of those, the ramp's: not in the step's errors */
 	int64_t err_result;		/* the first one's: -errno, or bytes if short */
 	uint64_t err_offset;
 	uint32_t err_len;

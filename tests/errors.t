@@ -112,4 +112,23 @@ run "$TMP/none.lua"; is $? 1 "every request fails: the step fails, exit 1"
 # request 1 fails at 1 ms; request 2, resubmitted in the same pass, at 2 ms
 like "$("$HB" show "$(last_run)" --db "$DB")" "all fail +failed +0 +0\.0 +0\.0 +- +- +- +2 " \
 	"show: no latency measured is '-' in mean, p99 and max, not 0.0; the 2 errors are counted"
+
+# --- errors in the ramp: the message counts the step's errors, the ramp's apart
+# ramp = 1, duration = 2: second 0 (the ramp) holds 99 errors, seconds 1 and 2
+# (the window) 100 each, request 3000 (due at 3 s) is drained
+sed 's/duration = 3/duration = 2, ramp = 1/' "$TMP/eio.lua" > "$TMP/eioramp.lua"
+run "$TMP/eioramp.lua"; is $? 0 "on_error=continue with a ramp: exit 0"
+rid=$(last_run)
+id=$(q "$DB" "SELECT min(id) FROM steps WHERE run_id = $rid")
+is "$(q "$DB" "SELECT errors FROM steps WHERE id = $id") $(q "$DB" "SELECT group_concat(ramp || ':' || errors, ' ') FROM samples WHERE step_id = $id")" \
+	"200 1:99 0:100 0:100" "the step's errors are its window's 200; the ramp's 99 are in its sample only"
+like "$(q "$DB" "SELECT message FROM events WHERE run_id = $rid AND level = 'warning'")" \
+	"^200 I/O errors on 'v', first at offset 36864: Input/output error, and 99 more in the ramp, before the window, and 1 more in the drain, after the window \(" \
+	"the warning counts the step's 200 errors, the ramp's 99 and the drained one apart"
+sed 's/, on_error = "continue"//' "$TMP/eioramp.lua" > "$TMP/eiorampfail.lua"
+run "$TMP/eiorampfail.lua"; is $? 1 "on_error=fail, the first error in the ramp: exit 1"
+id=$(q "$DB" "SELECT min(id) FROM steps WHERE run_id = $(last_run)")
+is "$(q "$DB" "SELECT errors || ' | ' || error_text FROM steps WHERE id = $id")" \
+	"0 | 1 I/O error on 'v', first at offset 36864: Input/output error, in the ramp, before the window: not in the step's errors" \
+	"a step failed in its ramp names its error as the ramp's, not in the step's errors (0)"
 done_testing
