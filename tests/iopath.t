@@ -115,6 +115,10 @@ run "$TMP/ramp.lua"; is $? 0 "fills with a ramp"
 like "$(cat "$TMP/stderr")" "the fill ended at 1.02 s, inside its 5 s ramp: no second after the ramp" \
 	"a fill that ends inside its ramp says so"
 id=$(last_step)
+is "$(q "$DB" "SELECT window_s || ' ' || write_bytes || ' ' || quote(iops) || ' ' || quote(write_iops) || ' ' || quote(mbps) FROM steps WHERE id = $((id - 1))")" \
+	"0 0 NULL NULL NULL" "a fill that ends inside its ramp has no window and no rates: IOPS and MB/s NULL, not 0"
+like "$("$HB" show "$(q "$DB" "SELECT run_id FROM steps WHERE id = $id")" --db "$DB")" \
+	"^ +1 +measure .* done +- +- +- +- +- +- +0 " "show prints '-' for its IOPS and MB/s, not 0"
 is "$(q "$DB" "SELECT write_bytes || ' ' || window_s || ' ' || round(mbps, 3) FROM steps WHERE id = $id")" \
 	"46632960 11.384 4.096" "a fill past its ramp: MB/s over the seconds after it, bytes of those seconds"
 

@@ -292,7 +292,8 @@ static int insert_hist(struct db *db, int64_t step_id, const char *dir, const st
 	return step_done(db, st);
 }
 
-static void bind_totals(sqlite3_stmt *st, const struct step_totals *t)
+static void bind_totals(sqlite3_stmt *st, const struct step_spec *s,
+			const struct step_totals *t)
 {
 	uint64_t ops = t->ops[0] + t->ops[1];
 
@@ -302,10 +303,14 @@ static void bind_totals(sqlite3_stmt *st, const struct step_totals *t)
 	sqlite3_bind_int64(st, 6, (int64_t)t->bytes[0]);
 	sqlite3_bind_int64(st, 7, (int64_t)t->bytes[1]);
 	sqlite3_bind_int64(st, 8, (int64_t)t->res.errors);
-	sqlite3_bind_double(st, 9, t->res.iops);
-	sqlite3_bind_double(st, 10, t->res.read_iops);
-	sqlite3_bind_double(st, 11, t->res.write_iops);
-	sqlite3_bind_double(st, 12, t->res.mbps);
+	/* no window (it ended in its ramp): no rates, NULL; an exec step's
+	 * MB/s is over its elapsed time */
+	if (t->window_s > 0 || s->kind == STEP_EXEC) {
+		sqlite3_bind_double(st, 9, t->res.iops);
+		sqlite3_bind_double(st, 10, t->res.read_iops);
+		sqlite3_bind_double(st, 11, t->res.write_iops);
+		sqlite3_bind_double(st, 12, t->res.mbps);
+	}
 	bind_lat(st, 13, ops, t->res.lat_mean);
 	bind_lat(st, 14, ops, t->res.lat_p50);
 	bind_lat(st, 15, ops, t->res.lat_p99);
@@ -378,7 +383,7 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 	util_utc_now(now, sizeof(now));
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	bind_totals(st, t);
+	bind_totals(st, s, t);
 	sqlite3_bind_text(st, 18, error_text, -1, SQLITE_TRANSIENT);
 	if (t->placement[0])
 		sqlite3_bind_text(st, 19, t->placement, -1, SQLITE_TRANSIENT);
