@@ -269,6 +269,7 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	b = bucket_for(w, sec);
 	if (!b)
 		return;
+	b->busy_ns += lat * k;	/* a failed I/O was in flight too */
 	if (failed) {
 		w->nerrors_kept += k;
 		if ((uint64_t)sec < w->wl->ramp)
@@ -281,7 +282,6 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	b->bytes[io->op] += io->len * k;
 	b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op] += k;
 	b->tgt[io->target * TGT_COUNTERS + TGT_BYTES + io->op] += io->len * k;
-	b->busy_ns += lat * k;
 	hist_add_n(&b->lat[io->op], lat, k);
 }
 

@@ -34,7 +34,7 @@ is "$(q "$DB" "SELECT read_ops || ' ' || write_ops || ' ' || read_bytes || ' ' |
 	"2700 0 11059200 0 299" "step_targets: the reads and errors by direction, no writes"
 is "$(check_invariant "$DB" "$id")" 1 "the samples add up to the step (independent sources included)"
 is "$(q "$DB" "SELECT st.lat_mean_us || ' ' || st.lat_max_us || ' ' || printf('%.3f', sa.occupancy) FROM steps st, samples sa WHERE st.id = $id AND sa.step_id = $id AND sa.t = 1")" \
-	"1000.0 1000.0 0.900" "latency is the engine's 1 ms; occupancy is 900 successful x 1 ms"
+	"1000.0 1000.0 1.000" "latency is the engine's 1 ms; occupancy is the 1 request always in flight: 900 reads and 100 errors x 1 ms"
 like "$(q "$DB" "SELECT message FROM events WHERE run_id = $(last_run) AND level = 'warning'")" \
 	"^299 I/O errors on 'v', first at offset 36864: Input/output error, and 1 more in the drain, after the window \(on_error=\"continue\"" \
 	"a warning names the target and the first error's offset (request 10: 9 x 4096); it counts the step's 299, and the one drained apart"
@@ -56,7 +56,7 @@ like "$(cat "$TMP/stderr")" "I/O error on 'v', first at offset 36864" "and says 
 # the worker sees the stop, completes at 11 ms: the step ends there, inside
 # second 0, which is kept as 0.011 s holding 10 reads and the error
 is "$(q "$DB" "SELECT group_concat(t || ':' || secs || ':' || read_ops || ':' || errors || ':' || printf('%.3f', occupancy), ' ') FROM samples WHERE step_id = $id")" \
-	"0:0.011:10:1:0.909" "the second the error stopped the step in is kept: 0.011 s, 10 reads, the error; occupancy over its 11 ms"
+	"0:0.011:10:1:1.000" "the second the error stopped the step in is kept: 0.011 s, 10 reads, the error; occupancy over its 11 ms (the error in flight too)"
 is "$(q "$DB" "SELECT window_s || ' ' || read_ops || ' ' || errors || ' ' || printf('%.1f', iops) FROM steps WHERE id = $id") $(q "$DB" "SELECT errors FROM step_targets WHERE step_id = $id")" \
 	"0.011 10 1 909.1 1" "the step: a window of 0.011 s, 10 reads, its 1 error (step_targets too), 909.1 IOPS over 11 ms"
 is "$(check_invariant "$DB" "$id")" 1 "the kept second adds up to the step's totals"

@@ -444,6 +444,9 @@ m core/worker.c '		if ((uint64_t)sec < w->wl->ramp)' '		if (0)' \
 m core/db/write.c '	if (t->window_s > 0 || s->kind == STEP_EXEC) {' '	if (1) {' \
 	'tests/iopath.t' 'a step with no window stores 0 IOPS and MB/s'
 
+m core/worker.c '	b->busy_ns += lat * k;	/* a failed I/O was in flight too */' '	b->busy_ns += failed ? 0 : lat * k;' \
+	'tests/errors.t' 'occupancy leaves out the failed I/Os in flight'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
