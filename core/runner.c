@@ -184,6 +184,11 @@ static void log_step_result(unsigned seq, const struct step_spec *s, const struc
 			log_info("step %u: %.1f MB/s", seq, t->res.mbps);
 		return;
 	}
+	if (!(t->ops[0] + t->ops[1])) {	/* no latency measured: none to print (show: -) */
+		log_info("step %u %s: %s: 0 IOPS, 0.0 MB/s, no I/O completed in the window, "
+			 "%llu errors", seq, s->name, status, (unsigned long long)t->res.errors);
+		return;
+	}
 	log_info("step %u %s: %s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us, "
 		 "max %.1f us, %llu errors", seq, s->name, status, t->res.iops, t->res.mbps,
 		 t->res.lat_mean, t->res.lat_p99, t->res.lat_max, (unsigned long long)t->res.errors);

@@ -112,6 +112,10 @@ run "$TMP/none.lua"; is $? 1 "every request fails: the step fails, exit 1"
 # request 1 fails at 1 ms; request 2, resubmitted in the same pass, at 2 ms
 like "$("$HB" show "$(last_run)" --db "$DB")" "all fail +failed +0 +0\.0 +0\.0 +- +- +- +2 " \
 	"show: no latency measured is '-' in mean, p99 and max, not 0.0; the 2 errors are counted"
+sed 's/duration = 2 }/duration = 2, on_error = "continue" }/' "$TMP/none.lua" > "$TMP/nonecont.lua"
+"$HB" run "$TMP/nonecont.lua" --db "$DB" --plugin-path "$PP" 2>"$TMP/stderr"
+like "$(cat "$TMP/stderr")" "step 1 all fail: done: 0 IOPS, 0\.0 MB/s, no I/O completed in the window, 1999 errors" \
+	"the step's log line says no I/O completed, not 'mean 0.0 us, p99 0.0 us'"
 
 # --- errors in the ramp: the message counts the step's errors, the ramp's apart
 # ramp = 1, duration = 2: second 0 (the ramp) holds 99 errors, seconds 1 and 2
