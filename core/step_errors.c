@@ -89,6 +89,10 @@ int step_errors(const struct step_spec *spec, const struct worker *ws, unsigned 
 				 "flight, %d times in a row: %s", spec->engine->desc->name, i,
 				 WORKER_IDLE_RETRIES, strerror(-w->fatal));
 			rc = w->fatal;
+		} else if (w->broke[0] && !rc) {
+			snprintf(err, len, "engine '%s' broke the plugin ABI in worker %u: %s",
+				 spec->engine->desc->name, i, w->broke);
+			rc = w->fatal;
 		} else if (w->fatal && !rc) {
 			snprintf(err, len, "engine '%s' failed in worker %u: %s",
 				 spec->engine->desc->name, i, strerror(-w->fatal));

@@ -1,5 +1,7 @@
 /* Worker threads: submit, reap, time every I/O, count it into its second. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +287,53 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	hist_add_n(&b->lat[io->op], lat, k);
 }
 
+/* The engine broke plugin.h's contract: a count past what it was given or
+ * asked for, a completion of a request it does not hold, more bytes than
+ * asked. Its counts and pointers are not used: the step fails saying what
+ * it did (step_errors.c), not with a crash or wrong figures. */
+static int engine_broke(struct worker *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int engine_broke(struct worker *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->broke, sizeof(w->broke), fmt, ap);
+	va_end(ap);
+	return -EPROTO;
+}
+
+/* A call's return: a count of at most max, or -errno (-1 to -4095) */
+static int engine_count(struct worker *w, const char *op, int rc, unsigned max)
+{
+	if (rc > (int)max)
+		return engine_broke(w, "%s() returned %d, for at most %u", op, rc, max);
+	if (rc < -4095)
+		return engine_broke(w, "%s() returned %d, neither a count nor -errno", op, rc);
+	return rc;
+}
+
+static bool engine_result_ok(struct worker *w, const struct hb_io *io)
+{
+	if (io->result <= (int64_t)io->len)
+		return true;
+	engine_broke(w, "a request of %u bytes completed with %lld", io->len,
+		     (long long)io->result);
+	return false;
+}
+
+/* A completion reap() returned: one of this worker's requests in flight */
+static bool engine_gave_back(struct worker *w, const struct hb_io *io)
+{
+	uintptr_t at = (uintptr_t)io - (uintptr_t)w->ios;
+
+	if (at >= w->depth * sizeof(*io) || at % sizeof(*io) || !w->flying[at / sizeof(*io)]) {
+		engine_broke(w, "reap() returned a request it was not given, or twice");
+		return false;
+	}
+	return engine_result_ok(w, io);
+}
+
 /* Offer the batch's *n requests to the engine. Those it takes leave the
  * batch, the others move to its front and *n says how many: an engine may
  * take none (plugin.h: its queue is full, a transient EAGAIN), and the loop
@@ -303,8 +352,8 @@ static int submit_batch(struct worker *w, unsigned *n, unsigned *inflight)
 
 		for (unsigned i = off; i < *n; i++)
 			w->batch[i]->submit_ns = now;
-		rc = ops->submit(w->ctx, w->batch + off, *n - off);
-
+		rc = engine_count(w, "submit", ops->submit(w->ctx, w->batch + off, *n - off),
+				  *n - off);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
@@ -371,17 +420,21 @@ static void finish_fill(struct worker *w, uint64_t now)
 }
 
 /* Collect n completions: count each into its second and, unless stopping,
- * refill its slot into the batch. */
-static void complete(struct worker *w, int n, uint64_t now, bool stopping, unsigned *nb)
+ * refill its slot into the batch; false (w->broke) at one the engine could
+ * not have returned, counting none from there on. */
+static bool complete(struct worker *w, int n, uint64_t now, bool stopping, unsigned *nb)
 {
 	for (int i = 0; i < n; i++) {
 		struct hb_io *io = w->done[i];
 
+		if (!engine_gave_back(w, io))
+			return false;
 		w->flying[io - w->ios] = false;
 		account(w, io, now);
 		if (!stopping && prepare_io(w, io))
 			w->batch[(*nb)++] = io;
 	}
+	return true;
 }
 
 static void worker_loop(struct worker *w)
@@ -407,7 +460,8 @@ static void worker_loop(struct worker *w)
 			continue;
 		}
 		idle = 0;
-		n = ops->reap(w->ctx, 1, w->depth, w->done, REAP_TIMEOUT_NS);
+		n = engine_count(w, "reap", ops->reap(w->ctx, 1, w->depth, w->done,
+						       REAP_TIMEOUT_NS), w->depth);
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;
@@ -420,7 +474,10 @@ static void worker_loop(struct worker *w)
 			stop_ns = now;
 			nb = 0;		/* prepared, never submitted */
 		}
-		complete(w, n, now, stopping, &nb);
+		if (!complete(w, n, now, stopping, &nb)) {
+			w->fatal = -EPROTO;
+			return;
+		}
 		inflight -= (unsigned)n;
 		publish(w, (int64_t)((now - w->t0) / NSEC_PER_SEC) - 1);
 		atomic_store_explicit(&w->inflight, inflight, memory_order_relaxed);
@@ -451,6 +508,7 @@ static void worker_loop_sync(struct worker *w)
 	}
 	while (now < end && !hb_stop_requested && !atomic_load(&w->sh->abort)) {
 		struct hb_io *io = &w->ios[next];
+		const char *op;
 		int n;
 
 		next = (next + 1) % w->depth;
@@ -466,9 +524,15 @@ static void worker_loop_sync(struct worker *w)
 		}
 		io->submit_ns = worker_now(w);
 		atomic_store_explicit(&w->inflight, 1, memory_order_relaxed);	/* for the drain notice */
-		if ((n = ops->submit(w->ctx, &io, 1)) != 1 ||
-		    (n = ops->reap(w->ctx, 1, 1, w->done, 0)) != 1) {
-			w->fatal = n < 0 ? n : -EIO;
+		op = "submit";
+		n = engine_count(w, op, ops->submit(w->ctx, &io, 1), 1);
+		if (n == 1)
+			n = engine_count(w, op = "reap", ops->reap(w->ctx, 1, 1, w->done, 0), 1);
+		if (n == 1 && !engine_result_ok(w, io))
+			n = -EPROTO;
+		if (n != 1) {
+			w->fatal = n < 0 ? n : engine_broke(w, "%s() returned 0: a synchronous "
+							    "engine takes and completes 1", op);
 			free(dry);
 			return;
 		}

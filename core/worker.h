@@ -93,6 +93,7 @@ struct worker {
 	int stuck_target;		/* the first of them's */
 	double drain_s;			/* how long the drain waited for them */
 	bool refused;			/* the engine took no request, none in flight */
+	char broke[112];		/* what the engine did against plugin.h, or "" */
 };
 
 /* Provided by step.c: the start handshake and the stop flag every worker reads. */
