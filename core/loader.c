@@ -62,15 +62,22 @@ static int check_ops(const struct hb_plugin *d, char *err, size_t len, const cha
 	} else if (d->kind == HB_PLUGIN_PROBE) {
 		const struct hb_probe_ops *o = d->ops;
 
-		if (!o || !o->collect) {
+		if (!o || o->struct_size < offsetof(struct hb_probe_ops, flags) + sizeof(o->flags) ||
+		    !o->collect) {
 			snprintf(err, len, "plugin '%s' (%s): probe descriptor lacks "
-				 "collect()", d->name, path);
+				 "collect() or flags", d->name, path);
 			return -EINVAL;
 		}
 	} else {
 		snprintf(err, len, "plugin '%s' (%s): unknown kind %d", d->name, path, d->kind);
 		return -EINVAL;
 	}
+	for (const struct hb_option *o = d->options; o && o->name; o++)
+		if (o->type < HB_OPT_BOOL || o->type > HB_OPT_DOUBLE) {
+			snprintf(err, len, "plugin '%s' (%s): option '%s' has type %d, not one "
+				 "of plugin.h's", d->name, path, o->name, (int)o->type);
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -97,8 +104,16 @@ int plugin_open(const char *path, struct plugin *out, char *err, size_t len)
 						      : "the plugin is newer");
 		goto reject;
 	}
-	if (d->struct_size < offsetof(struct hb_plugin, options) || !d->name || !*d->name) {
-		snprintf(err, len, "plugin '%s': descriptor is truncated or has no name", path);
+	/* every field up to options is 1.0's: a smaller one ends before a field
+	 * the core reads */
+	if (d->struct_size < sizeof(struct hb_plugin)) {
+		snprintf(err, len, "plugin '%s': descriptor is truncated: struct_size %u, "
+			 "ABI %d.x's is %zu", path, d->struct_size, HB_ABI_MAJOR,
+			 sizeof(struct hb_plugin));
+		goto reject;
+	}
+	if (!d->name || !*d->name) {
+		snprintf(err, len, "plugin '%s': descriptor has no name", path);
 		goto reject;
 	}
 	if (check_ops(d, err, len, path))

@@ -32,6 +32,12 @@ int main(void)
 	refused("no_reap.so", "required op", NULL, "an engine without reap()");
 	refused("no_symbol.so", "hbatest_plugin", NULL, "a shared object without the symbol");
 	refused("missing.so", "cannot load", NULL, "a file that does not exist");
+	refused("short_desc.so", "descriptor is truncated", NULL,
+		"a descriptor that ends before its options");
+	refused("short_probe.so", "lacks collect() or flags", NULL,
+		"a probe whose ops end before flags");
+	refused("opt_type.so", "option 'shape' has type 99", NULL,
+		"an option of a type plugin.h does not have");
 
 	ok(plugin_open(DIR "good.so", &p, err, sizeof(err)) == 0 &&
 	   !strcmp(p.desc->name, "good"), "a valid plugin loads (%s)", err);
