@@ -13,6 +13,7 @@
 #include "log.h"
 #include "paths.h"
 #include "loader.h"
+#include "step_spec.h"
 #include "util.h"
 
 /* Under ASan a plugin stays mapped after dlclose(): LeakSanitizer reports at
@@ -81,6 +82,27 @@ static int check_ops(const struct hb_plugin *d, char *err, size_t len, const cha
 	return 0;
 }
 
+/* A plan names a plugin (engine = "name") and gives its options as a step
+ * key (name = {...}): letters, digits, '_' and '-', and none of the step's
+ * own keys, which the plugin's options would take over. */
+static bool plugin_name_ok(const char *name, char *err, size_t len, const char *path)
+{
+	size_t n = strlen(name);
+
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n ||
+	    n > 64) {
+		snprintf(err, len, "plugin '%s': its name is not letters, digits, '_' and '-' "
+			 "(64 at most)", path);
+		return false;
+	}
+	if (step_key_builtin(name)) {
+		snprintf(err, len, "plugin '%s': its name '%s' is a step key, which its options "
+			 "would take over in a plan", path, name);
+		return false;
+	}
+	return true;
+}
+
 int plugin_open(const char *path, struct plugin *out, char *err, size_t len)
 {
 	const struct hb_plugin *d;
@@ -116,6 +138,8 @@ int plugin_open(const char *path, struct plugin *out, char *err, size_t len)
 		snprintf(err, len, "plugin '%s': descriptor has no name", path);
 		goto reject;
 	}
+	if (!plugin_name_ok(d->name, err, len, path))
+		goto reject;
 	if (check_ops(d, err, len, path))
 		goto reject;
 	out->desc = d;

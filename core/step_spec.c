@@ -43,12 +43,17 @@ static unsigned edit_distance(const char *a, const char *b)
 	return d[lb];
 }
 
-bool step_key_known(const char *k)
+bool step_key_builtin(const char *k)
 {
 	for (unsigned i = 0; step_keys[i]; i++)
 		if (strcmp(step_keys[i], k) == 0)
 			return true;
-	return plugins_find_any(k) != NULL;
+	return false;
+}
+
+bool step_key_known(const char *k)
+{
+	return step_key_builtin(k) || plugins_find_any(k) != NULL;
 }
 
 int step_unknown_key(const char *k, char *err, size_t len)

@@ -9,6 +9,8 @@
 
 /* A step key, or a plugin's name (its options)? */
 bool step_key_known(const char *key);
+/* One of the step's own keys, which no plugin may take as its name */
+bool step_key_builtin(const char *key);
 /* -EINVAL, err: "unknown key 'k'" with the nearest key or the list of keys. */
 int step_unknown_key(const char *key, char *err, size_t errlen);
 /* A fill (passes=) needs a write rw; without its own duration or ramp

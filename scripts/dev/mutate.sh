@@ -456,6 +456,9 @@ m core/worker.c 'at % sizeof(*io) || !w->flying[at / sizeof(*io)]) {' 'at % size
 m core/loader.c 'if (d->struct_size < sizeof(struct hb_plugin)) {' 'if (d->struct_size < offsetof(struct hb_plugin, options)) {' \
 	'unit/plugin_abi' 'a descriptor that ends before its options is loaded and read past'
 
+m core/loader.c '	if (step_key_builtin(name)) {' '	if (0) {' \
+	'unit/plugin_abi' 'a plugin named as a step key takes over every plan that uses that key'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -38,6 +38,9 @@ int main(void)
 		"a probe whose ops end before flags");
 	refused("opt_type.so", "option 'shape' has type 99", NULL,
 		"an option of a type plugin.h does not have");
+	refused("step_key_name.so", "its name 'tags' is a step key", NULL,
+		"a plugin named as a step key");
+	refused("odd_name.so", "not letters, digits", NULL, "a name with a space and a newline");
 
 	ok(plugin_open(DIR "good.so", &p, err, sizeof(err)) == 0 &&
 	   !strcmp(p.desc->name, "good"), "a valid plugin loads (%s)", err);
