@@ -26,8 +26,14 @@ const char *probe_root(void)
 static void emit(void *vctx, const char *key, const char *value)
 {
 	struct emit_ctx *c = vctx;
-	struct fact *v = realloc(c->f->v, (c->f->n + 1) * sizeof(*v));
+	struct fact *v;
 
+	if (!key || !*key) {	/* a fact needs a name: probes never fail a run */
+		log_warn("probe '%s' gave a fact without a name (value '%s'): left out",
+			 c->probe, value ? value : "");
+		return;
+	}
+	v = realloc(c->f->v, (c->f->n + 1) * sizeof(*v));
 	if (!v)
 		return;
 	c->f->v = v;

@@ -121,4 +121,11 @@ done
 printf '#!/bin/sh\necho "{ \\"smartctl\\": { \\"messages\\": [ { \\"string\\": \\"/dev/x: Unable to detect device type\\" } ], \\"exit_status\\": 1 } }"\n' > "$TMP/bin/smartctl"
 out=$(PATH="$TMP/bin:$PATH" "$HB" probe "$TMP/local.dat")
 like "$out" ' smart +status +unavailable: /dev/x: Unable to detect device type' "smart: a device smartctl cannot read says why"
+
+# --- a third-party probe that gives facts without a name (fixtures/plugins/nameless.c)
+out=$(HB_FIXTURE_NAMELESS=1 "$HB" probe --plugin-path "$ROOT/build/tests/plugins" 2>"$TMP/stderr"); rc=$?
+is "$rc" 0 "a probe giving a fact with a NULL or empty name: no crash"
+like "$out" '^  nameless +kept +yes$' "its named fact is kept"
+is "$(grep -c 'probe .nameless. gave a fact without a name' "$TMP/stderr")" 2 \
+	"the two without a name are left out, each with a warning"
 done_testing

@@ -459,6 +459,9 @@ m core/loader.c 'if (d->struct_size < sizeof(struct hb_plugin)) {' 'if (d->struc
 m core/loader.c '	if (step_key_builtin(name)) {' '	if (0) {' \
 	'unit/plugin_abi' 'a plugin named as a step key takes over every plan that uses that key'
 
+m core/probe.c 'if (!key || !*key) {' 'if (0) {' \
+	'tests/probes.t' 'a probe fact without a name crashes hbatest probe and every run'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
