@@ -409,6 +409,7 @@ int plugin_opts_check(const struct plugin *p, const struct hb_kv *kv, unsigned n
 	rc = ops->check(kv, n, msg, sizeof(msg));
 	if (!rc)
 		return 0;
+	msg[sizeof(msg) - 1] = '\0';	/* a check() that filled it without one */
 	snprintf(err, len, "%s: %s", p->desc->name, msg[0] ? msg : "options refused");
 	return rc < 0 ? rc : -EINVAL;
 }

@@ -88,5 +88,13 @@ int main(void)
 	   "and the core reads no check() past the ops' struct_size");
 	plugin_opts_free(kv, n);
 	plugin_close(&p);
+
+	char big[2048];	/* room for whatever lies past check()'s buffer */
+
+	ok(plugin_open(DIR "unterminated.so", &p, err, sizeof(err)) == 0 &&
+	   plugin_opts_check(&p, NULL, 0, big, sizeof(big)) == -EINVAL &&
+	   strlen(big) == strlen("unterminated: ") + 511 && big[strlen(big) - 1] == 'A',
+	   "a check() that leaves its err without a NUL: its 511 bytes, nothing past them");
+	plugin_close(&p);
 	return tap_done();
 }
