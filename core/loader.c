@@ -161,12 +161,25 @@ void plugin_close(struct plugin *p)
 	p->desc = NULL;
 }
 
-static bool already_loaded(const char *name)
+static const struct plugin *already_loaded(const char *name)
 {
 	for (unsigned i = 0; i < nplugins; i++)
 		if (strcmp(plugins[i].desc->name, name) == 0)
-			return true;
-	return false;
+			return &plugins[i];
+	return NULL;
+}
+
+/* Two plugins of one name: an earlier folder of the path wins (README), but
+ * in one folder (first loaded from this folder: at or after from) the order
+ * of the files' names would decide, silently, and a run stores only the
+ * name: said, since the user must choose. */
+static void shadowed(const struct plugin *first, const char *path, unsigned from)
+{
+	if (first >= plugins + from)
+		log_warn("plugins '%s' and '%s' are both named '%s': '%s' is used", first->path,
+			 path, first->desc->name, first->path);
+	else
+		log_debug("plugin '%s' at '%s' is shadowed", first->desc->name, path);
 }
 
 /* given: a folder the user named (--plugin-path, HBATEST_PLUGIN_PATH), whose
@@ -175,6 +188,7 @@ static void load_dir(const char *dir, bool given)
 {
 	struct dirent **list;
 	int n = scandir(dir, &list, NULL, alphasort);
+	unsigned from = nplugins;	/* the first one this folder adds */
 
 	if (n < 0 && given)
 		log_warn("plugin folder '%s' (--plugin-path or HBATEST_PLUGIN_PATH): %s", dir,
@@ -184,14 +198,15 @@ static void load_dir(const char *dir, bool given)
 		const char *nm = list[i]->d_name;
 		size_t l = strlen(nm);
 		char path[PATH_MAX], err[512];
+		const struct plugin *first;
 		struct plugin p;
 
 		if (l > 3 && strcmp(nm + l - 3, ".so") == 0) {
 			snprintf(path, sizeof(path), "%s/%s", dir, nm);
 			if (plugin_open(path, &p, err, sizeof(err)) < 0) {
 				log_warn("%s", err);
-			} else if (already_loaded(p.desc->name)) {	/* earlier path wins */
-				log_debug("plugin '%s' at '%s' is shadowed", p.desc->name, path);
+			} else if ((first = already_loaded(p.desc->name))) {
+				shadowed(first, path, from);
 				plugin_close(&p);
 			} else {
 				struct plugin *np = realloc(plugins, (nplugins + 1) * sizeof(*np));

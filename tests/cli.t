@@ -53,6 +53,19 @@ like "$out" '^good +engine' "a valid plugin on --plugin-path is listed"
 out=$("$HB" plugins --plugin-path "$TMP/no-such-folder" 2>&1); rc=$?
 like "$rc $out" "^0 hbatest: warning: plugin folder '$TMP/no-such-folder' \(--plugin-path or HBATEST_PLUGIN_PATH\): No such file" \
 	"a --plugin-path folder that does not exist is warned about, not silently skipped"
+# two files of one plugin name in one folder: the order of their names would
+# decide, and a run stores only the name; in two folders the earlier one wins
+mkdir -p "$TMP/dup" "$TMP/dup2"
+cp "$ROOT/build/tests/plugins/good.so" "$TMP/dup/a.so"
+cp "$ROOT/build/tests/plugins/good.so" "$TMP/dup/b.so"
+cp "$ROOT/build/tests/plugins/good.so" "$TMP/dup2/c.so"
+out=$("$HB" plugins --plugin-path "$TMP/dup" 2>&1)
+like "$out" "warning: plugins '$TMP/dup/a.so' and '$TMP/dup/b.so' are both named 'good': '$TMP/dup/a.so' is used" \
+	"two plugins of one name in one folder are warned about, naming both files"
+out=$("$HB" plugins --plugin-path "$TMP/dup2:$TMP/dup2:$TMP/dup" 2>&1)
+is "$(printf '%s\n' "$out" | grep -c 'both named')" 0 \
+	"one folder twice on the path, or a folder after another: no warning"
+like "$out" "^good +engine +1\.2 +$TMP/dup2/c\.so" "and the first folder's plugin is used"
 # show prints step names whole: cut at 30, "... QD16" would read as "... QD1"
 printf 'hb.run{ name = "4k random 70/30 read/write QD16", engine = "null", targets = "v", duration = 1 }\nhb.run{ name = "4k random 70/30 read/write QD1", engine = "null", targets = "v", duration = 1 }\n' > "$TMP/names.lua"
 "$HB" run "$TMP/names.lua" --db "$TMP/names.db" -q 2>/dev/null
