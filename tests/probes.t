@@ -122,6 +122,21 @@ printf '#!/bin/sh\necho "{ \\"smartctl\\": { \\"messages\\": [ { \\"string\\": \
 out=$(PATH="$TMP/bin:$PATH" "$HB" probe "$TMP/local.dat")
 like "$out" ' smart +status +unavailable: /dev/x: Unable to detect device type' "smart: a device smartctl cannot read says why"
 
+# --- NVMe native multipath (the default of most distributions): the disk is a
+# virtual head under nvme-subsystem, its path nvme0c0n1 under the controller
+M="$TMP/nvme-mp"; cp -a "$FIX/nvme-pcie4-x4" "$M"
+C="$M/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0"
+S="$M/sys/devices/virtual/nvme-subsystem/nvme-subsys0"
+mkdir -p "$S" "$C/nvme0c0n1"; mv "$C/nvme0n1" "$S/nvme0n1"; mkdir -p "$S/nvme0n1/multipath"
+ln -s "$(realpath --relative-to="$S" "$C")" "$S/nvme0"
+ln -s "$(realpath --relative-to="$S/nvme0n1/multipath" "$C/nvme0c0n1")" "$S/nvme0n1/multipath/nvme0c0n1"
+ln -sfn "$(realpath --relative-to="$M/sys/class/block" "$S/nvme0n1")" "$M/sys/class/block/nvme0n1"
+out=$(HBATEST_SYSFS_ROOT="$M" "$HB" probe /dev/nvme0n1 2>&1)
+like "$out" '^  block +device +nvme0n1$' "NVMe multipath: block reads the head"
+like "$out" '^  nvme +controller +nvme0$' "NVMe multipath: nvme finds the controller through the head's path"
+like "$out" '^  pcie +address +0000:01:00\.0$' "NVMe multipath: pcie finds the drive's PCI function"
+like "$out" '^ +ceiling_current_bytes_per_s +7876923077$' "NVMe multipath: and its link's ceiling"
+
 # --- a third-party probe that gives facts without a name (fixtures/plugins/nameless.c)
 out=$(HB_FIXTURE_NAMELESS=1 "$HB" probe --plugin-path "$ROOT/build/tests/plugins" 2>"$TMP/stderr"); rc=$?
 is "$rc" 0 "a probe giving a fact with a NULL or empty name: no crash"

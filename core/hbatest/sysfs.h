@@ -5,6 +5,7 @@
 
 #include "hbatest/plugin.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -71,6 +72,38 @@ static inline int hb_block_sysdir(const char *root, const char *target, char *ou
 		return -ENOENT;
 	snprintf(out, len, "%s", real + rl + 1);
 	return 0;
+}
+
+/* The folder of a disk (as hb_block_sysdir gives it) where its controller
+ * holds it. Under NVMe native multipath (CONFIG_NVME_MULTIPATH, the default
+ * of most distributions) the disk is a virtual head, sys/devices/virtual/
+ * nvme-subsystem/nvme-subsysN/nvmeXnY, with no PCI function above it; its
+ * paths, multipath/nvmeXcZnY, lie under each controller: the first path by
+ * name. Any other disk: dir itself. */
+static inline void hb_block_pathdir(const char *root, const char *dir, char *out, size_t len)
+{
+	char mp[3 * PATH_MAX], first[NAME_MAX + 1] = "", real[PATH_MAX], rroot[PATH_MAX] = "";
+	struct dirent *e;
+	size_t rl = 0;
+	DIR *d;
+
+	snprintf(out, len, "%s", dir);
+	if (strcmp(root, "/")) {
+		if (!realpath(root, rroot))
+			return;
+		rl = strlen(rroot);
+	}
+	snprintf(mp, sizeof(mp), "%s/%s/multipath", rroot, dir);
+	d = opendir(mp);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && (!first[0] || strcmp(e->d_name, first) < 0))
+			snprintf(first, sizeof(first), "%s", e->d_name);
+	closedir(d);
+	snprintf(mp + strlen(mp), sizeof(mp) - strlen(mp), "/%s", first);
+	if (first[0] && realpath(mp, real) && !strncmp(real, rroot, rl) && real[rl] == '/')
+		snprintf(out, len, "%s", real + rl + 1);
 }
 
 #endif

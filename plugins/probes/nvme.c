@@ -8,13 +8,16 @@
 static int nvme_collect(const char *root, const char *target, const struct hb_kv *opts,
 			unsigned nopts, hb_emit_fn emit, void *ctx)
 {
-	char dir[PATH_MAX], *slash;
+	char disk[PATH_MAX], dir[PATH_MAX], *slash;
 
 	(void)opts;
 	(void)nopts;
-	if (hb_block_sysdir(root, target, dir, sizeof(dir)) || !strstr(dir, "/nvme/"))
+	if (hb_block_sysdir(root, target, disk, sizeof(disk)))
 		return -ENOENT;
-	slash = strrchr(dir, '/');	/* .../nvme/nvme0/nvme0n1 -> .../nvme/nvme0 */
+	hb_block_pathdir(root, disk, dir, sizeof(dir));	/* a multipath head: a path */
+	if (!strstr(dir, "/nvme/"))
+		return -ENOENT;
+	slash = strrchr(dir, '/');	/* .../nvme/nvme0/nvme0n1 (or nvme0c0n1) -> .../nvme/nvme0 */
 	*slash = '\0';
 	emit(ctx, "controller", strrchr(dir, '/') + 1);
 	hb_emit_attr(root, dir, "model", "model", emit, ctx);

@@ -155,11 +155,15 @@ static void links(const char *root, const char *fn, hb_emit_fn emit, void *ctx)
 static int pcie_collect(const char *root, const char *target, const struct hb_kv *opts,
 			unsigned nopts, hb_emit_fn emit, void *ctx)
 {
-	char dir[PATH_MAX], fn[PATH_MAX], rel[PATH_MAX + 16], drv[PATH_MAX], real[PATH_MAX];
+	char disk[PATH_MAX], dir[PATH_MAX], fn[PATH_MAX], rel[PATH_MAX + 16], drv[PATH_MAX];
+	char real[PATH_MAX];
 
 	(void)opts;
 	(void)nopts;
-	if (hb_block_sysdir(root, target, dir, sizeof(dir)) || pci_function(dir, fn, sizeof(fn)))
+	if (hb_block_sysdir(root, target, disk, sizeof(disk)))
+		return -ENOENT;
+	hb_block_pathdir(root, disk, dir, sizeof(dir));	/* a multipath head: a path */
+	if (pci_function(dir, fn, sizeof(fn)))
 		return -ENOENT;
 	emit(ctx, "address", strrchr(fn, '/') + 1);
 	names(root, fn, emit, ctx);
