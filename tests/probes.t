@@ -137,6 +137,18 @@ like "$out" '^  nvme +controller +nvme0$' "NVMe multipath: nvme finds the contro
 like "$out" '^  pcie +address +0000:01:00\.0$' "NVMe multipath: pcie finds the drive's PCI function"
 like "$out" '^ +ceiling_current_bytes_per_s +7876923077$' "NVMe multipath: and its link's ceiling"
 
+# --- values that are not numbers: left out, not stored as 0 ------------------
+G="$TMP/garbled"; cp -a "$FIX/nvme-pcie4-x4" "$G"
+echo "unknown" > "$G/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/size"
+printf 'MemTotal:       unknown kB\n' > "$G/proc/meminfo"
+out=$(HBATEST_SYSFS_ROOT="$G" "$HB" probe /dev/nvme0n1 2>&1)
+like "$out" '^  block +device +nvme0n1$' "a garbled size: the block probe still reports the disk"
+is "$(printf '%s\n' "$out" | grep -cE '^ +(size_bytes|memory_bytes) ')" 0 \
+	"a non-numeric size or MemTotal is left out, not stored as 0"
+echo "36028797018963968" > "$G/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/size"
+out=$(HBATEST_SYSFS_ROOT="$G" "$HB" probe /dev/nvme0n1 2>&1)
+is "$(printf '%s\n' "$out" | grep -cE '^ +size_bytes ')" 0 "a size of 2^55 sectors (2^64 bytes) is left out, not wrapped to 0"
+
 # --- a third-party probe that gives facts without a name (fixtures/plugins/nameless.c)
 out=$(HB_FIXTURE_NAMELESS=1 "$HB" probe --plugin-path "$ROOT/build/tests/plugins" 2>"$TMP/stderr"); rc=$?
 is "$rc" 0 "a probe giving a fact with a NULL or empty name: no crash"

@@ -28,11 +28,17 @@ static int block_collect(const char *root, const char *target, const struct hb_k
 		return -ENOENT;
 	emit(ctx, "device", strrchr(dir, '/') + 1);
 	snprintf(rel, sizeof(rel), "%s/size", dir);
-	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) >= 0) {
-		char bytes[32];
+	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) > 0) {	/* 512 B sectors */
+		unsigned long long sectors;
+		char bytes[32], *end;
 
-		snprintf(bytes, sizeof(bytes), "%llu", strtoull(buf, NULL, 10) * 512);
-		emit(ctx, "size_bytes", bytes);
+		errno = 0;
+		sectors = strtoull(buf, &end, 10);
+		if (buf[0] >= '0' && buf[0] <= '9' && !*end && !errno &&
+		    sectors <= ULLONG_MAX / 512) {	/* else left out, not made 0 */
+			snprintf(bytes, sizeof(bytes), "%llu", sectors * 512);
+			emit(ctx, "size_bytes", bytes);
+		}
 	}
 	for (unsigned i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 		bool rev = !strcmp(attrs[i].key, "revision"), wwid = !strcmp(attrs[i].key, "wwid");

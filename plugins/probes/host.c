@@ -65,8 +65,13 @@ static void meminfo(const char *root, hb_emit_fn emit, void *ctx)
 	if (hb_sysfs_read(root, "proc/meminfo", buf, sizeof(buf)) < 0)
 		return;
 	p = strstr(buf, "MemTotal:");
-	if (p)
-		emit_u(emit, ctx, "memory_bytes", strtoull(p + 9, NULL, 10) * 1024);
+	if (p) {	/* "MemTotal:  131891340 kB": a value that is not one is left out */
+		char *end;
+		unsigned long long kb = strtoull(p + 9, &end, 10);
+
+		if (end > p + 9 && kb && kb <= ULLONG_MAX / 1024)
+			emit_u(emit, ctx, "memory_bytes", kb * 1024);
+	}
 }
 
 static void numa(const char *root, hb_emit_fn emit, void *ctx)
