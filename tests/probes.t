@@ -149,6 +149,18 @@ echo "36028797018963968" > "$G/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/
 out=$(HBATEST_SYSFS_ROOT="$G" "$HB" probe /dev/nvme0n1 2>&1)
 is "$(printf '%s\n' "$out" | grep -cE '^ +size_bytes ')" 0 "a size of 2^55 sectors (2^64 bytes) is left out, not wrapped to 0"
 
+# --- a partition: its disk's facts, and its own name and size ------------------
+P="$TMP/part"; cp -a "$FIX/mpt3sas-pcie3-x4" "$P"
+sdb=$(readlink -f "$P/sys/class/block/sdb")
+mkdir -p "$sdb/sdb1"; echo 1 > "$sdb/sdb1/partition"; echo 2048 > "$sdb/sdb1/size"
+ln -s "$(realpath --relative-to="$P/sys/class/block" "$sdb/sdb1")" "$P/sys/class/block/sdb1"
+out=$(HBATEST_SYSFS_ROOT="$P" "$HB" probe /dev/sdb1 2>&1)
+like "$out" '^  block +device +sdb$' "a partition is probed as its disk"
+like "$out" '^ +partition +sdb1$' "and says which partition it is"
+like "$out" '^ +partition_size_bytes +1048576$' "and its own size (2048 sectors), beside the disk's"
+out=$(HBATEST_SYSFS_ROOT="$P" "$HB" probe /dev/sdb 2>&1)
+is "$(printf '%s\n' "$out" | grep -c partition)" 0 "the disk itself has no partition facts"
+
 # --- a third-party probe that gives facts without a name (fixtures/plugins/nameless.c)
 out=$(HB_FIXTURE_NAMELESS=1 "$HB" probe --plugin-path "$ROOT/build/tests/plugins" 2>"$TMP/stderr"); rc=$?
 is "$rc" 0 "a probe giving a fact with a NULL or empty name: no crash"

@@ -6,6 +6,40 @@
 #include "hbatest/plugin.h"
 #include "hbatest/sysfs.h"
 
+/* "<dir>/size" in bytes: 512 B sectors; false when it is not a number (or
+ * its bytes pass 2^64): left out, not made 0 */
+static bool block_size(const char *root, const char *dir, char *out, size_t len)
+{
+	char rel[PATH_MAX + 16], buf[64], *end;
+	unsigned long long sectors;
+
+	snprintf(rel, sizeof(rel), "%s/size", dir);
+	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) <= 0 || buf[0] < '0' || buf[0] > '9')
+		return false;
+	errno = 0;
+	sectors = strtoull(buf, &end, 10);
+	if (*end || errno || sectors > ULLONG_MAX / 512)
+		return false;
+	snprintf(out, len, "%llu", sectors * 512);
+	return true;
+}
+
+/* A partition's facts are its disk's, which says nothing of the partition:
+ * its own name and size beside them. */
+static void block_partition(const char *root, const char *target, hb_emit_fn emit, void *ctx)
+{
+	const char *name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	char dir[PATH_MAX], rel[PATH_MAX + 16], buf[64];
+
+	snprintf(dir, sizeof(dir), "sys/class/block/%s", name);
+	snprintf(rel, sizeof(rel), "%s/partition", dir);
+	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) < 0)
+		return;
+	emit(ctx, "partition", name);
+	if (block_size(root, dir, buf, sizeof(buf)))
+		emit(ctx, "partition_size_bytes", buf);
+}
+
 static int block_collect(const char *root, const char *target, const struct hb_kv *opts,
 			 unsigned nopts, hb_emit_fn emit, void *ctx)
 {
@@ -27,19 +61,9 @@ static int block_collect(const char *root, const char *target, const struct hb_k
 	if (hb_block_sysdir(root, target, dir, sizeof(dir)))
 		return -ENOENT;
 	emit(ctx, "device", strrchr(dir, '/') + 1);
-	snprintf(rel, sizeof(rel), "%s/size", dir);
-	if (hb_sysfs_read(root, rel, buf, sizeof(buf)) > 0) {	/* 512 B sectors */
-		unsigned long long sectors;
-		char bytes[32], *end;
-
-		errno = 0;
-		sectors = strtoull(buf, &end, 10);
-		if (buf[0] >= '0' && buf[0] <= '9' && !*end && !errno &&
-		    sectors <= ULLONG_MAX / 512) {	/* else left out, not made 0 */
-			snprintf(bytes, sizeof(bytes), "%llu", sectors * 512);
-			emit(ctx, "size_bytes", bytes);
-		}
-	}
+	if (block_size(root, dir, buf, sizeof(buf)))
+		emit(ctx, "size_bytes", buf);
+	block_partition(root, target, emit, ctx);
 	for (unsigned i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 		bool rev = !strcmp(attrs[i].key, "revision"), wwid = !strcmp(attrs[i].key, "wwid");
 

@@ -471,8 +471,11 @@ m core/loader.c 'if (first >= plugins + from)' 'if (0)' \
 m plugins/probes/pcie.c 'hb_block_pathdir(root, disk, dir, sizeof(dir));' 'snprintf(dir, sizeof(dir), "%s", disk);' \
 	'tests/probes.t' 'an NVMe multipath head gets no pcie facts (no link ceiling, no downtrained warning)'
 
-m plugins/probes/block.c 'sectors <= ULLONG_MAX / 512) {' 'sectors) {' \
+m plugins/probes/block.c '|| errno || sectors > ULLONG_MAX / 512)' '|| errno)' \
 	'tests/probes.t' 'a disk size past 2^64 bytes wraps (to 0) in the block probe'
+
+m plugins/probes/block.c '	block_partition(root, target, emit, ctx);' '	(void)block_partition;' \
+	'tests/probes.t' 'a partition target stored with its disk size and nothing of the partition'
 
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
