@@ -28,6 +28,12 @@ local function values(v)
   return { v }
 end
 
+-- What a wrong value is, for an error: "a number (5)", never a table's address
+local function what(v)
+  if type(v) == "table" or type(v) == "function" then return "a " .. type(v) end
+  return ("a %s (%s)"):format(type(v), tostring(v))
+end
+
 local function show(v)
   if type(v) ~= "table" then return tostring(v) end
   local parts = {}
@@ -51,9 +57,23 @@ local sweep_order = { "bs", "write_pct", "oio" }
 function hb.sweep(t)
   if type(t) ~= "table" then error("hb.sweep: expected a table", 2) end
   check_keys(t, sweep_keys, "hb.sweep")
+  -- checked here, not when first used: stop is never called in the dry pass
+  if t.base ~= nil and type(t.base) ~= "table" then
+    error(("hb.sweep: base is %s: expected a table of step keys"):format(what(t.base)), 2)
+  end
+  if t.stop ~= nil and type(t.stop) ~= "function" then
+    error(("hb.sweep: stop is %s: expected a function(result, point) that returns true "
+      .. "to skip the rest of the innermost axis"):format(what(t.stop)), 2)
+  end
+  if t.group ~= nil and type(t.group) ~= "string" then
+    error(("hb.sweep: group is %s: expected a string"):format(what(t.group)), 2)
+  end
   local base = t.base or {}
   local axes = {}
   for _, key in ipairs(sweep_order) do
+    if type(t[key]) == "table" and next(t[key]) == nil then
+      error(("hb.sweep: %s={} has no values: a sweep needs at least one point"):format(key), 2)
+    end
     local vals = values(t[key])
     if vals then axes[#axes + 1] = { key = key, values = vals } end
   end

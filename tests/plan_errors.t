@@ -80,6 +80,15 @@ bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max
 	"hb.steady: max_rounds=0: expected a whole number, at least 1" "hb.steady with no rounds (an internal error before)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = -3 }' 1 \
 	"hb.steady: window=-3: expected a whole number, at least 2" "hb.steady with a negative window (accepted before)"
+# hb.sweep's own keys: stop is never called in the dry pass, so a wrong type
+# there passed it and failed the night after the first point
+bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 },
+  oio = { 1, 2 }, stop = 5 }' 1 "hb.sweep: stop is a number \\(5\\): expected a function" \
+	"hb.sweep stop= that is not a function (refused only after step 1 before)"
+bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 1 }, group = {} }' 1 \
+	"hb.sweep: group is a table: expected a string" "hb.sweep group= a table (an error in hbatest.lua before)"
+bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = {} }' 1 \
+	"hb.sweep: oio=\\{\\} has no values" "a sweep of no points (a table address as the oio before)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = 30, max_rounds = 5 }' 1 \
 	"hb.steady: window=30 is more than max_rounds=5" "a window that could never be attained"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 2 }' 1 \

@@ -477,6 +477,9 @@ m plugins/probes/block.c '|| errno || sectors > ULLONG_MAX / 512)' '|| errno)' \
 m plugins/probes/block.c '	block_partition(root, target, emit, ctx);' '	(void)block_partition;' \
 	'tests/probes.t' 'a partition target stored with its disk size and nothing of the partition'
 
+m scripts/hbatest.lua 'if t.stop ~= nil and type(t.stop) ~= "function" then' 'if false then' \
+	'tests/plan_errors.t' 'hb.sweep takes a stop that is not a function until the real pass calls it'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
