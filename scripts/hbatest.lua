@@ -181,8 +181,28 @@ local steady_keys = { workload = true, workloads = true, round = true, track = t
 function hb.steady(t)
   if type(t) ~= "table" then error("hb.steady: expected a table", 2) end
   check_keys(t, steady_keys, "hb.steady")
+  if t.workload ~= nil and t.workloads ~= nil then
+    error("hb.steady: give workload = {...} or workloads = {...}, not both", 2)
+  end
   local workloads = t.workloads or { t.workload }
-  if #workloads == 0 then error("hb.steady: give workload = {...} or workloads = {...}", 2) end
+  if type(workloads) ~= "table" or #workloads == 0 then
+    error("hb.steady: give workload = {...} or workloads = {...}", 2)
+  end
+  for i, w in ipairs(workloads) do
+    if type(w) ~= "table" then
+      error(("hb.steady: workload %d is %s: expected a table of step keys"):format(i, what(w)), 2)
+    end
+  end
+  -- the limits are shares of the window's mean; checked here, as the dry
+  -- pass's zero figures never reach the comparison that uses them
+  for _, key in ipairs{ "max_data_excursion", "max_slope_excursion" } do
+    local v = t[key]
+    if v ~= nil and (type(v) ~= "number" or not (v > 0 and v <= 1)) then
+      error(("hb.steady: %s is %s: expected a share of the window's mean above 0 "
+        .. "and at most 1, such as %s for %d%%"):format(key, what(v),
+        snia.defaults[key], math.floor(snia.defaults[key] * 100 + 0.5)), 2)
+    end
+  end
   local name = t.name or "steady state"
   local track = t.track or "iops"
   local track_step = t.track_step or 1

@@ -89,6 +89,19 @@ bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 
 	"hb.sweep: group is a table: expected a string" "hb.sweep group= a table (an error in hbatest.lua before)"
 bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = {} }' 1 \
 	"hb.sweep: oio=\\{\\} has no values" "a sweep of no points (a table address as the oio before)"
+# hb.steady's limits are shares of the mean: the dry pass's zero figures never
+# reach the comparison, so "20%" failed the real run at its second round and
+# 20 (meant as percent) made any series steady
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = 2, max_rounds = 2,
+  max_data_excursion = "20%" }' 1 "hb.steady: max_data_excursion is a string \\(20%\\): expected a share of the window.s mean above 0 and at most 1, such as 0.2 for 20%" \
+	"hb.steady max_data_excursion a string (failed the real run in snia.lua before)"
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = 2, max_rounds = 2,
+  max_slope_excursion = 10 }' 1 "hb.steady: max_slope_excursion is a number \\(10\\): .* such as 0.1 for 10%" \
+	"hb.steady max_slope_excursion=10, a percentage (any series was steady before)"
+bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, workloads = {} }' 1 \
+	"hb.steady: give workload = \\{...\\} or workloads = \\{...\\}, not both" "hb.steady with workload and workloads (workload ignored before)"
+bad 'hb.steady{ workload = "4k randwrite" }' 1 "hb.steady: workload 1 is a string \\(4k randwrite\\): expected a table" \
+	"hb.steady workload that is not a table (an error in hbatest.lua before)"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, window = 30, max_rounds = 5 }' 1 \
 	"hb.steady: window=30 is more than max_rounds=5" "a window that could never be attained"
 bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max_rounds = 2 }' 1 \

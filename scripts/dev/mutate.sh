@@ -480,6 +480,9 @@ m plugins/probes/block.c '	block_partition(root, target, emit, ctx);' '	(void)bl
 m scripts/hbatest.lua 'if t.stop ~= nil and type(t.stop) ~= "function" then' 'if false then' \
 	'tests/plan_errors.t' 'hb.sweep takes a stop that is not a function until the real pass calls it'
 
+m scripts/hbatest.lua 'if v ~= nil and (type(v) ~= "number" or not (v > 0 and v <= 1)) then' 'if false then' \
+	'tests/plan_errors.t' 'hb.steady takes excursion limits of any type and size (20 for 20 %)'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
