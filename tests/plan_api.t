@@ -167,4 +167,21 @@ is "$(q "$DB" "SELECT sum(t.read_ops) = s.read_ops AND sum(t.write_ops) = s.writ
 	AND sum(t.write_bytes) = 4096 * sum(t.write_ops)
 	FROM step_targets t JOIN steps s ON s.id = t.step_id WHERE t.step_id = $sid")" 1 \
 	"randrw: per-target reads and writes each add up to the step's, every target did both"
+# --target replaces the plan's targets, those of hb.plan{defaults=} too (it
+# was ignored there: the step measured the plan's device); a step's own
+# targets stay its own
+cat > "$TMP/deftgt.lua" <<'LUA'
+hb.plan{ defaults = { engine = "null", targets = { "plan-a", "plan-b" }, oio = 2, duration = 1 } }
+hb.run{ name = "by default" }
+hb.run{ name = "its own", targets = "own" }
+LUA
+run "$TMP/deftgt.lua" --target cli; ok $? "a plan with targets in its defaults runs with --target"
+id=$(last_run)
+is "$(q "$DB" "SELECT group_concat(json_extract(params_json, '\$.targets'), ' ') FROM (SELECT params_json FROM steps WHERE run_id = $id ORDER BY seq)")" \
+	'["cli"] ["own"]' "--target replaces the defaults' targets; a step's own targets stay"
+is "$(q "$DB" "SELECT group_concat(path, ' ') FROM (SELECT path FROM targets WHERE run_id = $id ORDER BY path)")" \
+	"cli own" "the run's targets are those measured"
+run "$TMP/deftgt.lua"; ok $? "and without --target"
+is "$(q "$DB" "SELECT json_extract(params_json, '\$.targets') FROM steps WHERE run_id = $(last_run) AND seq = 1")" \
+	'["plan-a","plan-b"]' "without --target the defaults' targets"
 done_testing

@@ -1,8 +1,9 @@
 /* The targets key of a step table: a path, or a list of paths or target
- * names; absent, hb.targets. */
+ * names; absent, the defaults' (unless --target), then hb.targets. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua/state.h"
 #include "lua/step_keys.h"
 
 #define TARGET_WANT "a path string or a target name, such as \"/dev/sdb\" or \"vol\""
@@ -39,19 +40,13 @@ static int bad_target_key(struct keyctx *k, const char *key)
 	return -EINVAL;
 }
 
-int step_get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
+/* The targets value at the top (popped) into wl; key names it in errors */
+static int read_targets(struct keyctx *k, const char *key, struct workload *wl)
 {
 	lua_State *L = k->L;
-	int t = get_key(L, k->idx, k->def, "targets");
-	const char *key = "targets";
+	int t = lua_type(L, -1);
 	lua_Integer n;
 
-	if (t == LUA_TNIL) {
-		lua_pop(L, 1);
-		lua_pushvalue(L, targets_idx);
-		t = lua_type(L, -1);
-		key = "hb.targets";
-	}
 	if (t == LUA_TSTRING) {
 		lua_newtable(L);
 		lua_insert(L, -2);
@@ -73,4 +68,35 @@ int step_get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
 	}
 	lua_pop(L, 1);
 	return 0;
+}
+
+/* The step's own targets, else the defaults', else hb.targets. --target
+ * replaces the plan's targets, those of hb.plan{defaults=} too; a mistake
+ * in the defaults' is still one (as in another engine's options). */
+int step_get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
+{
+	lua_State *L = k->L;
+	struct workload unused = { 0 };
+	bool cli;
+	int rc;
+
+	if (lua_getfield(L, k->idx, "targets") != LUA_TNIL)
+		return read_targets(k, "targets", wl);
+	lua_pop(L, 1);
+	cli = lua_getfield(L, LUA_REGISTRYINDEX, REG_CLI_TARGETS) != LUA_TNIL;
+	lua_pop(L, 1);
+	if (k->def && lua_getfield(L, k->def, "targets") != LUA_TNIL) {
+		if (!cli)
+			return read_targets(k, "targets", wl);
+		rc = read_targets(k, "targets", &unused);
+		for (unsigned i = 0; i < unused.ntargets; i++)
+			free(unused.targets[i].path);
+		free(unused.targets);
+		if (rc)
+			return rc;
+	} else if (k->def) {
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, targets_idx);
+	return read_targets(k, "hb.targets", wl);
 }
