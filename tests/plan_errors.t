@@ -185,6 +185,16 @@ rawset(hb, "allow_exec", true)
 hb.exec{ cmd = "touch '"$TMP"'/wiped" }' 3 "needs --allow-exec on the command line" \
 	"a plan cannot grant itself --allow-exec" --set allow_exec=true
 [ ! -e "$TMP/wiped" ]; ok $? "the refused commands did not run"
+# hb.exec's other keys: a negative estimate wrapped the plan's estimate to
+# 5124095576030430h, "1h" was read as 0 s, name={} and group=7 were dropped
+bad 'hb.exec{ cmd = "true", estimate = -1000 }' 1 "hb.exec: estimate=-1000: expected the seconds it may take" \
+	"hb.exec estimate below 0" --allow-exec
+bad 'hb.exec{ cmd = "true", estimate = "1h" }' 1 "hb.exec: estimate=1h: expected the seconds it may take" \
+	"hb.exec estimate that is not a number" --allow-exec
+bad 'hb.exec{ cmd = "true", name = {} }' 1 "hb.exec: name=a table: expected a string" \
+	"hb.exec name that is a table" --allow-exec
+bad 'hb.exec{ cmd = "true", group = 7 }' 1 "hb.exec: group=7: expected a string" \
+	"hb.exec group that is a number" --allow-exec
 
 # a plan's Lua has limits: wall time in the dry pass, memory, and error values
 # that are not strings still give a message with the plan line

@@ -208,6 +208,34 @@ static int l_run(lua_State *L)
 }
 
 /* ---- hb.exec{ cmd=, bytes=, name=, group=, estimate= } ----------------- */
+/* The value at the top for an error: its text, or its type (never an address) */
+static const char *exec_shown(lua_State *L)
+{
+	int t = lua_type(L, -1);
+
+	if (t == LUA_TSTRING)
+		return *lua_tostring(L, -1) ? lua_tostring(L, -1) : "\"\"";
+	if (t == LUA_TNUMBER || t == LUA_TBOOLEAN)
+		return luaL_tolstring(L, -1, NULL);
+	return t == LUA_TTABLE ? "a table" : t == LUA_TFUNCTION ? "a function" : "a value";
+}
+
+/* key of hb.exec's table (at 1): absent, or a string (copied to *out) */
+static int exec_opt_str(lua_State *L, const char *key, char **out, char *err, size_t len)
+{
+	int t = lua_getfield(L, 1, key);
+
+	if (t == LUA_TSTRING && *lua_tostring(L, -1)) {
+		*out = strdup(lua_tostring(L, -1));
+	} else if (t != LUA_TNIL) {
+		snprintf(err, len, "%s=%s: expected a string that is not empty", key,
+			 exec_shown(L));
+		return -EINVAL;
+	}
+	lua_pop(L, 1);
+	return 0;
+}
+
 static int exec_spec(lua_State *L, struct step_spec *s, char *err, size_t len)
 {
 	static const char *const keys[] = { "cmd", "bytes", "name", "group", "estimate", NULL };
@@ -239,10 +267,19 @@ static int exec_spec(lua_State *L, struct step_spec *s, char *err, size_t len)
 			 luaL_tolstring(L, -1, NULL));
 		return -EINVAL;
 	}
-	s->name = strdup(lua_getfield(L, 1, "name") == LUA_TSTRING ? lua_tostring(L, -1) : s->cmd);
-	if (lua_getfield(L, 1, "group") == LUA_TSTRING)
-		s->group = strdup(lua_tostring(L, -1));
-	s->estimate = lua_getfield(L, 1, "estimate") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+	if (exec_opt_str(L, "name", &s->name, err, len) ||
+	    exec_opt_str(L, "group", &s->group, err, len))
+		return -EINVAL;
+	if (!s->name)
+		s->name = strdup(s->cmd);
+	/* seconds, for the plan's time estimate only; a negative one wrapped it */
+	if (lua_getfield(L, 1, "estimate") != LUA_TNIL && (lua_type(L, -1) != LUA_TNUMBER ||
+	    !(lua_tonumber(L, -1) >= 0 && lua_tonumber(L, -1) <= 1e9))) {
+		snprintf(err, len, "estimate=%s: expected the seconds it may take, a number "
+			 "from 0 to 1000000000", exec_shown(L));
+		return -EINVAL;
+	}
+	s->estimate = lua_tonumber(L, -1);
 	struct strbuf b = { 0 };
 
 	sb_printf(&b, "{\"cmd\":");
