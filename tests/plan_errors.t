@@ -64,6 +64,12 @@ bad 'hb.run{ engine = "null", duration = 1, targets = { "a", x = "b" } }' 1 \
 	'targets has the key x, which is not a list position: give a list' "a targets key that is a name, not a position"
 bad 'hb.run{ engine = "null", duration = 1, targets = { "a", [3] = "c" } }' 1 \
 	'targets has the key 3, which is not a list position' "a targets list with a hole"
+# tags: a list of strings; { card = "9361" } was stored as [], the tag lost
+bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "raid5", card = "9361" } }' 1 \
+	'tags has the key card, which is not a list position: give a string or a list of strings' \
+	"tags with a named key (stored as [] before)"
+bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "a", 7 } }' 1 \
+	'tags\[2\] is a number: each tag must be a string' "a tag that is a number (a table address in the message before)"
 bad 'hb.run{ engine = "null", duration = 1, targets = 5 }' 1 \
 	'targets=5: expected a path string or a target name, .* or a table of them' "targets that is a number"
 bad 'hb.run{ range = 2.0, size = "1m" }' 1 \

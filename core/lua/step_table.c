@@ -412,12 +412,22 @@ static int get_tags(struct keyctx *k, struct step_spec *s)
 	} else if (t == LUA_TTABLE) {
 		lua_Integer n = luaL_len(L, -1);
 
+		/* { card = "9361" } was stored as [], the tag lost */
+		for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+			if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 ||
+			    lua_tointeger(L, -2) > n) {
+				snprintf(k->err, k->len, "tags has the key %s, which is not a list "
+					 "position: give a string or a list of strings such as "
+					 "{ \"9361-8i\", \"pcie3x8\" }", luaL_tolstring(L, -2, NULL));
+				return -EINVAL;
+			}
 		sb_printf(&b, "[");
 		for (lua_Integer i = 1; i <= n; i++) {
 			if (lua_rawgeti(L, -1, i) != LUA_TSTRING) {
-				lua_pop(L, 1);
+				snprintf(k->err, k->len, "tags[%lld] is a %s: each tag must be a "
+					 "string", (long long)i, luaL_typename(L, -1));
 				sb_free(&b);
-				return bad(k, "tags", "a string or a list of strings");
+				return -EINVAL;
 			}
 			sb_printf(&b, "%s", i > 1 ? "," : "");
 			sb_json_str(&b, lua_tostring(L, -1));
