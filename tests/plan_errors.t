@@ -64,6 +64,9 @@ bad 'hb.run{ engine = "null", duration = 1, targets = { "a", x = "b" } }' 1 \
 	'targets has the key x, which is not a list position: give a list' "a targets key that is a name, not a position"
 bad 'hb.run{ engine = "null", duration = 1, targets = { "a", [3] = "c" } }' 1 \
 	'targets has the key 3, which is not a list position' "a targets list with a hole"
+# a value without its key: the message named the table ("not a table")
+bad 'hb.run{ engine = "null", targets = "v", duration = 1, "randwrite" }' 1 \
+	'a step key must be a name, not a number \(1\): a value without its name' "a step value without its key"
 # tags: a list of strings; { card = "9361" } was stored as [], the tag lost
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "raid5", card = "9361" } }' 1 \
 	'tags has the key card, which is not a list position: give a string or a list of strings' \

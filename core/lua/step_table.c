@@ -24,10 +24,15 @@ int plan_check_keys(lua_State *L, int idx, char *err, size_t len)
 	lua_pushnil(L);
 	while (lua_next(L, idx)) {
 		lua_pop(L, 1);
-		if (lua_type(L, -1) != LUA_TSTRING) {
-			lua_pop(L, 1);
-			snprintf(err, len, "a step key must be a name, not a %s",
-				 luaL_typename(L, -1));
+		if (lua_type(L, -1) != LUA_TSTRING) {	/* the key's type, not the table's */
+			const char *type = luaL_typename(L, -1), *text = NULL;
+
+			if (lua_type(L, -1) == LUA_TNUMBER || lua_type(L, -1) == LUA_TBOOLEAN)
+				text = luaL_tolstring(L, -1, NULL);	/* never an address */
+			snprintf(err, len, "a step key must be a name, not a %s%s%s%s: a value "
+				 "without its name = ?", type, text ? " (" : "", text ? text : "",
+				 text ? ")" : "");
+			lua_settop(L, idx);
 			return -EINVAL;
 		}
 		if (!step_key_known(lua_tostring(L, -1))) {

@@ -492,6 +492,9 @@ m core/lua/api.c '!(lua_tonumber(L, -1) >= 0 && lua_tonumber(L, -1) <= 1e9)' '!(
 m core/lua/step_table.c 'if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 ||' 'if (0 && (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1) ||' \
 	'tests/plan_errors.t' 'tags with named keys stored as an empty list, the tags lost'
 
+m core/lua/step_table.c 'const char *type = luaL_typename(L, -1), *text = NULL;' 'const char *type = luaL_typename(L, -2), *text = NULL;' \
+	'tests/plan_errors.t' 'a step key that is not a name reported with the type of another value'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
