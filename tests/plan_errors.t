@@ -67,6 +67,10 @@ bad 'hb.run{ engine = "null", duration = 1, targets = { "a", [3] = "c" } }' 1 \
 # a value without its key: the message named the table ("not a table")
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, "randwrite" }' 1 \
 	'a step key must be a name, not a number \(1\): a value without its name' "a step value without its key"
+# a key named after another plugin holds a table of its options, even in a
+# step of another engine: sim = "pcie3x4" in a null step was dropped
+bad 'hb.run{ engine = "null", targets = "v", duration = 1, sim = "pcie3x4" }' 1 \
+	"sim=pcie3x4: expected a table of that plugin.s options" "another engine's key that is not a table"
 # tags: a list of strings; { card = "9361" } was stored as [], the tag lost
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "raid5", card = "9361" } }' 1 \
 	'tags has the key card, which is not a list position: give a string or a list of strings' \

@@ -351,6 +351,8 @@ static int check_other_opts(struct keyctx *k, const struct plugin *engine)
 		if (p == engine)
 			continue;
 		t = get_key(k->L, k->idx, k->def, p->desc->name);
+		if (t != LUA_TTABLE && t != LUA_TNIL)	/* sim = 5: dropped before */
+			return bad(k, p->desc->name, "a table of that plugin's options");
 		if (t != LUA_TTABLE) {
 			lua_pop(k->L, 1);
 			continue;

@@ -495,6 +495,9 @@ m core/lua/step_table.c 'if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 |
 m core/lua/step_table.c 'const char *type = luaL_typename(L, -1), *text = NULL;' 'const char *type = luaL_typename(L, -2), *text = NULL;' \
 	'tests/plan_errors.t' 'a step key that is not a name reported with the type of another value'
 
+m core/lua/step_table.c 'return bad(k, p->desc->name, "a table of that plugin' 'if (0) return bad(k, p->desc->name, "a table of that plugin' \
+	'tests/plan_errors.t' 'a key named after another plugin that is not a table is dropped'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
