@@ -149,6 +149,24 @@ static int check_twice(const struct step_spec *s, unsigned i, char *err, size_t 
 	return 0;
 }
 
+/* A range, or a device's size=, past the target's end was cut to it without
+ * a word, the step measuring less than the plan and its params said. */
+static int check_sizes(const struct step_spec *s, const struct target_spec *t, char *err,
+		       size_t len)
+{
+	const char *key = s->wl.range > t->size ? "range" : "size";
+	uint64_t v = s->wl.range > t->size ? s->wl.range : s->wl.size;
+
+	if (v <= t->size || (!strcmp(key, "size") && t->kind != TARGET_BLOCK))
+		return 0;
+	snprintf(err, len, "%s=%llu is more than target '%s' holds (%llu bytes)%s", key,
+		 (unsigned long long)v, t->path, (unsigned long long)t->size,
+		 !strcmp(key, "range") ? ": give at most its size, or a share such as 0.5 "
+		 "(1 for all of it)" : ": size= lays out a file; a block device is measured "
+		 "as it is");
+	return -EINVAL;
+}
+
 int step_range_bytes(struct workload *wl, double v, char *err, size_t len)
 {
 	if (v == floor(v) && v >= workload_max_bs(wl) && v < 0x1p63) {
@@ -175,6 +193,8 @@ int step_resolve_targets(struct step_spec *s, char *err, size_t len)
 		rc = target_resolve(t->path, want, virt, &t->kind, &t->size, &t->create, err, len);
 
 		if (rc)
+			return rc;
+		if ((rc = check_sizes(s, t, err, len)))
 			return rc;
 		if ((rc = check_twice(s, i, err, len)))
 			return rc;

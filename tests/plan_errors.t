@@ -85,6 +85,9 @@ bad 'hb.run{ range = 2.0, size = "1m" }' 1 \
 bad 'hb.run{ range = 1.5, size = "1m" }' 1 'range=1\.5: a share is at most 1' "range=1.5"
 bad 'hb.run{ bs = "8k", range = 4096, size = "1m" }' 1 'range=4096: a share is at most 1' \
 	"range=4096 bytes below bs=8k"
+bad 'hb.run{ engine = "null", targets = "v", range = "2g", duration = 1 }' 1 \
+	"range=2147483648 is more than target .v. holds \\(1073741824 bytes\\): give at most its size" \
+	"a range past the target's end (cut to it without a word before)"
 printf 'hb.run{ engine = "null", targets = "v", range = 8192, duration = 1 }\n' > "$TMP/range.lua"
 "$HB" run "$TMP/range.lua" --dry-run >/dev/null; ok $? "range=8192: whole bytes, at least a block, still accepted"
 bad 'hb.sleep(0/0)' 1 "hb.sleep: -?nan seconds: expected 0 to 10000000" "hb.sleep of NaN (it slept forever)"

@@ -498,6 +498,9 @@ m core/lua/step_table.c 'const char *type = luaL_typename(L, -1), *text = NULL;'
 m core/lua/step_table.c 'return bad(k, p->desc->name, "a table of that plugin' 'if (0) return bad(k, p->desc->name, "a table of that plugin' \
 	'tests/plan_errors.t' 'a key named after another plugin that is not a table is dropped'
 
+m core/step_spec.c 'if (v <= t->size || (!strcmp(key, "size") && t->kind != TARGET_BLOCK))' 'if (1)' \
+	'tests/plan_errors.t' 'a range past the targets end cut to it without a word'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
