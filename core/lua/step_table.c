@@ -174,6 +174,13 @@ static int get_bs(struct keyctx *k, struct workload *wl)
 			wl->bs[j] = wl->bs[j - 1];
 			wl->bs[j - 1] = tmp;
 		}
+	for (unsigned i = 1; i < wl->nbs; i++)	/* {["4k"]=1, ["4096"]=1}: 4k:1,4k:1 */
+		if (wl->bs[i].size == wl->bs[i - 1].size) {
+			snprintf(k->err, k->len, "bs: the mix names the size %u twice (as \"4k\" "
+				 "and \"4096\" are one size): give its weights together",
+				 wl->bs[i].size);
+			return -EINVAL;
+		}
 	return 0;
 }
 

@@ -501,6 +501,9 @@ m core/lua/step_table.c 'return bad(k, p->desc->name, "a table of that plugin' '
 m core/step_spec.c 'if (v <= t->size || (!strcmp(key, "size") && t->kind != TARGET_BLOCK))' 'if (1)' \
 	'tests/plan_errors.t' 'a range past the targets end cut to it without a word'
 
+m core/lua/step_table.c 'if (wl->bs[i].size == wl->bs[i - 1].size) {' 'if (0) {' \
+	'tests/plan_errors.t' 'a bs mix that names one size twice accepted'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
