@@ -73,6 +73,9 @@ bad 'hb.run{ engine = "null", targets = "v", duration = 1, sim = "pcie3x4" }' 1 
 	"sim=pcie3x4: expected a table of that plugin.s options" "another engine's key that is not a table"
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, bs = { ["4k"] = 1, ["4096"] = 3 } }' 1 \
 	'bs: the mix names the size 4096 twice' "a bs mix naming one size twice (stored as bs 4k:1,4k:3 before)"
+bad 'hb.plan{ name = "r5", description = { "4k", "8k" } }
+hb.run{ engine = "null", targets = "v", duration = 1 }' 1 'hb.plan: description is a table: expected a string' \
+	"hb.plan description that is not a string (dropped before)"
 # tags: a list of strings; { card = "9361" } was stored as [], the tag lost
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "raid5", card = "9361" } }' 1 \
 	'tags has the key card, which is not a list position: give a string or a list of strings' \

@@ -32,6 +32,9 @@ static int l_plan(lua_State *L)
 		if (strcmp(k, "name") && strcmp(k, "description") && strcmp(k, "defaults"))
 			return luaL_error(L, "hb.plan: unknown key '%s' (it takes name, "
 					  "description, defaults)", k);
+		if (strcmp(k, "defaults") && lua_type(L, -1) != LUA_TSTRING)	/* dropped before */
+			return luaL_error(L, "hb.plan: %s is a %s: expected a string", k,
+					  luaL_typename(L, -1));
 		lua_pop(L, 1);
 	}
 	if (lua_getfield(L, 1, "name") == LUA_TSTRING) {

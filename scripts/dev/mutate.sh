@@ -504,6 +504,9 @@ m core/step_spec.c 'if (v <= t->size || (!strcmp(key, "size") && t->kind != TARG
 m core/lua/step_table.c 'if (wl->bs[i].size == wl->bs[i - 1].size) {' 'if (0) {' \
 	'tests/plan_errors.t' 'a bs mix that names one size twice accepted'
 
+m core/lua/api.c 'if (strcmp(k, "defaults") && lua_type(L, -1) != LUA_TSTRING)' 'if (0)' \
+	'tests/plan_errors.t' 'hb.plan drops a name or description that is not a string'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
