@@ -152,6 +152,11 @@ function hb.precondition(t)
   step.oio = step.oio or 32
   step.ramp = step.ramp or 0    -- every second of the descent counts
   if step.duration == nil then
+    -- passes = 0 made a timed sequential write of the plan's default duration
+    if step.passes == 0 then
+      error("hb.precondition: passes=0 fills nothing: give 1 or more passes, a duration "
+        .. "for a timed workload, or leave the call out", 2)
+    end
     step.passes = step.passes or 2
     step.rw = step.rw or "write"
     step.bs = step.bs or "128k"

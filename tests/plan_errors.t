@@ -110,6 +110,10 @@ bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = { 
 	"hb.sweep: group is a table: expected a string" "hb.sweep group= a table (an error in hbatest.lua before)"
 bad 'hb.sweep{ base = { engine = "null", targets = "v", duration = 1 }, oio = {} }' 1 \
 	"hb.sweep: oio=\\{\\} has no values" "a sweep of no points (a table address as the oio before)"
+# hb.precondition{passes = 0} (--set passes=0 in plans/raid5.lua) ran a
+# sequential write for the plan's default duration, named "fill 0x"
+bad 'hb.plan{ defaults = { engine = "null", targets = "v", duration = 1 } }
+hb.precondition{ passes = 0 }' 2 "hb.precondition: passes=0 fills nothing" "a fill of 0 passes"
 # hb.steady's limits are shares of the mean: the dry pass's zero figures never
 # reach the comparison, so "20%" failed the real run at its second round and
 # 20 (meant as percent) made any series steady
