@@ -76,6 +76,11 @@ bad 'hb.run{ engine = "null", targets = "v", duration = 1, bs = { ["4k"] = 1, ["
 bad 'hb.plan{ name = "r5", description = { "4k", "8k" } }
 hb.run{ engine = "null", targets = "v", duration = 1 }' 1 'hb.plan: description is a table: expected a string' \
 	"hb.plan description that is not a string (dropped before)"
+# a number key given a string (hb.set with no default returns one): the
+# message read "duration=30: expected a whole number", as if 30 were not one
+bad 'hb.run{ engine = "null", targets = "v", duration = hb.set("seconds") }' 1 \
+	'duration=30: expected a whole number from 1 to 100000000, not a string \(hb.set converts' \
+	"a number key given --set's string" --set seconds=30
 # tags: a list of strings; { card = "9361" } was stored as [], the tag lost
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "raid5", card = "9361" } }' 1 \
 	'tags has the key card, which is not a list position: give a string or a list of strings' \

@@ -61,9 +61,12 @@ static int get_uint(struct keyctx *k, const char *key, unsigned lo, unsigned hi,
 	}
 	v = lua_tointegerx(k->L, -1, &ok);
 	if (t != LUA_TNUMBER || !ok || v < lo || v > hi) {
-		char want[64];
+		char want[160];
 
-		snprintf(want, sizeof(want), "a whole number from %u to %u", lo, hi);
+		/* "duration=30: expected a whole number" when 30 is hb.set's string */
+		snprintf(want, sizeof(want), "a whole number from %u to %u%s", lo, hi,
+			 t == LUA_TSTRING ? ", not a string (hb.set converts --set values to "
+			 "the type of its default: give a number default)" : "");
 		return bad(k, key, want);
 	}
 	*out = (unsigned)v;

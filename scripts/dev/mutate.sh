@@ -510,6 +510,9 @@ m core/lua/api.c 'if (strcmp(k, "defaults") && lua_type(L, -1) != LUA_TSTRING)' 
 m scripts/hbatest.lua 'if step.passes == 0 then' 'if false then' \
 	'tests/plan_errors.t' 'hb.precondition with passes = 0 runs a timed sequential write'
 
+m core/lua/step_table.c 't == LUA_TSTRING ? ", not a string' '0 ? ", not a string' \
+	'tests/plan_errors.t' 'a number key given a string says only that it wants a whole number'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
