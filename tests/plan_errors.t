@@ -263,6 +263,16 @@ out=$("$HB" run "$ROOT/plans/raid5.lua" --db "$DB" --target "$TMP/r5.dat" --set 
 like "$rc $out" "^1 .*plans/raid5\\.lua:20: hb\\.run: duration=0: expected a whole number.* \\(at $ROOT/scripts/review\\.lua:[0-9]+\\)$" \
 	"a bad --set value used in scripts/review.lua: the plan's line and the module's"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "a mistake in a module: database unchanged"
+# an error raised in Lua in a module (hb.precondition in scripts/hbatest.lua,
+# called from scripts/review.lua) named the module's line only
+out=$("$HB" run "$ROOT/plans/raid5.lua" --db "$DB" --target "$TMP/r5.dat" --set size=64m \
+	--set passes=0 2>&1); rc=$?
+like "$rc $out" "^1 .*plans/raid5\\.lua:20: $ROOT/scripts/review\\.lua:[0-9]+: hb\\.precondition: passes=0" \
+	"an error raised in a module's Lua: the plan's line, then the module's"
+printf 'return { go = function() error("my own") end }\n' > "$TMP/ownmod.lua"
+printf 'local m = require "ownmod"\n\nm.go()\n' > "$TMP/usesown.lua"
+like "$("$HB" run "$TMP/usesown.lua" --db "$DB" 2>&1)" "usesown\\.lua:3: $TMP/ownmod\\.lua:1: my own$" \
+	"an error() in the plan's own module: the plan's line first"
 out=$("$HB" run "$TMP/good.lua" --db "$DB" --set duration=5 2>&1)
 is $? 2 "an unused --set key is a usage error (exit 2)"
 like "$out" "--set duration=5 is not read by the plan \\(it reads no --set key; check" "and names the key, and that the plan reads none"

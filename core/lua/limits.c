@@ -263,12 +263,33 @@ static void error_value_text(lua_State *L)
 	lua_replace(L, 1);
 }
 
+/* A message raised in a module (scripts/hbatest.lua's hb.sweep, a module of
+ * the plan's) names the module's line only: put the plan's line before it,
+ * as every other plan error starts with it. */
+static void error_plan_line(lua_State *L)
+{
+	struct plan_limits *lim = limits_of(L);
+	const char *msg = lua_tostring(L, 1);
+	size_t n = strlen(lim->path);
+	int line;
+
+	if (!strncmp(msg, lim->path, n) && msg[n] == ':')
+		return;
+	line = plan_line(L, lim->path, 1);
+	if (line <= 0)
+		return;
+	lua_pushfstring(L, "%s:%d: %s", lim->path, line, msg);
+	lua_replace(L, 1);
+}
+
 int plan_traceback(lua_State *L)
 {
 	if (lua_touserdata(L, 1) == &interrupt_marker)
 		return 1;
 	if (lua_type(L, 1) != LUA_TSTRING)
 		error_value_text(L);
+	else
+		error_plan_line(L);
 	luaL_traceback(L, L, lua_tostring(L, 1), 1);
 	return 1;
 }

@@ -513,6 +513,9 @@ m scripts/hbatest.lua 'if step.passes == 0 then' 'if false then' \
 m core/lua/step_table.c 't == LUA_TSTRING ? ", not a string' '0 ? ", not a string' \
 	'tests/plan_errors.t' 'a number key given a string says only that it wants a whole number'
 
+m core/lua/limits.c '	if (line <= 0)' '	if (1)' \
+	'tests/plan_errors.t' 'an error raised in Lua in a module names the modules line only, not the plans'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
