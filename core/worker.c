@@ -1,6 +1,5 @@
 /* Worker threads: submit, reap, time every I/O, count it into its second. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -291,17 +290,7 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
  * asked for, a completion of a request it does not hold, more bytes than
  * asked. Its counts and pointers are not used: the step fails saying what
  * it did (step_errors.c), not with a crash or wrong figures. */
-static int engine_broke(struct worker *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int engine_broke(struct worker *w, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->broke, sizeof(w->broke), fmt, ap);
-	va_end(ap);
-	return -EPROTO;
-}
+#define engine_broke(w, ...) (snprintf((w)->broke, sizeof((w)->broke), __VA_ARGS__), -EPROTO)
 
 /* A call's return: a count of at most max, or -errno (-1 to -4095) */
 static int engine_count(struct worker *w, const char *op, int rc, unsigned max)
@@ -317,8 +306,8 @@ static bool engine_result_ok(struct worker *w, const struct hb_io *io)
 {
 	if (io->result <= (int64_t)io->len)
 		return true;
-	engine_broke(w, "a request of %u bytes completed with %lld", io->len,
-		     (long long)io->result);
+	(void)engine_broke(w, "a request of %u bytes completed with %lld", io->len,
+			   (long long)io->result);
 	return false;
 }
 
@@ -328,7 +317,7 @@ static bool engine_gave_back(struct worker *w, const struct hb_io *io)
 	uintptr_t at = (uintptr_t)io - (uintptr_t)w->ios;
 
 	if (at >= w->depth * sizeof(*io) || at % sizeof(*io) || !w->flying[at / sizeof(*io)]) {
-		engine_broke(w, "reap() returned a request it was not given, or twice");
+		(void)engine_broke(w, "reap() returned a request it was not given, or twice");
 		return false;
 	}
 	return engine_result_ok(w, io);
