@@ -10,6 +10,6 @@
 -- 94 measured points of 30 s warm-up + 120 s.
 --
 -- How long: about 6h25m plus the fill; --dry-run prints the estimate for your
--- settings. Settings (--set): seconds, ramp, precondition, passes, mix_oio,
--- workers, engine, size.
+-- settings. Settings (--set): seconds, ramp, precondition, passes (0: no fill),
+-- mix_oio, workers, engine, size.
 require("review").raid("RAID0")

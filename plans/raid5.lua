@@ -15,6 +15,6 @@
 -- estimate for your settings. A one-minute rehearsal on a file:
 --   hbatest run plans/raid5.lua --target /tmp/r5.dat --set size=64m \
 --       --set seconds=1 --set ramp=0 --set precondition=1
--- Settings (--set): seconds, ramp, precondition, passes, mix_oio, workers,
--- engine, size.
+-- Settings (--set): seconds, ramp, precondition, passes (0: no fill, for an
+-- array filled just before), mix_oio, workers, engine, size.
 require("review").raid("RAID5")

@@ -53,7 +53,10 @@ function review.raid(layout)
 
   -- 1. Preconditioning: the SNIA fill, then timed 4k random writes whose
   --    per-second samples show the descent into steady state.
-  hb.precondition{ name = "fill " .. s.passes .. "x 128k sequential", passes = s.passes }
+  --    --set passes=0 leaves the fill out (an array filled just before).
+  if s.passes ~= 0 then
+    hb.precondition{ name = "fill " .. s.passes .. "x 128k sequential", passes = s.passes }
+  end
   hb.precondition{ name = "4k random write preconditioning", rw = "randwrite", bs = "4k",
                    oio = 256, workers = workers_for(s, 256), duration = s.precondition }
 

@@ -264,11 +264,18 @@ like "$rc $out" "^1 .*plans/raid5\\.lua:20: hb\\.run: duration=0: expected a who
 	"a bad --set value used in scripts/review.lua: the plan's line and the module's"
 is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "a mistake in a module: database unchanged"
 # an error raised in Lua in a module (hb.precondition in scripts/hbatest.lua,
-# called from scripts/review.lua) named the module's line only
-out=$("$HB" run "$ROOT/plans/raid5.lua" --db "$DB" --target "$TMP/r5.dat" --set size=64m \
-	--set passes=0 2>&1); rc=$?
-like "$rc $out" "^1 .*plans/raid5\\.lua:20: $ROOT/scripts/review\\.lua:[0-9]+: hb\\.precondition: passes=0" \
+# called from a module beside the plan) named the module's line only
+printf 'return { fill = function()\n  hb.precondition{ passes = 0 }\nend }\n' > "$TMP/fillmod.lua"
+printf 'hb.plan{ defaults = { engine = "null", targets = "v" } }\nrequire("fillmod").fill()\n' > "$TMP/usesfill.lua"
+out=$("$HB" run "$TMP/usesfill.lua" --db "$DB" 2>&1); rc=$?
+like "$rc $out" "^1 .*usesfill\\.lua:2: $TMP/fillmod\\.lua:2: hb\\.precondition: passes=0" \
 	"an error raised in a module's Lua: the plan's line, then the module's"
+# plans/raid5.lua --set passes=0: no fill (an array filled just before)
+out=$("$HB" run "$ROOT/plans/raid5.lua" --db "$DB" --target "$TMP/r5.dat" --set size=64m \
+	--set passes=0 --dry-run 2>&1); rc=$?
+like "$rc $out" "^0 " "raid5 --set passes=0: the dry run passes"
+printf '%s\n' "$out" | grep -q "fill"; is $? 1 "and has no fill step"
+like "$out" "4k random write preconditioning" "but keeps the timed preconditioning"
 printf 'return { go = function() error("my own") end }\n' > "$TMP/ownmod.lua"
 printf 'local m = require "ownmod"\n\nm.go()\n' > "$TMP/usesown.lua"
 like "$("$HB" run "$TMP/usesown.lua" --db "$DB" 2>&1)" "usesown\\.lua:3: $TMP/ownmod\\.lua:1: my own$" \

@@ -516,6 +516,9 @@ m core/lua/step_table.c 't == LUA_TSTRING ? ", not a string' '0 ? ", not a strin
 m core/lua/limits.c '	if (line <= 0)' '	if (1)' \
 	'tests/plan_errors.t' 'an error raised in Lua in a module names the modules line only, not the plans'
 
+m scripts/review.lua '  if s.passes ~= 0 then' '  if true then' \
+	'tests/plan_errors.t' 'raid5 --set passes=0 refused instead of leaving the fill out'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
