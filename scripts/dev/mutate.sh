@@ -450,7 +450,7 @@ m core/worker.c '	b->busy_ns += lat * k;	/* a failed I/O was in flight too */' '
 m core/runner.c '	if (!(t->ops[0] + t->ops[1])) {	/* no latency measured: none to print (show: -) */' '	if (0) {' \
 	'tests/errors.t' 'a step with no I/O completed logs a latency of 0.0 us'
 
-m core/worker.c 'at % sizeof(*io) || !w->flying[at / sizeof(*io)]) {' 'at % sizeof(*io)) {' \
+m core/worker.c 'w->ios + k != io || !w->flying[k], 0)) {' 'w->ios + k != io, 0)) {' \
 	'tests/engine_contract.t' 'a request an engine returns twice is counted twice'
 
 m core/loader.c 'if (d->struct_size < sizeof(struct hb_plugin)) {' 'if (d->struct_size < offsetof(struct hb_plugin, options)) {' \
