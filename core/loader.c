@@ -63,10 +63,9 @@ static int check_ops(const struct hb_plugin *d, char *err, size_t len, const cha
 	} else if (d->kind == HB_PLUGIN_PROBE) {
 		const struct hb_probe_ops *o = d->ops;
 
-		if (!o || o->struct_size < offsetof(struct hb_probe_ops, flags) + sizeof(o->flags) ||
-		    !o->collect) {
+		if (!o || !o->collect) {	/* flags is 1.0's: no struct_size asked of a probe */
 			snprintf(err, len, "plugin '%s' (%s): probe descriptor lacks "
-				 "collect() or flags", d->name, path);
+				 "collect()", d->name, path);
 			return -EINVAL;
 		}
 	} else {
@@ -82,20 +81,25 @@ static int check_ops(const struct hb_plugin *d, char *err, size_t len, const cha
 	return 0;
 }
 
-/* A plan names a plugin (engine = "name") and gives its options as a step
- * key (name = {...}): letters, digits, '_' and '-', and none of the step's
- * own keys, which the plugin's options would take over. */
-static bool plugin_name_ok(const char *name, char *err, size_t len, const char *path)
+/* A plan names an engine (engine = "name") and gives its options as a step
+ * key (name = {...}): an engine named as one of the step's own keys would
+ * take it over (a probe takes no options from a step). A name is printed in
+ * tables and stored: no spaces or control characters, 64 bytes at most
+ * (names of 1.x plugins such as "spdk.nvme" stay valid). */
+static bool plugin_name_ok(const struct hb_plugin *d, char *err, size_t len, const char *path)
 {
+	const char *name = d->name;
 	size_t n = strlen(name);
 
-	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n ||
-	    n > 64) {
-		snprintf(err, len, "plugin '%s': its name is not letters, digits, '_' and '-' "
-			 "(64 at most)", path);
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c <= ' ' || *c == 0x7f)
+			n = SIZE_MAX;
+	if (n > 64) {
+		snprintf(err, len, "plugin '%s': its name has a space or control character, or "
+			 "is over 64 bytes", path);
 		return false;
 	}
-	if (step_key_builtin(name)) {
+	if (d->kind == HB_PLUGIN_ENGINE && step_key_builtin(name)) {
 		snprintf(err, len, "plugin '%s': its name '%s' is a step key, which its options "
 			 "would take over in a plan", path, name);
 		return false;
@@ -127,18 +131,18 @@ int plugin_open(const char *path, struct plugin *out, char *err, size_t len)
 		goto reject;
 	}
 	/* every field up to options is 1.0's: a smaller one ends before a field
-	 * the core reads */
-	if (d->struct_size < sizeof(struct hb_plugin)) {
+	 * the core reads (fields appended later are read only when there) */
+	if (d->struct_size < offsetof(struct hb_plugin, options) + sizeof(d->options)) {
 		snprintf(err, len, "plugin '%s': descriptor is truncated: struct_size %u, "
-			 "ABI %d.x's is %zu", path, d->struct_size, HB_ABI_MAJOR,
-			 sizeof(struct hb_plugin));
+			 "ABI %d.0's is %zu", path, d->struct_size, HB_ABI_MAJOR,
+			 offsetof(struct hb_plugin, options) + sizeof(d->options));
 		goto reject;
 	}
 	if (!d->name || !*d->name) {
 		snprintf(err, len, "plugin '%s': descriptor has no name", path);
 		goto reject;
 	}
-	if (!plugin_name_ok(d->name, err, len, path))
+	if (!plugin_name_ok(d, err, len, path))
 		goto reject;
 	if (check_ops(d, err, len, path))
 		goto reject;

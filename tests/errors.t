@@ -112,6 +112,12 @@ run "$TMP/none.lua"; is $? 1 "every request fails: the step fails, exit 1"
 # request 1 fails at 1 ms; request 2, resubmitted in the same pass, at 2 ms
 like "$("$HB" show "$(last_run)" --db "$DB")" "all fail +failed +0 +0\.0 +0\.0 +- +- +- +2 " \
 	"show: no latency measured is '-' in mean, p99 and max, not 0.0; the 2 errors are counted"
+# a probe named numa is on the path (fixture numa_probe): the step's own
+# numa = "none" is still the step's, not that probe's options
+printf 'hb.run{ engine = "null", targets = "v", duration = 1, numa = "none" }\n' > "$TMP/numakey.lua"
+run "$TMP/numakey.lua"; is $? 0 "numa = \"none\" with a probe named numa loaded: the step runs"
+is "$(q "$DB" "SELECT placement FROM steps WHERE id = (SELECT max(id) FROM steps)")" none \
+	"and its placement is the step's numa = none"
 sed 's/duration = 2 }/duration = 2, on_error = "continue" }/' "$TMP/none.lua" > "$TMP/nonecont.lua"
 "$HB" run "$TMP/nonecont.lua" --db "$DB" --plugin-path "$PP" 2>"$TMP/stderr"
 like "$(cat "$TMP/stderr")" "step 1 all fail: done: 0 IOPS, 0\.0 MB/s, no I/O completed in the window, 1999 errors" \

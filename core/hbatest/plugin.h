@@ -154,7 +154,7 @@ struct hb_plugin {
 	uint16_t abi_major;
 	uint16_t abi_minor;
 	uint32_t struct_size;	/* sizeof(struct hb_plugin) the plugin built with */
-	const char *name;	/* letters, digits, '_', '-'; not a step key (rw, tags, ...) */
+	const char *name;	/* no space or control character; an engine's not a step key */
 	const char *summary;	/* one line */
 	enum hb_plugin_kind kind;
 	const void *ops;	/* struct hb_engine_ops or struct hb_probe_ops */

@@ -65,8 +65,8 @@ static int get_uint(struct keyctx *k, const char *key, unsigned lo, unsigned hi,
 
 		/* "duration=30: expected a whole number" when 30 is hb.set's string */
 		snprintf(want, sizeof(want), "a whole number from %u to %u%s", lo, hi,
-			 t == LUA_TSTRING ? ", not a string (hb.set converts --set values to "
-			 "the type of its default: give a number default)" : "");
+			 t == LUA_TSTRING ? ", not a string (from hb.set without a default? it "
+			 "converts --set values to the type of its default: give a number)" : "");
 		return bad(k, key, want);
 	}
 	*out = (unsigned)v;
@@ -179,8 +179,8 @@ static int get_bs(struct keyctx *k, struct workload *wl)
 		}
 	for (unsigned i = 1; i < wl->nbs; i++)	/* {["4k"]=1, ["4096"]=1}: 4k:1,4k:1 */
 		if (wl->bs[i].size == wl->bs[i - 1].size) {
-			snprintf(k->err, k->len, "bs: the mix names the size %u twice (as \"4k\" "
-				 "and \"4096\" are one size): give its weights together",
+			snprintf(k->err, k->len, "bs: the mix names the size %u twice (two "
+				 "spellings of one size, as \"4k\" and \"4096\"): give its weights together",
 				 wl->bs[i].size);
 			return -EINVAL;
 		}
@@ -358,8 +358,9 @@ static int check_other_opts(struct keyctx *k, const struct plugin *engine)
 		unsigned nin = 0, nout = 0;
 		int t;
 
-		if (p == engine)
-			continue;
+		if (p == engine || (p->desc->kind == HB_PLUGIN_PROBE &&
+				    step_key_builtin(p->desc->name)))
+			continue;	/* a probe named numa: the key is the step's */
 		t = get_key(k->L, k->idx, k->def, p->desc->name);
 		if (t != LUA_TTABLE && t != LUA_TNIL)	/* sim = 5: dropped before */
 			return bad(k, p->desc->name, "a table of that plugin's options");
