@@ -149,21 +149,18 @@ static int check_twice(const struct step_spec *s, unsigned i, char *err, size_t 
 	return 0;
 }
 
-/* A range, or a device's size=, past the target's end was cut to it without
- * a word, the step measuring less than the plan and its params said. */
+/* A range past the target's end was cut to it without a word, the step
+ * measuring less than the plan and its params said. (size= lays out files;
+ * a block device is measured as it is, whatever size= a plan's defaults
+ * give for the file targets it also runs on.) */
 static int check_sizes(const struct step_spec *s, const struct target_spec *t, char *err,
 		       size_t len)
 {
-	const char *key = s->wl.range > t->size ? "range" : "size";
-	uint64_t v = s->wl.range > t->size ? s->wl.range : s->wl.size;
-
-	if (v <= t->size || (!strcmp(key, "size") && t->kind != TARGET_BLOCK))
+	if (s->wl.range <= t->size)
 		return 0;
-	snprintf(err, len, "%s=%llu is more than target '%s' holds (%llu bytes)%s", key,
-		 (unsigned long long)v, t->path, (unsigned long long)t->size,
-		 !strcmp(key, "range") ? ": give at most its size, or a share such as 0.5 "
-		 "(1 for all of it)" : ": size= lays out a file; a block device is measured "
-		 "as it is");
+	snprintf(err, len, "range=%llu is more than target '%s' holds (%llu bytes): give at "
+		 "most its size, or a share such as 0.5 (1 for all of it)",
+		 (unsigned long long)s->wl.range, t->path, (unsigned long long)t->size);
 	return -EINVAL;
 }
 

@@ -79,7 +79,7 @@ hb.run{ engine = "null", targets = "v", duration = 1 }' 1 'hb.plan: description 
 # a number key given a string (hb.set with no default returns one): the
 # message read "duration=30: expected a whole number", as if 30 were not one
 bad 'hb.run{ engine = "null", targets = "v", duration = hb.set("seconds") }' 1 \
-	'duration=30: expected a whole number from 1 to 100000000, not a string \(hb.set converts' \
+	'duration=30: expected a whole number from 1 to 100000000, not a string \(from hb.set without a default' \
 	"a number key given --set's string" --set seconds=30
 # tags: a list of strings; { card = "9361" } was stored as [], the tag lost
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, tags = { "raid5", card = "9361" } }' 1 \
