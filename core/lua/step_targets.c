@@ -76,7 +76,7 @@ static int read_targets(struct keyctx *k, const char *key, struct workload *wl)
 int step_get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
 {
 	lua_State *L = k->L;
-	struct workload unused = { 0 };
+	struct step_spec unused = { 0 };	/* the defaults' targets, checked, not used */
 	bool cli;
 	int rc;
 
@@ -88,10 +88,8 @@ int step_get_targets(struct keyctx *k, int targets_idx, struct workload *wl)
 	if (k->def && lua_getfield(L, k->def, "targets") != LUA_TNIL) {
 		if (!cli)
 			return read_targets(k, "targets", wl);
-		rc = read_targets(k, "targets", &unused);
-		for (unsigned i = 0; i < unused.ntargets; i++)
-			free(unused.targets[i].path);
-		free(unused.targets);
+		rc = read_targets(k, "targets", &unused.wl);
+		step_spec_free(&unused);
 		if (rc)
 			return rc;
 	} else if (k->def) {
