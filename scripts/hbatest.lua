@@ -208,6 +208,9 @@ function hb.steady(t)
         snia.defaults[key], math.floor(snia.defaults[key] * 100 + 0.5)), 2)
     end
   end
+  if t.name ~= nil and type(t.name) ~= "string" then
+    error(("hb.steady: name is %s: expected a string"):format(what(t.name)), 2)
+  end
   local name = t.name or "steady state"
   local track = t.track or "iops"
   local track_step = t.track_step or 1

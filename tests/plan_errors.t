@@ -73,6 +73,11 @@ bad 'hb.run{ engine = "null", targets = "v", duration = 1, sim = "pcie3x4" }' 1 
 	"sim=pcie3x4: expected a table of that plugin.s options" "another engine's key that is not a table"
 bad 'hb.run{ engine = "null", targets = "v", duration = 1, bs = { ["4k"] = 1, ["4096"] = 3 } }' 1 \
 	'bs: the mix names the size 4096 twice' "a bs mix naming one size twice (stored as bs 4k:1,4k:3 before)"
+bad 'hb.run{ engine = "null", targets = "v", duration = 1, bs = { "4k", "8k" } }' 1 \
+	'bs: a list of sizes is not a mix: give each size a weight, \{\["4k"\] = 50, ...\}, or sweep bs' \
+	"a list of sizes (said: weight of '1' must be a whole number, before)"
+bad 'hb.steady{ name = 5, workload = { engine = "null", targets = "v", duration = 1 } }' 1 \
+	'hb.steady: name is a number \(5\): expected a string' "hb.steady name a number (blamed group before)"
 bad 'hb.plan{ name = "r5", description = { "4k", "8k" } }
 hb.run{ engine = "null", targets = "v", duration = 1 }' 1 'hb.plan: description is a table: expected a string' \
 	"hb.plan description that is not a string (dropped before)"
