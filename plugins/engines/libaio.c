@@ -19,7 +19,7 @@ struct libaio_state {
 };
 
 static const struct hb_option libaio_options[] = {
-	{ "submit_batch", HB_OPT_INT, NULL, "requests per io_submit (like fio's iodepth_batch_submit); default a quarter of the worker's queue depth, 4 to 16" },
+	{ "submit_batch", HB_OPT_INT, NULL, "requests per io_submit (like fio's iodepth_batch_submit); default 4" },
 	{ NULL, 0, NULL, NULL },
 };
 
