@@ -528,6 +528,9 @@ m core/lua/step_table.c 'if (lua_rawgeti(L, -2, 1) == LUA_TSTRING) {' 'if (lua_r
 m scripts/hbatest.lua 'if t.name ~= nil and type(t.name) ~= "string" then' 'if false then' \
 	'tests/plan_errors.t' 'hb.steady with a name that is not a string blames group'
 
+m core/hbatest/plugin.h '	return 4;' '	return depth / 4 < 4 ? 4 : depth / 4 > 16 ? 16 : depth / 4;' \
+	'tests/submit.t' 'submit_batch defaults to a quarter of the depth, 4 to 16 (slower at QD32 and QD128)'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
