@@ -140,13 +140,13 @@ static int get_bs(struct keyctx *k, struct workload *wl)
 	}
 	if (t != LUA_TTABLE)
 		return bad(k, "bs", "a block size or a table {[\"4k\"]=weight, ...}");
-	lua_pushnil(L);
-	if (lua_rawgeti(L, -2, 1) == LUA_TSTRING) {	/* {"4k", "8k"}: a list, not a mix */
+	if (lua_rawgeti(L, -1, 1) == LUA_TSTRING) {	/* {"4k", "8k"}: a list, not a mix */
 		snprintf(k->err, k->len, "bs: a list of sizes is not a mix: give each size a "
 			 "weight, {[\"%s\"] = 50, ...}, or sweep bs", lua_tostring(L, -1));
 		rc = -EINVAL;
 	}
 	lua_pop(L, 1);
+	lua_pushnil(L);
 	while (!rc && lua_next(L, -2)) {
 		int ok;
 		lua_Integer w = lua_tointegerx(L, -1, &ok);

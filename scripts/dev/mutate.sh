@@ -522,7 +522,7 @@ m scripts/review.lua '  if s.passes ~= 0 then' '  if true then' \
 m core/lua/step_table.c '		if (p == engine || (p->desc->kind == HB_PLUGIN_PROBE &&' '		if (p == engine || (0 &&' \
 	'tests/errors.t' 'a probe named as a step key takes that key from every step'
 
-m core/lua/step_table.c 'if (lua_rawgeti(L, -2, 1) == LUA_TSTRING) {' 'if (lua_rawgeti(L, -2, 1) == -1) {' \
+m core/lua/step_table.c 'if (lua_rawgeti(L, -1, 1) == LUA_TSTRING) {' 'if (lua_rawgeti(L, -1, 1) == -1) {' \
 	'tests/plan_errors.t' 'bs as a list of sizes says weight of 1 must be a whole number'
 
 m scripts/hbatest.lua 'if t.name ~= nil and type(t.name) ~= "string" then' 'if false then' \
