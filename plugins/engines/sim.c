@@ -340,8 +340,11 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 		free(st);
 		return -ENOMEM;
 	}
-	for (unsigned d = 0; d < st->c.ndrives; d++)
+	for (unsigned d = 0; d < st->c.ndrives; d++) {
 		st->written_all += st->drives[d].written;
+		st->drives[d].fresh = sim_fresh(&st->c, st->drives[d].written);
+	}
+	st->decay = 1;
 	for (unsigned i = 0; i < st->cap + 4; i++)
 		st->heap[i].done = INFINITY;
 	for (unsigned d = 0; d < st->c.ndrives; d++)

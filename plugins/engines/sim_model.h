@@ -37,6 +37,7 @@ struct pipe {
 struct sim_drive {
 	struct pipe pipe;
 	double written;		/* bytes this worker wrote to it */
+	double fresh;		/* exp(-capacities written / decline), kept with written */
 	uint64_t last_end;	/* byte after its last request: sequential or not */
 	int8_t dip;		/* in a GC dip at its last random write; -1: none yet */
 };
@@ -74,6 +75,7 @@ struct sim_state {
 	double now;		/* ns, the model's clock */
 	double skew;		/* ns skipped: the step's clock is now + skew */
 	double written_all;	/* bytes this worker's drives have had written, summed */
+	double decay_wear, decay;	/* the last wear added and what it multiplies fresh by */
 	uint64_t rng;
 	struct sim_frame fr;
 };
@@ -104,18 +106,39 @@ static inline double serve(struct pipe *p, double t, double svc)
 	return p->free;
 }
 
-/* ns per random write of a drive that has had `written` bytes (of this
- * worker's share) written: fresh, declining to steady, with GC dips when
- * `gc_written` (its own wear, or the drives' mean) closes a period. */
-static double write_svc(const struct sim_cfg *c, double written, double gc_written, bool *dip)
+/* How far along the fresh-to-steady decline a drive is that has had
+ * `written` bytes (of this worker's share) written: 1 new, 0 steady. */
+static inline double sim_fresh(const struct sim_cfg *c, double written)
 {
-	double x = written * c->nworkers / (double)c->capacity;	/* capacities */
-	double gx = gc_written * c->nworkers / (double)c->capacity;
-	double fresh = 1 / c->wr_svc_fresh, steady = 1 / c->wr_svc_steady;
-	double rate = steady + (fresh - steady) * (c->decline > 0 ? exp(-x / c->decline) : 0);
+	return c->decline > 0 ? exp(-written * c->nworkers / (double)c->capacity / c->decline) : 0;
+}
 
-	/* the dip closes each period: a fresh drive does not start in one */
-	*dip = c->gc_period > 0 && fmod(gx, c->gc_period) >= c->gc_period - c->gc_length;
+/* A drive has had `wear` more bytes written: its sim_fresh, kept by a factor
+ * (a request's wear repeats, so the exp() is rarely taken: it cost an eighth
+ * of a simulated request). */
+static inline void wear_add(struct sim_state *st, struct sim_drive *dr, double wear)
+{
+	if (wear != st->decay_wear) {
+		st->decay_wear = wear;
+		st->decay = sim_fresh(&st->c, wear);
+	}
+	dr->written += wear;
+	dr->fresh *= st->decay;
+	st->written_all += wear;
+}
+
+/* ns per random write of a drive `fresh` along its decline (sim_fresh):
+ * fresh, declining to steady, with GC dips when `gc_written` (its own wear,
+ * or the drives' mean) closes a period. */
+static double write_svc(const struct sim_cfg *c, double fresh, double gc_written, bool *dip)
+{
+	double gx = gc_written * c->nworkers / (double)c->capacity;	/* capacities */
+	double rate = 1 / c->wr_svc_steady + (1 / c->wr_svc_fresh - 1 / c->wr_svc_steady) * fresh;
+
+	/* the dip closes each period: a fresh drive does not start in one
+	 * (gx less its whole periods: fmod's exact loop cost as much again) */
+	*dip = c->gc_period > 0 &&
+	       gx - c->gc_period * floor(gx / c->gc_period) >= c->gc_period - c->gc_length;
 	if (*dip)
 		rate *= c->gc_factor;
 	return 1 / rate;
@@ -153,12 +176,11 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 		} else {
 			bool dip;
 
-			svc = dmax(write_svc(c, dr->written, c->gc_sync ? st->written_all /
+			svc = dmax(write_svc(c, dr->fresh, c->gc_sync ? st->written_all /
 					     c->ndrives : dr->written, &dip), xfer);
 			note_dip(st, dr, dip);
 		}
-		dr->written += wear;
-		st->written_all += wear;
+		wear_add(st, dr, wear);
 	}
 	return serve(&dr->pipe, t, vary(st, svc));
 }

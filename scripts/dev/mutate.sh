@@ -531,6 +531,12 @@ m scripts/hbatest.lua 'if t.name ~= nil and type(t.name) ~= "string" then' 'if f
 m core/hbatest/plugin.h '	return 4;' '	return depth / 4 < 4 ? 4 : depth / 4 > 16 ? 16 : depth / 4;' \
 	'tests/submit.t' 'submit_batch defaults to a quarter of the depth, 4 to 16 (slower at QD32 and QD128)'
 
+m plugins/engines/sim_model.h '	dr->fresh *= st->decay;' '	(void)st;' \
+	'tests/sim.t' 'the drives never leave their fresh write rate: no decline'
+
+m plugins/engines/sim_model.h '	if (wear != st->decay_wear) {' '	if (!st->decay_wear) {' \
+	'tests/sim.t' 'a wear of another size (another k) decays by the first size factor'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
