@@ -64,4 +64,9 @@ n=$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/aio.trace" | sor
 is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
 	"libaio: no io_submit takes more than 4 requests (largest: ${n:-none})"
 
+# the batch each step used is stored with it, given or not (params_json)
+is "$(q "$DB" "SELECT group_concat(coalesce(json_extract(params_json, '\$.io_uring.submit_batch'),
+		json_extract(params_json, '\$.libaio.submit_batch')), ' ') FROM steps ORDER BY id")" \
+	"4 4 4 4 4 32 4" "params_json holds submit_batch: 4 by default (io_uring and libaio), 32 where given"
+
 done_testing

@@ -40,7 +40,7 @@ static const struct hb_option uring_options[] = {
 	{ "sqpoll_idle_ms", HB_OPT_INT, "1000", "with sqpoll: ms the poll thread spins before sleeping" },
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
-	{ "submit_batch", HB_OPT_INT, NULL, "requests per submitting system call (like fio's iodepth_batch_submit); default 4" },
+	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
 	{ NULL, 0, NULL, NULL },
 };
 

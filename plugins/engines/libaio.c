@@ -19,7 +19,7 @@ struct libaio_state {
 };
 
 static const struct hb_option libaio_options[] = {
-	{ "submit_batch", HB_OPT_INT, NULL, "requests per io_submit (like fio's iodepth_batch_submit); default 4" },
+	{ "submit_batch", HB_OPT_INT, "4", "requests per io_submit (like fio's iodepth_batch_submit)" },
 	{ NULL, 0, NULL, NULL },
 };
 

@@ -537,6 +537,9 @@ m plugins/engines/sim_model.h '	dr->fresh *= st->decay;' '	(void)st;' \
 m plugins/engines/sim_model.h '	if (wear != st->decay_wear) {' '	if (!st->decay_wear) {' \
 	'tests/sim.t' 'a wear of another size (another k) decays by the first size factor'
 
+m plugins/engines/io_uring.c '	{ "submit_batch", HB_OPT_INT, "4",' '	{ "submit_batch", HB_OPT_INT, NULL,' \
+	'tests/submit.t' 'the default submit_batch is not in params_json (the engine applies it unseen)'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
