@@ -454,7 +454,7 @@ static int params_same(struct db *db, const char *a, const char *b)
 }
 
 /* The first key whose value differs between step parameters a (then) and b
- * (now), with both values, in buf: "io_uring.submit_batch: 4 then, not set
+ * (now), with both values, in buf: "io_uring.sqpoll: 0 then, not set
  * now". Empty when it cannot tell. */
 static void params_diff(struct db *db, const char *a, const char *b, char *buf, size_t len)
 {

@@ -184,11 +184,13 @@ static inline long long hb_opt_int(const struct hb_kv *opts, unsigned n,
 	return v ? strtoll(v, NULL, 10) : def;
 }
 
-/* submit_batch's default in the io_uring and libaio engines: 4 requests a
- * call at every depth (README, Benchmarks, "Requests per call": the device
- * gets requests as they are ready, not in bursts of a whole reap; 8 and 16 a
- * call were slower at QD32 and QD128 in alternating rounds). depth is kept
- * for plugins built against 1.x. */
+/* The submit_batch default: 4 requests a call at every depth (README,
+ * Benchmarks, "Requests per call": the device gets requests as they are
+ * ready, not in bursts of a whole reap; 8 and 16 a call were slower at QD32
+ * and QD128 in alternating rounds). The io_uring and libaio engines declare
+ * it as their option's default, so that params_json holds it; this is the
+ * fallback for an engine that does not. depth is kept for plugins built
+ * against 1.x. */
 static inline unsigned hb_submit_batch_default(unsigned depth)
 {
 	(void)depth;

@@ -344,7 +344,7 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 		st->written_all += st->drives[d].written;
 		st->drives[d].fresh = sim_fresh(&st->c, st->drives[d].written);
 	}
-	st->decay = 1;
+	st->decay = sim_fresh(&st->c, 0);	/* the factor of the cached wear, 0 */
 	for (unsigned i = 0; i < st->cap + 4; i++)
 		st->heap[i].done = INFINITY;
 	for (unsigned d = 0; d < st->c.ndrives; d++)

@@ -116,7 +116,7 @@ static inline double sim_fresh(const struct sim_cfg *c, double written)
 /* A drive has had `wear` more bytes written: its sim_fresh, kept by a factor
  * (a request's wear repeats, so the exp() is rarely taken: it cost an eighth
  * of a simulated request). */
-static inline void wear_add(struct sim_state *st, struct sim_drive *dr, double wear)
+static inline void drive_wear(struct sim_state *st, struct sim_drive *dr, double wear)
 {
 	if (wear != st->decay_wear) {
 		st->decay_wear = wear;
@@ -180,7 +180,7 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 					     c->ndrives : dr->written, &dip), xfer);
 			note_dip(st, dr, dip);
 		}
-		wear_add(st, dr, wear);
+		drive_wear(st, dr, wear);
 	}
 	return serve(&dr->pipe, t, vary(st, svc));
 }
