@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # How the io_uring and libaio engines hand requests to the kernel: at most submit_batch
 # per io_uring_enter or io_submit (default 4 at every depth), so a QD32 step
-# reaches the device a few requests at a time as completions come back, not in bursts of every completion reaped (the cause
-# of the old QD32 gap against fio, README Benchmarks), and the queue stays
-# full. wait_nr makes each wait reap at least that many, so the largest call
-# is the batch itself.
+# reaches the device a few requests at a time as completions come back, not
+# in bursts of every completion reaped (the cause of the old QD32 gap against
+# fio, README Benchmarks), and the queue stays full. wait_nr makes each wait
+# reap at least that many, so the largest call is the batch itself.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/s.db"
