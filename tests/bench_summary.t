@@ -91,7 +91,7 @@ like "$(closing "$TMP/table2")" "2 of 3 .*; none missed in every round$" "closin
 # the sampler's cost: the median of each round's ratio, not the ratio of medians
 printf 'on\t60\t1\noff\t100\t1\non\t100\t1\noff\t59\t1\non\t101\t1\noff\t102\t1\n' > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler")" \
-	"sampler cost (null 4k QD32, 3 paired rounds): -1.0%, the median of the rounds with it against without (HBATEST_NO_SAMPLER=1); rounds -40.0% to +69.5%; medians 100 and 100 IOPS" \
+	"sampler cost (null 4k QD32, 3 paired rounds): -1.0%, the median of the rounds with it against without (HBATEST_NO_SAMPLER=1); rounds -40.0% to +69.5%; too few rounds for a 95 % interval of the median; medians 100 and 100 IOPS; target (under 1 % either way): met" \
 	"sampler: rounds 0.600, 1.695, 0.990, median -1.0 % (the two medians, 100 and 100, would say 0)"
 printf 'on\t60\t1\noff\t100\t1\non\t100\t1\n' > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: no paired rounds
@@ -99,11 +99,32 @@ exit 1" "sampler: a round without its pair is an error, not a figure"
 # an even count (bench.sh runs 2 x BENCH_ROUNDS): the mean of the two middle values
 printf 'on\t100\noff\t100\non\t90\noff\t100\non\t80\noff\t100\non\t120\noff\t100\n' > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler")" \
-	"sampler cost (null 4k QD32, 4 paired rounds): -5.0%, the median of the rounds with it against without (HBATEST_NO_SAMPLER=1); rounds -20.0% to +20.0%; medians 95 and 100 IOPS" \
+	"sampler cost (null 4k QD32, 4 paired rounds): -5.0%, the median of the rounds with it against without (HBATEST_NO_SAMPLER=1); rounds -20.0% to +20.0%; too few rounds for a 95 % interval of the median; medians 95 and 100 IOPS; target (under 1 % either way): missed" \
 	"sampler: 4 rounds 1.0, 0.9, 0.8, 1.2: median 0.95 (the mean of 0.9 and 1.0), medians 95 and 100"
 : > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: no paired rounds
 exit 1" "sampler: no rounds at all is an error"
+# the median's interval from the rounds in order: 10 rounds, the 2nd and the 9th
+# (P(Binomial(10, 1/2) <= 1) = 11/1024, so 1 - 22/1024 = 97.9 %); 30: the 10th and 21st
+sampler_rounds() {	# sampler_rounds ON...: each against an off run of 1000
+	local on
+	for on; do printf 'on\t%s\noff\t1000\n' "$on"; done > "$TMP/sampler"
+}
+sampler_rounds 970 1040 980 994 1005 1000 1010 990 1020 985
+like "$(sampler_summary "$TMP/sampler")" \
+	"^sampler cost \\(null 4k QD32, 10 paired rounds\\): -0\\.3%.* rounds -3\\.0% to \\+4\\.0%; the median's 97\\.9 % interval -2\\.0% to \\+2\\.0% \\(rounds 2 and 9 in order\\); .*: met$" \
+	"sampler: 10 rounds, median -0.3 %: the interval is the 2nd and 9th lowest (-2 %, +2 %), met"
+sampler_rounds $(seq 1001 1030)
+like "$(sampler_summary "$TMP/sampler")" \
+	"the median's 95\\.7 % interval \\+1\\.0% to \\+2\\.1% \\(rounds 10 and 21 in order\\); .*: missed$" \
+	"sampler: 30 rounds +0.1 % to +3.0 %: the 10th and 21st (+1.0 %, +2.1 %); a miss whose interval is all above 0"
+sampler_rounds 970 1040 980 1015 1019 1030 1010 990 1020 1025
+like "$(sampler_summary "$TMP/sampler")" \
+	" \\+1\\.7%, .*interval -2\\.0% to \\+3\\.0%.*: missed \\(the interval holds 0 %: not told apart from no cost\\)$" \
+	"sampler: median +1.7 % misses; its interval -2 % to +3 % holds no cost, and the line says so"
+sampler_rounds 970 980 975 985 990 960 995 965 980 1010
+like "$(sampler_summary "$TMP/sampler")" " -2\\.0%, .*interval -3\\.5% to -0\\.5%.*: missed$" \
+	"sampler: median -2.0 %, its interval -3.5 % to -0.5 % below 0: missed, without the no-cost remark"
 printf 'on\t100\noff\t0\n' > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: round 1 has no IOPS
 exit 1" "sampler: a run of no IOPS is an error, not a -100 % round"
