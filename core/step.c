@@ -70,6 +70,24 @@ static void close_targets(struct step_run *r)
 	free(r->sizes);
 }
 
+/* A file read where nothing has written it (a `truncate -s` file, space
+ * fallocate() reserved) is read from the file system's zeros, not the
+ * disk: the step's reads measure the page cache. Said when 1 % or more of
+ * the range is such, at the step's start (an earlier step may have filled it). */
+static void warn_unwritten(const struct step_spec *s, const char *path, int fd, uint64_t range)
+{
+	uint64_t none = target_unwritten(fd, range);
+
+	if (none && none >= range / 100)
+		log_warn("step '%s': %.0f %% of target '%s' (%.1f of its %.1f MiB read) holds no "
+			 "data yet (holes, or space reserved but never written): its reads return "
+			 "zeros from the file system without reaching the disk, so this step's read "
+			 "figures are not the device's; write the file first (a step with "
+			 "passes = 1), or remove it and give size= to lay it out",
+			 s->name, 100.0 * (double)none / (double)range, path,
+			 (double)none / (1 << 20), (double)range / (1 << 20));
+}
+
 static int open_targets(struct step_run *r, const struct step_hooks *hooks,
 			char *err, size_t len)
 {
@@ -103,6 +121,8 @@ static int open_targets(struct step_run *r, const struct step_hooks *hooks,
 		if (rc < 0)
 			return rc;
 		r->fds[i] = rc;
+		if (t->kind == TARGET_FILE && wl->write_pct < 100)
+			warn_unwritten(r->spec, t->path, rc, wl->range ? wl->range : t->size);
 	}
 	return 0;
 }

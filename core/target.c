@@ -247,6 +247,31 @@ int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
 	return rc;
 }
 
+uint64_t target_unwritten(int fd, uint64_t size)
+{
+	uint64_t data = 0, off = 0;
+
+	/* the data extents in turn; past this many pieces the rest counts as
+	 * data (a warning's figure, not a scan that takes minutes) */
+	for (unsigned n = 0; off < size; n++) {
+		if (n == 65536) {
+			data += size - off;
+			break;
+		}
+		off_t d = lseek(fd, (off_t)off, SEEK_DATA), h;
+
+		if (d < 0)	/* ENXIO: no data from off on */
+			return errno == ENXIO ? size - data : 0;
+		if ((uint64_t)d >= size)
+			break;
+		if ((h = lseek(fd, d, SEEK_HOLE)) < 0)
+			return 0;
+		off = (uint64_t)h < size ? (uint64_t)h : size;
+		data += off - (uint64_t)d;
+	}
+	return size - data;
+}
+
 int target_open(const char *path, int kind, bool write, bool direct, char *err, size_t len)
 {
 	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;

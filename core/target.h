@@ -19,6 +19,11 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
  * (SIGINT/SIGTERM) ends it with -EINTR. */
 int target_layout(const char *path, uint64_t size, void (*progress)(void *ctx,
 		  uint64_t done, uint64_t total), void *ctx, char *err, size_t errlen);
+/* Bytes of [0, size) of the open file fd that hold no data yet: holes, and
+ * on ext4 and XFS space fallocate() reserved that nothing wrote (SEEK_DATA
+ * passes over both). Reads there return zeros from the file system and never
+ * reach the disk. 0 when the file system cannot tell. */
+uint64_t target_unwritten(int fd, uint64_t size);
 /* Open for a step; returns an fd or -errno with err set. Never O_EXCL: the
  * run holds one exclusive claim per written device (guard.c), and an engine's
  * fds may outlive its step (io_uring's registered files). */

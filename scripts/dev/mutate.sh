@@ -551,6 +551,19 @@ m scripts/dev/bench-summary.sh '			if (verdict == "missed" && j && r[j] <= 1 && 
 	'			if (verdict == "missed" && j)' \
 	'tests/bench_summary.t' 'a miss whose interval is all below 0 called not told apart from no cost'
 
+m core/step.c '		if (t->kind == TARGET_FILE && wl->write_pct < 100)' '		if (t->kind == TARGET_FILE)' \
+	'tests/unwritten.t' 'a write-only step on a file of holes warned about reads it never makes'
+
+m core/step.c '	if (none && none >= range / 100)' '	if (none)' \
+	'tests/unwritten.t' 'a hole of 0.8 % of the range warned about as if the step read the page cache'
+
+m core/step.c '			warn_unwritten(r->spec, t->path, rc, wl->range ? wl->range : t->size);' \
+	'			warn_unwritten(r->spec, t->path, rc, t->size);' \
+	'tests/unwritten.t' 'the holes counted over the whole file, not the range the step reads'
+
+m core/target.c '			return errno == ENXIO ? size - data : 0;' '			return 0;' \
+	'tests/unwritten.t' 'no data past an offset (ENXIO) taken as the file system not telling: holes unsaid'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
