@@ -122,7 +122,7 @@ static int open_targets(struct step_run *r, const struct step_hooks *hooks,
 			return rc;
 		r->fds[i] = rc;
 		if (t->kind == TARGET_FILE && wl->write_pct < 100)
-			warn_unwritten(r->spec, t->path, rc, wl->range ? wl->range : t->size);
+			warn_unwritten(r->spec, t->path, rc, workload_span(wl, i));
 	}
 	return 0;
 }

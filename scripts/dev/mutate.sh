@@ -557,7 +557,7 @@ m core/step.c '		if (t->kind == TARGET_FILE && wl->write_pct < 100)' '		if (t->k
 m core/step.c '	if (none && none >= range / 100)' '	if (none)' \
 	'tests/unwritten.t' 'a hole of 0.8 % of the range warned about as if the step read the page cache'
 
-m core/step.c '			warn_unwritten(r->spec, t->path, rc, wl->range ? wl->range : t->size);' \
+m core/step.c '			warn_unwritten(r->spec, t->path, rc, workload_span(wl, i));' \
 	'			warn_unwritten(r->spec, t->path, rc, t->size);' \
 	'tests/unwritten.t' 'the holes counted over the whole file, not the range the step reads'
 
