@@ -17,8 +17,9 @@
 #include "worker.h"
 
 #define REAP_TIMEOUT_NS (50 * 1000 * 1000ull)	/* so idle seconds still publish */
-/* Requests offered in a row before the loop reaps (at least one completion,
- * so at once while these run), then offers the rest. Each call stamps every
+/* Requests offered in a row before the loop reaps, then offers the rest.
+ * The reap waits as any does (at least one completion, or wait_nr, at most
+ * REAP_TIMEOUT_NS); with these in flight that is soon. Each call stamps every
  * request it offers, the engine taking a few (submit_batch): a worker that
  * offered its whole depth at once stamped about depth^2 / 8 times and reaped
  * nothing meanwhile. At oio 65536 in one worker that was 16,384 io_uring

@@ -30,6 +30,11 @@ warned() {	# warned DB: the steps the run's events warn about, in order
 }
 
 truncate -s 8M holes.dat
+if [ "$(du -k holes.dat | cut -f1)" != 0 ]; then	# a file system without sparse files
+	skip "$TMP's file system stores a truncate -s file whole: no holes to find"
+	done_testing
+	exit
+fi
 out=$("$HB" run plan.lua --db h.db --target holes.dat -q 2>&1); rc=$?
 is "$rc" 0 "a plan on a file of holes runs (a warning, not an error)"
 like "$out" "warning: step 'read before': 100 % of target 'holes.dat' \(8\.0 of its 8\.0 MiB read\) holds no data yet .*not the device's; write the file first" \
