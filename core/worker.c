@@ -334,16 +334,16 @@ static bool engine_result_ok(struct worker *w, const struct hb_io *io)
 static int submit_batch(struct worker *w, unsigned *n, unsigned *inflight)
 {
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
-	unsigned off = 0, most = w->sh->engine_clock ? *n : SUBMIT_SLICE;
+	unsigned off = 0, end = w->sh->engine_clock || *n < SUBMIT_SLICE ? *n : SUBMIT_SLICE;
 
-	while (off < *n && off < most) {
+	while (off < end) {
 		uint64_t now = worker_now(w);
-		unsigned give = (*n < most ? *n : most) - off;
 		int rc;
 
-		for (unsigned i = off; i < off + give; i++)
+		for (unsigned i = off; i < end; i++)
 			w->batch[i]->submit_ns = now;
-		rc = engine_count(w, "submit", ops->submit(w->ctx, w->batch + off, give), give);
+		rc = engine_count(w, "submit", ops->submit(w->ctx, w->batch + off, end - off),
+				  end - off);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
