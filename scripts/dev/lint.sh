@@ -2,13 +2,14 @@
 # make lint: the rules that keep the architecture visible (README, Layout).
 #   only core/lua/ includes Lua headers; only core/db/ prepares SQL;
 #   a plugin includes only core/hbatest/*.h and its own NAME_*.h beside it;
-#   no C file over $MAX_LINES lines;
+#   a C file past $WARN_LINES lines is named as a warning (split at a seam,
+#   never at a line count: DESIGN.md, Layout), not a breach;
 #   no upward include: util, hist, log, ... < workload, target, worker < step
 #   and the rest of core/ < db/ < lua/ (the report API reads the database)
 #   < runner < cmd/ < main.c.
 # Prints each breach as file:line: rule; exits 1 if there is any.
 cd "$(dirname "$0")/../.." || exit 2
-MAX_LINES=${MAX_LINES:-600}
+WARN_LINES=${WARN_LINES:-800}
 
 breach() {	# rule; grep -n lines on stdin
 	sed "s|\$|: $1|"
@@ -32,10 +33,6 @@ checks() {
 	done | breach "a plugin includes more than core/hbatest/*.h and its own NAME_*.h"
 	grep -nE '#include *<(lua|lauxlib|lualib|sqlite3)\.h>' plugins/*/*.c |
 		breach "a plugin includes a core library"
-	for f in $(find core plugins tests/unit -name '*.c'); do
-		n=$(wc -l < "$f")
-		[ "$n" -le "$MAX_LINES" ] || echo "$f:$n: over $MAX_LINES lines"
-	done
 
 	# upward includes: a file includes its own layer and those below
 	for f in util hist log strbuf sha256 stop paths sanitize; do
@@ -56,6 +53,11 @@ checks() {
 		breach "upward include (the runner is below cmd/)"
 }
 
+for f in $(find core plugins tests/unit -name '*.c'); do
+	n=$(wc -l < "$f")
+	[ "$n" -le "$WARN_LINES" ] ||
+		echo "warning: $f:$n: over $WARN_LINES lines; does it hold two jobs?" >&2
+done
 out=$(checks)
 if [ -n "$out" ]; then
 	echo "$out"
