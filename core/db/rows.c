@@ -12,6 +12,7 @@
 
 #include "db/rows.h"
 #include "strbuf.h"
+#include "utf8.h"
 
 int rows_format_parse(const char *name, enum rows_format *fmt)
 {
@@ -61,36 +62,6 @@ static bool is_number(sqlite3_stmt *st, int c)
 	int t = sqlite3_column_type(st, c);
 
 	return t == SQLITE_INTEGER || t == SQLITE_FLOAT;
-}
-
-/* The length of the UTF-8 sequence at p (1-4), or 0 when it is not one:
- * overlong forms, surrogates and code points past U+10FFFF are not. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
 }
 
 void rows_json_string(FILE *out, const char *str, size_t n)

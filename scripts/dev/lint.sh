@@ -35,7 +35,7 @@ checks() {
 		breach "a plugin includes a core library"
 
 	# upward includes: a file includes its own layer and those below
-	for f in util hist log strbuf sha256 stop paths sanitize; do
+	for f in util hist log strbuf sha256 stop paths sanitize utf8; do
 		includes '(workload|target|worker|step|step_spec|exec|guard|probe|progress|loader)\.h' \
 			core/$f.c core/$f.h
 	done | breach "upward include (util, hist, log, ... are below workload, target, worker)"
