@@ -22,17 +22,23 @@ function review.settings()
   }
 end
 
+-- The targets the OIO is spread over; with none yet, 1, so that the first
+-- step, not this arithmetic, says there is no target (and how to give one).
+local function ntargets()
+  return math.max(#hb.targets, 1)
+end
+
 -- workers must divide the OIO over workers x targets: use as many as fit.
 local function workers_for(s, oio)
   local w = math.min(s.workers, oio)
-  while oio % (w * #hb.targets) ~= 0 and w > 1 do w = w - 1 end
+  while oio % (w * ntargets()) ~= 0 and w > 1 do w = w - 1 end
   return w
 end
 
 local function sweep_oio(s, base)
   local results = {}
   for _, oio in ipairs(review.oio_points) do
-    if oio % #hb.targets == 0 then
+    if oio % ntargets() == 0 then
       local step = {}
       for k, v in pairs(base) do step[k] = v end
       step.oio, step.workers, step.axis = oio, workers_for(s, oio), "oio"

@@ -319,6 +319,20 @@ printf 'hb.run{ targets = "%s", size = "1m", duration = 1 }\n' "$TMP/set.dat" > 
 "$HB" run "$TMP/set.lua" --db "$DB" --set nosuch=1 >/dev/null 2>&1
 is "$?$([ -e "$TMP/set.dat" ] && echo ' created')" 2 "unused --set on a plan with a file target: exit 2, the file not laid out"
 
+# names and text are UTF-8 with no NUL byte (issue 32: an invalid byte broke
+# every SVG of the report; a NUL cut a group name short)
+bad 'hb.run{ size = "1m", group = "a\0b" }' 1 'group: a NUL byte at byte 2' "a NUL byte in a group name"
+bad 'hb.run{ size = "1m", name = "Pr\xfcfung" }' 1 'name: byte 3 \(0xfc\) is not UTF-8' "a Latin-1 step name"
+bad 'hb.plan{ description = "card\xff" }' 1 'hb.plan: description: byte 5 \(0xff\) is not UTF-8' "a plan description that is not UTF-8"
+bad 'hb.exec{ cmd = "true", group = "g\xfe" }' 1 'group: byte 2 \(0xfe\) is not UTF-8' "an hb.exec group that is not UTF-8" --allow-exec
+bad 'hb.run{ size = "1m", group = hb.set("g", "x") }' 1 'group: byte 2 \(0xfc\) is not UTF-8' \
+	"a --set value that is not UTF-8, as a group name" --set g=$'G\xfcx'
+out=$("$HB" run "$TMP/good.lua" --db "$DB" --label $'card\xff\xfeA' 2>&1)
+like "$? $out" '^2 .*--label: byte 5 \(0xff\) is not UTF-8' "--label that is not UTF-8: a usage error naming the byte"
+is "$(sqlite3 "$DB" .dump | sha256sum)" "$before" "--label that is not UTF-8: database unchanged"
+out=$("$HB" run "$TMP/good.lua" --db "$DB" --label 'Prüfung ✓' -q 2>&1); ok $? "a UTF-8 label runs ($out)"
+is "$(q "$DB" "SELECT label FROM runs ORDER BY id DESC LIMIT 1")" 'Prüfung ✓' "and is stored as given"
+
 "$HB" run "$TMP/bad.lua" --db "$TMP/fresh.db" >/dev/null 2>&1
 [ ! -e "$TMP/fresh.db" ]; ok $? "a failing plan does not create a database"
 [ ! -e "$TMP/t.dat" ]; ok $? "a failing plan does not create a target"

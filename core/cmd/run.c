@@ -12,6 +12,7 @@
 #include "runner.h"
 #include "stop.h"
 #include "target.h"
+#include "utf8.h"
 #include "util.h"
 
 static void estimate_text(const struct run_ctx *c, char *buf, size_t len)
@@ -158,6 +159,14 @@ static int parse_args(struct run_ctx *c, int argc, char **argv)
 		}
 		if (!strcmp(a, "--label")) {
 			c->label = argv[++i];
+			size_t n = strlen(c->label), bad = utf8_invalid_at(c->label, n);
+
+			if (bad < n) {
+				cli_usage_error("run", "--label: byte %zu (0x%02x) is not UTF-8: a "
+						"label is UTF-8 text", bad + 1,
+						(unsigned char)c->label[bad]);
+				return -1;
+			}
 		} else if (!strcmp(a, "--target")) {
 			if (add_target(c, argv[++i]) < 0)
 				return -1;

@@ -35,6 +35,13 @@ static int l_plan(lua_State *L)
 		if (strcmp(k, "defaults") && lua_type(L, -1) != LUA_TSTRING)	/* dropped before */
 			return luaL_error(L, "hb.plan: %s is a %s: expected a string", k,
 					  luaL_typename(L, -1));
+		if (strcmp(k, "defaults")) {
+			size_t n;
+			const char *v = lua_tolstring(L, -1, &n);
+
+			if (plan_text_check(v, n, k, err, sizeof(err)))
+				return luaL_error(L, "hb.plan: %s", err);
+		}
 		lua_pop(L, 1);
 	}
 	if (lua_getfield(L, 1, "name") == LUA_TSTRING) {
@@ -229,7 +236,12 @@ static int exec_opt_str(lua_State *L, const char *key, char **out, char *err, si
 	int t = lua_getfield(L, 1, key);
 
 	if (t == LUA_TSTRING && *lua_tostring(L, -1)) {
-		*out = strdup(lua_tostring(L, -1));
+		size_t n;
+		const char *v = lua_tolstring(L, -1, &n);
+
+		if (plan_text_check(v, n, key, err, len))
+			return -EINVAL;
+		*out = strdup(v);
 	} else if (t != LUA_TNIL) {
 		snprintf(err, len, "%s=%s: expected a string that is not empty", key,
 			 exec_shown(L));

@@ -96,7 +96,14 @@ static int get_str(struct keyctx *k, const char *key, const char *def, char **ou
 	if (t == LUA_TNIL) {
 		*out = def ? strdup(def) : NULL;
 	} else if (t == LUA_TSTRING) {
-		*out = strdup(lua_tostring(k->L, -1));
+		size_t n;
+		const char *v = lua_tolstring(k->L, -1, &n);
+
+		if (plan_text_check(v, n, key, k->err, k->len)) {
+			lua_pop(k->L, 1);
+			return -EINVAL;
+		}
+		*out = strdup(v);
 	} else {
 		return bad(k, key, "a string");
 	}

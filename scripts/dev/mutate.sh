@@ -572,6 +572,16 @@ m scripts/dev/bench-summary.sh '			else if (verdict == "met" && (r[j] <= 0.99 ||
 	'			else if (0)' \
 	'tests/bench_summary.t' 'a sampler figure met by its median alone, the interval of -2 % to +2 % unsaid'
 
+# --- issue 32: the door (plans, --label) and the review suite ----------------------
+m core/lua/plan.c '	if (nul) {' '	if (0) {' \
+	'tests/plan_errors.t' 'a NUL byte in a plan name passes, cutting the name short'
+m core/lua/plan.c '	if (bad < n) {' '	if (0) {' \
+	'tests/plan_errors.t' 'a group or step name that is not UTF-8 passes (every SVG of its report broke)'
+m core/cmd/run.c '			if (bad < n) {' '			if (0) {' \
+	'tests/plan_errors.t' 'a --label that is not UTF-8 is stored'
+m scripts/review.lua '  return math.max(#hb.targets, 1)' '  return #hb.targets' \
+	'tests/plans.t' 'the review suite with no target dies dividing by 0, not with "no target"'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
