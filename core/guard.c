@@ -17,6 +17,7 @@
 #include "probe.h"	/* probe_root(): sysfs, or a test's stand-in */
 #include "strbuf.h"
 #include "target.h"
+#include "target_id.h"
 #include "util.h"
 
 #ifndef HB_DATA_DIR
@@ -27,9 +28,16 @@
 #endif
 
 #define FAMILY_MAX 256
+#define BACKING_MAX 16	/* files behind one block device */
 
-/* Files no step writes: the database and its journals, the plan. */
-static struct protected { char *path; const char *what; } *protect;
+/* Files no step writes: the database and its journals, the plan. A journal
+ * is the database's path and a suffix, resolved when a target is checked:
+ * SQLite puts it beside the file the database's links lead to. */
+static struct protected {
+	char *path;
+	const char *suffix;	/* "-wal", or "" */
+	const char *what;
+} *protect;
 static unsigned nprotect;
 
 /* A block device the run writes: held open O_EXCL from the dry pass on. */
@@ -54,14 +62,15 @@ static void protect_add(const char *path, const char *suffix, const char *what)
 	if (!p)
 		return;
 	protect = p;
-	protect[nprotect].path = util_strdup_printf("%s%s", path, suffix);
+	protect[nprotect].path = strdup(path);
+	protect[nprotect].suffix = suffix;
 	protect[nprotect++].what = what;
 }
 
 void guard_protect(const char *path, const char *what)
 {
 	for (unsigned i = 0; i < nprotect; i++)
-		if (!strcmp(protect[i].path, path))
+		if (!strcmp(protect[i].path, path) && !*protect[i].suffix)
 			return;
 	protect_add(path, "", what);
 }
@@ -90,13 +99,13 @@ static bool inside(const char *path, const char *dir, char *real)
 }
 
 /* The hbatest tree: the binary's folder (with plugins/ and scripts/ in a
- * checkout), an installed tree beside it, and the installed data and plugins. */
-static bool in_hbatest_tree(const char *path, char *tree)
+ * checkout), an installed tree beside it, and the installed data and plugins.
+ * real: a canonical path (target_id_of's). */
+static bool in_hbatest_tree(const char *real, char *tree)
 {
-	char self[PATH_MAX], dir[PATH_MAX + 32], real[PATH_MAX];
+	char self[PATH_MAX], dir[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	target_canon(path, real, sizeof(real));
 	if (inside(real, HB_DATA_DIR, tree) || inside(real, HB_PLUGIN_DIR, tree))
 		return true;
 	if (n <= 0)
@@ -112,23 +121,84 @@ static bool in_hbatest_tree(const char *path, char *tree)
 	return inside(real, dir, tree);
 }
 
-static int check_protected(const char *path, char *err, size_t len)
+/* A protected file as it resolves now, into ids: the file itself, or a
+ * journal beside the database's path as given and, when that is another
+ * file, beside where its links lead (SQLite's), named in names. Returns how
+ * many. */
+static unsigned protected_ids(const struct protected *p, struct target_id ids[2],
+			      char names[2][PATH_MAX + 16])
 {
-	char tree[PATH_MAX];
+	struct target_id db;
+	unsigned n;
+
+	snprintf(names[0], sizeof(names[0]), "%s%s", p->path, p->suffix);
+	n = target_id_of(names[0], &ids[0]) == 0;
+	if (!*p->suffix || target_id_of(p->path, &db) < 0)
+		return n;
+	snprintf(names[n], sizeof(names[n]), "%.*s%s", PATH_MAX - 1, db.path, p->suffix);
+	if (target_id_of(names[n], &ids[n]) < 0 || (n && target_id_same(&ids[0], &ids[1])))
+		return n;
+	return n + 1;
+}
+
+/* Is id, where target path leads (how: the way there, for the message), a
+ * protected file or inside hbatest's tree? */
+static int refuse_protected(const char *path, const struct target_id *id, const char *is,
+			    const char *how, char *err, size_t len)
+{
+	char names[2][PATH_MAX + 16], tree[PATH_MAX];
+	struct target_id ids[2];
 
 	for (unsigned i = 0; i < nprotect; i++) {
-		if (!target_same_path(path, protect[i].path))
-			continue;
-		snprintf(err, len, "refusing to write to '%s': it is %s ('%s')", path,
-			 protect[i].what, protect[i].path);
-		return -EPERM;
+		unsigned n = protected_ids(&protect[i], ids, names);
+
+		for (unsigned j = 0; j < n; j++) {
+			if (!target_id_same(id, &ids[j]))
+				continue;
+			snprintf(err, len, "refusing to write to '%s': %s %s ('%s')%s", path, is,
+				 protect[i].what, names[j], how);
+			return -EPERM;
+		}
 	}
-	if (in_hbatest_tree(path, tree)) {
-		snprintf(err, len, "refusing to write to '%s': it is inside hbatest's own "
-			 "files ('%s')", path, tree);
+	if (in_hbatest_tree(id->path, tree)) {
+		snprintf(err, len, "refusing to write to '%s': %s inside hbatest's own files "
+			 "('%s')%s", path, is, tree, how);
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* The target where its links lead (a dangling one: the file writing through
+ * it would create), and a block device's backing files (a loop device's). */
+static int check_protected(const char *path, int kind, char *err, size_t len)
+{
+	char how[PATH_MAX + 128] = "";
+	struct target_backing *b;
+	struct target_id id;
+	unsigned n;
+	int rc = target_id_of(path, &id);
+
+	if (rc < 0) {
+		snprintf(err, len, "refusing to write to '%s': %s", path, rc == -ELOOP ?
+			 "it is a loop of symbolic links" : strerror(-rc));
+		return rc;
+	}
+	if (id.link)
+		snprintf(how, sizeof(how), ": a symbolic link to '%s'%s", id.path, id.exists ?
+			 "" : ", not there yet (writing through the link would create it)");
+	rc = refuse_protected(path, &id, "it is", how, err, len);
+	if (rc || kind != TARGET_BLOCK || !S_ISBLK(id.mode))
+		return rc;
+	if (!(b = calloc(BACKING_MAX, sizeof(*b))))
+		return -ENOMEM;
+	n = target_backing_of(path, id.rdev, probe_root(), b, BACKING_MAX);
+	for (unsigned i = 0; i < n && !rc; i++) {
+		snprintf(how, sizeof(how), ": %s is a loop device backed by '%s'", b[i].loop,
+			 b[i].id.path);
+		rc = refuse_protected(path, &b[i].id, "its data is", how, err, len);
+	}
+	free(b);
+	return rc;
 }
 
 static bool read_dev(const char *file, dev_t *dev)
@@ -459,7 +529,7 @@ static int check_block(const char *path, char *err, size_t len)
 
 int guard_check_write(const char *path, int kind, char *err, size_t len)
 {
-	int rc = check_protected(path, err, len);
+	int rc = check_protected(path, kind, err, len);
 
 	if (rc || kind != TARGET_BLOCK)
 		return rc;

@@ -1,6 +1,8 @@
 /* The device guard: may this run write there? Never to a mounted or held
  * block device, nor to the database, its journals, the plan or hbatest's own
- * files; to any other block device only when --destroy-data names it. */
+ * files, judged where the target leads (links followed, dangling ones by the
+ * file they would create, a loop device by its backing file); to any other
+ * block device only when --destroy-data names it. */
 #ifndef HB_GUARD_H
 #define HB_GUARD_H
 
@@ -12,7 +14,7 @@ void guard_init(const char *db_path, const char *plan_path);
 /* One more file no step may write: a module the plan loads (require). */
 void guard_protect(const char *path, const char *what);
 /* A step writes to path (or lays it out), of kind enum target_kind: 0, or
- * -errno with err naming the target and why. A block device it approves is
+ * -errno with err naming the target, where it leads and why. A block device it approves is
  * claimed (opened O_EXCL) once, until guard_release(), so nothing can mount
  * or assemble it mid-run while the steps open it without O_EXCL. */
 int guard_check_write(const char *path, int kind, char *err, size_t len);

@@ -14,6 +14,7 @@
 
 #include "log.h"
 #include "target.h"
+#include "target_id.h"
 #include "util.h"
 #include "stop.h"
 
@@ -99,10 +100,82 @@ static int room_for(const char *path, const char *where, uint64_t need, char *er
 	return -ENOSPC;
 }
 
+/* Where path leads, refused before anything looks further: a loop of
+ * symbolic links, or a file on a kernel pseudo file system (sysfs' and
+ * procfs' files are the kernel's settings and state: a read or write there
+ * reaches a kernel handler, not storage). */
+static int check_place(const char *path, struct target_id *id, char *err, size_t len)
+{
+	const char *fs;
+	int rc = target_id_of(path, id);
+	char via[PATH_MAX + 40] = "";
+
+	if (rc == -ELOOP) {
+		snprintf(err, len, "target '%s' is a loop of symbolic links (or a chain of more "
+			 "than 40)", path);
+		return rc;
+	}
+	if (!(fs = target_pseudo_fs(path)))
+		return 0;
+	if (id->link)
+		snprintf(via, sizeof(via), " (a symbolic link to '%s')", id->path);
+	snprintf(err, len, "target '%s'%s is on %s, a kernel pseudo file system (kernel "
+		 "settings and state, not storage): never a target, to read or to write",
+		 path, via, fs);
+	return -EPERM;
+}
+
+/* A target not there yet (real: where writing it lands, through dangling
+ * links): a file to lay out, or one an earlier step lays out. */
+static int resolve_missing(const char *path, const char *real, uint64_t want_size,
+			   int *kind, uint64_t *size, bool *create, char *err, size_t len)
+{
+	const struct planned *later = want_size ? NULL : planned_find(path);
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!strncmp(path, "/dev/", 5) || !strncmp(real, "/dev/", 5)) {
+		/* never a file among the devices */
+		snprintf(err, len, "target '%s': no such device (lsblk lists the block "
+			 "devices); hbatest creates files, not devices", path);
+		return -ENOENT;
+	}
+	if (later) {	/* an earlier step creates it */
+		*kind = TARGET_FILE;
+		*size = later->size;
+		return 0;
+	}
+	if (!want_size) {
+		snprintf(err, len, "target '%s' does not exist; give size= (e.g. size=\"1g\"; "
+			 "the shipped plans: --set size=1g) to create it", path);
+		return -ENOENT;
+	}
+	snprintf(dir, sizeof(dir), "%s", real);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	else
+		strcpy(dir, slash ? "/" : ".");
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "cannot create target '%s': folder '%s' does not exist",
+			 path, dir);
+		return -ENOENT;
+	}
+	if (room_for(path, dir, want_size, err, len) < 0)
+		return -ENOSPC;
+	*kind = TARGET_FILE;
+	*size = want_size;
+	*create = true;
+	planned_add(path, want_size);
+	return 0;
+}
+
 int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		   int *kind, uint64_t *size, bool *create, char *err, size_t len)
 {
+	struct target_id id;
 	struct stat st;
+	int rc;
 
 	*create = false;
 	if (virtual_ok) {
@@ -110,51 +183,14 @@ int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		*size = want_size ? want_size : 1ull << 30;
 		return 0;
 	}
+	if ((rc = check_place(path, &id, err, len)))
+		return rc;
 	if (stat(path, &st) < 0) {
-		if (errno != ENOENT) {
-			snprintf(err, len, "cannot stat target '%s': %s", path, strerror(errno));
-			return -errno;
-		}
-		const struct planned *later = want_size ? NULL : planned_find(path);
-
-		if (!strncmp(path, "/dev/", 5)) {	/* never a file among the devices */
-			snprintf(err, len, "target '%s': no such device (lsblk lists the "
-				 "block devices); hbatest creates files, not devices", path);
-			return -ENOENT;
-		}
-		if (later) {	/* an earlier step creates it */
-			*kind = TARGET_FILE;
-			*size = later->size;
-			return 0;
-		}
-		if (!want_size) {
-			snprintf(err, len, "target '%s' does not exist; give size= "
-				 "(e.g. size=\"1g\"; the shipped plans: --set size=1g) to "
-				 "create it", path);
-			return -ENOENT;
-		}
-		char *dir = strdup(path), *slash = strrchr(dir, '/');
-
-		if (slash && slash != dir)
-			*slash = '\0';
-		else
-			strcpy(dir, slash ? "/" : ".");
-		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			snprintf(err, len, "cannot create target '%s': folder '%s' does "
-				 "not exist", path, dir);
-			free(dir);
-			return -ENOENT;
-		}
-		if (room_for(path, dir, want_size, err, len) < 0) {
-			free(dir);
-			return -ENOSPC;
-		}
-		free(dir);
-		*kind = TARGET_FILE;
-		*size = want_size;
-		*create = true;
-		planned_add(path, want_size);
-		return 0;
+		if (errno == ENOENT)
+			return resolve_missing(path, id.path, want_size, kind, size, create,
+					       err, len);
+		snprintf(err, len, "cannot stat target '%s': %s", path, strerror(errno));
+		return -errno;
 	}
 	if (S_ISBLK(st.st_mode)) {
 		*kind = TARGET_BLOCK;
@@ -295,34 +331,19 @@ int target_open(const char *path, int kind, bool write, bool direct, char *err, 
 
 void target_canon(const char *path, char *out, size_t len)
 {
-	char dir[PATH_MAX], real[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int n = slash ? (int)(slash - path) : 0;
+	struct target_id id;
 
-	if (realpath(path, real)) {
-		snprintf(out, len, "%s", real);
-		return;
-	}
-	snprintf(dir, sizeof(dir), "%.*s", n ? n : 1, slash ? path : ".");
-	if (!realpath(dir, real) ||
-	    snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "",
-		     slash ? slash + 1 : path) >= (int)len)
+	if (target_id_of(path, &id) < 0 || snprintf(out, len, "%s", id.path) >= (int)len)
 		snprintf(out, len, "%s", path);
 }
 
 bool target_same_path(const char *a, const char *b)
 {
-	char ca[PATH_MAX], cb[PATH_MAX];
-	struct stat sa, sb;
+	struct target_id ia, ib;
 
-	if (stat(a, &sa) == 0 && stat(b, &sb) == 0) {
-		if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
-			return sa.st_rdev == sb.st_rdev;	/* two nodes of one device */
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	}
-	target_canon(a, ca, sizeof(ca));
-	target_canon(b, cb, sizeof(cb));
-	return !strcmp(ca, cb);
+	if (target_id_of(a, &ia) < 0 || target_id_of(b, &ib) < 0)
+		return !strcmp(a, b);
+	return target_id_same(&ia, &ib);
 }
 
 void target_allow_destroy(const char *device)

@@ -11,7 +11,9 @@ enum target_kind { TARGET_FILE = 0, TARGET_BLOCK, TARGET_VIRTUAL };
 
 const char *target_kind_name(int kind);
 /* Find what path is. want_size (bytes, 0: none) is the plan's `size`.
- * virtual_ok: the engine opens no file, so the path is only a name. */
+ * virtual_ok: the engine opens no file, so the path is only a name. Refuses
+ * (read or write) a loop of symbolic links and a file on a kernel pseudo
+ * file system (sysfs, procfs ...: target_pseudo_fs). */
 int target_resolve(const char *path, uint64_t want_size, bool virtual_ok,
 		   int *kind, uint64_t *size, bool *create, char *err, size_t errlen);
 /* Create (or grow) a file target with random data, so reads hit the media.
@@ -32,10 +34,12 @@ int target_open(const char *path, int kind, bool write, bool direct, char *err, 
 /* Do a and b name one target? One file (device and inode: a hard link is
  * the same file), one block device (two nodes of one device number), or,
  * when one does not exist yet (a file to create, a virtual name), one path
- * once its folder's real path is taken (a.dat and ./a.dat). */
+ * once its links are followed (a.dat, ./a.dat and a dangling link to it;
+ * target_id.h). */
 bool target_same_path(const char *a, const char *b);
 /* path absolute and free of symlinks, even before it exists (its folder
- * does); as written when its folder does not resolve either. */
+ * does; a dangling link: the file writing through it would create); as
+ * written when its folder does not resolve either. */
 void target_canon(const char *path, char *out, size_t len);
 
 /* Devices named with --destroy-data (guard.c asks target_write_allowed). */
