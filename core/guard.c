@@ -527,10 +527,84 @@ static int check_block(const char *path, char *err, size_t len)
 	return rc;
 }
 
+/* In use as the loop device name (number dev) is, through f: mounted,
+ * swapped on or held. The message says what the file target backs. */
+static int check_loop_unused(const char *path, const char *name, const struct family *f,
+			     char *err, size_t len)
+{
+	char what[4096], part[300] = "";
+	const struct member *m;
+	const char *always = "always refused, even with --destroy-data";
+
+	if ((m = mounted(f, what, sizeof(what)))) {
+		if (m != &f->m[0])
+			snprintf(part, sizeof(part), " (its partition /dev/%s)", m->name);
+		snprintf(err, len, "refusing to write to '%s': it backs the loop device "
+			 "/dev/%s%s, mounted on %s (%s; unmount it first)", path, name, part,
+			 what, always);
+		return -EBUSY;
+	}
+	if ((m = swapped(f)) || (m = held(f, what, sizeof(what)))) {
+		snprintf(err, len, "refusing to write to '%s': it backs the loop device /dev/%s, "
+			 "in use (/dev/%s is swap or held by a dm, LVM or md device; %s)", path,
+			 name, m->name, always);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* A file target that backs a loop device in use: writing the file writes
+ * under that file system (a disk image mounted with mount -o loop). */
+static int check_backs_loop(const char *path, char *err, size_t len)
+{
+	struct target_backing *b = calloc(BACKING_MAX, sizeof(*b));
+	struct family *f = malloc(sizeof(*f));
+	char dir[PATH_MAX], file[PATH_MAX + 300];
+	struct target_id id;
+	struct dirent *e;
+	DIR *d = NULL;
+	int rc = 0;
+
+	if (!b || !f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (target_id_of(path, &id) < 0 || !id.exists || !S_ISREG(id.mode))
+		goto out;
+	snprintf(dir, sizeof(dir), "%s/sys/block", probe_root());
+	d = opendir(dir);
+	while (!rc && d && (e = readdir(d))) {
+		dev_t dev;
+		unsigned n;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/dev", dir, e->d_name);
+		if (!read_dev(file, &dev))
+			continue;
+		snprintf(file, sizeof(file), "/dev/%s", e->d_name);
+		n = target_backing_of(file, dev, probe_root(), b, BACKING_MAX);
+		for (unsigned i = 0; i < n && !rc; i++) {
+			if (!target_id_same(&b[i].id, &id))
+				continue;
+			family_of(file, dev, f);
+			rc = check_loop_unused(path, e->d_name, f, err, len);
+		}
+	}
+out:
+	if (d)
+		closedir(d);
+	free(f);
+	free(b);
+	return rc;
+}
+
 int guard_check_write(const char *path, int kind, char *err, size_t len)
 {
 	int rc = check_protected(path, kind, err, len);
 
+	if (!rc && kind != TARGET_BLOCK)
+		rc = check_backs_loop(path, err, len);
 	if (rc || kind != TARGET_BLOCK)
 		return rc;
 	return check_block(path, err, len);

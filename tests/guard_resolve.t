@@ -155,6 +155,28 @@ out=$("$HB" run "$TMP/r.lua" --db "$TMP/read.db" --target "$OVERDB" --dry-run 2>
 ok $? "a read step on it is allowed (reads change nothing)"
 intact "after the loop devices"
 
+# a disk image mounted through a loop device: writing the file writes under
+# that file system (mount -o loop), so it is refused while mounted
+fsimg="$TMP/fs.img"
+truncate -s 64M "$fsimg" && mkfs.ext4 -q -F "$fsimg" >/dev/null 2>&1
+mkloop FSLOOP "$fsimg" || { done_testing; exit; }
+mkdir -p "$TMP/fsmnt"
+if mount "$FSLOOP" "$TMP/fsmnt" 2>/dev/null; then
+	cleanup_hooks=("umount -l '$TMP/fsmnt' 2>/dev/null" "${cleanup_hooks[@]}")
+	out=$("$HB" run "$TMP/w.lua" --db "$DB" --target "$fsimg" --dry-run 2>&1)
+	like "$? $out" "^1 .*refusing to write to '$fsimg': it backs the loop device $FSLOOP, mounted on $TMP/fsmnt" \
+		"a file backing a mounted loop device: refused (it would corrupt that file system)"
+	ln -s "$fsimg" "$TMP/fslink"
+	like "$("$HB" run "$TMP/w.lua" --db "$DB" --target "$TMP/fslink" --dry-run 2>&1)" \
+		"refusing to write to '$TMP/fslink': it backs the loop device $FSLOOP, mounted" "and through a symbolic link to it"
+	umount "$TMP/fsmnt"
+	"$HB" run "$TMP/w.lua" --db "$DB" --target "$fsimg" --dry-run >/dev/null 2>&1
+	ok $? "once unmounted, the file is a target again"
+else
+	ok 1 "as root, a loop device with ext4 can be mounted"
+fi
+intact "after the mounted image"
+
 # a partition of a loop device whose file is inside hbatest's tree
 img="$ROOT/plugins/guard-resolve-$$.img"
 cleanup_hooks+=("rm -f '$img'")

@@ -582,7 +582,11 @@ m core/cmd/run.c '			if (bad < n) {' '			if (0) {' \
 m scripts/review.lua '  return math.max(#hb.targets, 1)' '  return #hb.targets' \
 	'tests/plans.t' 'the review suite with no target dies dividing by 0, not with "no target"'
 
-# (one function, read whole before it runs: editing this file during a run is safe)
+m core/guard.c '	if (!rc && kind != TARGET_BLOCK)
+		rc = check_backs_loop(path, err, len);' '	if (0)
+		rc = check_backs_loop(path, err, len);' \
+	'tests/guard_resolve.t' 'a file that backs a mounted loop device (a disk image) written'
+
 # --- issue 32: guard (where a target leads; pseudo file systems) ---------------
 m core/target_id.c '	if (lstat(full, &st) < 0 || !S_ISLNK(st.st_mode)) {' '	if (1) {' \
 	'tests/guard_resolve.t' 'a dangling link to the database -wal judged by its own name: the run corrupts the database'
@@ -599,6 +603,7 @@ m core/target.c '	if (!(fs = target_pseudo_fs(path)))' '	if ((fs = target_pseudo
 m core/target_id.c '			return pseudo[i].name;' '			break;' \
 	'tests/guard_resolve.t' 'a pseudo file system known only by where it is usually mounted (/sys, /proc)'
 
+# (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 	LIMIT=${HBATEST_MUTATE_TIMEOUT:-600}	# s a test file may take before it counts as failed
