@@ -31,7 +31,6 @@ int main(void)
 		{ "ab\xe2\x82", 2, "a sequence cut at the end is not UTF-8" },
 	};
 
-	tap_plan((int)(sizeof(cases) / sizeof(cases[0])) + 4);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t at = utf8_invalid_at(cases[i].s, strlen(cases[i].s));
 
