@@ -1,5 +1,6 @@
 /* Positions in a JSON text: a small recursive scanner (RFC 8259) that finds
- * the first syntax error or the value a path names. It builds nothing. */
+ * the first syntax error, the value a path names, the path of the value at
+ * an offset, and escapes that are no character. It builds nothing. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,6 +321,10 @@ static bool jp_locate(struct jp *p, size_t off, char *buf, size_t cap)
 
 		return off >= start && (off < p->i || !ok);
 	}
+	if (++p->depth > JP_MAX_DEPTH) {
+		jp_fail(p, "nested too deeply");
+		return off >= start;
+	}
 	close = p->s[p->i] == '{' ? '}' : ']';
 	p->i++;
 	for (;;) {
@@ -361,6 +366,7 @@ static bool jp_locate(struct jp *p, size_t off, char *buf, size_t cap)
 		}
 	}
 	p->i++;
+	p->depth--;
 	return off >= start && off < p->i;
 }
 

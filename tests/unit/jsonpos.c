@@ -1,5 +1,6 @@
 /* jsonpos: the path of the value at an offset (what an import's message
  * names), and the string escapes no C string holds (\u0000, lone surrogates). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonpos.h"
@@ -30,7 +31,10 @@ int main(void)
 	const char *doc = "{\"jobs\": [{\"jobname\": \"qd1\", \"job options\": {\"bs\": \"4k\"}},\n"
 			  " {\"read\": {\"iops\": 1e400}}], \"n\": [1, [2, 3]]}";
 
-	tap_plan(14);
+	size_t deep = 200000;
+	char *nest = malloc(2 * deep + 2), path[64];
+
+	tap_plan(15);
 	check_path(doc, "\"qd1\"", "jobs[0].jobname");
 	check_path(doc, "qd1", "jobs[0].jobname");
 	check_path(doc, "\"jobname\"", "jobs[0].jobname");
@@ -46,5 +50,14 @@ int main(void)
 		     "a first half alone is not");
 	check_escape("[\"\\uDC00\"]", "\\uDC00", "a second half alone is not a character");
 	check_escape("[\"\\u00e9\\n\\\"\"]", NULL, "other escapes are characters");
+	/* a path is looked for before the syntax is checked (a byte that is not
+	 * UTF-8 comes first): as deep as the check allows, never past the stack */
+	memset(nest, '[', deep);
+	nest[deep] = '1';
+	memset(nest + deep + 1, ']', deep);
+	nest[2 * deep + 1] = '\0';
+	ok(jsonpos_path(nest, 2 * deep + 1, deep, path, sizeof(path)) == 0 &&
+	   !strncmp(path, "[0][0]", 6), "a text nested %zu deep: a path, cut at the depth limit", deep);
+	free(nest);
 	return tap_done();
 }
