@@ -36,10 +36,11 @@ struct fiolog {
 					 * summed over the threads) */
 };
 
-/* What the job's JSON says a log must fit, per direction. */
+/* What the job's JSON says a log must fit. */
 struct fiolog_fit {
 	const char *who;		/* "job 'qd1'", for messages */
-	long long end_ms[2];		/* the direction's runtime: no entry after it; -1: no I/O */
+	bool io[2];			/* the direction had I/O: entries of one without are refused */
+	long long end_ms;		/* a thread's time: no IOPS or bandwidth entry after it */
 	double lat_min[2], lat_max[2];	/* ns: the range of the latency this log times; NAN: any */
 };
 
@@ -58,8 +59,8 @@ const char *fiolog_option(enum fiolog_kind k);
 /* Add a log's lines: 0, or -EINVAL with the fault in *e: a line that is
  * not "msec, value, dir, bs...", two entries in one second (as without
  * log_avg_msec=1000), entries out of order, and what does not fit the job
- * (an entry of a direction it did no I/O in, after its end, or a latency
- * outside its range). */
+ * (an entry of a direction it did no I/O in, a rate after its end, or a
+ * latency outside its range). */
 int fiolog_add(struct fiolog *l, enum fiolog_kind k, const char *text,
 	       const struct fiolog_fit *fit, struct fiolog_fault *e);
 /* Add src's seconds and totals to dst (a thread's logs to its job's). */

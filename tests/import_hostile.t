@@ -32,7 +32,7 @@ good() {
 	local kind=$1 what=$2 out; shift 2
 	GOOD="$TMP/good$((ngood += 1)).db"
 	out=$("$HB" import "$kind" "$@" --db "$GOOD" 2>&1)
-	ok $? "$what ($(printf '%s' "$out" | grep -av warning | sed "s|$TMP/||g" | LC_ALL=C tr -c '[:print:]' '?'))"
+	ok $? "$what ($(printf '%s' "$out" | grep -av warning | sed "s|$TMP/||g" | LC_ALL=C tr -c '[:print:]\n' '?' | paste -sd' '))"
 }
 # fiox NAME SED [LOG-KIND LOG-SED]: a folder NAME with qd1.json (SED applied)
 # and its iops, bw and clat logs (LOG-SED applied to the LOG-KIND one)
@@ -126,7 +126,7 @@ fiox gapbw '' bw '3d'
 bad fio "gapbw/qd1_iops.1.log:3:1: a read entry for second 2, but '.*gapbw/qd1_bw.1.log' has none" \
 	"a bandwidth log with a gap beside its IOPS log" "$TMP/gapbw/qd1.json" "$TMP/gapbw/$L" "$TMP/gapbw/qd1_bw.1.log"
 fiox extra '' iops '$a 5000, 6000, 0, 0, 0'
-bad fio "extra/$L:4:1: an entry at 5000 ms, after job 'qd1''s end \(its read runtime in its JSON: 4001 ms\)" \
+bad fio "extra/$L:4:1: an entry at 5000 ms, after job 'qd1''s end \(4001 ms: the longest of its runtimes in its JSON\)" \
 	"a log with more entries than the job's seconds (seconds added before)" "$TMP/extra/qd1.json" "$TMP/extra/$L"
 fiox wdir '' iops 's/, 0, 0, 0$/, 1, 0, 0/'
 bad fio "wdir/$L:1:1: a write entry, but job 'qd1' did no writes \(its JSON's write total_ios is 0\)" \
@@ -150,6 +150,8 @@ bad fio "order/$L:3:1: out of order: an entry at 2002 ms after one at 3007 ms \(
 fiox dup ''
 bad fio "dup/$L:1:1: job 'qd1''s iops log of thread 1 is given twice" \
 	"one log given twice" "$TMP/dup/qd1.json" "$TMP/dup/$L" "$TMP/dup/$L"
+good fio "fio: a write with verify imports: its write log runs past the writes' runtime, its reads have no rate entry" \
+	"$FIO/verify.json" "$FIO"/verify_*.log
 good fio "fio: the logs as fio wrote them import" "$FIO/qd1.json" "$FIO"/qd1_*.log
 is "$(q "$GOOD" "SELECT group_concat(t || ':' || read_ops || ':' || read_bytes, ' ') FROM (SELECT s.* FROM samples s JOIN steps p ON p.id = s.step_id JOIN runs r ON r.id = p.run_id WHERE r.source_file = '$FIO/qd1.json' ORDER BY t)")" \
 	"0:6112:25037824 1:6027:24686592 2:6426:26323968" "fio: a sample a second from those logs"

@@ -381,6 +381,7 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	if ((rc = fio_num(f, path, false, &ms)) < 0 ||
 	    (rc = fio_count(f, path, who, 0, ms, "(ms)")) < 0)
 		return rc;
+	j->job_ms = ms;
 	if (isnan(j->s.window_s) && !isnan(ms))	/* no I/O: the job's time (its threads' sum) */
 		j->s.window_s = ms / 1000 / f->threads[i];
 	if (!j->s.duration_s && !isnan(j->s.window_s))

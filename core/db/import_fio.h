@@ -26,6 +26,7 @@ struct fio_job {
 	struct hist *h[2];
 	uint64_t bs_bytes;	/* the fixed block size; 0: not fixed (bsrange, bssplit) */
 	double runtime_ms[2];	/* per direction, as the JSON has it; NAN: not given */
+	double job_ms;		/* job_runtime: its threads' time summed; NAN: not given */
 	double lat_min[2], lat_max[2];	/* ns, of lat_src; NAN: not given */
 	const char *lat_src;	/* "clat_ns" or "lat_ns": what the step's latency times */
 	struct fiolog log;

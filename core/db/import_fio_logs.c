@@ -53,21 +53,30 @@ static int fio_log_interval(struct fio *f, int i, const struct fio_job *j, const
 			    "--log_avg_msec=1000", j->name, v, v);
 }
 
-/* What a log of kind k must fit: the job's directions, their runtimes
- * and, for the latency its samples take, its range in the JSON. */
+/* What a log of kind k must fit: the job's directions, its end and, for
+ * the latency its samples take, its range in the JSON. The end is a
+ * thread's longest time: a direction's runtime (a group's: its slowest
+ * thread's), or the job's (job_runtime, over its threads), which holds
+ * every phase (a write's verify, whose reads the write's log goes on past
+ * its runtime into). */
+static double fio_job_end_ms(const struct fio_job *j)
+{
+	return fmax(fmax(j->runtime_ms[0], j->runtime_ms[1]),
+		    j->job_ms / (j->s.workers > 0 ? j->s.workers : 1));
+}
+
 static void fio_log_fit(const struct fio_job *j, enum fiolog_kind k, struct fiolog_fit *fit,
 			char *who, size_t len)
 {
 	enum fiolog_kind lat = strcmp(j->lat_src, "lat_ns") ? FIOLOG_CLAT : FIOLOG_LAT;
 	int64_t ops[2] = { j->s.read_ops, j->s.write_ops };
+	double end = fio_job_end_ms(j);
 
 	snprintf(who, len, "job '%s'", j->name);
 	fit->who = who;
+	fit->end_ms = !isnan(end) && end < 4e18 ? (long long)end : LLONG_MAX / 2;
 	for (int d = 0; d < 2; d++) {
-		double ms = j->runtime_ms[d];
-
-		fit->end_ms[d] = ops[d] <= 0 ? -1 : !isnan(ms) && ms < 4e18 ? (long long)ms :
-				 LLONG_MAX / 2;
+		fit->io[d] = ops[d] > 0;
 		fit->lat_min[d] = k == lat ? j->lat_min[d] : NAN;
 		fit->lat_max[d] = k == lat ? j->lat_max[d] : NAN;
 	}
@@ -186,9 +195,10 @@ static int fio_thread_logs(struct fio *f, struct fio_job *j, int i, const int x[
 
 /* One direction's I/Os (IOPS log) or bytes (bandwidth log, KiB a second)
  * against the JSON's: above its total they are a log of another run (or one
- * given twice); below, the time the log leaves uncovered (fio logs no
- * last, partial interval, and may miss the one before) could not hold the
- * rest even at twice the log's busiest second or the job's mean. 1% and a
+ * given twice); below, the thread-seconds the log leaves uncovered (fio logs
+ * no last, partial interval, and may miss the one before; a verify's reads
+ * come after the writes' seconds, unlogged) could not hold the rest even at
+ * twice the log's busiest second or the direction's mean rate. 1% and a
  * unit an entry cover fio's rounding. */
 static int fio_log_total(struct fio *f, const struct fio_job *j, enum fiolog_kind k, int d)
 {
@@ -197,7 +207,8 @@ static int fio_log_total(struct fio *f, const struct fio_job *j, enum fiolog_kin
 	double want = (double)(k == FIOLOG_BW ? (d ? j->s.write_bytes : j->s.read_bytes) :
 			       (d ? j->s.write_ops : j->s.read_ops));
 	double got = l->total[k][d] * unit, job_s = j->s.workers * j->runtime_ms[d] / 1000;
-	double gap = fmax(0, job_s - l->seconds[k]), busiest, reach;
+	double gap = fmax(0, j->s.workers * fio_job_end_ms(j) / 1000 - l->seconds[k]);
+	double busiest, reach;
 	const char *what = k == FIOLOG_BW ? "bytes" : "I/Os", *dir = d ? "write" : "read";
 	const char *key = k == FIOLOG_BW ? "io_bytes" : "total_ios";
 
@@ -207,7 +218,7 @@ static int fio_log_total(struct fio *f, const struct fio_job *j, enum fiolog_kin
 		return imp_error_in(f->im, j->log_of[k], 1, 1, "its %s entries come to %.0f %s, "
 				    "more than job '%s''s %.0f (%s %s in its JSON): a log of another "
 				    "run, or given twice?", dir, got, what, j->name, want, dir, key);
-	if (isnan(job_s))
+	if (isnan(job_s) || isnan(gap) || job_s <= 0)
 		return 0;
 	busiest = fmax(l->max[k][d] * unit, want / job_s);
 	reach = got + 2 * busiest * gap + want * 0.01 + n * unit;
