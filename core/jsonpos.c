@@ -1,6 +1,8 @@
 /* Positions in a JSON text: a small recursive scanner (RFC 8259) that finds
- * the first syntax error or the value a path names. It builds nothing. */
+ * the first syntax error, the value a path names, the path of the value at
+ * an offset, and escapes that are no character. It builds nothing. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,4 +280,152 @@ void jsonpos_linecol(const char *s, size_t off, unsigned *line, unsigned *col)
 			(*col)++;
 		}
 	}
+}
+
+/* Append a member's key (quoted unless a plain name) or an [index]. */
+static void path_push(char *buf, size_t cap, const char *key, size_t kl, long idx)
+{
+	size_t n = strlen(buf), plain = 0;
+
+	if (!key) {
+		snprintf(buf + n, cap - n, "[%ld]", idx);
+		return;
+	}
+	while (plain < kl && (key[plain] == '_' || (key[plain] >= 'a' && key[plain] <= 'z') ||
+			      (key[plain] >= 'A' && key[plain] <= 'Z') ||
+			      (key[plain] >= '0' && key[plain] <= '9')))
+		plain++;
+	if (kl > 64)
+		kl = 64;
+	snprintf(buf + n, cap - n, plain == kl && kl ? "%s%.*s" : "%s\"%.*s\"", n ? "." : "",
+		 (int)kl, key);
+	for (size_t i = n; buf[i]; i++)	/* a message is ASCII whatever the key holds */
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
+			buf[i] = '?';
+}
+
+/* Walk the value at p->i: true when off lies in it, buf then extended to
+ * the deepest member that holds off. Stops at a syntax error (p->err). */
+static bool jp_locate(struct jp *p, size_t off, char *buf, size_t cap)
+{
+	size_t start, keep = strlen(buf);
+	char close;
+	long idx = 0;
+
+	jp_ws(p);
+	start = p->i;
+	if (p->i >= p->n)
+		return false;
+	if (p->s[p->i] != '{' && p->s[p->i] != '[') {
+		bool ok = jp_value(p);
+
+		return off >= start && (off < p->i || !ok);
+	}
+	if (++p->depth > JP_MAX_DEPTH) {
+		jp_fail(p, "nested too deeply");
+		return off >= start;
+	}
+	close = p->s[p->i] == '{' ? '}' : ']';
+	p->i++;
+	for (;;) {
+		jp_ws(p);
+		if (p->i >= p->n)
+			return off >= start;
+		if (p->s[p->i] == close)
+			break;
+		if (close == '}') {
+			size_t ks = p->i;
+
+			if (p->s[p->i] != '"' || !jp_string(p)) {
+				jp_fail(p, "expected a key");
+				return off >= start;
+			}
+			path_push(buf, cap, p->s + ks + 1, p->i - ks - 2, 0);
+			if (off >= ks && off < p->i)
+				return true;
+			jp_ws(p);
+			if (p->i >= p->n || p->s[p->i] != ':') {
+				jp_fail(p, "expected ':'");
+				return off >= start;
+			}
+			p->i++;
+		} else {
+			path_push(buf, cap, NULL, 0, idx++);
+		}
+		if (jp_locate(p, off, buf, cap))
+			return true;
+		buf[keep] = '\0';
+		if (p->err)
+			return off >= start;
+		jp_ws(p);
+		if (p->i < p->n && p->s[p->i] == ',')
+			p->i++;
+		else if (p->i < p->n && p->s[p->i] != close) {
+			jp_fail(p, "expected ',' or a close");
+			return off >= start;
+		}
+	}
+	p->i++;
+	p->depth--;
+	return off >= start && off < p->i;
+}
+
+int jsonpos_path(const char *s, size_t len, size_t off, char *buf, size_t cap)
+{
+	struct jp p = { .s = s, .n = len };
+
+	if (!cap)
+		return -1;
+	buf[0] = '\0';
+	return jp_locate(&p, off, buf, cap) ? 0 : -1;
+}
+
+static long hex4(const char *s)
+{
+	char h[5];
+
+	memcpy(h, s, 4);
+	h[4] = '\0';
+	return strtol(h, NULL, 16);
+}
+
+size_t jsonpos_bad_escape(const char *s, size_t len, const char **what)
+{
+	bool in = false;
+
+	for (size_t i = 0; i < len; i++) {
+		long cp;
+
+		if (s[i] == '"') {
+			in = !in;
+			continue;
+		}
+		if (!in || s[i] != '\\' || i + 1 >= len)
+			continue;
+		if (s[++i] != 'u' || i + 4 >= len)
+			continue;	/* \" \\ \n ...: one character, skipped */
+		cp = hex4(s + i + 1);
+		if (cp == 0) {
+			*what = "a NUL character (\\u0000), which would cut the text there";
+			return i - 1;
+		}
+		if (cp >= 0xdc00 && cp <= 0xdfff) {
+			*what = "the second half of a UTF-16 surrogate pair without its first: "
+				"not a character";
+			return i - 1;
+		}
+		if (cp >= 0xd800 && cp <= 0xdbff) {
+			long lo = i + 10 < len && s[i + 5] == '\\' && s[i + 6] == 'u' ?
+				  hex4(s + i + 7) : -1;
+
+			if (lo < 0xdc00 || lo > 0xdfff) {
+				*what = "the first half of a UTF-16 surrogate pair without its "
+					"second: not a character";
+				return i - 1;
+			}
+			i += 6;	/* the pair's second half */
+		}
+		i += 4;
+	}
+	return len;
 }

@@ -189,12 +189,27 @@ refused "$TMP/e.db" "e_iops.1.log:1:1: a time beyond 31 days: a Unix epoch time 
 	"a log_unix_epoch log" "$TMP/e/e.json" "$TMP/e/e_iops.1.log"
 
 # 10. an entry a stall delayed (3500 ms: fio logs at the first completion
-# after its interval) keeps its second, and the next (4001) its own
-mkdir -p "$TMP/stall" && cp "$TMP/r/r.json" "$TMP/stall/"
-printf '1000, 500, 0, 4096, 0\n3500, 300, 0, 4096, 0\n4001, 400, 0, 4096, 0\n5001, 450, 0, 4096, 0\n' > "$TMP/stall/r_iops.1.log"
+# after its interval) keeps its second, and the next (4001) its own. The
+# JSON made a 5.1 s job for the log to fit, its entries a quarter and a
+# fifth of its I/Os (the import checks both)
+mkdir -p "$TMP/stall"
+ios=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['jobs'][0]['read']['runtime']=5100
+json.dump(d, open(sys.argv[2], 'w')); print(d['jobs'][0]['read']['total_ios'])" "$TMP/r/r.json" "$TMP/stall/r.json")
+a=$((ios / 4)) b=$((ios / 5))
+printf '1000, %d, 0, 4096, 0\n3500, %d, 0, 4096, 0\n4001, %d, 0, 4096, 0\n5001, %d, 0, 4096, 0\n' \
+	$a $b $b $b > "$TMP/stall/r_iops.1.log"
 "$HB" import fio "$TMP/stall/r.json" "$TMP/stall/r_iops.1.log" --db "$TMP/stall.db" >/dev/null 2>&1
 ok $? "a log with an entry a stall delayed imports (it was refused as a log of every I/O)"
 is "$(q "$TMP/stall.db" "SELECT group_concat(t || ':' || read_ops, ' ') FROM (SELECT * FROM samples ORDER BY t)")" \
-	"0:500 2:300 3:400 4:450" "each entry in its second: msec in whole seconds down, minus one"
+	"0:$a 2:$b 3:$b 4:$b" "each entry in its second: msec in whole seconds down, minus one"
+
+# 11. a grouped job's logs are of all its threads or none: three of four
+# would make each second three quarters of the job's (issue 32); one
+# thread's log twice is said so
+mkdir -p "$TMP/g3" && cp "$TMP/g/rt.json" "$TMP"/g/rt_iops.[1-3].log "$TMP/g3/"
+refused "$TMP/g3.db" "rt_iops.1.log:1:1: job 'rt' ran 4 threads \(numjobs with group_reporting\), but 3 of its iops logs are given: give NAME_iops.N.log of each \(N 1 to 4\)" \
+	"three of a grouped job's four IOPS logs" "$TMP/g3/rt.json" "$TMP"/g3/rt_iops.[1-3].log
+refused "$TMP/g4.db" "rt_iops.2.log:1:1: job 'rt''s iops log of thread 2 is given twice" \
+	"a grouped job's log given twice" "$TMP/g/rt.json" "$TMP"/g/rt_iops.[1-4].log "$TMP/g/rt_iops.2.log"
 
 done_testing

@@ -15,6 +15,7 @@
 #include "iometer.h"
 #include "log.h"
 #include "sha256.h"
+#include "utf8.h"
 #include "util.h"
 
 static const struct import_kind {
@@ -332,6 +333,35 @@ close:
 	return rc;
 }
 
+/* --label names the runs on every page: text that is not UTF-8 would break
+ * them (an SVG with it is not XML). A NUL cannot reach argv. Refused with
+ * the bad bytes shown as \xNN; true when it is UTF-8. */
+static bool import_label_ok(const char *label)
+{
+	size_t n = strlen(label), at = utf8_invalid_at(label, n);
+	char shown[256];
+	size_t k = 0;
+
+	if (at == n)
+		return true;
+	for (size_t i = 0; i < n && k + 5 < sizeof(shown);) {
+		size_t len = utf8_len((const unsigned char *)label + i, n - i);
+
+		if (!len)
+			k += (size_t)snprintf(shown + k, sizeof(shown) - k, "\\x%02x",
+					      (unsigned char)label[i++]);
+		else if (k + len < sizeof(shown))
+			for (size_t e = i + len; i < e;)
+				shown[k++] = label[i++];
+		else
+			break;
+	}
+	shown[k] = '\0';
+	cli_usage_error("import", "option '--label' is not UTF-8 (byte %zu is 0x%02x): '%s': "
+			"give the label in UTF-8", at + 1, (unsigned char)label[at], shown);
+	return false;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	const char *files[256], *label = NULL;
@@ -361,6 +391,8 @@ int cmd_import(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			label = argv[++i];
+			if (!import_label_ok(label))
+				return EXIT_USAGE;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_usage_error("import", "unexpected argument '%s'", argv[i]);
 			return EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include "db/import.h"
 #include "hist.h"
 #include "jsonpos.h"
+#include "utf8.h"
 #include "util.h"
 
 static int imp_verror(struct imp *im, const char *file, unsigned line, unsigned col,
@@ -146,15 +147,46 @@ static bool imp_json_next(const struct imp *im, size_t end, size_t *at, size_t *
 	}
 }
 
+/* A fault at im->text + base + at in the JSON of [base, end): where, and
+ * in which field when it lies in one. */
+static int imp_json_fault(struct imp *im, size_t base, size_t end, size_t at, const char *what)
+{
+	char path[256];
+	unsigned line, col;
+
+	jsonpos_linecol(im->text, base + at, &line, &col);
+	if (jsonpos_path(im->text + base, end - base, at, path, sizeof(path)) < 0 || !path[0])
+		return imp_error(im, line, col, "%s", what);
+	return imp_error(im, line, col, "%s: %s", path, what);
+}
+
+/* JSON text is UTF-8 (RFC 8259): bytes that are not would reach every page
+ * that shows them (an SVG with one is not XML). */
+static int imp_json_utf8(struct imp *im, size_t base)
+{
+	size_t n = im->len - base, at = utf8_invalid_at(im->text + base, n);
+	char what[160];
+
+	if (at == n)
+		return 0;
+	snprintf(what, sizeof(what), "not UTF-8 (byte 0x%02x), which JSON text is (RFC 8259): "
+		 "convert the file to UTF-8", (unsigned char)im->text[base + at]);
+	return imp_json_fault(im, base, im->len, at, what);
+}
+
 int imp_json_check(struct imp *im, size_t base, size_t *end, size_t second[2])
 {
 	const char *what;
 	size_t off, e = SIZE_MAX;
 	unsigned line, col;
 
+	if (imp_json_utf8(im, base) < 0)
+		return -EINVAL;
 	if (!jsonpos_check(im->text + base, im->len - base, &off, &what, &e)) {
 		*end = base + e;
-		return 0;
+		/* a string that holds what a C string cannot (a NUL cuts a name) */
+		off = jsonpos_bad_escape(im->text + base, e, &what);
+		return off == e ? 0 : imp_json_fault(im, base, *end, off, what);
 	}
 	if (e != SIZE_MAX && imp_json_next(im, base + e, &second[0], &second[1])) {
 		*end = base + e;

@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "jsonpos.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "util.h"
 
 int fio_fault(struct fio *f, const char *path, const char *fmt, const char *key,
@@ -39,25 +40,49 @@ const char *fio_get(struct fio *f, const char *path, sqlite3_value **v)
 	return type ? type : "null";
 }
 
+/* The path's last key: 'iops', or '"99.000000"' quoted as the path has it. */
 static const char *last_key(const char *path)
 {
-	const char *k = strrchr(path, '.');
+	size_t n = strlen(path);
+	const char *k;
 
+	if (n > 1 && path[n - 1] == '"') {
+		for (k = path + n - 2; k > path && *k != '"'; k--)
+			;
+		return k;
+	}
+	k = strrchr(path, '.');
 	return k ? k + 1 : path;
 }
 
-/* A number at path; NAN when missing and not required. */
+/* The number at path as the file writes it ("1e400"), for a message. */
+static void fio_literal(struct fio *f, const char *path, char *buf, size_t len)
+{
+	const char *s = f->json + jsonpos_find(f->json, f->jlen, path);
+
+	snprintf(buf, len, "%.*s", (int)strspn(s, "-+.0123456789eE"), s);
+}
+
+/* A number at path; NAN when missing and not required. One past a
+ * double's range (1e400) reads as infinite: refused, as fio never writes it. */
 int fio_num(struct fio *f, const char *path, bool required, double *out)
 {
 	sqlite3_value *v;
 	const char *type = fio_get(f, path, &v);
+	char lit[48], what[120];
 
 	*out = NAN;
 	if (!type)
 		return imp_db_error(f->im);
 	if (!strcmp(type, "integer") || !strcmp(type, "real")) {
 		*out = sqlite3_value_double(v);
-		return 0;
+		if (isfinite(*out))
+			return 0;
+		fio_literal(f, path, lit, sizeof(lit));
+		snprintf(what, sizeof(what), "%s is not a finite number (past a double's range)",
+			 lit);
+		*out = NAN;
+		return fio_fault(f, path, "%s: %s", last_key(path), what);
 	}
 	if (!strcmp(type, "null") && !required)
 		return 0;
@@ -99,7 +124,7 @@ const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t le
 /* The latency of one direction, in ns: clat, or lat when fio gave its
  * percentiles (lat_percentiles=1); json+ bins re-bucketed into h. */
 struct fio_lat {
-	double n, mean, max, p50, p99, p999;
+	double n, mean, min, max, p50, p99, p999;
 	const char *src;
 };
 
@@ -129,16 +154,22 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp, const cha
 		const char *k = (const char *)sqlite3_column_text(st, 0);
 		const char *type = (const char *)sqlite3_column_text(st, 2);
 		char *end, sub[1024];
-		unsigned long long ns = strtoull(k ? k : "", &end, 10);
+		unsigned long long ns;
 		int64_t c = sqlite3_column_int64(st, 1);
+		/* an integer past 64 bits reads as a real */
+		bool whole = !strcmp(type, "integer") && sqlite3_column_type(st, 1) == SQLITE_INTEGER;
 
-		if (!k || *end || end == k || strcmp(type, "integer") || c < 0 ||
-		    (!first && ns <= prev)) {
+		errno = 0;
+		ns = strtoull(k ? k : "", &end, 10);
+		if (!k || *end || end == k || *k == '-' || errno || !whole || c < 0 ||
+		    (uint64_t)c > INT64_MAX - h->total || (!first && ns <= prev)) {
 			char bin[320];
 
 			snprintf(sub, sizeof(sub), "%s.\"%s\"", path, k ? k : "");
 			snprintf(bin, sizeof(bin), "%.240s: bin %.40s", who, k ? k : "");
-			rc = fio_fault(f, sub, "%s: %s", bin, c < 0 ? "a negative count" :
+			rc = fio_fault(f, sub, "%s: %s", bin, !whole ? "expected \"nanoseconds\" : "
+				       "count, a whole number below 2^63" : c < 0 ? "a negative count" :
+				       (uint64_t)c > INT64_MAX - h->total ? "the counts sum past 2^63" :
 				       !first && ns <= prev ? "out of order (fio writes its bins "
 				       "once each, in ascending nanoseconds)" :
 				       "expected \"nanoseconds\" : count");
@@ -157,6 +188,16 @@ static int fio_bins(struct fio *f, const char *path, struct hist **hp, const cha
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : imp_db_error(f->im);
+}
+
+/* A latency (ns): a number, not below 0. */
+static int fio_lat_num(struct fio *f, const char *path, bool required, double *out)
+{
+	int rc = fio_num(f, path, required, out);
+
+	if (rc < 0 || !(*out < 0))
+		return rc;
+	return fio_fault(f, path, "%s: %s", last_key(path), "a negative latency");
 }
 
 static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h,
@@ -178,14 +219,17 @@ static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct
 	if (isnan(l->n) || l->n == 0)
 		goto bins;
 	snprintf(path, sizeof(path), "%s.%s.mean", dirpath, l->src);
-	if ((rc = fio_num(f, path, true, &l->mean)) < 0)
+	if ((rc = fio_lat_num(f, path, true, &l->mean)) < 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s.%s.min", dirpath, l->src);
+	if ((rc = fio_lat_num(f, path, false, &l->min)) < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s.%s.max", dirpath, l->src);
-	if ((rc = fio_num(f, path, true, &l->max)) < 0)
+	if ((rc = fio_lat_num(f, path, true, &l->max)) < 0)
 		return rc;
 	for (int k = 0; k < 3; k++) {
 		snprintf(path, sizeof(path), "%s.%s.percentile.\"%s\"", dirpath, l->src, pct[k]);
-		if ((rc = fio_num(f, path, false, out[k])) < 0)
+		if ((rc = fio_lat_num(f, path, false, out[k])) < 0)
 			return rc;
 	}
 bins:
@@ -249,8 +293,12 @@ static int fio_dir(struct fio *f, int i, int d, struct fio_job *j, struct fio_la
 		return rc;
 	if (v[0] > 0 && ms > 0 && (isnan(j->s.window_s) || ms / 1000 > j->s.window_s))
 		j->s.window_s = ms / 1000;
+	j->runtime_ms[d] = ms;
+	l->min = NAN;
 	if ((rc = fio_lat(f, dirpath, l, &j->h[d], who)) < 0)
 		return rc;
+	j->lat_min[d] = l->min;
+	j->lat_max[d] = isnan(l->min) ? NAN : l->max;
 	return fio_check_lat(f, j, dirpath, l->src, isnan(l->n) ? 0 : l->n, v[0], j->h[d]);
 }
 
@@ -333,6 +381,7 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	if ((rc = fio_num(f, path, false, &ms)) < 0 ||
 	    (rc = fio_count(f, path, who, 0, ms, "(ms)")) < 0)
 		return rc;
+	j->job_ms = ms;
 	if (isnan(j->s.window_s) && !isnan(ms))	/* no I/O: the job's time (its threads' sum) */
 		j->s.window_s = ms / 1000 / f->threads[i];
 	if (!j->s.duration_s && !isnan(j->s.window_s))
@@ -439,29 +488,58 @@ static void iso_time(double epoch_ms, char *buf, size_t len)
 	snprintf(buf + strlen(buf), len - strlen(buf), ".%03dZ", (int)fmod(epoch_ms, 1000) % 1000);
 }
 
+/* The run's end (timestamp_ms, or timestamp in s) and start (the end less
+ * the longest job's elapsed s): 1 with both set, 0 when the file has no
+ * time, -EINVAL for a time that is not one since 1970 (to the year 9999). */
+static int fio_times(struct fio *f, char *start, char *end, size_t len)
+{
+	const char *path = "$.timestamp_ms";
+	double ms, elapsed = 0, e;
+	char at[64], who[240];
+	int rc;
+
+	if ((rc = fio_num(f, path, false, &ms)) < 0)
+		return rc;
+	if (isnan(ms)) {
+		path = "$.timestamp";
+		if ((rc = fio_num(f, path, false, &ms)) < 0)
+			return rc;
+		ms *= 1000;
+	}
+	if (isnan(ms))
+		return 0;
+	if (ms < 0 || ms > 253402300799999.0)	/* 9999-12-31T23:59:59.999 */
+		return fio_fault(f, path, "%s: %s", last_key(path), "not a time since 1970 "
+				 "(to the year 9999)");
+	for (int i = 0; i < f->njobs; i++) {
+		snprintf(at, sizeof(at), "$.jobs[%d].elapsed", i);
+		snprintf(who, sizeof(who), "jobs[%d]", i);
+		if ((rc = fio_num(f, at, false, &e)) < 0 ||
+		    (rc = fio_count(f, at, who, 0, e, "(s)")) < 0)
+			return rc;
+		if (!isnan(e) && e * 1000 > ms)
+			return fio_fault(f, at, "%s: %s", "elapsed", "longer than the time since "
+					 "1970 the file's timestamp gives");
+		if (!isnan(e) && e > elapsed)
+			elapsed = e;
+	}
+	iso_time(ms, end, len);
+	iso_time(ms - elapsed * 1000, start, len);
+	return 1;
+}
+
 static int fio_run(struct fio *f, struct fio_job *jobs, char *version)
 {
 	struct imp *im = f->im;
 	struct imp_run r = { .source = "fio", .status = "done", .version = version };
-	char host[256], start[40], end[40], text[512], path[64];
-	double ms, elapsed = 0, e;
+	char host[256], start[40], end[40], text[512];
 	int64_t run_id;
 	int rc;
 
-	if ((rc = fio_num(f, "$.timestamp_ms", false, &ms)) < 0)
+	if ((rc = fio_times(f, start, end, sizeof(start))) < 0)
 		return rc;
-	if (isnan(ms) && (rc = fio_num(f, "$.timestamp", false, &ms)) == 0 && !isnan(ms))
-		ms *= 1000;
-	for (int i = 0; i < f->njobs; i++) {
-		snprintf(path, sizeof(path), "$.jobs[%d].elapsed", i);
-		if (!fio_num(f, path, false, &e) && !isnan(e) && e > elapsed)
-			elapsed = e;
-	}
-	if (!isnan(ms)) {
-		iso_time(ms, end, sizeof(end));
-		iso_time(ms - elapsed * 1000, start, sizeof(start));
+	if (rc)
 		r.started_at = start, r.finished_at = end;
-	}
 	if (fio_str(f, "$.jobs[0].hostname", host, sizeof(host)))
 		r.host = host;
 	snprintf(text, sizeof(text), "fio %s results: %d job%s, imported from %s", version,
@@ -484,7 +562,7 @@ static int fio_import(struct fio *f)
 	struct fio_job *jobs;
 	sqlite3_value *v;
 	const char *type;
-	char version[64], label[256];
+	char version[64], label[1024];	/* a name of 255 bytes, each replaced by 3 */
 	int rc = 0;
 
 	type = fio_get(f, "$.jobs", &v);
@@ -518,10 +596,13 @@ static int fio_import(struct fio *f)
 		rc = fio_logs(f, jobs);
 	if (!rc) {
 		fio_axes(jobs, f->njobs);
-		if (!f->im->label) {
+		if (!f->im->label) {	/* the file's name, in UTF-8 as every label is */
 			const char *b = strrchr(f->im->path, '/');
+			char *name = utf8_replace_invalid(b ? b + 1 : f->im->path,
+							  strlen(b ? b + 1 : f->im->path));
 
-			snprintf(label, sizeof(label), "%s", b ? b + 1 : f->im->path);
+			snprintf(label, sizeof(label), "%s", name ? name : "fio");
+			free(name);
 			f->im->label = label;
 		}
 		rc = fio_run(f, jobs, version);

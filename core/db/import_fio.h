@@ -15,6 +15,9 @@ struct fio {
 	int *threads, *first;	/* per job: fio threads it stands for, the first's number */
 };
 
+/* fio's REAL_MAX_JOBS: the threads one fio runs, numjobs included. */
+#define FIO_MAX_THREADS 4096
+
 /* A job as it becomes a step. */
 struct fio_job {
 	struct imp_step s;
@@ -22,6 +25,9 @@ struct fio_job {
 	char *params;
 	struct hist *h[2];
 	uint64_t bs_bytes;	/* the fixed block size; 0: not fixed (bsrange, bssplit) */
+	double runtime_ms[2];	/* per direction, as the JSON has it; NAN: not given */
+	double job_ms;		/* job_runtime: its threads' time summed; NAN: not given */
+	double lat_min[2], lat_max[2];	/* ns, of lat_src; NAN: not given */
 	const char *lat_src;	/* "clat_ns" or "lat_ns": what the step's latency times */
 	struct fiolog log;
 	const char *log_of[FIOLOG_KINDS];	/* the first log given of each kind */

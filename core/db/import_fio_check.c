@@ -79,7 +79,7 @@ static unsigned long long chk_bin_at(const struct fio_chk *c, double p, double t
  * computation gives (within its long-double rounding). */
 static int chk_percentiles(struct fio_chk *c, double total)
 {
-	sqlite3_stmt *st = db_prep(c->f->im->db, "SELECT key, value FROM json_each(?1, ?2) "
+	sqlite3_stmt *st = db_prep(c->f->im->db, "SELECT key, value, type FROM json_each(?1, ?2) "
 				   "WHERE json_type(?1, ?2) = 'object'");
 	char path[420], key[64] = "", prev[64] = "", msg[400];
 	double last = -1;
@@ -95,9 +95,14 @@ static int chk_percentiles(struct fio_chk *c, double total)
 		double v = sqlite3_column_double(st, 1);
 		unsigned long long lo = chk_bin_at(c, p, total, 1 - 1e-9);
 		unsigned long long hi = chk_bin_at(c, p, total, 1 + 1e-9);
+		const char *type = (const char *)sqlite3_column_text(st, 2);
 
 		snprintf(key, sizeof(key), "percentile.\"%s\"", sqlite3_column_text(st, 0));
-		if (v < last) {
+		if ((strcmp(type, "integer") && strcmp(type, "real")) || !isfinite(v) || v < 0) {
+			snprintf(msg, sizeof(msg), "%s %s is not a latency in ns (a finite number, "
+				 "at least 0)", c->src, key);
+			rc = chk_fault(c, key, msg);
+		} else if (v < last) {
 			snprintf(msg, sizeof(msg), "%s %s is %.0f ns, below %s %s (%.0f ns): "
 				 "percentiles ascend", c->src, key, v, c->src, prev, last);
 			rc = chk_fault(c, key, msg);

@@ -1,5 +1,6 @@
 /* A fio job's options as the step's workload: rw, bs, iodepth x numjobs
  * (grouped or not), runtime and ramp_time, and its targets (filename). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -44,21 +45,38 @@ static int opt_int(struct fio *f, int i, const struct fio_job *j, const char *na
 	return fio_fault(f, path, "%s: %s", name, what);
 }
 
-/* fio's time options: "30", "30s", "2m", "1h", "500ms" -> seconds. */
-static long opt_seconds(const char *s)
+/* fio's time options ("30", "30s", "2m", "1h", "500ms"; seconds when
+ * bare) as whole seconds, rounded, into *out; -EINVAL naming the job and the
+ * value when the option is not such a time of at most INT_MAX s. */
+static int opt_time(struct fio *f, int i, const struct fio_job *j, const char *name, int *out)
 {
+	static const struct { const char *unit; double s; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "sec", 1 }, { "m", 60 }, { "min", 60 }, { "h", 3600 },
+		{ "hour", 3600 }, { "d", 86400 }, { "day", 86400 }, { "ms", 1e-3 },
+		{ "msec", 1e-3 }, { "us", 1e-6 }, { "usec", 1e-6 },
+	};
+	char buf[64], path[320], what[400];
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (!strcmp(end, "m") || !strcmp(end, "min"))
-		v *= 60;
-	else if (!strcmp(end, "h"))
-		v *= 3600;
-	else if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (!strcmp(end, "us"))
-		v /= 1e6;
-	return lround(v);
+	*out = 0;
+	if (!fio_opt(f, i, name, buf, sizeof(buf), NULL))
+		return 0;
+	v = isdigit((unsigned char)buf[0]) ? strtod(buf, &end) : NAN;
+	for (size_t u = 0; !isnan(v) && u < ARRAY_SIZE(units); u++) {
+		if (strcmp(end, units[u].unit))
+			continue;
+		v = round(v * units[u].s);
+		if (v <= INT_MAX) {
+			*out = (int)v;
+			return 0;
+		}
+		break;
+	}
+	fio_opt_path(f, i, name, path, sizeof(path));
+	snprintf(what, sizeof(what), "'%.64s' in jobs[%d] '%.200s' is not a time of at most "
+		 "%d s (30, 30s, 2m, 1h, 500ms)", buf, i, j->name, INT_MAX);
+	return fio_fault(f, path, "%s: %s", name, what);
 }
 
 /* fio 3.33 writes no group_reporting into its JSON: a grouped job is one
@@ -92,7 +110,11 @@ int fio_threads(struct fio *f)
 		sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			same = sqlite3_column_int(st, 0);
-		f->threads[i] = nj > 1 && nj < INT_MAX / 2 && same < nj ? (int)nj : 1;
+		f->threads[i] = nj > 1 && nj <= FIO_MAX_THREADS && same < nj ? (int)nj : 1;
+		if (next > INT_MAX - f->threads[i]) {	/* jobs past fio's own limit */
+			sqlite3_finalize(st);
+			return fio_fault(f, path, "%s: %s", "jobs", "more threads than fio runs");
+		}
 		f->first[i] = next;
 		next += f->threads[i];
 	}
@@ -148,9 +170,8 @@ static int opt_bs(struct fio *f, int i, const struct fio_job *j, const char *nam
 int fio_workload(struct fio *f, int i, struct fio_job *j)
 {
 	const char *bs_key = "bs";
-	char buf[64];
 	uint64_t bs;
-	long mix, depth, ramp;
+	long mix, depth, nj;
 	int rc;
 
 	if (!fio_opt(f, i, "rw", j->rw, sizeof(j->rw), NULL))
@@ -174,14 +195,15 @@ int fio_workload(struct fio *f, int i, struct fio_job *j)
 		return rc;
 	j->s.write_pct = strstr(j->rw, "rw") ? (int)mix : strstr(j->rw, "write") ? 100 : 0;
 	j->s.workers = f->threads[i];
+	/* fio runs at most 4096 threads (REAL_MAX_JOBS) */
+	if ((rc = opt_int(f, i, j, "numjobs", 1, FIO_MAX_THREADS, 1, &nj)) < 0)
+		return rc;
 	if ((rc = opt_int(f, i, j, "iodepth", 1, INT_MAX / j->s.workers, 1, &depth)) < 0)
 		return rc;
 	j->s.oio = (int)depth * j->s.workers;
-	if (fio_opt(f, i, "runtime", buf, sizeof(buf), NULL))
-		j->s.duration_s = (int)opt_seconds(buf);
-	ramp = fio_opt(f, i, "ramp_time", buf, sizeof(buf), NULL) ? opt_seconds(buf) : 0;
-	j->s.ramp_s = ramp > 0 && ramp < INT_MAX ? (int)ramp : 0;
-	return 0;
+	if ((rc = opt_time(f, i, j, "runtime", &j->s.duration_s)) < 0)
+		return rc;
+	return opt_time(f, i, j, "ramp_time", &j->s.ramp_s);
 }
 
 /* The next name of fio's filename list from *p: split at ':', as fio does,

@@ -3,7 +3,10 @@
  * "targets": [...], ...}, every row keyed by its column names; rows are
  * inserted as they are (uuid, status, times), ids remapped through run_uuid
  * and step_seq. A run whose uuid the database holds is refused. */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "db/import_hbatest.h"
 #include "jsonpos.h"
 #include "strbuf.h"
+#include "util.h"
 
 #define HB_MAX_COLS 64
 
@@ -110,13 +114,34 @@ static bool hb_type_ok(char want, const char *type, bool required)
 	return !strcmp(type, "text");
 }
 
+/* A number the database can hold as its column does: a real that is
+ * finite (1e999 is how an export writes infinity: a report cannot draw it),
+ * an integer within 64 bits (one past them reads as a real). NULL, or what
+ * the value is instead. */
+static const char *hb_number_fault(char want, const char *type, sqlite3_value *v)
+{
+	if (!strcmp(type, "real") && !isfinite(sqlite3_value_double(v)))
+		return "not a finite number (an export's infinity), which no report can draw";
+	if (want == 'i' && !strcmp(type, "integer") && sqlite3_value_type(v) != SQLITE_INTEGER)
+		return "past a 64-bit integer";
+	return NULL;
+}
+
+/* The number at path as the file writes it ("1e999"), for a message. */
+static void hb_literal(struct hbi *h, const char *path, char *buf, size_t len)
+{
+	const char *s = h->json + jsonpos_find(h->json, h->jlen, path);
+
+	snprintf(buf, len, "%.*s", (int)strspn(s, "-+.0123456789eE"), s);
+}
+
 /* Every key of row i known and of its column's type; required ones there. */
 static int hb_check_row(struct hbi *h, const char *table, int64_t i, const char *row,
 			const struct hb_col *c, unsigned n)
 {
-	sqlite3_stmt *st = db_prep(h->im->db, "SELECT key, type FROM json_each(?1)");
+	sqlite3_stmt *st = db_prep(h->im->db, "SELECT key, type, atom FROM json_each(?1)");
 	bool seen[HB_MAX_COLS] = { false };
-	char path[256];
+	char path[256], what[256];
 	int rc = 0;
 
 	if (!st)
@@ -125,17 +150,30 @@ static int hb_check_row(struct hbi *h, const char *table, int64_t i, const char 
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 0);
 		const char *type = (const char *)sqlite3_column_text(st, 1);
+		const char *bad = NULL;
 		unsigned k;
 
 		for (k = 0; k < n && strcmp(c[k].name, key); k++)
 			;
 		snprintf(path, sizeof(path), "$.%s[%lld].\"%s\"", table, (long long)i, key);
-		if (k == n && !hb_link_key(table, key))
+		if (k < n)
+			bad = hb_number_fault(c[k].type, type, sqlite3_column_value(st, 2));
+		if (k == n && !hb_link_key(table, key)) {
 			rc = hb_fault(h, path, "%s: unknown column '%s'", table, key);
-		else if (k < n && !hb_type_ok(c[k].type, type, c[k].required))
-			rc = hb_fault(h, path, "%s: '%s' has the wrong type", table, key);
-		else if (k < n)
+		} else if (k < n && !hb_type_ok(c[k].type, type, c[k].required)) {
+			snprintf(what, sizeof(what), "'%.64s' has the wrong type (%s; the column "
+				 "holds %s)", key, type, c[k].type == 'i' ? "integers" :
+				 c[k].type == 'r' ? "numbers" : "text");
+			rc = hb_fault(h, path, "%s: %s", table, what);
+		} else if (bad) {
+			char lit[48];
+
+			hb_literal(h, path, lit, sizeof(lit));
+			snprintf(what, sizeof(what), "'%.64s' is %s, %s", key, lit, bad);
+			rc = hb_fault(h, path, "%s: %s", table, what);
+		} else if (k < n) {
 			seen[k] = true;
+		}
 	}
 	sqlite3_finalize(st);
 	for (unsigned k = 0; !rc && k < n; k++) {
@@ -285,6 +323,53 @@ static int hb_run_row(struct hbi *h, int64_t i, const char *row, sqlite3_stmt *i
 	return 0;
 }
 
+/* A sweep's step: its axis_value is what reports place it by, a whole
+ * number for the axes that count (oio, workers, write_pct as the runner
+ * writes them), text for bs and rw; a step with an axis has one. */
+static int hb_check_axis(struct hbi *h, int64_t i, const char *row)
+{
+	static const struct { const char *axis; long lo, hi; } counted[] = {
+		{ "oio", 1, INT_MAX }, { "workers", 1, INT_MAX }, { "write_pct", 0, 100 },
+	};
+	sqlite3_stmt *st = db_prep(h->im->db, "SELECT json_extract(?1, '$.axis'), "
+				   "json_extract(?1, '$.axis_value')");
+	char path[64], axis[64] = "", value[64] = "", what[256] = "";
+	bool has_value = false;
+
+	if (!st)
+		return imp_db_error(h->im);
+	sqlite3_bind_text(st, 1, row, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_text(st, 0))
+			snprintf(axis, sizeof(axis), "%s", sqlite3_column_text(st, 0));
+		has_value = sqlite3_column_text(st, 1) != NULL;
+		if (has_value)
+			snprintf(value, sizeof(value), "%s", sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	if (!axis[0])
+		return 0;
+	if (!has_value)
+		snprintf(what, sizeof(what), "axis '%s' without its axis_value", axis);
+	for (size_t k = 0; !what[0] && k < ARRAY_SIZE(counted); k++) {
+		char *end;
+		long v;
+
+		if (strcmp(axis, counted[k].axis))
+			continue;
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (!isdigit((unsigned char)value[0]) || *end || errno || v < counted[k].lo ||
+		    v > counted[k].hi)
+			snprintf(what, sizeof(what), "axis_value '%s' of axis '%s' is not a whole "
+				 "number from %ld to %ld", value, axis, counted[k].lo, counted[k].hi);
+	}
+	if (!what[0])
+		return 0;
+	snprintf(path, sizeof(path), "$.steps[%lld].axis%s", (long long)i, has_value ? "_value" : "");
+	return hb_fault(h, path, "%s: %s", "steps", what);
+}
+
 static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 		  sqlite3_stmt *ins)
 {
@@ -294,6 +379,8 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 
 	if (!strcmp(table, "runs"))
 		return hb_run_row(h, i, row, ins);
+	if (!strcmp(table, "steps") && (rc = hb_check_axis(h, i, row)) < 0)
+		return rc;
 	run = hb_run_of(h, table, i, row);
 	if (run < 0)
 		return (int)run;
@@ -407,9 +494,10 @@ static int hb_head(struct hbi *h)
 			      "the export format", "");
 	else if (!sqlite3_column_text(st, 2) || strcmp((const char *)sqlite3_column_text(st, 2),
 						       "integer") ||
-		 sqlite3_column_int(st, 3) > DB_SCHEMA_VERSION)
-		rc = hb_fault(h, "$.schema_version", "%s%s", "schema_version: missing, or newer "
-			      "than this hbatest's database schema", "");
+		 sqlite3_column_type(st, 3) != SQLITE_INTEGER ||
+		 sqlite3_column_int64(st, 3) < 1 || sqlite3_column_int64(st, 3) > DB_SCHEMA_VERSION)
+		rc = hb_fault(h, "$.schema_version", "%s%s", "schema_version: missing, not a "
+			      "version, or newer than this hbatest's database schema", "");
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -603,6 +603,38 @@ m core/target.c '	if (!(fs = target_pseudo_fs(path)))' '	if ((fs = target_pseudo
 m core/target_id.c '			return pseudo[i].name;' '			break;' \
 	'tests/guard_resolve.t' 'a pseudo file system known only by where it is usually mounted (/sys, /proc)'
 
+# --- issue 32: fio and hbatest importers ----------------------------------------
+m core/db/import_fio.c '		if (isfinite(*out))' '		if (1)' \
+	'tests/import_hostile.t' 'fio: a number past a double'"'"'s range (iops 1e400) stored as infinity'
+m core/db/import_hbatest.c '	if (!strcmp(type, "real") && !isfinite(sqlite3_value_double(v)))' '	if (0)' \
+	'tests/import_hostile.t' 'import hbatest: an export'"'"'s 1e999 stored as infinity'
+m core/db/import_hbatest.c '	if (want == '"'"'i'"'"' && !strcmp(type, "integer") && sqlite3_value_type(v) != SQLITE_INTEGER)' \
+	'	if (0)' 'tests/import_hostile.t' 'import hbatest: an INTEGER column past 64 bits stored as a real'
+m core/db/import_hbatest.c '		if (strcmp(axis, counted[k].axis))' '		if (1)' \
+	'tests/import_hostile.t' 'import hbatest: an OIO sweep'"'"'s axis_value that is not a number'
+m core/fiolog.c '	if (!fit->io[d])' '	if (0)' \
+	'tests/import_hostile.t' 'fio: a write log on a read job stored as writes'
+m core/fiolog.c '	    v[0] > fit->end_ms + FIOLOG_END_SLACK_MS)' '	    0)' \
+	'tests/import_hostile.t' 'fio: log entries after the job'"'"'s end add seconds'
+m core/db/import_fio_logs.c '			if (!s->n[k][d] == !s->n[other][d] || ios <= depth)' '			if (1)' \
+	'tests/import_hostile.t' 'fio: an IOPS log with a gap beside its bandwidth log (a second of 0 I/Os and its bytes)'
+m core/db/import_fio_logs.c '	if (got > want * 1.01 + n * unit)' '	if (0)' \
+	'tests/import_hostile.t' 'fio: a log of more I/Os than the JSON'"'"'s total'
+m core/db/import_fio_logs.c '	if (reach >= want)' '	if (1)' \
+	'tests/import_hostile.t' 'fio: a log of far fewer I/Os than the JSON'"'"'s (another run, a direction taken out)'
+m core/db/import_fio_logs.c '		if (nth[k] && nth[k] < (unsigned)f->threads[i])' '		if (0)' \
+	'tests/import_fio_logs.t' 'fio: a grouped job'"'"'s seconds from 3 of its 4 threads'"'"' logs'
+m core/fiolog.c '	if (!isnan(fit->lat_min[d]) && ((double)v[1] < fit->lat_min[d] ||' \
+	'	if (0 && ((double)v[1] < fit->lat_min[d] ||' \
+	'tests/import_hostile.t' 'fio: a latency log outside the JSON'"'"'s range'
+m core/db/import.c '	size_t n = im->len - base, at = utf8_invalid_at(im->text + base, n);' \
+	'	size_t n = im->len - base, at = n;' \
+	'tests/import_hostile.t' 'import fio, hbatest: JSON text that is not UTF-8 stored'
+m core/db/import.c '		return off == e ? 0 : imp_json_fault(im, base, *end, off, what);' '		return 0;' \
+	'tests/import_hostile.t' 'import fio, hbatest: a \u0000 cuts a name'
+m core/cmd/import.c '	size_t n = strlen(label), at = utf8_invalid_at(label, n);' '	size_t n = strlen(label), at = n;' \
+	'tests/import_hostile.t' 'import --label that is not UTF-8 stored'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
