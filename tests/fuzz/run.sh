@@ -29,18 +29,21 @@ while read -r name max_len seeds; do
 	[ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
 	mkdir -p "$B/corpus/$name" "$B/crash/$name"
 	echo "fuzz: $name for ${SECONDS_EACH} s (corpus $B/corpus/$name, seeds$dirs)"
+	before=$(ls "$B/crash/$name" | wc -l)
 	# shellcheck disable=SC2086
-	if ! "$B/$name" "$B/corpus/$name" $dirs -max_len="$max_len" -timeout=10 \
+	"$B/$name" "$B/corpus/$name" $dirs -max_len="$max_len" -timeout=10 \
 		-max_total_time="$SECONDS_EACH" -print_final_stats=1 \
-		-artifact_prefix="$B/crash/$name/" $dict $FUZZ_ARGS </dev/null >"$B/$name.log" 2>&1; then
+		-artifact_prefix="$B/crash/$name/" $dict $FUZZ_ARGS </dev/null >"$B/$name.log" 2>&1
+	rc=$?
+	# (with -fork=N -ignore_crashes=1 in FUZZ_ARGS a run goes on past a
+	# finding and exits 0: what it left in crash/ tells)
+	if [ $rc -ne 0 ] || [ "$(ls "$B/crash/$name" | wc -l)" -gt "$before" ]; then
 		echo "fuzz: $name FAILED, see $B/$name.log:"
-		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|artifact_prefix|Test unit written)' \
+		grep -E '^(==[0-9]+==ERROR|fuzz: |SUMMARY|.*runtime error|artifact_prefix|Test unit written)' \
 			"$B/$name.log" | head -8
 		failed="$failed $name"
 	else
-		grep -E '^stat::(number_of_executed_units|peak_rss_mb|new_units_added)' "$B/$name.log" |
-			tr '\n' ' '
-		echo
+		echo "fuzz: $name: $(grep -E '^#[0-9]+' "$B/$name.log" | tail -1)"
 	fi
 done <<EOF
 $(cat tests/fuzz/targets)
