@@ -47,6 +47,8 @@ if [ $rc -ne 0 ]; then
 	exit
 fi
 
+# the targets' scratch folders (one a process: one a crash leaves) in ours
+export TMPDIR="$TMP"
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 unset FUZZ_VERBOSE

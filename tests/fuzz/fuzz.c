@@ -1,7 +1,9 @@
 /* The fuzz targets' shared part (see fuzz.h): inputs as files, a scratch
  * folder with one database, imports rolled back and their contract checked. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -128,21 +130,61 @@ bool fz_blank(const char *text)
 	return text[strspn(text, " \t\r\n")] == '\0';
 }
 
-static void fz_cleanup(void)
+/* A scratch folder and what is in it: the database, in/ and its files. */
+static void fz_remove(const char *dir)
 {
 	static const char *const db_files[] = { "fuzz.db", "fuzz.db-wal", "fuzz.db-shm" };
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 300];
+	struct dirent *e;
+	DIR *d;
 
+	for (size_t i = 0; i < sizeof(db_files) / sizeof(db_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, db_files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/in", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/in/%s", dir, e->d_name);
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	snprintf(path, sizeof(path), "%s/in", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+static void fz_cleanup(void)
+{
 	fz_scratch_clear();
 	if (db_open_done)
 		db_close(&fz_database);
-	for (size_t i = 0; i < sizeof(db_files) / sizeof(db_files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", scratch, db_files[i]);
-		unlink(path);
+	fz_remove(scratch);
+}
+
+/* The scratch folders of fuzz processes that died (a crash or a timeout
+ * ends one before its atexit), named by their pid: removed by the next. */
+static void fz_sweep(const char *tmp)
+{
+	char dir[PATH_MAX + 300], *end;
+	struct dirent *e;
+	DIR *d = opendir(tmp);
+	long pid;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "hbatest-fuzz.", 13))
+			continue;
+		pid = strtol(e->d_name + 13, &end, 10);
+		if (end == e->d_name + 13 || *end != '.' || pid <= 0 || !kill((pid_t)pid, 0) ||
+		    errno != ESRCH)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", tmp, e->d_name);
+		fz_remove(dir);
 	}
-	snprintf(path, sizeof(path), "%s/in", scratch);
-	rmdir(path);
-	rmdir(scratch);
+	if (d)
+		closedir(d);
 }
 
 /* The scratch folder, made once per process and removed at exit: the
@@ -155,7 +197,9 @@ static const char *fz_scratch(void)
 
 	if (scratch[0])
 		return scratch;
-	snprintf(scratch, sizeof(scratch), "%s/hbatest-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	fz_sweep(tmp);
+	snprintf(scratch, sizeof(scratch), "%s/hbatest-fuzz.%ld.XXXXXX", tmp, (long)getpid());
 	if (!mkdtemp(scratch))
 		fz_fail("cannot make a scratch folder '%s': %s", scratch, strerror(errno));
 	snprintf(in, sizeof(in), "%s/in", scratch);
