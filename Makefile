@@ -6,6 +6,8 @@
 #                   sim engine's speed (scripts/dev/bench-sim.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make mutate     plant each mutant of scripts/dev/mutate.sh, expect its tests to fail
+#   make fuzz       libFuzzer on the readers of untrusted files (tests/fuzz/), with
+#                   clang, ASan and UBSan, FUZZ_SECONDS each (FUZZ="fio ..." for some)
 #   make install PREFIX=/usr/local
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
 #   SANITIZE=1 builds with ASan+UBSan and `make check` fails on any report.
@@ -43,8 +45,13 @@ B         := build
 MODE      := plain
 endif
 MODE_STAMP := build/mode
+# (the fuzz goals build apart, in build/fuzz/: they leave the mode as it is,
+# as tests/fuzz_smoke.t runs `make fuzz-build` inside a `make check SANITIZE=1`)
+FUZZ_ONLY := $(if $(MAKECMDGOALS),$(if $(filter-out fuzz fuzz-build,$(MAKECMDGOALS)),,1))
+ifneq ($(FUZZ_ONLY),1)
 $(shell mkdir -p build && { [ "$$(cat $(MODE_STAMP) 2>/dev/null)" = $(MODE) ] || \
 	echo $(MODE) > $(MODE_STAMP); })
+endif
 
 BASEFLAGS := -std=gnu11 -pthread -D_GNU_SOURCE $(WARNFLAGS) $(SANFLAGS)
 CORE_CPPFLAGS := -Icore $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) sqlite3) \
@@ -172,6 +179,51 @@ bench-report: all
 mutate:
 	@bash scripts/dev/mutate.sh $(MUTANTS)
 
+# make fuzz: the targets of tests/fuzz/targets, each built with clang
+# (libFuzzer, ASan, UBSan) from the core compiled apart into build/fuzz/ (no
+# main.c; a library, so a target links only what it calls), then run one
+# after the other for FUZZ_SECONDS (tests/fuzz/run.sh: new corpus entries in
+# build/fuzz/corpus/NAME/, crashes in build/fuzz/crash/NAME/). make check
+# runs a short smoke of each (tests/fuzz_smoke.t). Needs clang and
+# libclang-rt-dev (scripts/dev/install-deps.sh installs them).
+FUZZ_CC      ?= clang
+FUZZ_CFLAGS  ?= -O1 -g
+FUZZ_SECONDS ?= 180
+FUZZ_B       := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_FLAGS   := -std=gnu11 -pthread -D_GNU_SOURCE $(WARNFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN)
+FUZZ_TARGETS := $(shell sed -n 's/^\([a-z_]*\)[ \t].*/\1/p' tests/fuzz/targets)
+FUZZ_BINS    := $(addprefix $(FUZZ_B)/,$(FUZZ_TARGETS))
+FUZZ_OBJS    := $(patsubst core/%.c,$(FUZZ_B)/core/%.o,$(CORE_SRCS)) \
+                $(FUZZ_B)/core/db/schema.o $(FUZZ_B)/core/db/migrations.o
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ)
+
+$(FUZZ_B)/core/%.o: core/%.c
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(CORE_CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_B)/core/db/schema.o: core/db/schema.S db/schema.sql
+$(FUZZ_B)/core/db/migrations.o: core/db/migrations.S $(wildcard db/migrations/*.sql)
+$(FUZZ_B)/core/db/schema.o $(FUZZ_B)/core/db/migrations.o:
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	$(Q)$(FUZZ_CC) -c -o $@ $<
+
+$(FUZZ_B)/libcore.a: $(FUZZ_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BINS): $(FUZZ_B)/%: tests/fuzz/%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h $(FUZZ_B)/libcore.a
+	@echo "  FUZZ    $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(CORE_CPPFLAGS) -Itests/fuzz -o $@ \
+		$< tests/fuzz/fuzz.c $(FUZZ_B)/libcore.a $(CORE_LIBS)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)/scripts
 	install -m 755 hbatest $(DESTDIR)$(BINDIR)/hbatest
@@ -190,3 +242,4 @@ clean:
 	rm -rf $(B) hbatest $(PLUGINS)
 
 -include $(wildcard $(B)/core/*.d $(B)/core/*/*.d)
+-include $(wildcard $(FUZZ_B)/core/*.d $(FUZZ_B)/core/*/*.d)
