@@ -3,7 +3,9 @@
  * its name, NAME_KIND.N.log, else an IOPS log), then every second read
  * back. An input is one log, or several as `tail -n +1 A B` prints them
  * (see fuzz.h); seeds: tests/fuzz/corpus/fiolog/. */
+#include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "fiolog.h"
@@ -19,15 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_split(&in, data, size, "fuzz_iops.1.log");
 	for (unsigned k = 0; k < in.n; k++) {
 		struct fiolog_name n = { .kind = FIOLOG_IOPS };
-		const char *what = NULL;
-		unsigned line = 0, col = 0;
+		/* a job that read and wrote, without end, of any latency */
+		struct fiolog_fit fit = { .who = "job 'fuzz'", .io = { true, true },
+					  .end_ms = 2147483647LL * 1000,	/* fio's longest runtime */
+					  .lat_min = { NAN, NAN }, .lat_max = { NAN, NAN } };
+		struct fiolog_fault e = { 0 };
 
 		if (in.f[k].has_nul)	/* imp_read refuses it */
 			continue;
 		if (!fiolog_name_parse(in.f[k].name, &n))
 			n.kind = FIOLOG_IOPS;
-		if (fiolog_add(&log, n.kind, in.f[k].text, &line, &col, &what) &&
-		    (!what || !line || !col))
+		if (fiolog_add(&log, n.kind, in.f[k].text, &fit, &e) &&
+		    (!*e.what || !e.line || !e.col))
 			fz_fail("a refused log without its line, column and reason");
 	}
 	for (size_t t = 0; t < log.nsec; t++)
