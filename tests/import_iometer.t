@@ -189,6 +189,12 @@ for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetc
 print("\n".join(bad) if bad else "all UTF-8")
 PY
 is "$(cat "$TMP/utf8-check.txt")" "all UTF-8" "every text the import wrote is UTF-8"
+# no description: the run is named by its file, a byte that is not UTF-8 as
+# U+FFFD (as the fio importer does)
+sed 's/^0,Stopped\r$/0,\r/' "$A" > "$TMP/$(printf 'r\xff.csv')"
+"$HB" import iometer "$TMP/$(printf 'r\xff.csv')" --db "$TMP/name.db" >/dev/null 2>&1
+is "$?:$(q "$TMP/name.db" "SELECT hex(label) FROM runs")" "0:72EFBFBD2E637376" \
+	"a file named r\\xff.csv without a description: the label is r\\ufffd.csv"
 ln=$(grep -an '^DISK' "$TMP/latin1.csv" | cut -d: -f1)
 col=$(set_field "$TMP/latin1.csv" "$TMP/latin1-bad.csv" "$ln" "Read I/Os" "12x5")
 bad "$TMP/latin1-bad.csv" "latin1-bad.csv:$ln:$col: Read I/Os: '12x5' is not a decimal number" \

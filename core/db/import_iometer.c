@@ -355,12 +355,16 @@ static int iom_start_run(struct iom *m)
 {
 	struct imp_run r = { .source = "iometer", .status = "done", .version = m->version,
 			     .started_at = m->started[0] ? m->started : NULL };
-	char *text, *label;
-	const char *b = strrchr(m->im->path, '/');
+	/* the file's name as text (a byte that is not UTF-8 as U+FFFD, as the
+	 * fio importer does); source_file keeps its bytes */
+	char *path = utf8_replace_invalid(m->im->path, strlen(m->im->path)), *text, *label;
+	const char *b = path ? strrchr(path, '/') : NULL;
 
-	b = b ? b + 1 : m->im->path;
+	if (!path)
+		return -ENOMEM;
+	b = b ? b + 1 : path;
 	text = util_strdup_printf("Iometer %s results, test %d%s%s, imported from %s",
-				  m->version, m->test, m->desc[0] ? ": " : "", m->desc, m->im->path);
+				  m->version, m->test, m->desc[0] ? ": " : "", m->desc, path);
 	if (m->im->label)
 		label = util_strdup_printf(m->test > 1 ? "%s #%d" : "%s", m->im->label, m->test);
 	else if (m->desc[0])
@@ -373,6 +377,7 @@ static int iom_start_run(struct iom *m)
 	m->run_id = text && label ? imp_run_insert(m->im, &r) : 0;
 	free(text);
 	free(label);
+	free(path);
 	if (!m->run_id)
 		return -ENOMEM;
 	if (m->run_id < 0)
