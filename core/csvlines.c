@@ -2,10 +2,12 @@
 #include <csv.h>
 #include <errno.h>
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csvlines.h"
+#include "utf8.h"
 
 #define CSV_BLOCK (1u << 20)	/* bytes: an arena block, unless a line needs more */
 
@@ -20,10 +22,12 @@ struct csvblock {
 struct fields {
 	char *text;		/* the fields' bytes, each NUL-terminated */
 	size_t len, cap;
-	unsigned *col;		/* each field's column, 1 + where it starts in text */
-	size_t fcap;
+	unsigned *col;		/* each field's column */
+	unsigned *off;		/* where each field starts in text */
+	size_t fcap, ocap;
 	unsigned nf;
 	unsigned pos;		/* column of the next field */
+	bool moved;		/* a field was converted: off is not col - 1 */
 	int err;
 };
 
@@ -45,21 +49,39 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 /* libcsv's field is len bytes with no NUL after them: copied with memcpy,
- * as strndup may look at the byte past the end. */
+ * as strndup may look at the byte past the end. A field that is not UTF-8
+ * is Windows-1252 (Iometer writes the ANSI code page), converted here so
+ * that every field is UTF-8; its column stays the file's. */
 static void on_field(void *s, size_t len, void *data)
 {
 	struct fields *fs = data;
+	char *utf8 = NULL;
+	size_t n = len;
 
-	if (fs->err || grow((void **)&fs->text, &fs->cap, fs->len + len + 1, 1) ||
-	    grow((void **)&fs->col, &fs->fcap, fs->nf + 1, sizeof(*fs->col))) {
+	if (fs->err)
+		return;
+	if (len && utf8_invalid_at(s, len) < len) {
+		if (!(utf8 = utf8_from_cp1252(s, len))) {
+			fs->err = -ENOMEM;
+			return;
+		}
+		n = strlen(utf8);
+		fs->moved = true;
+	}
+	if (grow((void **)&fs->text, &fs->cap, fs->len + n + 1, 1) ||
+	    grow((void **)&fs->col, &fs->fcap, fs->nf + 1, sizeof(*fs->col)) ||
+	    grow((void **)&fs->off, &fs->ocap, fs->nf + 1, sizeof(*fs->off))) {
+		free(utf8);
 		fs->err = -ENOMEM;
 		return;
 	}
-	if (len)
-		memcpy(fs->text + fs->len, s, len);
-	fs->text[fs->len + len] = '\0';
-	fs->col[fs->nf++] = fs->pos;
-	fs->len += len + 1;
+	if (n)
+		memcpy(fs->text + fs->len, utf8 ? utf8 : s, n);
+	free(utf8);
+	fs->text[fs->len + n] = '\0';
+	fs->col[fs->nf] = fs->pos;
+	fs->off[fs->nf++] = (unsigned)fs->len;
+	fs->len += n + 1;
 	fs->pos += (unsigned)len + 1;
 }
 
@@ -90,18 +112,22 @@ static void *arena_take(struct csvlines *c, size_t n)
 	return b->data + b->used - n;
 }
 
-/* The fields of fs into cl, in one piece of the arena: their columns, then
- * their bytes (field k at col[k] - 1, as on_field counts both alike). */
+/* The fields of fs into cl, in one piece of the arena: their columns, where
+ * they are in text when a field was converted (else field k is at col[k] -
+ * 1, as on_field counts both alike), then their bytes. */
 static int keep_line(struct csvlines *c, struct csvline *cl, const struct fields *fs)
 {
-	size_t csz = fs->nf * sizeof(unsigned);
-	char *p = arena_take(c, csz + fs->len);
+	size_t csz = fs->nf * sizeof(unsigned), osz = fs->moved ? csz : 0;
+	char *p = arena_take(c, csz + osz + fs->len);
 
 	if (!p)
 		return -ENOMEM;
 	cl->col = (unsigned *)(void *)p;
-	cl->text = p + csz;
+	cl->off = fs->moved ? (unsigned *)(void *)(p + csz) : NULL;
+	cl->text = p + csz + osz;
 	memcpy(cl->col, fs->col, csz);
+	if (cl->off)
+		memcpy(cl->off, fs->off, osz);
 	memcpy(cl->text, fs->text, fs->len);
 	cl->nf = fs->nf;
 	return 0;
@@ -116,6 +142,7 @@ static int parse_line(struct csvlines *c, struct csvline *cl, struct fields *fs,
 	fs->len = 0;
 	fs->nf = 0;
 	fs->pos = 1;
+	fs->moved = false;
 	if (csv_init(&p, 0) != 0)
 		return -ENOMEM;
 	csv_set_quote(&p, '\0');	/* Iometer never quotes */
@@ -138,6 +165,8 @@ int csvlines_read(struct csvlines *c, const char *text, size_t len, size_t max)
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
+	if (len >= 3 && !memcmp(text, CSV_UTF8_BOM, 3))
+		text += 3, len -= 3;
 	while (!rc && i < len && (!max || c->n < max)) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - text - i) : len - i, cut = n;
@@ -160,6 +189,7 @@ int csvlines_read(struct csvlines *c, const char *text, size_t len, size_t max)
 	}
 	free(fs.text);
 	free(fs.col);
+	free(fs.off);
 	return rc;
 }
 

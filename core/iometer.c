@@ -78,14 +78,18 @@ int iometer_layout(const struct csvline *h, unsigned first, struct iom_layout *l
 {
 	unsigned n = h->nf;
 	const char *const *mbps = mbps_56;
-	unsigned nmbps = N(mbps_56), i;
+	unsigned nmbps = N(mbps_56), i, n59 = N(common_head) + N(mbps_59) + N(common_tail);
 	bool bins = false;
 	const char *mb = n > first + N(common_head) ? csvline_field(h, first + N(common_head)) : "";
 
+	lo->mbps = 56;
 	if (!strcmp(mb, mbps_59[0])) {
-		mbps = mbps_59, nmbps = N(mbps_59);
+		/* the inst file's header has the bins after the 59 names
+		 * (CGalileoView::PrepareInstantaneousFile) */
+		bins = n > first + n59 && !strcmp(csvline_field(h, first + n59), bins_80[0]);
+		mbps = mbps_59, nmbps = N(mbps_59), lo->mbps = 59;
 	} else if (!strcmp(mb, mbps_80[0])) {
-		mbps = mbps_80, nmbps = N(mbps_80), bins = true;
+		mbps = mbps_80, nmbps = N(mbps_80), bins = true, lo->mbps = 80;
 	}
 	for (i = 0; first + i < n; i++) {
 		const char *w = layout_name(i, mbps, nmbps, bins);
@@ -126,11 +130,13 @@ const char *iometer_col_name(const struct iom_layout *lo, enum iom_col c)
 
 const char *iometer_col_at(const struct iom_layout *lo, unsigned i)
 {
-	if (lo->ncols == 56)
-		return layout_name(i, mbps_56, N(mbps_56), false);
-	if (lo->ncols == 59)
-		return layout_name(i, mbps_59, N(mbps_59), false);
-	return layout_name(i, mbps_80, N(mbps_80), true);
+	bool bins = lo->ncols == 80;
+
+	if (lo->mbps == 56)
+		return layout_name(i, mbps_56, N(mbps_56), bins);
+	if (lo->mbps == 59)
+		return layout_name(i, mbps_59, N(mbps_59), bins);
+	return layout_name(i, mbps_80, N(mbps_80), bins);
 }
 
 bool iometer_starts_results(const char *text, size_t len, bool cut, unsigned *line)
@@ -149,4 +155,33 @@ bool iometer_starts_results(const char *text, size_t len, bool cut, unsigned *li
 	}
 	csvlines_free(&c);
 	return ok;
+}
+
+/* UTF-16 by its byte-order mark, or by ASCII with a NUL after (LE) or
+ * before (BE) each character, as "'T" is; NULL: not UTF-16. */
+static const char *utf16_refusal(const unsigned char *p, size_t n)
+{
+	if (n >= 2 && p[0] == 0xff && p[1] == 0xfe)
+		return "the file is UTF-16 LE (a byte-order mark FF FE), not UTF-8: save it as "
+		       "UTF-8, or convert it: iconv -f UTF-16 -t UTF-8";
+	if (n >= 2 && p[0] == 0xfe && p[1] == 0xff)
+		return "the file is UTF-16 BE (a byte-order mark FE FF), not UTF-8: save it as "
+		       "UTF-8, or convert it: iconv -f UTF-16 -t UTF-8";
+	if (n >= 4 && p[0] && !p[1] && p[2] && !p[3])
+		return "the file is UTF-16 LE (a NUL byte after each character), not UTF-8: save "
+		       "it as UTF-8, or convert it: iconv -f UTF-16LE -t UTF-8";
+	if (n >= 4 && !p[0] && p[1] && !p[2] && p[3])
+		return "the file is UTF-16 BE (a NUL byte before each character), not UTF-8: save "
+		       "it as UTF-8, or convert it: iconv -f UTF-16BE -t UTF-8";
+	return NULL;
+}
+
+const char *iometer_head_refusal(const char *text, size_t len, bool cut, unsigned *line)
+{
+	const char *why = utf16_refusal((const unsigned char *)text, len);
+
+	*line = 1;
+	if (why || memchr(text, '\0', len))
+		return why;
+	return iometer_starts_results(text, len, cut, line) ? NULL : IOMETER_NOT_RESULTS;
 }

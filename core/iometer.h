@@ -1,6 +1,7 @@
-/* Iometer's results.csv: the three column layouts of its 'Results header
- * (56 columns up to 2008, 59 in 1.1.0, 80 with latency bins since 2014),
- * told apart by their names, and the columns hbatest reads. No SQL. */
+/* Iometer's results.csv: the column layouts of its 'Results header (56
+ * columns up to 2008, 59 in 1.1.0, 80 with latency bins since 2014, and
+ * the inst file's 80 with the 59's MBps names), told apart by their names,
+ * and the columns hbatest reads. No SQL. */
 #ifndef HB_IOMETER_H
 #define HB_IOMETER_H
 
@@ -22,6 +23,7 @@ enum iom_col {
 
 struct iom_layout {
 	int ncols;		/* 56, 59 or 80 */
+	int mbps;		/* which MBps names: 56 (MBps), 59 (MBps (Binary)), 80 (MiBps) */
 	int idx[IC_N];		/* field index of each column, -1: not in this layout */
 };
 
@@ -40,5 +42,12 @@ const char *iometer_col_at(const struct iom_layout *lo, unsigned i);
  * cut: text is the start of a longer file (a first line it ends inside
  * counts as Iometer's while it may still become one). */
 bool iometer_starts_results(const char *text, size_t len, bool cut, unsigned *line);
+
+/* Why text (a file's first len bytes; cut: there is more) cannot begin
+ * Iometer's results.csv, for "FILE:LINE:1: why": UTF-16 (Iometer writes
+ * 8-bit text, an editor may have saved it so) or not Iometer's first line
+ * (IOMETER_NOT_RESULTS); NULL when it can, or when it holds a NUL byte but
+ * is not UTF-16 (binary data, for the reader to refuse). */
+const char *iometer_head_refusal(const char *text, size_t len, bool cut, unsigned *line);
 
 #endif

@@ -352,7 +352,7 @@ bad iometer "$TMP/short.csv" "short.csv:$ln:$col: missing column 'Segments Retra
 ln=$(grep -n "^ALL" "$M" | sed -n 2p | cut -d: -f1)
 sed "${ln}s/^\(ALL,All,[^,]*,1,1,1,\)[0-9.]*/\112x5/" "$M" > "$TMP/num.csv"
 col=$(sed -n "${ln}p" "$TMP/num.csv" | awk '{ print index($0, "12x5") }')
-bad iometer "$TMP/num.csv" "num.csv:$ln:$col: IOps: '12x5' is not a number" "a bad number in Iometer's CSV"
+bad iometer "$TMP/num.csv" "num.csv:$ln:$col: IOps: '12x5' is not a decimal number" "a bad number in Iometer's CSV"
 n=$(grep -n "^'Results" "$M" | tail -1 | cut -d: -f1)
 head -n "$((n + 3))" "$M" > "$TMP/trunc.csv"
 bad iometer "$TMP/trunc.csv" "trunc.csv:$((n + 4)):1: truncated: test 2 has no \"'End Test\" or \"Aborted test\" line \(Iometer 1.1.0" "a truncated Iometer file (at a line end): the markers quoted whole"

@@ -3,7 +3,9 @@
  * probes, and the per-interval rows of the inst file beside it as samples.
  * The format follows Iometer's writers (tests/fixtures/iometer/README.md). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,9 @@
 #include "db/import.h"
 #include "db/import_iometer.h"
 #include "iometer.h"
+#include "jsonpos.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "util.h"
 
 #define IOM_MAX_SPECS 64
@@ -38,16 +42,8 @@ struct iom {
 	unsigned open_result;		/* line of 'Results, until its 'Time Stamp */
 	char version[64], desc[256], type[32], started[40], stamp[40], host[256];
 	char label[512];
-	char **seen;			/* names recorded as probes of this run */
-	unsigned nseen;
-	struct iom_start *starts;	/* each test's first 'Time Stamp, to find one twice */
-	unsigned nstarts;
-};
-
-struct iom_start {
-	char stamp[40];
-	unsigned line;
-	int test;
+	struct iom_names seen;		/* probes recorded in this run */
+	struct iom_names starts;	/* each test's first 'Time Stamp: its line, test */
 };
 
 static const struct csvline *iom_line(struct iom *m, size_t i)
@@ -60,19 +56,65 @@ static bool is_marker(const struct csvline *l, const char *what)
 	return l && !strcmp(csvline_field(l, 0), what);
 }
 
-/* The line after a marker: its whole text (Iometer writes one value). */
+/* s, UTF-8 but for a character snprintf may have cut at its end, without
+ * that character. */
+static void iom_utf8_end(char *s)
+{
+	s[utf8_invalid_at(s, strlen(s))] = '\0';
+}
+
+/* The line after a marker: its whole text (Iometer writes one value), as
+ * much as fits in out. */
 static int iom_value(struct iom *m, const char *marker, char *out, size_t len)
 {
 	const struct csvline *l = iom_line(m, m->i + 1);
 	const struct csvline *at = iom_line(m, m->i);
+	size_t n = 0;
 
 	if (!l || csvline_field(l, 0)[0] == '\'')
 		return imp_error(m->im, l ? l->line : at->line + 1, 1,
 				 "expected a value after the line \"%s\"", marker);
-	snprintf(out, len, "%s", csvline_field(l, 0));
-	for (unsigned k = 1; k < l->nf; k++)
-		snprintf(out + strlen(out), len - strlen(out), ",%s", csvline_field(l, k));
+	for (unsigned k = 0; k < l->nf && n < len - 1; k++) {
+		int w = snprintf(out + n, len - n, "%s%s", k ? "," : "", csvline_field(l, k));
+
+		n = w < 0 ? len : n + (size_t)w;
+	}
+	out[len - 1] = '\0';
+	iom_utf8_end(out);
 	m->i += 2;
+	return 0;
+}
+
+/* An access specification line: Access_Spec's fields (IOAccess.h), DWORD
+ * or int, the percentages 0-100. */
+static int iom_spec_line(struct iom *m, const struct csvline *l, double *v)
+{
+	static const struct {
+		const char *name;
+		struct iom_range r;
+	} f[8] = {
+		{ "size", { 0, UINT32_MAX, false, true } },
+		{ "% of size", { 0, 100, false, true } },
+		{ "% reads", { 0, 100, false, true } },
+		{ "% random", { 0, 100, false, true } },
+		{ "delay", { 0, INT_MAX, false, true } },
+		{ "burst", { 0, INT_MAX, false, true } },
+		{ "align", { 0, UINT32_MAX, false, true } },
+		{ "reply", { 0, UINT32_MAX, false, true } },
+	};
+	char name[64];
+
+	/* Iometer 1.1.0 ends the line with a comma (AccessSpecList::SaveResults
+	 * since 2014): a ninth field, empty */
+	if (l->nf != 8 && !(l->nf == 9 && !csvline_field(l, 8)[0]))
+		return imp_error(m->im, l->line, l->nf < 8 ? l->end_col : l->col[8],
+				 "an access specification line has 8 fields (size,%% of size,"
+				 "%% reads,%% random,delay,burst,align,reply), not %u", l->nf);
+	for (int k = 0; k < 8; k++) {
+		snprintf(name, sizeof(name), "access specification, %s", f[k].name);
+		if (iom_num(m->im, m->im->path, l, k, name, &f[k].r, true, &v[k]) < 0)
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -101,18 +143,11 @@ static int iom_specs(struct iom *m)
 		} else if (is_marker(l, "'size")) {
 			continue;
 		} else if (s && csvline_field(l, 0)[0] != '\'') {
-			if (l->nf != 8)
-				return imp_error(m->im, l->line, l->nf < 8 ? l->end_col :
-						 l->col[8], "an access specification line has 8 "
-						 "fields (size,%% of size,%% reads,%% random,delay,"
-						 "burst,align,reply), not %u", l->nf);
 			if (s->n == IOM_MAX_LINES)
 				return imp_error(m->im, l->line, 1, "more than %d lines in one "
 						 "access specification", IOM_MAX_LINES);
-			for (int k = 0; k < 8; k++)
-				if (iom_num(m->im, m->im->path, l, k, "access specification", true,
-					    &s->line[s->n][k]) < 0)
-					return -EINVAL;
+			if (iom_spec_line(m, l, s->line[s->n]) < 0)
+				return -EINVAL;
 			s->n++;
 		} else {
 			return imp_error(m->im, l->line, 1, "unexpected line in the access "
@@ -185,22 +220,25 @@ static char *iom_params(const struct iom *m, const char *spec, const struct iom_
 	return sb_take(&b);
 }
 
-/* Record a name once per run as a probe. */
+/* Record a name once per run as a probe: seen holds target, key and value
+ * joined by NULs (which none of them holds), so two probes are one key
+ * only when all three are equal. */
 static int iom_probe_once(struct iom *m, const char *target, const char *key, const char *v)
 {
-	char tag[600];
-	char **p;
+	size_t tl = target ? strlen(target) + 1 : 0, kl = strlen(key) + 1, vl = strlen(v);
+	char *tag = malloc(tl + kl + vl + 1);
+	unsigned *val;
+	int rc;
 
-	snprintf(tag, sizeof(tag), "%lld\x1f%s\x1f%s\x1f%s", (long long)m->run_id,
-		 target ? target : "", key, v);
-	for (unsigned k = 0; k < m->nseen; k++)
-		if (!strcmp(m->seen[k], tag))
-			return 0;
-	p = realloc(m->seen, (m->nseen + 1) * sizeof(*p));
-	if (!p || !(p[m->nseen] = strdup(tag)))
+	if (!tag)
 		return -ENOMEM;
-	m->seen = p;
-	m->nseen++;
+	memcpy(tag, target ? target : "", tl);
+	memcpy(tag + tl, key, kl);
+	memcpy(tag + tl + kl, v, vl);
+	rc = iom_names_add(&m->seen, tag, tl + kl + vl, &val);
+	free(tag);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	return imp_probe_insert(m->im, m->run_id, target, "iometer", key, v);
 }
 
@@ -212,20 +250,9 @@ static int iom_runtime(struct iom *m, const struct csvline *rows, size_t n,
 	*secs = NAN;
 	for (size_t k = 0; k < n; k++) {
 		const struct csvline *l = &rows[k];
-		double raw, speed;
 
-		if (strcmp(csvline_field(l, 0), "MANAGER") && strcmp(csvline_field(l, 0), "WORKER"))
-			continue;
-		if (iom_num(m->im, m->im->path, l, lo->idx[IC_RAW_RUN], "Total Raw Run Time", true,
-			    &raw) < 0 ||
-		    iom_num(m->im, m->im->path, l, lo->idx[IC_SPEED], "Processor Speed", true,
-			    &speed) < 0)
-			return -EINVAL;
-		if (speed <= 0)
-			return imp_error(m->im, l->line, l->col[lo->idx[IC_SPEED]],
-					 "Processor Speed: must be above 0");
-		*secs = raw / speed;
-		return 0;
+		if (!strcmp(csvline_field(l, 0), "MANAGER") || !strcmp(csvline_field(l, 0), "WORKER"))
+			return iom_runtime_of(m->im, m->im->path, l, lo, true, secs);
 	}
 	return 0;
 }
@@ -240,9 +267,13 @@ static int iom_measures(struct iom *m, const struct csvline *l, const struct iom
 	double v[sizeof(cols) / sizeof(cols[0])];
 
 	for (unsigned k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-		if (iom_num(m->im, m->im->path, l, lo->idx[cols[k]],
-			    iometer_col_name(lo, cols[k]), k < 11, &v[k]) < 0)
+		if (iom_col(m->im, m->im->path, l, lo, cols[k], k < 11, &v[k]) < 0)
 			return -EINVAL;
+	/* both at most INT_MAX (iom_col), their product need not be */
+	if (v[12] > 0 && v[13] > 0 && v[12] * v[13] > INT_MAX)
+		return imp_error(m->im, l->line, l->col[lo->idx[IC_DISKS]], "%s: %.0f at %s %.0f "
+				 "make %.0f outstanding I/Os, more than %d", iometer_col_name(lo, IC_DISKS),
+				 v[13], iometer_col_name(lo, IC_QD), v[12], v[12] * v[13], INT_MAX);
 	s->iops = v[0], s->read_iops = v[1], s->write_iops = v[2];
 	/* before 1.1.0 Iometer's MBps were 2^20 bytes/s (MEGABYTE) */
 	s->mbps = !isnan(v[11]) ? v[11] : v[3] * 1048576.0 / 1e6;
@@ -259,7 +290,8 @@ static int iom_row_targets(struct iom *m, int64_t step_id, const struct csvline 
 			   const struct iom_layout *lo, const char *manager, const char *worker)
 {
 	struct imp_step c = { 0 };
-	char path[600];
+	char *path;
+	int rc;
 	const char *type = csvline_field(l, 0), *name = csvline_field(l, lo->idx[IC_NAME]);
 	bool disk = !strcmp(type, "DISK") || !strcmp(type, "NETWORK") || !strcmp(type, "UNKNOWN");
 	int64_t counts[5];
@@ -278,8 +310,12 @@ static int iom_row_targets(struct iom *m, int64_t step_id, const struct csvline 
 			return -EIO;
 		return imp_step_target_add(m->im, step_id, name, counts);
 	}
-	snprintf(path, sizeof(path), "worker:%s/%s", manager, name);
-	return imp_step_target_add(m->im, step_id, path, counts);
+	path = util_strdup_printf("worker:%s/%s", manager, name);
+	if (!path)
+		return -ENOMEM;
+	rc = imp_step_target_add(m->im, step_id, path, counts);
+	free(path);
+	return rc;
 }
 
 /* Every row after the ALL row: managers and processors as probes, workers
@@ -296,8 +332,10 @@ static int iom_rows(struct iom *m, int64_t step_id, const struct csvline *rows, 
 
 		if (!strcmp(type, "MANAGER")) {
 			manager = name;
-			if (!m->host[0])
+			if (!m->host[0]) {
 				snprintf(m->host, sizeof(m->host), "%s", name);
+				iom_utf8_end(m->host);
+			}
 			rc = iom_probe_once(m, NULL, "manager", name);
 		} else if (!strcmp(type, "PROCESSOR")) {
 			rc = iom_probe_once(m, manager, "processor", name);
@@ -317,24 +355,31 @@ static int iom_start_run(struct iom *m)
 {
 	struct imp_run r = { .source = "iometer", .status = "done", .version = m->version,
 			     .started_at = m->started[0] ? m->started : NULL };
-	char text[800], label[600];
-	const char *b = strrchr(m->im->path, '/');
+	/* the file's name as text (a byte that is not UTF-8 as U+FFFD, as the
+	 * fio importer does); source_file keeps its bytes */
+	char *path = utf8_replace_invalid(m->im->path, strlen(m->im->path)), *text, *label;
+	const char *b = path ? strrchr(path, '/') : NULL;
 
-	b = b ? b + 1 : m->im->path;
-	snprintf(text, sizeof(text), "Iometer %s results, test %d%s%s, imported from %s",
-		 m->version, m->test, m->desc[0] ? ": " : "", m->desc, m->im->path);
+	if (!path)
+		return -ENOMEM;
+	b = b ? b + 1 : path;
+	text = util_strdup_printf("Iometer %s results, test %d%s%s, imported from %s",
+				  m->version, m->test, m->desc[0] ? ": " : "", m->desc, path);
 	if (m->im->label)
-		snprintf(label, sizeof(label), m->test > 1 ? "%s #%d" : "%s", m->im->label, m->test);
+		label = util_strdup_printf(m->test > 1 ? "%s #%d" : "%s", m->im->label, m->test);
 	else if (m->desc[0])
-		snprintf(label, sizeof(label), "%s", m->desc);
+		label = util_strdup_printf("%s", m->desc);
 	else
-		snprintf(label, sizeof(label), m->test > 1 ? "%s #%d" : "%s", b, m->test);
+		label = util_strdup_printf(m->test > 1 ? "%s #%d" : "%s", b, m->test);
 	r.plan_text = text;
 	r.label = label;
-	for (unsigned k = 0; k < m->nseen; k++)	/* names of the run before */
-		free(m->seen[k]);
-	m->nseen = 0;
-	m->run_id = imp_run_insert(m->im, &r);
+	iom_names_clear(&m->seen);	/* the names of the run before */
+	m->run_id = text && label ? imp_run_insert(m->im, &r) : 0;
+	free(text);
+	free(label);
+	free(path);
+	if (!m->run_id)
+		return -ENOMEM;
 	if (m->run_id < 0)
 		return -EIO;
 	if (imp_probe_insert(m->im, m->run_id, NULL, "iometer", "version", m->version) < 0 ||
@@ -395,7 +440,7 @@ static int iom_result(struct iom *m)
 	{
 		double qd;
 
-		iom_num(m->im, m->im->path, all, lo.idx[IC_QD], "Queue Depth", false, &qd);
+		iom_col(m->im, m->im->path, all, &lo, IC_QD, false, &qd);
 		params = iom_params(m, s.name, spec, qd);
 	}
 	s.params_json = params;
@@ -472,9 +517,11 @@ static int iom_test_start(struct iom *m)
 		return rc;
 	comma = strchr(line, ',');
 	snprintf(m->desc, sizeof(m->desc), "%s", comma ? comma + 1 : "");
+	iom_utf8_end(m->desc);
 	if (comma)
 		*comma = '\0';
 	snprintf(m->type, sizeof(m->type), "%.31s", line);
+	iom_utf8_end(m->type);
 	m->test++;
 	m->open = true;
 	m->run_id = 0;
@@ -489,21 +536,17 @@ static int iom_test_start(struct iom *m)
  * at the same time are one test twice (a file joined to itself). */
 static int iom_start_once(struct iom *m, unsigned line)
 {
-	struct iom_start *p;
+	unsigned *first;
+	int rc = iom_names_add(&m->starts, m->stamp, strlen(m->stamp), &first);
 
-	for (unsigned k = 0; k < m->nstarts; k++)
-		if (!strcmp(m->starts[k].stamp, m->stamp))
-			return imp_error(m->im, line, 1, "test %d starts at %s, as test %d does "
-					 "(line %u): the file holds the same test twice", m->test,
-					 m->stamp, m->starts[k].test, m->starts[k].line);
-	p = realloc(m->starts, (m->nstarts + 1) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	m->starts = p;
-	p += m->nstarts++;
-	snprintf(p->stamp, sizeof(p->stamp), "%s", m->stamp);
-	p->line = line;
-	p->test = m->test;
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return imp_error(m->im, line, 1, "test %d starts at %s, as test %u does "
+				 "(line %u): the file holds the same test twice", m->test,
+				 m->stamp, first[1], first[0]);
+	first[0] = line;
+	first[1] = (unsigned)m->test;
 	return 0;
 }
 
@@ -562,11 +605,19 @@ static int iom_import(struct iom *m)
 int db_import_iometer(struct imp *im)
 {
 	struct iom m = { .im = im };
-	unsigned first;
+	unsigned first, col;
 	int rc;
+	const char *nul = memchr(im->text, '\0', im->len);
+	const char *why = iometer_head_refusal(im->text, im->len, false, &first);
 
-	if (!iometer_starts_results(im->text, im->len, false, &first))
-		return imp_error(im, first, 1, "%s", IOMETER_NOT_RESULTS);
+	if (why)
+		return imp_error(im, first, 1, "%s", why);
+	/* imp_read refuses a NUL byte; text from a caller that did not (a fuzz
+	 * target) would have its fields cut there */
+	if (nul) {
+		jsonpos_linecol(im->text, (size_t)(nul - im->text), &first, &col);
+		return imp_error(im, first, col, "a NUL byte: binary data, not Iometer's results");
+	}
 	m.specs = calloc(IOM_MAX_SPECS, sizeof(*m.specs));
 	if (!m.specs || csvlines_read(&m.c, im->text, im->len, 0) < 0) {
 		rc = -ENOMEM;
@@ -578,10 +629,8 @@ int db_import_iometer(struct imp *im)
 out:
 	iom_inst_free(&m.inst);
 	csvlines_free(&m.c);
-	for (unsigned k = 0; k < m.nseen; k++)
-		free(m.seen[k]);
-	free(m.seen);
-	free(m.starts);
+	iom_names_clear(&m.seen);
+	iom_names_clear(&m.starts);
 	free(m.specs);
 	return rc;
 }

@@ -23,25 +23,6 @@ void iom_time(const char *s, char *out, size_t len)
 		snprintf(out, len, "%s", s);
 }
 
-int iom_num(struct imp *im, const char *file, const struct csvline *l, int idx,
-	    const char *name, bool required, double *v)
-{
-	char *end;
-
-	*v = NAN;
-	if (idx < 0 || (unsigned)idx >= l->nf || !csvline_field(l, idx)[0]) {
-		if (!required)
-			return 0;
-		return imp_error_in(im, file, l->line, idx >= 0 && (unsigned)idx < l->nf ?
-				    l->col[idx] : l->end_col, "%s: missing, expected a number", name);
-	}
-	*v = strtod(csvline_field(l, idx), &end);
-	if (*end || end == csvline_field(l, idx) || !isfinite(*v))
-		return imp_error_in(im, file, l->line, l->col[idx], "%s: '%s' is not a number",
-				    name, csvline_field(l, idx));
-	return 0;
-}
-
 /* A results header (of either file) matched to one of Iometer's layouts. */
 int iom_header(struct imp *im, const struct csvline *h, unsigned first,
 	       struct iom_layout *lo, const char *file)
@@ -123,10 +104,13 @@ static int inst_blocks(struct imp *im, struct iom_inst *in)
 		if (i + 1 >= in->c.n || strcmp(csvline_field(&in->c.l[i + 1], 0), "TimeStamp"))
 			return imp_error_in(im, in->path, l->line + 1, 1, "expected the header "
 					    "\"TimeStamp,'Target Type,...\" after \"'Results\"");
-		b = realloc(in->b, (in->nb + 1) * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		in->b = b;
+		if (in->nb == in->cap) {
+			b = realloc(in->b, (in->cap ? 2 * in->cap : 16) * sizeof(*b));
+			if (!b)
+				return -ENOMEM;
+			in->b = b;
+			in->cap = in->cap ? 2 * in->cap : 16;
+		}
 		b = &in->b[in->nb++];
 		b->test = test, b->block = ++block;
 		if ((rc = iom_header(im, &in->c.l[i + 1], 1, &b->lo, in->path)) < 0)
@@ -202,9 +186,10 @@ static int inst_row(struct imp *im, struct iom_inst *in, const struct iom_iblock
 		    const struct csvline *l, struct inst_acc *a, int64_t step_id)
 {
 	static const enum iom_col cols[] = { IC_IOS_R, IC_IOS_W, IC_BYTES_R, IC_BYTES_W, IC_ERR,
-					     IC_AVG_R, IC_AVG_W, IC_MAX, IC_RAW_RUN, IC_SPEED };
+					     IC_AVG_R, IC_AVG_W, IC_MAX };
 	const char *name = csvline_field(l, b->lo.idx[IC_NAME]);
-	double v[10], ms = inst_ms(csvline_field(l, 0));
+	double v[8], secs, ms = inst_ms(csvline_field(l, 0));
+	bool over = false;
 	int rc;
 
 	if (ms < 0)
@@ -213,10 +198,11 @@ static int inst_row(struct imp *im, struct iom_inst *in, const struct iom_iblock
 	for (unsigned k = 0; k < a->nrows; k++)
 		if (!strcmp(a->names[k], name) && (rc = inst_flush(im, a, step_id)) < 0)
 			return rc;
-	for (unsigned k = 0; k < 10; k++)
-		if (iom_num(im, in->path, l, b->lo.idx[cols[k]], iometer_col_name(&b->lo, cols[k]),
-			    k < 5, &v[k]) < 0)
+	for (unsigned k = 0; k < 8; k++)
+		if (iom_col(im, in->path, l, &b->lo, cols[k], k < 5, &v[k]) < 0)
 			return -EINVAL;
+	if (iom_runtime_of(im, in->path, l, &b->lo, false, &secs) < 0)
+		return -EINVAL;
 	if (!a->nrows) {
 		memset(&a->s, 0, sizeof(a->s));
 		a->s.lat_max = NAN;
@@ -228,16 +214,19 @@ static int inst_row(struct imp *im, struct iom_inst *in, const struct iom_iblock
 	if (a->nrows < 64)
 		a->names[a->nrows++] = name;
 	for (int d = 0; d < 2; d++) {
-		a->s.ops[d] += llround(v[d]);
-		a->s.bytes[d] += llround(v[2 + d]);
+		over |= __builtin_add_overflow(a->s.ops[d], llround(v[d]), &a->s.ops[d]);
+		over |= __builtin_add_overflow(a->s.bytes[d], llround(v[2 + d]), &a->s.bytes[d]);
 		if (!isnan(v[5 + d]))
 			a->lat_sum[d] += v[5 + d] * 1000 * v[d];
 	}
-	a->s.errors += llround(v[4]);
+	over |= __builtin_add_overflow(a->s.errors, llround(v[4]), &a->s.errors);
+	if (over)
+		return imp_error_in(im, in->path, l->line, 1, "the interval's counts add up to "
+				    "more than 2^63");
 	if (!isnan(v[7]) && (isnan(a->s.lat_max) || v[7] * 1000 > a->s.lat_max))
 		a->s.lat_max = v[7] * 1000;
-	if (!isnan(v[8]) && v[9] > 0)
-		a->secs = v[8] / v[9];
+	if (!isnan(secs))
+		a->secs = secs;
 	return 0;
 }
 
@@ -248,9 +237,11 @@ int iom_inst_samples(struct imp *im, struct iom_inst *in, int test, int block,
 	struct inst_acc a = { .t0_ms = -1 };
 	int rc = 0;
 
-	for (unsigned k = 0; k < in->nb && !b; k++)
-		if (in->b[k].test == test && in->b[k].block == block)
-			b = &in->b[k];
+	while (in->next < in->nb && (in->b[in->next].test < test ||
+				     (in->b[in->next].test == test && in->b[in->next].block < block)))
+		in->next++;
+	if (in->next < in->nb && in->b[in->next].test == test && in->b[in->next].block == block)
+		b = &in->b[in->next];
 	if (!b)
 		return 0;
 	for (size_t r = b->first; !rc && r < b->first + b->n; r++) {

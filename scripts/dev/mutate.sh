@@ -636,6 +636,41 @@ m core/cmd/import.c '	size_t n = strlen(label), at = utf8_invalid_at(label, n);'
 	'tests/import_hostile.t' 'import --label that is not UTF-8 stored'
 
 # (one function, read whole before it runs: editing this file during a run is safe)
+
+# --- issue 32: Iometer import (items 6, 12, 13, 17, 3)
+m core/db/import_iometer_names.c '	return h;' '	return 0;' \
+	'unit/import_iometer' 'every Iometer name hashes alike: each lookup walks them all (the quadratic import)'
+m core/db/import_iometer.c '	if (rc)
+		return rc < 0 ? rc : 0;' '	if (rc < 0)
+		return rc;' \
+	'tests/import_iometer.t' 'an Iometer name recorded as a probe once per row, not once per run'
+m core/db/import_iometer.c '	size_t tl = target ? strlen(target) + 1 : 0,' '	size_t tl = 0,' \
+	'tests/import_iometer.t' 'Iometer probes of different disks taken for one (the key without its target)'
+m core/db/import_iometer_inst.c '(in->b[in->next].test == test && in->b[in->next].block < block)))' \
+	'(in->b[in->next].test == test && in->b[in->next].block <= block)))' \
+	'tests/import_iometer.t tests/import.t' 'the inst block cursor steps past the block it looks for'
+m core/db/import_iometer_values.c '	if (!(*secs > 0) || *secs > INT_MAX)' '	if (0)' \
+	'tests/import_iometer.t' 'Iometer Processor Speed=1e-300 stores window_s inf'
+m core/db/import_iometer_values.c '	if (!iom_decimal(f))' '	if (0 && !iom_decimal(f))' \
+	'tests/import_iometer.t' 'a hexadecimal or inf Iometer number accepted (strtod)'
+m core/db/import_iometer_values.c '	if (*v < r->min || (r->above && *v == r->min)) {' '	if (0) {' \
+	'tests/import_iometer.t' 'negative Iometer IOps, response times and run times stored'
+m core/db/import_iometer_values.c '	if (r->whole && *v != floor(*v))' '	if (0)' \
+	'tests/import_iometer.t' 'half an I/O accepted in an Iometer count'
+m core/db/import_iometer.c '	if (v[12] > 0 && v[13] > 0 && v[12] * v[13] > INT_MAX)' '	if (0)' \
+	'tests/import_iometer.t' 'Iometer Queue Depth x # Disks wraps oio'
+m core/csvlines.c '	if (len >= 3 && !memcmp(text, CSV_UTF8_BOM, 3))' '	if (0)' \
+	'tests/import_iometer.t' 'an Iometer file after a UTF-8 byte-order mark refused'
+m core/iometer.c '	if (n >= 2 && p[0] == 0xff && p[1] == 0xfe)' '	if (0)' \
+	'unit/import_iometer' 'a UTF-16 LE Iometer file not named as such'
+m core/db/import_iometer.c '	if (l->nf != 8 && !(l->nf == 9 && !csvline_field(l, 8)[0]))' '	if (l->nf != 8)' \
+	'tests/import_iometer.t' "Iometer 1.1.0's trailing comma after a specification line refused"
+m core/iometer.c '		bins = n > first + n59 && !strcmp(csvline_field(h, first + n59), bins_80[0]);' \
+	'		bins = false;' \
+	'tests/import_iometer.t' "Iometer 1.1.0's inst header (MBps names, then bins) refused"
+m core/csvlines.c '	if (len && utf8_invalid_at(s, len) < len) {' '	if (0) {' \
+	'tests/import_iometer.t' 'a Windows-1252 Iometer description stored as invalid UTF-8'
+
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 	LIMIT=${HBATEST_MUTATE_TIMEOUT:-600}	# s a test file may take before it counts as failed
