@@ -22,16 +22,14 @@ static const struct import_kind {
 	const char *name;
 	imp_fn fn;
 	const char *what;	/* for "'/tmp' is a directory, not a fio JSON file" */
-	/* Whether a file's start can begin this kind (NULL: any): a file that
-	 * cannot is refused before it is read whole; not_it says why. */
-	bool (*starts)(const char *text, size_t len, bool cut, unsigned *line);
-	const char *not_it;
+	/* Why a file's start cannot begin this kind (NULL: any can): a file
+	 * that cannot is refused before it is read whole, with the reason. */
+	const char *(*refuse)(const char *text, size_t len, bool cut, unsigned *line);
 } import_kinds[] = {
-	{ "fio", db_import_fio, "a fio JSON file", NULL, NULL },
-	{ "iometer", db_import_iometer, "an Iometer results file", iometer_starts_results,
-	  IOMETER_NOT_RESULTS },
-	{ "hbatest", db_import_hbatest, "an hbatest JSON export", NULL, NULL },
-	{ NULL, NULL, NULL, NULL, NULL }
+	{ "fio", db_import_fio, "a fio JSON file", NULL },
+	{ "iometer", db_import_iometer, "an Iometer results file", iometer_head_refusal },
+	{ "hbatest", db_import_hbatest, "an hbatest JSON export", NULL },
+	{ NULL, NULL, NULL, NULL }
 };
 
 #define IMPORT_HEAD 65536	/* bytes: how much of a file tells its kind */
@@ -92,7 +90,8 @@ static void remove_db_files(const char *path)
 static bool import_head_ok(const struct import_kind *k, struct imp *im)
 {
 	char buf[IMPORT_HEAD + 1];
-	int fd = k->starts ? open(im->path, O_RDONLY | O_CLOEXEC) : -1;
+	int fd = k->refuse ? open(im->path, O_RDONLY | O_CLOEXEC) : -1;
+	const char *why;
 	struct stat st;
 	ssize_t got = -1;
 	size_t n = 0;
@@ -104,9 +103,9 @@ static bool import_head_ok(const struct import_kind *k, struct imp *im)
 							 (off_t)n)) > 0 || (got < 0 && errno == EINTR)))
 			n += got > 0 ? (size_t)got : 0;
 		buf[n] = '\0';
-		if (got >= 0 && !memchr(buf, '\0', n) && buf[strspn(buf, " \t\r\n")] &&
-		    !k->starts(buf, n, n == IMPORT_HEAD, &line))
-			ok = imp_error(im, line, 1, "%s", k->not_it) == 0;
+		if (got >= 0 && buf[strspn(buf, " \t\r\n")] &&
+		    (why = k->refuse(buf, n, n == IMPORT_HEAD, &line)))
+			ok = imp_error(im, line, 1, "%s", why) == 0;
 	}
 	if (fd >= 0)
 		close(fd);
