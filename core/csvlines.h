@@ -19,10 +19,14 @@ struct csvline {
 	unsigned end_col;	/* the column just past the line's last character */
 };
 
-/* Field k (< nf): in text where its column says, as the line is its fields
- * and a separator after each, unless a field was converted to UTF-8 (off). */
+/* Field k: in text where its column says, as the line is its fields and a
+ * separator after each, unless a field was converted to UTF-8 (off); past
+ * the line's last field, "" (a short row of a hostile file is read as
+ * empty fields, never past its end). */
 static inline const char *csvline_field(const struct csvline *l, unsigned k)
 {
+	if (k >= l->nf)
+		return "";
 	return l->text + (l->off ? l->off[k] : l->col[k] - 1);
 }
 

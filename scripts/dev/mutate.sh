@@ -635,6 +635,11 @@ m core/db/import.c '		return off == e ? 0 : imp_json_fault(im, base, *end, off, 
 m core/cmd/import.c '	size_t n = strlen(label), at = utf8_invalid_at(label, n);' '	size_t n = strlen(label), at = n;' \
 	'tests/import_hostile.t' 'import --label that is not UTF-8 stored'
 
+m core/csvlines.h '	if (k >= l->nf)
+		return "";' '	if (0)
+		return "";' \
+	'tests/fuzz_smoke.t' 'a short Iometer PROCESSOR row read past its end (a segfault found by the fuzz target)'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 
 # --- issue 32: Iometer import (items 6, 12, 13, 17, 3)
