@@ -65,11 +65,12 @@ else
 Q := @
 endif
 
-# core/ and its subfolders (cmd/, db/, lua/); objects mirror them under $(B)/core/
-CORE_SRCS := $(filter-out core/main.c,$(wildcard core/*.c core/*/*.c))
-CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/db/schema.o \
-             $(B)/core/db/migrations.o
-MAIN_OBJ  := $(B)/core/main.o
+# core/'s folders by concern (HACKING.md, Layout: base, measure, plan, store,
+# import and its formats, report, run, cmd); objects mirror them under $(B)/core/
+CORE_SRCS := $(filter-out core/cmd/main.c,$(wildcard core/*/*.c core/*/*/*.c))
+CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/store/schema.o \
+             $(B)/core/store/migrations.o
+MAIN_OBJ  := $(B)/core/cmd/main.o
 
 ENGINE_SRCS := $(wildcard plugins/engines/*.c)
 PROBE_SRCS  := $(wildcard plugins/probes/*.c)
@@ -100,13 +101,13 @@ $(B)/core/%.o: core/%.c
 	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # db/schema.sql is compiled into the binary
-$(B)/core/db/schema.o: core/db/schema.S db/schema.sql
+$(B)/core/store/schema.o: core/store/schema.S db/schema.sql
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	$(Q)$(CC) -c -o $@ $<
 
-# and so is each of db/migrations/*.sql (listed in core/db/migrations.S)
-$(B)/core/db/migrations.o: core/db/migrations.S $(wildcard db/migrations/*.sql)
+# and so is each of db/migrations/*.sql (listed in core/store/migrations.S)
+$(B)/core/store/migrations.o: core/store/migrations.S $(wildcard db/migrations/*.sql)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	$(Q)$(CC) -c -o $@ $<
@@ -139,7 +140,7 @@ build/tests/plugins/%.so: tests/fixtures/plugins/%.c tests/fixtures/plugins/stub
 # exit status of the command that printed it. Stacks are unwound by frame
 # pointers (fast): one through a library built without them (libpci, libudev)
 # stops there; rerun that command with ASAN_OPTIONS=fast_unwind_on_malloc=0
-# for the whole stack. Plugins stay mapped at exit under ASan (core/loader.c).
+# for the whole stack. Plugins stay mapped at exit under ASan (core/measure/loader.c).
 SAN_LOG := $(CURDIR)/build/san/log
 ifeq ($(SANITIZE),1)
 SAN_COMMON := log_path=$(SAN_LOG)/report:print_stacktrace=1:exitcode=86
@@ -195,7 +196,7 @@ FUZZ_FLAGS   := -std=gnu11 -pthread -D_GNU_SOURCE $(WARNFLAGS) $(FUZZ_CFLAGS) $(
 FUZZ_TARGETS := $(shell sed -n 's/^\([a-z_]*\)[ \t].*/\1/p' tests/fuzz/targets)
 FUZZ_BINS    := $(addprefix $(FUZZ_B)/,$(FUZZ_TARGETS))
 FUZZ_OBJS    := $(patsubst core/%.c,$(FUZZ_B)/core/%.o,$(CORE_SRCS)) \
-                $(FUZZ_B)/core/db/schema.o $(FUZZ_B)/core/db/migrations.o
+                $(FUZZ_B)/core/store/schema.o $(FUZZ_B)/core/store/migrations.o
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)
@@ -208,9 +209,9 @@ $(FUZZ_B)/core/%.o: core/%.c
 	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(CORE_CPPFLAGS) -MMD -MP -c -o $@ $<
 
-$(FUZZ_B)/core/db/schema.o: core/db/schema.S db/schema.sql
-$(FUZZ_B)/core/db/migrations.o: core/db/migrations.S $(wildcard db/migrations/*.sql)
-$(FUZZ_B)/core/db/schema.o $(FUZZ_B)/core/db/migrations.o:
+$(FUZZ_B)/core/store/schema.o: core/store/schema.S db/schema.sql
+$(FUZZ_B)/core/store/migrations.o: core/store/migrations.S $(wildcard db/migrations/*.sql)
+$(FUZZ_B)/core/store/schema.o $(FUZZ_B)/core/store/migrations.o:
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	$(Q)$(FUZZ_CC) -c -o $@ $<
@@ -241,5 +242,5 @@ uninstall:
 clean:
 	rm -rf $(B) hbatest $(PLUGINS)
 
--include $(wildcard $(B)/core/*.d $(B)/core/*/*.d)
--include $(wildcard $(FUZZ_B)/core/*.d $(FUZZ_B)/core/*/*.d)
+-include $(wildcard $(B)/core/*/*.d $(B)/core/*/*/*.d)
+-include $(wildcard $(FUZZ_B)/core/*/*.d $(FUZZ_B)/core/*/*/*.d)

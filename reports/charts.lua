@@ -299,7 +299,7 @@ end
 
 -- Characters of the charts' font (small: of the bars' labels) across a
 -- chart: 120 (150) at 1280x720, the font following the square root of the
--- scale (core/lua/report_chart.c, font_scale)
+-- scale (core/report/report_chart.c, font_scale)
 local function chars_across(small)
   local w, h = report.width or 1280, report.height or 720
   return (small and 150 or 120) * (w / 1280) / math.sqrt(math.min(w / 1280, h / 720))

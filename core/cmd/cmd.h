@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "db/db.h"
-#include "runner.h"	/* enum exit_code */
+#include "store/db.h"
+#include "run/runner.h"	/* enum exit_code */
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "log.h"
-#include "loader.h"
-#include "util.h"
+#include "base/log.h"
+#include "measure/loader.h"
+#include "base/util.h"
 
 static const char *db_path;
 static int hoisted;

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "db/export.h"
-#include "log.h"
-#include "target.h"
+#include "store/export.h"
+#include "base/log.h"
+#include "measure/target.h"
 
 struct export_args {
 	const char *spec, *out;

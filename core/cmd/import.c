@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "db/import.h"
-#include "fiolog.h"
-#include "iometer.h"
-#include "log.h"
-#include "sha256.h"
-#include "utf8.h"
-#include "util.h"
+#include "import/import.h"
+#include "import/fio/fiolog.h"
+#include "import/iometer/iometer.h"
+#include "base/log.h"
+#include "base/sha256.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 static const struct import_kind {
 	const char *name;

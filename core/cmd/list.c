@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "db/rows.h"
-#include "log.h"
+#include "store/rows.h"
+#include "base/log.h"
 
 /* "done/planned": 6/96 for a run stopped at step 7 of 96. Planned is what
  * the dry pass counted, or the steps started when more were (a plan that

@@ -1,5 +1,5 @@
 /* `hbatest merge OUT.db IN.db...`: gather the runs of many benches'
- * databases into one archive, by run uuid (core/db/merge.c). */
+ * databases into one archive, by run uuid (core/store/merge.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "log.h"
+#include "base/log.h"
 
 /* OUT made by this command with nothing merged into it: gone again, so a
  * failed merge leaves no empty archive behind. */

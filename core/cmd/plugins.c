@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "log.h"
-#include "loader.h"
+#include "base/log.h"
+#include "measure/loader.h"
 
 int cmd_plugins(int argc, char **argv)
 {

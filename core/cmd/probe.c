@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "log.h"
-#include "loader.h"
-#include "probe.h"
+#include "base/log.h"
+#include "measure/loader.h"
+#include "measure/probe.h"
 
 int cmd_probe(int argc, char **argv)
 {

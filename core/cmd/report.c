@@ -12,14 +12,14 @@
 
 #include "cmd/cmd.h"
 #include "cmd/report_dir.h"
-#include "db/db.h"
-#include "db/report.h"
-#include "gnuplot.h"
-#include "log.h"
-#include "lua/report.h"
-#include "report_page.h"
-#include "stop.h"
-#include "util.h"
+#include "store/db.h"
+#include "store/report.h"
+#include "report/gnuplot.h"
+#include "base/log.h"
+#include "report/report.h"
+#include "report/report_page.h"
+#include "base/stop.h"
+#include "base/util.h"
 
 
 struct report_args {

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cmd/report_dir.h"
-#include "log.h"
-#include "report_page.h"
+#include "base/log.h"
+#include "report/report_page.h"
 
 /* What DIR's top holds, against what a report writes there (an older
  * hbatest's report has no mark). "" when only a report's names. */

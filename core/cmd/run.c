@@ -5,15 +5,15 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "guard.h"
-#include "log.h"
-#include "loader.h"
-#include "progress.h"
-#include "runner.h"
-#include "stop.h"
-#include "target.h"
-#include "utf8.h"
-#include "util.h"
+#include "measure/guard.h"
+#include "base/log.h"
+#include "measure/loader.h"
+#include "measure/progress.h"
+#include "run/runner.h"
+#include "base/stop.h"
+#include "measure/target.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 static void estimate_text(const struct run_ctx *c, char *buf, size_t len)
 {

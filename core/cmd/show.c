@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "db/rows.h"
-#include "log.h"
+#include "store/rows.h"
+#include "base/log.h"
 
 static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 {

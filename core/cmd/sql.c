@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "db/query.h"
-#include "db/rows.h"
-#include "log.h"
-#include "paths.h"
-#include "util.h"
+#include "store/query.h"
+#include "store/rows.h"
+#include "base/log.h"
+#include "base/paths.h"
+#include "base/util.h"
 
 #define SQL_MAX_PARAMS 64
 

@@ -1,10 +1,10 @@
 /* Fuzz target: fio's JSON output and interval logs as `hbatest import fio`
- * reads them (core/jsonpos.c, core/fiolog.c, core/db/import_fio*.c): the
+ * reads them (core/base/jsonpos.c, core/import/fio/fiolog.c, core/import/fio/import_fio*.c): the
  * logs claimed by the JSON's jobs first, as the command does, then the JSON
  * with its logs imported into a database and rolled back. An input is the
  * JSON, then optionally logs as `tail -n +1 r.json r_iops.1.log ...` prints
  * them (see fuzz.h); seeds: tests/fuzz/corpus/fio/. */
-#include "fiolog.h"
+#include "import/fio/fiolog.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,4 +1,4 @@
-/* Fuzz target: fio's interval logs as core/fiolog.c reads them, without
+/* Fuzz target: fio's interval logs as core/import/fio/fiolog.c reads them, without
  * a JSON: every file of the input added to one job's logs (its kind from
  * its name, NAME_KIND.N.log, else an IOPS log), then every second read
  * back. An input is one log, or several as `tail -n +1 A B` prints them
@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "fiolog.h"
+#include "import/fio/fiolog.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

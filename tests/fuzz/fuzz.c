@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "log.h"
-#include "sha256.h"
+#include "base/log.h"
+#include "base/sha256.h"
 
 static char scratch[PATH_MAX];		/* the folder, made on first use */
 static char written[FZ_MAX_FILES][PATH_MAX + 8];

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db/import.h"
+#include "import/import.h"
 
 #define FZ_MAX_FILES 16
 

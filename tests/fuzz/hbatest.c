@@ -1,5 +1,5 @@
 /* Fuzz target: hbatest's JSON export as `hbatest import hbatest` reads it
- * (core/db/import_hbatest*.c, core/jsonpos.c), imported into a database and
+ * (core/import/hbatest/import_hbatest*.c, core/base/jsonpos.c), imported into a database and
  * rolled back. An input is one file; seeds: tests/fuzz/corpus/hbatest/. */
 #include "fuzz.h"
 

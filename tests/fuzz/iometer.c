@@ -1,12 +1,12 @@
 /* Fuzz target: Iometer's results.csv as `hbatest import iometer` reads it
- * (core/iometer.c, core/csvlines.c, core/db/import_iometer*.c), imported
+ * (core/import/iometer/iometer.c, core/base/csvlines.c, core/import/iometer/import_iometer*.c), imported
  * into a database and rolled back. An input is the results file, then
  * optionally its inst file as `tail -n +1 results.csv instresults.csv`
  * prints both (see fuzz.h); seeds: tests/fuzz/corpus/iometer/. */
 #include <string.h>
 
 #include "fuzz.h"
-#include "iometer.h"
+#include "import/iometer/iometer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* Fuzz target: core/jsonpos.c, the JSON scanner behind every FILE:LINE:COL
+/* Fuzz target: core/base/jsonpos.c, the JSON scanner behind every FILE:LINE:COL
  * of the fio and export imports: the JSON found as fio_locate finds it,
  * checked by imp_json_check (and imp_json_twice for a second object), and
  * held against SQLite's JSON, which the importers read it with: a text
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "jsonpos.h"
+#include "base/jsonpos.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
 /* The io_uring and libaio engines take one batch per submit() call
  * (submit_batch requests; by default 4), so
- * the worker stamps each batch as it hands it over (core/worker.c
+ * the worker stamps each batch as it hands it over (core/measure/worker.c
  * submit_batch) and a later batch's latency does not hold an earlier one's
  * submission. Every request offered is completed, none twice. */
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "measure/loader.h"
 #include "tap.h"
 
 #define DEPTH 32

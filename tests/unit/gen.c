@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "tap.h"
-#include "workload.h"
+#include "measure/workload.h"
 
 static struct target_spec tgt = { .path = "t", .size = 1ull << 30 };
 

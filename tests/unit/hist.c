@@ -2,9 +2,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "hist.h"
+#include "base/hist.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

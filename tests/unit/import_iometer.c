@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvlines.h"
-#include "db/import_iometer.h"
-#include "iometer.h"
+#include "base/csvlines.h"
+#include "import/iometer/import_iometer.h"
+#include "import/iometer/iometer.h"
 #include "tap.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 #define NKEYS 100000
 

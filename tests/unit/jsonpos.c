@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonpos.h"
+#include "base/jsonpos.h"
 #include "tap.h"
 
 static void check_path(const char *json, const char *at, const char *want)

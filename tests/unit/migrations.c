@@ -1,12 +1,12 @@
-/* The migrations compiled into the binary (core/db/migrations.S): one file
+/* The migrations compiled into the binary (core/store/migrations.S): one file
  * for every version from 2 to DB_SCHEMA_VERSION, named for it, none beyond,
  * and db/schema.sql at that same version. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/db.h"
-#include "db/migrate.h"
+#include "store/db.h"
+#include "store/migrate.h"
 #include "tap.h"
 
 extern const char hb_schema_sql[];

@@ -1,7 +1,7 @@
 /* Plugin loader: ABI versions, missing ops, option validation. */
 #include <errno.h>
 
-#include "loader.h"
+#include "measure/loader.h"
 #include "tap.h"
 
 #define DIR "build/tests/plugins/"

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sanitize.h"
+#include "base/sanitize.h"
 #include "tap.h"
 
 #ifdef HB_SANITIZE

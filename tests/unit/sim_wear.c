@@ -1,11 +1,11 @@
 /* The sim engine keeps its drives' wear per option set: any number of sets
  * open (32 used to be the limit), and the table goes with the plugin. Under
  * SANITIZE=1 LeakSanitizer checks that last part: sim.so is dlclose'd here for
- * real (the loader keeps plugins mapped under ASan, see core/loader.c). */
+ * real (the loader keeps plugins mapped under ASan, see core/measure/loader.c). */
 #include <dlfcn.h>
 #include <stdarg.h>
 
-#include "loader.h"
+#include "measure/loader.h"
 #include "tap.h"
 
 #define SETS 40

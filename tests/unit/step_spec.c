@@ -1,4 +1,4 @@
-/* A step's rules in plain C (core/step_spec.c), without Lua: keys, fill,
+/* A step's rules in plain C (core/measure/step_spec.c), without Lua: keys, fill,
  * axis, default name, estimate, params_json and target resolution. */
 #include <errno.h>
 #include <stdio.h>
@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader.h"
-#include "step_spec.h"
+#include "measure/loader.h"
+#include "measure/step_spec.h"
 #include "tap.h"
-#include "target.h"
+#include "measure/target.h"
 
 static int is_str(const char *got, const char *want, const char *what)
 {

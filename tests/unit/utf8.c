@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 static void check_convert(char *got, const char *want, const char *what)
 {

@@ -1,0 +1,191 @@
+/* hbatest: the command line, a table of commands that also prints the usage. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "store/db.h"
+#include "base/log.h"
+#include "measure/loader.h"
+
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+/* list's and show's notes, printed once by help */
+#define CHECK_NOTE "list, show: every open runs SQLite's quick_check; --check runs the slower\n" \
+		   "integrity_check (indexes too) first.\n"
+
+/* One entry a command, in the style of Lua's luaL_Reg; usage is what
+ * `hbatest help` prints for it (NULL: an alias of the entry above), notes
+ * what it prints after every usage line, and `hbatest CMD --help` both. */
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+	const char *notes;
+} commands[] = {
+	{ "run", cmd_run,
+	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
+	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
+	  "                            [--allow-exec] [--lua-memory SIZE]\n"
+	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
+	  "                            [--allow-exec] [--lua-memory SIZE]",
+	  "run: the plan runs twice: a dry pass that checks every step without I/O,\n"
+	  "then the real one, each second stored as it ends.\n"
+	  "  --label TEXT        a name for the run (list, show, report take it as RUN)\n"
+	  "  --target PATH       measure PATH instead of the plan's hb.targets (repeat\n"
+	  "                      for several; a file is created when a step gives size=)\n"
+	  "  --set K=V           a plan setting, read by hb.set(\"K\", default) (repeat)\n"
+	  "  --dry-run           print the steps, the hb.exec commands and the time it\n"
+	  "                      would take; nothing is written\n"
+	  "  --destroy-data DEV  allow write steps on block device DEV (repeat per device)\n"
+	  "  --resume [RUN]      go on with an unfinished run: done steps are not rerun\n"
+	  "  --force             with --resume: replay a plan whose file has changed\n"
+	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
+	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
+	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
+	  "ignored, as under nohup) abort the run, recorded, exit 130.\n" },
+	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE },
+	{ "show", cmd_show, "show RUN [--db FILE] [--check]", CHECK_NOTE },
+	{ "plugins", cmd_plugins, "plugins [-v]", NULL },
+	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)", NULL },
+	{ "report", cmd_report,
+	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
+	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
+	  "                      [--db FILE]",
+	  "report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
+	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts. --format takes svg\n"
+	  "or png with pdf (the page shows one of them).\n" },
+	{ "sql", cmd_sql,
+	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
+	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
+	  "sql: reads only (a statement that would write is refused, exit 2); table on a\n"
+	  "terminal, tsv otherwise.\n" },
+	{ "export", cmd_export,
+	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]",
+	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
+	  "README \"Export format\".\n" },
+	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
+	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
+	  "merge: its databases are its arguments; --db does not apply.\n" },
+	{ "--version", cmd_version, "--version | help", NULL },
+	{ "version", cmd_version, NULL, NULL },
+	{ "help", cmd_help, NULL, NULL },
+	{ "--help", cmd_help, NULL, NULL },
+	{ "-h", cmd_help, NULL, NULL },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static const char usage_common[] =
+	"\n"
+	"Options for every command, before or after it: --db FILE (default $HBATEST_DB\n"
+	"or ./hbatest.db), --plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more),\n"
+	"-q (less).\n"
+	"RUN is a run id, a label or a uuid prefix (in that order).\n";
+static const char usage_exit[] =
+	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
+
+static void print_usage(FILE *out)
+{
+	const char *lead = "usage: ";
+
+	for (const struct command *c = commands; c->name; c++) {
+		if (!c->usage)
+			continue;
+		fprintf(out, "%shbatest %s\n", lead, c->usage);
+		lead = "       ";
+	}
+	fputs(usage_common, out);
+	for (const struct command *c = commands; c->name; c++)
+		if (c->notes && (c == commands || c->notes != c[-1].notes))
+			fputs(c->notes, out);	/* a note shared with the one before: once */
+	fputs(usage_exit, out);
+}
+
+/* hbatest CMD --help: the usage of CMD (of the entry an alias follows), its
+ * notes, and what every command shares; help itself prints the whole. */
+static int print_command_usage(const struct command *c)
+{
+	if (c->fn == cmd_help)
+		return cmd_help(0, NULL);
+	while (!c->usage)
+		c--;
+	printf("usage: hbatest %s\n", c->usage);
+	fputs(usage_common, stdout);
+	if (c->notes)
+		fputs(c->notes, stdout);
+	fputs(usage_exit, stdout);
+	return EXIT_DONE;
+}
+
+/* --help or -h anywhere after the command asks for its usage */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	printf("hbatest %s (plugin ABI %d.%d, database schema %d)\n", HB_VERSION,
+	       HB_ABI_MAJOR, HB_ABI_MINOR, DB_SCHEMA_VERSION);
+	return EXIT_DONE;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	print_usage(stdout);
+	return EXIT_DONE;
+}
+
+/* The options every command takes may come before it too, as in
+ * `hbatest --db x.db run plan.lua`: the command and its arguments move to
+ * argv[1] on and the options to the end, where every command parses them
+ * (import reads its kind from argv[1] of its own). */
+static bool hoist_command(int argc, char **argv)
+{
+	int i = 1, width;
+
+	while (i < argc && (width = cli_common_width(argv[i])) > 0)
+		i += width;
+	for (int k = 1; k < i && i < argc; k++) {	/* rotate argv[1..] left by i - 1 */
+		char *opt = argv[1];
+
+		memmove(&argv[1], &argv[2], (size_t)(argc - 2) * sizeof(*argv));
+		argv[argc - 1] = opt;
+	}
+	cli_set_hoisted(i < argc ? i - 1 : 0);
+	return i == 1 || i < argc;	/* false: options and no command */
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	const struct command *c;
+	int rc;
+
+	log_init();
+	if (!hoist_command(argc, argv)) {
+		fprintf(stderr, "hbatest: no command after the options\n\n");
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argc > 1 ? argv[1] : "help";
+	for (c = commands; c->name && strcmp(c->name, name); c++)
+		;
+	if (!c->name) {
+		fprintf(stderr, "hbatest: unknown command '%s'\n\n", name);
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (wants_help(argc, argv))
+		return print_command_usage(c);
+	rc = c->fn(argc - 1, argv + 1);
+	plugins_unload();
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* One measured step: open targets, start the workers, merge their seconds
+ * into samples as they become final, and add up the measurement window. */
+#ifndef HB_STEP_H
+#define HB_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hist.h"
+#include "measure/loader.h"
+#include "measure/placement.h"
+#include "measure/workload.h"
+
+enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };
+/* What an I/O error does: fail the step at once, or count it and go on. */
+enum step_on_error { ON_ERROR_FAIL = 0, ON_ERROR_CONTINUE };
+
+struct step_spec {
+	enum step_kind kind;
+	char *name;
+	char *group;
+	char *tags;		/* JSON array text, or NULL */
+	char *params_json;	/* every key as the plan resolved it */
+	const struct plugin *engine;
+	struct hb_kv *opts;	/* the engine's, resolved */
+	unsigned nopts;
+	struct workload wl;
+	int line;		/* plan line of the call, for messages */
+	char *axis;		/* the key a sweep varies at this step, or NULL */
+	char *axis_value;
+	unsigned round;		/* steady-state round, 0: none */
+	char *cmd;		/* exec steps: the shell command */
+	uint64_t exec_bytes;	/* exec steps: bytes it moves, for MB/s (0: unknown) */
+	double estimate;	/* s: what the dry pass counts for this step */
+	enum step_on_error on_error;
+	char *cpus;		/* cpus= CPU list ("0-7,16-23"), or NULL */
+	enum numa_mode numa;	/* numa=: "auto" (the default), "node" or "none" */
+};
+
+/* One second of a step, merged over workers. Latencies in us. */
+struct step_sample {
+	uint64_t t;
+	bool ramp;
+	double secs;		/* s it covers: 1, less for a last second cut short */
+	uint64_t ops[2], bytes[2], errors;
+	double lat_mean[2], lat_p99[2], lat_max, occupancy;
+};
+
+/* What a step measured, as the database stores it, resume reads it back and
+ * hb.run returns it to the plan: the one list of a step's result fields. */
+struct step_result {
+	double iops, read_iops, write_iops, mbps;
+	double lat_mean, lat_p50, lat_p99, lat_p999, lat_max;	/* us */
+	uint64_t errors;
+	double elapsed_s;	/* exec steps: wall time */
+	int exit_status;	/* exec steps */
+};
+
+/* The outcome of one hb.steady{} (see scripts/snia.lua). */
+struct steady_result {
+	const char *name, *track;
+	bool attained;
+	int rounds, window_first, window_last;
+	double mean, slope, data_excursion, slope_excursion;
+	double max_data_excursion, max_slope_excursion;
+	int64_t first_step_id, last_step_id;
+};
+
+struct step_totals {
+	struct step_result res;
+	uint64_t ops[2], bytes[2];
+	double window_s;	/* s: the secs of the window's stored samples, summed */
+	bool filled;		/* a fill (passes=) wrote all it was to write */
+	unsigned ntargets;
+	uint64_t *tgt;		/* per target, TGT_COUNTERS each (worker.h); malloc'd */
+	struct hist lat[2];	/* ns, merged over the window */
+	char placement[128];	/* where the workers ran (steps.placement); "" for none chosen */
+};
+
+struct step_hooks {
+	void *ctx;
+	/* Store n merged seconds, in order, all or none (the main thread). 0;
+	 * -EBUSY: not now, they are offered again with the next ones; another
+	 * -errno fails the step. err says why. */
+	int (*store)(void *ctx, const struct step_sample *s, unsigned n, char *err,
+		     size_t errlen);
+	/* about once a wall-clock second, for the live line */
+	void (*tick)(void *ctx, uint64_t sec, uint64_t total_secs, const struct step_sample *last);
+	/* about once a second while a file target is laid out */
+	void (*layout)(void *ctx, uint64_t done, uint64_t total);
+};
+
+const char *step_kind_name(enum step_kind kind);
+const char *step_on_error_name(enum step_on_error e);
+/* How long the end of a step keeps retrying to store seconds held while the
+ * database was busy: 60 s, or $HBATEST_STORE_RETRY seconds. */
+unsigned step_store_retry_secs(void);
+/* 0: done; -EINTR: interrupted (samples so far are whole); else failed (err
+ * set): an engine failure, an I/O error with on_error="fail", or seconds that
+ * could not be stored. */
+int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
+		 struct step_totals *out, char *err, size_t errlen);
+void step_spec_free(struct step_spec *spec);
+void step_totals_finish(struct step_totals *t);
+void step_totals_release(struct step_totals *t);
+
+#endif

@@ -1,0 +1,411 @@
+/* The report's Lua API: report.runs, report.sql (read-only), report.write
+ * (inside the report's folder only), report.read (the report's own assets),
+ * report.escape_html, and require over reports/ then scripts/. Charts are in
+ * report_chart.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <lauxlib.h>
+#include <limits.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/db.h"
+#include "store/report.h"
+#include "base/log.h"
+#include "base/stop.h"
+#include "base/strbuf.h"
+#include "report/report.h"
+#include "report/report_int.h"
+#include "plan/sandbox.h"
+#include "base/util.h"
+
+#ifndef HB_DATA_DIR
+#define HB_DATA_DIR "/usr/local/share/hbatest"
+#endif
+
+
+struct report *report_of(lua_State *L)
+{
+	struct report *r;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_REPORT);
+	r = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	return r;
+}
+
+/* ---- files: where the report finds its parts, where it may write ------- */
+bool report_find_file(const char *sub, const char *rel, char *out, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *const fmts[] = { "%s/%s/%s", "%s/../share/hbatest/%s/%s" };
+
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		for (unsigned i = 0; i < ARRAY_SIZE(fmts); i++) {
+			if (snprintf(out, len, fmts[i], self, sub, rel) < (int)len &&
+			    access(out, R_OK) == 0)
+				return true;
+		}
+	}
+	snprintf(out, len, "%s/%s/%s", HB_DATA_DIR, sub, rel);
+	return access(out, R_OK) == 0;
+}
+
+/* The program's own folder first (a --template beside its templates). */
+bool report_find_asset(struct report *r, const char *rel, char *out, size_t len)
+{
+	if (snprintf(out, len, "%s/%s", r->progdir, rel) < (int)len && access(out, R_OK) == 0)
+		return true;
+	return report_find_file("reports", rel, out, len);
+}
+
+/* A relative path with no '..', no empty and no absolute part. */
+bool report_path_ok(const char *rel)
+{
+	char copy[PATH_MAX], *save = NULL;
+
+	if (!*rel || rel[0] == '/' || strlen(rel) >= sizeof(copy) || strstr(rel, "//"))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", rel);
+	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save))
+		if (!strcmp(p, "..") || !strcmp(p, "."))
+			return false;
+	return rel[strlen(rel) - 1] != '/';
+}
+
+/* An I/O error of the report's own files (a full disk, a read-only folder):
+ * raised with the message alone, no traceback, as it is no bug of the
+ * program; the message is kept to be known again in traceback(). */
+static void io_error(lua_State *L, const char *what, const char *path, int err)
+{
+	struct report *r = report_of(L);
+
+	snprintf(r->io_err, sizeof(r->io_err), "cannot %s '%s': %s", what, path, strerror(err));
+	lua_pushstring(L, r->io_err);
+	lua_error(L);
+}
+
+/* Write text to DIR/rel, making its folders; raises on failure. */
+void report_write_file(lua_State *L, const char *rel, const char *text, size_t n)
+{
+	struct report *r = report_of(L);
+	char path[PATH_MAX];
+	int fd, err;
+
+	if (!report_path_ok(rel))
+		luaL_error(L, "report.write: '%s' is not a path inside the report's folder "
+			   "(relative, no '..')", rel);
+	snprintf(path, sizeof(path), "%s/%s", r->o->dir, rel);
+	for (char *s = strchr(path + strlen(r->o->dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			io_error(L, "create", path, errno);
+		*s = '/';
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		io_error(L, "write", path, errno);
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(fd, text + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = w < 0 ? errno : ENOSPC;
+			close(fd);
+			io_error(L, "write", path, err);
+		}
+		done += (size_t)w;
+	}
+	if (close(fd) < 0)
+		io_error(L, "write", path, errno);
+}
+
+static int l_write(lua_State *L)
+{
+	size_t n;
+	const char *rel = luaL_checkstring(L, 1);
+	const char *text = luaL_checklstring(L, 2, &n);
+
+	report_write_file(L, rel, text, n);
+	return 0;
+}
+
+/* report.read("html/page.html"): a file of the report itself (reports/). */
+static int l_read(lua_State *L)
+{
+	const char *rel = luaL_checkstring(L, 1);
+	char path[PATH_MAX];
+	size_t n;
+	char *text;
+
+	if (!report_path_ok(rel) || !report_find_asset(report_of(L), rel, path, sizeof(path)))
+		return luaL_error(L, "report.read: no '%s' in the report's folder or reports/", rel);
+	text = util_read_file(path, &n);
+	if (!text)
+		return luaL_error(L, "cannot read '%s': %s", path, strerror(errno));
+	lua_pushlstring(L, text, n);
+	free(text);
+	return 1;
+}
+
+/* ---- report.sql(query, ...) -> { {col = value, ...}, ... } ------------- */
+static int push_row(void *ctx, int ncols, const char *const *names, const struct db_value *v)
+{
+	lua_State *L = ctx;
+
+	lua_createtable(L, 0, ncols);
+	for (int c = 0; c < ncols; c++) {
+		switch (v[c].type) {
+		case DB_INT:
+			lua_pushinteger(L, v[c].i);
+			break;
+		case DB_REAL:
+			lua_pushnumber(L, v[c].d);
+			break;
+		case DB_TEXT:
+			lua_pushlstring(L, v[c].s, v[c].len);
+			break;
+		default:
+			continue;	/* NULL: the key stays absent */
+		}
+		lua_setfield(L, -2, names[c]);
+	}
+	lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	return 0;
+}
+
+static int l_sql(lua_State *L)
+{
+	struct report *r = report_of(L);
+	const char *sql = luaL_checkstring(L, 1);
+	int n = lua_gettop(L) - 1, rc;
+	struct db_value *p = lua_newuserdatauv(L, sizeof(*p) * (size_t)(n + 1), 0);
+	char err[1024];
+
+	for (int i = 0; i < n; i++) {
+		int idx = i + 2;
+
+		memset(&p[i], 0, sizeof(p[i]));
+		if (lua_isinteger(L, idx)) {
+			p[i].type = DB_INT;
+			p[i].i = lua_tointeger(L, idx);
+		} else if (lua_type(L, idx) == LUA_TNUMBER) {
+			p[i].type = DB_REAL;
+			p[i].d = lua_tonumber(L, idx);
+		} else if (lua_type(L, idx) == LUA_TBOOLEAN) {
+			p[i].type = DB_INT;
+			p[i].i = lua_toboolean(L, idx);
+		} else if (lua_type(L, idx) == LUA_TSTRING) {
+			p[i].type = DB_TEXT;
+			p[i].s = lua_tolstring(L, idx, &p[i].len);
+		} else if (!lua_isnil(L, idx)) {
+			return luaL_argerror(L, idx, "a parameter is a number, string, boolean or nil");
+		}
+	}
+	lua_newtable(L);
+	rc = db_report_query(r->o->db, sql, p, n, push_row, L, err, sizeof(err));
+	if (rc)
+		return luaL_error(L, "report.sql: %s", err);
+	return 1;
+}
+
+/* ---- text helpers ----------------------------------------------------- */
+static int l_escape_html(lua_State *L)
+{
+	size_t n;
+	const char *s = luaL_tolstring(L, 1, &n);
+	luaL_Buffer b;
+
+	luaL_buffinit(L, &b);
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': luaL_addstring(&b, "&amp;"); break;
+		case '<': luaL_addstring(&b, "&lt;"); break;
+		case '>': luaL_addstring(&b, "&gt;"); break;
+		case '"': luaL_addstring(&b, "&quot;"); break;
+		case '\'': luaL_addstring(&b, "&#39;"); break;
+		default: luaL_addchar(&b, s[i]);
+		}
+	}
+	luaL_pushresult(&b);
+	return 1;
+}
+
+static int l_gp_quote(lua_State *L)
+{
+	size_t n;
+	const char *s = luaL_tolstring(L, 1, &n);
+	struct strbuf *b = report_strbuf(L);
+
+	report_gp_quote(b, s, n);
+	lua_pushlstring(L, b->s ? b->s : "", b->len);
+	return 1;
+}
+
+static int l_log(lua_State *L)
+{
+	log_info("%s", luaL_tolstring(L, 1, NULL));
+	return 0;
+}
+
+/* ---- require: the report's folder, reports/, then scripts/ ------------ */
+static bool find_module(void *ctx, const char *rel, char *out, size_t len)
+{
+	return report_find_asset(ctx, rel, out, len) || report_find_file("scripts", rel, out, len);
+}
+
+/* ---- report.runs ------------------------------------------------------- */
+static void push_runs(lua_State *L, struct report *r)
+{
+	char err[1024], state[32];
+
+	lua_createtable(L, (int)r->o->nruns, 0);
+	for (unsigned i = 0; i < r->o->nruns; i++) {
+		struct db_value id = { .type = DB_INT, .i = r->o->runs[i] };
+
+		lua_newtable(L);	/* push_row appends the row to it */
+		if (db_report_query(r->o->db, "SELECT * FROM runs WHERE id = ?1", &id, 1,
+				    push_row, L, err, sizeof(err)) ||
+		    db_report_run_state(r->o->db, r->o->runs[i], state, sizeof(state),
+					err, sizeof(err)))
+			luaL_error(L, "%s", err);
+		lua_rawgeti(L, -1, 1);
+		lua_pushstring(L, state);
+		lua_setfield(L, -2, "state");
+		lua_pushinteger(L, i + 1);
+		lua_setfield(L, -2, "index");
+		lua_rawseti(L, -3, i + 1);
+		lua_pop(L, 1);
+	}
+}
+
+static const luaL_Reg report_funcs[] = {
+	{ "sql", l_sql },
+	{ "write", l_write },
+	{ "read", l_read },
+	{ "chart", report_l_chart },
+	{ "escape_html", l_escape_html },
+	{ "gp_quote", l_gp_quote },
+	{ "log", l_log },
+	{ NULL, NULL },
+};
+
+static int open_report(lua_State *L)
+{
+	struct report *r = lua_touserdata(L, 1);
+
+	lua_pushlightuserdata(L, r);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_REPORT);
+	sandbox_open(L);
+	r->finder = (struct sandbox_finder){ find_module, r, "reports/ or scripts/" };
+	sandbox_set_finder(L, &r->finder);
+	lua_register(L, "print", l_log);
+	luaL_newlib(L, report_funcs);
+	push_runs(L, r);
+	lua_setfield(L, -2, "runs");
+	lua_pushinteger(L, r->o->baseline + 1);
+	lua_setfield(L, -2, "baseline");
+	lua_pushstring(L, r->o->title ? r->o->title : "");
+	lua_setfield(L, -2, "title");
+	lua_pushboolean(L, r->o->gp != NULL);
+	lua_setfield(L, -2, "charts");
+	lua_createtable(L, 2, 0);
+	if (r->o->svg) {
+		lua_pushliteral(L, "svg");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
+	if (r->o->png) {
+		lua_pushliteral(L, "png");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
+	if (r->o->pdf) {
+		lua_pushliteral(L, "pdf");
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	}
+	lua_setfield(L, -2, "formats");
+	lua_pushinteger(L, r->o->width);
+	lua_setfield(L, -2, "width");
+	lua_pushinteger(L, r->o->height);
+	lua_setfield(L, -2, "height");
+	lua_pushstring(L, HB_VERSION);
+	lua_setfield(L, -2, "version");
+	lua_pushstring(L, r->o->db->path);
+	lua_setfield(L, -2, "db");
+	lua_setglobal(L, "report");
+	return 0;
+}
+
+/* A bug's message gets a traceback; an I/O error of the report's files not. */
+static int traceback(lua_State *L)
+{
+	struct report *r = report_of(L);
+	const char *msg = luaL_tolstring(L, 1, NULL);
+
+	if (r && r->io_err[0] && !strcmp(msg, r->io_err))
+		return 1;
+	luaL_traceback(L, L, msg, 1);
+	return 1;
+}
+
+/* SIGINT/SIGTERM: the program stops within REPORT_HOOK_EVERY instructions,
+ * again after each pcall that would swallow the error. */
+#define REPORT_HOOK_EVERY 10000
+
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	if (hb_stop_requested)
+		luaL_error(L, "interrupted");
+}
+
+int report_execute(const struct report_opts *o, char *err, size_t len)
+{
+	struct report r = { .o = o };
+	char chunk[PATH_MAX + 1], *slash;
+	lua_State *L;
+	size_t sz;
+	char *src;
+	int st;
+
+	snprintf(r.progdir, sizeof(r.progdir), "%s", o->program);
+	slash = strrchr(r.progdir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(r.progdir, ".");
+	src = util_read_file(o->program, &sz);
+	if (!src) {
+		snprintf(err, len, "cannot read report program '%s': %s", o->program,
+			 strerror(errno));
+		return -errno;
+	}
+	L = luaL_newstate();
+	if (!L) {
+		free(src);
+		return -ENOMEM;
+	}
+	lua_sethook(L, stop_hook, LUA_MASKCOUNT, REPORT_HOOK_EVERY);
+	lua_pushcfunction(L, traceback);
+	lua_pushcfunction(L, open_report);
+	lua_pushlightuserdata(L, &r);
+	st = lua_pcall(L, 1, 0, 1);
+	snprintf(chunk, sizeof(chunk), "@%s", o->program);
+	if (st == LUA_OK)
+		st = luaL_loadbufferx(L, src, sz, chunk, "t");
+	if (st == LUA_OK)
+		st = lua_pcall(L, 0, 0, 1);
+	if (st != LUA_OK)
+		snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+	lua_close(L);
+	free(src);
+	return st == LUA_OK ? 0 : -EINVAL;
+}

@@ -1,0 +1,499 @@
+/* report.chart{}: one chart as DIR/charts/NN-name.tsv (the data, a header
+ * line, one block per series), NN-name.gp (settings, then the template from
+ * reports/gnuplot/) and, rendered by gnuplot in the background, .svg/.png. */
+#include <errno.h>
+#include <math.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/gnuplot.h"
+#include "base/strbuf.h"
+#include "report/report_int.h"
+#include "base/util.h"
+
+void report_gp_quote(struct strbuf *b, const char *s, size_t n)
+{
+	sb_printf(b, "'");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\'')
+			sb_printf(b, "''");
+		else
+			sb_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
+	}
+	sb_printf(b, "'");
+}
+
+static int sb_gc(lua_State *L)
+{
+	sb_free(lua_touserdata(L, 1));
+	return 0;
+}
+
+/* A strbuf that Lua frees, even when an error unwinds the call. */
+struct strbuf *report_strbuf(lua_State *L)
+{
+	struct strbuf *b = lua_newuserdatauv(L, sizeof(*b), 0);
+
+	memset(b, 0, sizeof(*b));
+	if (luaL_newmetatable(L, "hbatest.strbuf")) {
+		lua_pushcfunction(L, sb_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	return b;
+}
+
+/* A chart name as a file name: [a-z0-9-], at most 40 characters. */
+static void slug(const char *name, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = name; *p && o + 1 < len && o < 40; p++) {
+		char c = *p;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			out[o++] = c;
+		else if (o && out[o - 1] != '-')
+			out[o++] = '-';
+	}
+	while (o && out[o - 1] == '-')
+		o--;
+	out[o] = '\0';
+	if (!o)
+		snprintf(out, len, "chart");
+}
+
+/* One TSV field: numbers as numbers, text without tabs or newlines. */
+static void add_field(lua_State *L, struct strbuf *b, int idx)
+{
+	char num[64];
+
+	switch (lua_type(L, idx)) {
+	case LUA_TNUMBER:
+		if (lua_isinteger(L, idx))
+			snprintf(num, sizeof(num), "%lld", (long long)lua_tointeger(L, idx));
+		else
+			snprintf(num, sizeof(num), "%.12g", lua_tonumber(L, idx));
+		sb_printf(b, "%s", num);
+		break;
+	case LUA_TBOOLEAN:
+		sb_printf(b, "%c", lua_toboolean(L, idx) ? '1' : '0');
+		break;
+	case LUA_TSTRING: {
+		size_t n;
+		const char *s = lua_tolstring(L, idx, &n);
+
+		/* a double quote would start a quoted field for gnuplot */
+		for (size_t i = 0; i < n; i++)
+			sb_printf(b, "%c", (unsigned char)s[i] < 0x20 ? ' ' : s[i] == '"' ? '\'' : s[i]);
+		break;
+	}
+	default:
+		sb_printf(b, "%s", "NaN");
+	}
+}
+
+/* A series' points: its rows with a number in column 2, the value every
+ * template plots (NaN and missing values are not points). */
+static int series_points(lua_State *L, int s)
+{
+	int n = 0;
+
+	if (lua_getfield(L, s, "rows") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	for (lua_Integer r = 1; r <= luaL_len(L, -1); r++) {
+		lua_geti(L, -1, r);
+		if (lua_istable(L, -1)) {
+			lua_geti(L, -1, 2);
+			if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) == lua_tonumber(L, -1))
+				n++;
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return n;
+}
+
+/* One series' rows; returns how many had a field (gnuplot's data lines). */
+static int add_rows(lua_State *L, struct strbuf *b, int rows)
+{
+	int lines = 0;
+
+	for (lua_Integer r = 1; r <= luaL_len(L, rows); r++) {
+		lua_geti(L, rows, r);
+		lines += luaL_len(L, -1) > 0;
+		for (lua_Integer c = 1; c <= luaL_len(L, -1); c++) {
+			if (c > 1)
+				sb_printf(b, "%c", '\t');
+			lua_geti(L, -1, c);
+			add_field(L, b, -1);
+			lua_pop(L, 1);
+		}
+		sb_printf(b, "%c", '\n');
+		lua_pop(L, 1);
+	}
+	return lines;
+}
+
+/* The data: "# col1\tcol2..." then per series "# series i: title" and its
+ * rows, blocks separated by two blank lines (gnuplot's `index i-1`). gnuplot
+ * does not count a block without a data line (`index i-1` would then read
+ * the next series' data), so a series without one gets a row of NaN,
+ * which gnuplot reads and does not draw. */
+static void build_tsv(lua_State *L, int spec, struct strbuf *b, int *nseries)
+{
+	int cols = lua_getfield(L, spec, "columns") == LUA_TTABLE ? lua_gettop(L) : 0;
+	int ser = (lua_getfield(L, spec, "series"), lua_gettop(L));
+	lua_Integer ncols = cols ? luaL_len(L, cols) : 0;
+
+	luaL_argcheck(L, lua_istable(L, ser), 1, "report.chart needs series = { {rows=...}, ... }");
+	sb_printf(b, "%s", "#");
+	for (lua_Integer c = 1; c <= ncols; c++) {
+		sb_printf(b, "%c", c > 1 ? '\t' : ' ');
+		lua_geti(L, cols, c);
+		add_field(L, b, -1);
+		lua_pop(L, 1);
+	}
+	sb_printf(b, "%c", '\n');
+	*nseries = (int)luaL_len(L, ser);
+	for (int i = 1; i <= *nseries; i++) {
+		lua_geti(L, ser, i);
+		int s = lua_gettop(L);
+
+		sb_printf(b, "%s", i > 1 ? "\n\n# series " : "# series ");
+		lua_pushinteger(L, i);
+		add_field(L, b, -1);
+		sb_printf(b, "%s", ": ");
+		lua_getfield(L, s, "title");
+		add_field(L, b, -1);
+		sb_printf(b, "%c", '\n');
+		lua_pop(L, 2);
+		if (lua_getfield(L, s, "rows") != LUA_TTABLE)
+			luaL_error(L, "report.chart: series %d has no rows table", i);
+		if (!add_rows(L, b, lua_gettop(L))) {
+			for (lua_Integer c = 1; c <= (ncols > 2 ? ncols : 2); c++)
+				sb_printf(b, "%s", c > 1 ? "\tNaN" : "NaN");
+			sb_printf(b, "%c", '\n');
+		}
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 2);	/* columns, series */
+}
+
+static void add_value(lua_State *L, struct strbuf *b, int idx)
+{
+	size_t n;
+	const char *s;
+
+	if (lua_type(L, idx) == LUA_TNUMBER || lua_type(L, idx) == LUA_TBOOLEAN) {
+		add_field(L, b, idx);
+		return;
+	}
+	s = luaL_tolstring(L, idx, &n);
+	lua_pop(L, 1);
+	report_gp_quote(b, s, n);
+}
+
+/* name[n] = [v1, v2...] from the series' field `key`. */
+static void add_series_array(lua_State *L, struct strbuf *b, int ser, int n, const char *name,
+			     const char *key)
+{
+	char head[64];
+
+	snprintf(head, sizeof(head), "array %s[%d] = [", name, n > 0 ? n : 1);
+	sb_printf(b, "%s", head);
+	for (int i = 1; i <= (n > 0 ? n : 1); i++) {
+		if (i > 1)
+			sb_printf(b, "%s", ", ");
+		lua_geti(L, ser, i);
+		if (lua_istable(L, -1))
+			lua_getfield(L, -1, key);
+		else
+			lua_pushnil(L);
+		add_value(L, b, -1);
+		lua_pop(L, 2);
+	}
+	sb_printf(b, "%s", "]\n");
+}
+
+/* The fonts are sized for 1280x720 and follow the square root of the
+ * image's scale (its smaller side's ratio to that), so a 640x360 chart keeps
+ * its labels readable (0.71x) and out of each other's way, which the same
+ * point size as at 1280x720 did not (a title past the edge, bar labels
+ * running together). */
+static double font_scale(const struct report *r)
+{
+	return sqrt(fmin(r->o->width / 1280.0, r->o->height / 720.0));
+}
+
+/* key_margin: the bottom margin, in lines, that holds the x label and the
+ * key under it (the templates put it there, horizontal). gnuplot gives the
+ * key columns as wide as its longest title and drops a key that does not
+ * fit; review.lua keeps titles to 60 characters, and the margin grows by
+ * a line and a half for each row of the key (7 lines for one row) (about 11
+ * pixels a character at 1280x720, the SVG's font, scaled as the fonts are;
+ * a sample and a gap take 7). */
+static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, int n,
+			   const struct report *r)
+{
+	size_t longest = 0;
+	unsigned per_row = (unsigned)(r->o->width / (11 * font_scale(r))), cols, rows, each;
+	char line[64];
+
+	lua_getfield(L, spec, "key_entries");	/* a series' lines in the key (mean, p99) */
+	each = lua_isinteger(L, -1) && lua_tointeger(L, -1) > 0 && lua_tointeger(L, -1) < 16 ?
+	       (unsigned)lua_tointeger(L, -1) : 1;
+	lua_pop(L, 1);
+
+	for (int i = 1; i <= n; i++) {
+		size_t chars = 0;
+
+		if (lua_geti(L, ser, i) == LUA_TTABLE && lua_getfield(L, -1, "title") == LUA_TSTRING)
+			for (const char *c = lua_tostring(L, -1); *c; c++)
+				chars += ((unsigned char)*c & 0xc0) != 0x80;
+		lua_settop(L, ser);
+		longest = chars > longest ? chars : longest;
+	}
+	if (each > 1 && longest < 48)	/* the template's own entries ("±5 % of the window mean") */
+		longest = 48;
+	cols = per_row / (unsigned)(longest + 7);
+	cols = cols ? cols : 1;
+	rows = n > 0 ? ((unsigned)n * each + cols - 1) / cols : 1;
+	snprintf(line, sizeof(line), "key_margin = %.2f\n", rows > 1 ? 5.0 + 1.5 * rows : 7.0);
+	sb_printf(b, "%s", line);
+}
+
+/* points[i]: series i's points; key(i, s): its legend entry, titles[i].s,
+ * or '' (no entry) when it has none, so the key lists only drawn runs. */
+static void add_points(lua_State *L, struct strbuf *b, int ser, int n)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "array points[%d] = [", n > 0 ? n : 1);
+	sb_printf(b, "%s", num);
+	for (int i = 1; i <= (n > 0 ? n : 1); i++) {
+		lua_geti(L, ser, i);
+		snprintf(num, sizeof(num), "%s%d", i > 1 ? ", " : "",
+			 lua_istable(L, -1) ? series_points(L, lua_gettop(L)) : 0);
+		sb_printf(b, "%s", num);
+		lua_pop(L, 1);
+	}
+	sb_printf(b, "%s", "]\nkey(i, s) = points[i] > 0 ? titles[i].s : ''\n");
+}
+
+/* For log axes, whose tics are 1, 2, 5 in every decade: the tic at or below
+ * v and the one at or above it, so that an axis spans its points to the
+ * nearest tics and not to whole decades (a curve from 180 to 6,000 us drawn
+ * between 100 and 100,000 filled a third of the plot); a millionth outside
+ * the tic, which gnuplot leaves unlabelled when the axis ends on it (v * 1.0:
+ * an integer v, 110, would divide as an integer). */
+static const char log_tics_125[] =
+	"dec125(v) = 10 ** floor(log10(v) + 1e-9)\n"
+	"lo125(v) = (m125 = v * 1.0 / dec125(v), (m125 >= 5 - 1e-9 ? 5 : m125 >= 2 - 1e-9 ? 2 : 1) "
+	"* dec125(v) * (1 - 1e-6))\n"
+	"hi125(v) = (m125 = v * 1.0 / dec125(v), (m125 <= 1 + 1e-9 ? 1 : m125 <= 2 + 1e-9 ? 2 : "
+	"m125 <= 5 + 1e-9 ? 5 : 10) * dec125(v) * (1 + 1e-6))\n";
+
+static bool ident_ok(const char *k)
+{
+	if (!((*k >= 'a' && *k <= 'z') || *k == '_'))
+		return false;
+	return k[strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_")] == '\0';
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* args = { key = number|string|boolean|{array} } as gnuplot variables, in
+ * the order of their names (a table's own order changes from run to run,
+ * and so would the same report's scripts) */
+static void add_args(lua_State *L, struct strbuf *b, int spec)
+{
+	int args = (lua_getfield(L, spec, "args"), lua_gettop(L));
+	const char **keys;
+	size_t n = 0;
+
+	if (!lua_istable(L, args)) {
+		lua_pop(L, 1);
+		return;
+	}
+	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1))
+		n++;
+	keys = lua_newuserdatauv(L, (n ? n : 1) * sizeof(*keys), 0);	/* freed by the GC */
+	n = 0;
+	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+
+		if (!ident_ok(k))
+			luaL_error(L, "report.chart: args key '%s' is not a gnuplot name ([a-z_][a-z0-9_]*)", k);
+		keys[n++] = k;	/* the table's key: alive while args is */
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (size_t j = 0; j < n; j++) {
+		const char *k = keys[j];
+
+		lua_getfield(L, args, k);
+		if (lua_istable(L, -1)) {
+			lua_Integer len = luaL_len(L, -1);
+			char head[128];
+
+			snprintf(head, sizeof(head), "array %s[%lld] = [", k, (long long)(len ? len : 1));
+			sb_printf(b, "%s", head);
+			for (lua_Integer i = 1; i <= (len ? len : 1); i++) {
+				sb_printf(b, "%s", i > 1 ? ", " : "");
+				lua_geti(L, -1, i);
+				add_value(L, b, -1);
+				lua_pop(L, 1);
+			}
+			sb_printf(b, "%s", "]\n");
+		} else {
+			sb_printf(b, "%s", k);
+			sb_printf(b, "%s", " = ");
+			add_value(L, b, -1);
+			sb_printf(b, "%c", '\n');
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 2);	/* keys, args */
+}
+
+/* One terminal per --format; PDF in inches at 100 pixels an inch; beside each
+ * its small_font, three quarters of its font, for the labels on bars. */
+static void add_terminals(struct report *r, struct strbuf *b, const char *base)
+{
+	unsigned w = r->o->width, h = r->o->height;
+	double k = font_scale(r);
+
+	sb_printf(b, "small_font = ',10'\n");	/* a terminal of one's own: its default size */
+	sb_printf(b, "do for [fmt in formats] {\n");
+	sb_printf(b, "if (fmt eq 'svg') { set terminal svg size %u,%u dynamic background "
+		  "'#ffffff' font 'Helvetica,%.1f' linewidth 1.3 noenhanced; set output '%s.svg'; "
+		  "small_font = ',%.1f' }\n", w, h, 17 * k, base, 13 * k);
+	sb_printf(b, "if (fmt eq 'png') { set terminal pngcairo size %u,%u background '#ffffff' "
+		  "font 'Helvetica,%.1f' noenhanced; set output '%s.png'; small_font = ',%.1f' }\n",
+		  w, h, 13 * k, base, 10 * k);
+	sb_printf(b, "if (fmt eq 'pdf') { set terminal pdfcairo size %.2fin,%.2fin background "
+		  "'#ffffff' font 'Helvetica,%.1f' noenhanced; set output '%s.pdf'; "
+		  "small_font = ',%.1f' }\n", w / 100.0, h / 100.0, 9 * k, base, 7 * k);
+}
+
+static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base, int nseries,
+		     const char *body, size_t bodylen)
+{
+	struct report *r = report_of(L);
+	char line[512];
+	int ser = (lua_getfield(L, spec, "series"), lua_gettop(L));
+
+	snprintf(line, sizeof(line), "# %s.gp, written by hbatest report %s. The data it plots\n"
+		 "# is %s.tsv (one block per series: index 0, 1...). Restyle below,\n"
+		 "# then re-render with: gnuplot %s.gp\n", base, HB_VERSION, base, base);
+	sb_printf(b, "%s", line);
+	snprintf(line, sizeof(line), "datafile = '%s.tsv'\nnseries = %d\nformats = '%s%s%s'\n",
+		 base, nseries, r->o->svg ? "svg " : "", r->o->png ? "png " : "",
+		 r->o->pdf ? "pdf" : "");
+	sb_printf(b, "%s", line);
+	sb_printf(b, "%s", "chart_title = ");
+	lua_getfield(L, spec, "title");
+	add_value(L, b, -1);
+	lua_pop(L, 1);
+	sb_printf(b, "%c", '\n');
+	add_series_array(L, b, ser, nseries, "titles", "title");
+	add_series_array(L, b, ser, nseries, "colors", "color");
+	add_points(L, b, ser, nseries);
+	sb_printf(b, "%s", log_tics_125);
+	add_key_margin(L, b, spec, ser, nseries, r);
+	lua_pop(L, 1);
+	add_args(L, b, spec);
+	sb_printf(b, "%s", "set datafile separator '\\t'\n\n");
+	add_terminals(r, b, base);
+	sb_printf(b, "%.*s", (int)bodylen, body);
+	sb_printf(b, "%s", "\nunset output\n}\n");
+}
+
+/* Pushes the template's text (Lua owns it) and returns it. */
+static const char *read_template(lua_State *L, const char *name, size_t *n)
+{
+	struct report *r = report_of(L);
+	char rel[300], path[PATH_MAX];
+	char *body;
+
+	snprintf(rel, sizeof(rel), "gnuplot/%s.gp", name);
+	if (strchr(name, '/') || !report_path_ok(rel) ||
+	    !report_find_asset(r, rel, path, sizeof(path)))
+		luaL_error(L, "report.chart: no template '%s' (reports/gnuplot/%s.gp)", name, name);
+	body = util_read_file(path, n);
+	if (!body)
+		luaL_error(L, "cannot read template '%s': %s", path, strerror(errno));
+	lua_pushlstring(L, body, *n);
+	free(body);
+	return lua_tostring(L, -1);
+}
+
+static void push_result(lua_State *L, struct report *r, const char *base, const char *embed)
+{
+	static const char *const exts[] = { "gp", "tsv", "svg", "png", "pdf" };
+	char rel[256];
+
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, base);
+	lua_setfield(L, -2, "base");
+	for (unsigned i = 0; i < ARRAY_SIZE(exts); i++) {
+		snprintf(rel, sizeof(rel), "charts/%s.%s", base, exts[i]);
+		lua_pushstring(L, rel);
+		lua_setfield(L, -2, exts[i]);
+	}
+	if (!strcmp(embed, "png") ? !r->o->png : !r->o->svg)
+		embed = r->o->svg ? "svg" : "png";
+	lua_pushfstring(L, "<!--hbatest:chart %s.%s-->", base, embed);
+	lua_setfield(L, -2, "img");
+}
+
+int report_l_chart(lua_State *L)
+{
+	struct report *r = report_of(L);
+	char name[48], base[64], rel[128], err[600];
+	const char *tmpl, *embed;
+	struct strbuf *tsv, *gp;
+	int nseries = 0;
+	size_t bodylen;
+	const char *body;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	lua_getfield(L, 1, "name");
+	slug(luaL_optstring(L, -1, "chart"), name, sizeof(name));
+	lua_getfield(L, 1, "template");
+	tmpl = luaL_checkstring(L, -1);
+	lua_getfield(L, 1, "embed");
+	embed = luaL_optstring(L, -1, "svg");
+	tsv = report_strbuf(L);
+	gp = report_strbuf(L);
+	snprintf(base, sizeof(base), "%02u-%s", ++r->ncharts, name);
+
+	build_tsv(L, 1, tsv, &nseries);
+	snprintf(rel, sizeof(rel), "charts/%s.tsv", base);
+	report_write_file(L, rel, tsv->s ? tsv->s : "", tsv->len);
+
+	body = read_template(L, tmpl, &bodylen);
+	build_gp(L, 1, gp, base, nseries, body, bodylen);
+	snprintf(rel, sizeof(rel), "charts/%s.gp", base);
+	report_write_file(L, rel, gp->s ? gp->s : "", gp->len);
+
+	snprintf(rel, sizeof(rel), "%s.gp", base);
+	if (r->o->gp && gnuplot_start(r->o->gp, rel, err, sizeof(err)) < 0)
+		return luaL_error(L, "%s", err);
+	push_result(L, r, base, embed);
+	return 1;
+}

@@ -1,0 +1,33 @@
+/* Shared by report.c and report_chart.c: the state of one report program. */
+#ifndef HB_LUA_REPORT_INT_H
+#define HB_LUA_REPORT_INT_H
+
+#include <lauxlib.h>
+#include <limits.h>
+#include <stdbool.h>
+
+#include "report/report.h"
+#include "plan/sandbox.h"
+
+#define REG_REPORT "hbatest.report"	/* struct report * */
+
+struct report {
+	const struct report_opts *o;
+	char progdir[PATH_MAX];		/* folder of the report program */
+	unsigned ncharts;
+	struct sandbox_finder finder;	/* require(): reports/, then scripts/ */
+	char io_err[PATH_MAX + 128];	/* the last I/O error raised: no traceback */
+};
+
+struct report *report_of(lua_State *L);
+bool report_path_ok(const char *rel);
+bool report_find_asset(struct report *r, const char *rel, char *out, size_t len);
+void report_write_file(lua_State *L, const char *rel, const char *text, size_t n);
+/* 'text' for gnuplot: quotes doubled, control characters as spaces. */
+struct strbuf;
+void report_gp_quote(struct strbuf *b, const char *s, size_t n);
+/* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
+struct strbuf *report_strbuf(lua_State *L);
+int report_l_chart(lua_State *L);
+
+#endif

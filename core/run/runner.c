@@ -1,0 +1,505 @@
+/* The runner: `hbatest run`'s dry pass, then the real pass into the database. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/exec.h"
+#include "measure/guard.h"
+#include "base/log.h"
+#include "measure/loader.h"
+#include "measure/probe.h"
+#include "measure/progress.h"
+#include "run/runner.h"
+#include "base/sha256.h"
+#include "base/stop.h"
+#include "base/strbuf.h"
+#include "measure/target.h"
+#include "measure/worker.h"
+
+static double step_secs(const struct step_spec *s)
+{
+	return s->estimate;
+}
+
+static bool step_simulated(const struct step_spec *s)
+{
+	const struct hb_engine_ops *ops = s->engine ? s->engine->desc->ops : NULL;
+
+	return ops && (ops->flags & HB_ENGINE_SIMULATED);
+}
+
+static void note_probe_target(struct run_ctx *c, const struct target_spec *t)
+{
+	char **p;
+
+	if (t->kind == TARGET_VIRTUAL && strncmp(t->path, "/dev/", 5))
+		return;		/* a simulated drive's name, not a device */
+	for (unsigned i = 0; i < c->nprobe_targets; i++)
+		if (!strcmp(c->probe_targets[i], t->path))
+			return;
+	p = realloc(c->probe_targets, (c->nprobe_targets + 1) * sizeof(*p));
+	if (!p)
+		return;
+	c->probe_targets = p;
+	c->probe_targets[c->nprobe_targets++] = strdup(t->path);
+}
+
+/* A snapshot of the test bed into the probes table; a link trained below its
+ * maximum is a warning, once a run, in the events and on the live line. */
+static void run_probes(void *vctx, const char *phase)
+{
+	struct run_ctx *c = vctx;
+	struct facts f;
+
+	probe_collect(c->probe_targets, c->nprobe_targets, &f);
+	if (db_facts_store(&c->db, c->run_id, phase, &f) < 0)
+		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
+	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++) {
+		const char *msg = facts_find(&f, c->probe_targets[i], "pcie", "link_downtrained");
+
+		if (msg) {
+			log_warn("%s: %s", c->probe_targets[i], msg);
+			progress_note(msg);
+			c->link_warned = true;
+		}
+	}
+	log_debug("probes (%s): %u facts", phase, f.n);
+	facts_free(&f);
+}
+
+/* The guard, for each target the step writes or lays out. */
+static int guard_step(const struct step_spec *spec, char *err, size_t len)
+{
+	for (unsigned i = 0; spec->kind != STEP_EXEC && i < spec->wl.ntargets; i++) {
+		const struct target_spec *t = &spec->wl.targets[i];
+		int rc;
+
+		if (t->kind == TARGET_VIRTUAL || (!spec->wl.write_pct && !t->create))
+			continue;
+		if ((rc = guard_check_write(t->path, t->kind, err, len)))
+			return rc;
+	}
+	return 0;
+}
+
+static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
+		    int64_t *step_id, char *err, size_t len)
+{
+	struct run_ctx *c = vctx;
+	struct step_spec *p = realloc(c->steps, (c->nsteps + 1) * sizeof(*p));
+	int rc = p ? guard_step(spec, err, len) : -ENOMEM;
+
+	memset(t, 0, sizeof(*t));
+	*step_id = 0;
+	if (p)
+		c->steps = p;
+	if (rc) {
+		step_spec_free(spec);
+		free(spec);
+		return rc;
+	}
+	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
+	c->total_secs += step_secs(spec);
+	c->fills |= spec->wl.passes > 0;
+	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+		note_probe_target(c, &spec->wl.targets[i]);
+	if (step_simulated(spec)) {
+		c->simulated = true;
+		c->sim_secs += step_secs(spec);
+	}
+	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+		c->layout |= spec->wl.targets[i].create;
+	free(spec);
+	return 0;
+}
+
+#define HEARTBEAT_NS (10 * NSEC_PER_SEC)
+
+static void heartbeat(struct run_ctx *c)
+{
+	if (util_now_ns() - c->last_beat < HEARTBEAT_NS)
+		return;
+	if (db_run_heartbeat(&c->db, c->run_id) == 0)	/* busy: the next call retries */
+		c->last_beat = util_now_ns();
+}
+
+static bool db_gone(struct run_ctx *c, char *err, size_t len)
+{
+	if (!db_moved(&c->db))
+		return false;
+	snprintf(err, len, "database '%s' was deleted or replaced while the run was writing "
+		 "to it: stopping, as nothing written from now on would be kept", c->db.path);
+	return true;
+}
+
+static int store_hook(void *vctx, const struct step_sample *s, unsigned n, char *err,
+		      size_t len)
+{
+	struct run_ctx *c = vctx;
+	int rc;
+
+	if (db_gone(c, err, len))
+		return -ESTALE;
+	rc = db_samples_insert(&c->db, c->step_id, s, n);
+	if (rc == -EBUSY) {
+		snprintf(err, len, "database '%s' is busy (%s)", c->db.path, db_errmsg(&c->db));
+	} else if (rc) {
+		snprintf(err, len, "cannot store second %llu of step %u in '%s': %s",
+			 (unsigned long long)s->t, c->seq, c->db.path, db_errmsg(&c->db));
+	} else {
+		heartbeat(c);
+	}
+	return rc;
+}
+
+static void exec_tick(void *vctx)
+{
+	heartbeat(vctx);
+}
+
+static void tick_hook(void *vctx, uint64_t sec, uint64_t total, const struct step_sample *s)
+{
+	(void)vctx;
+	progress_update(sec, total, s);
+}
+
+static void layout_hook(void *vctx, uint64_t done, uint64_t total)
+{
+	struct run_ctx *c = vctx;
+
+	heartbeat(c);
+	progress_layout(done, total);
+}
+
+static void log_step_result(unsigned seq, const struct step_spec *s, const struct step_totals *t,
+			    const char *status)
+{
+	if (s->kind == STEP_EXEC) {
+		log_info("step %u %s: %s: %.1f s, exit status %d%s", seq, s->name, status,
+			 t->res.elapsed_s, t->res.exit_status, s->exec_bytes ? "" : " (no bytes= given)");
+		if (s->exec_bytes)
+			log_info("step %u: %.1f MB/s", seq, t->res.mbps);
+		return;
+	}
+	if (!(t->ops[0] + t->ops[1])) {	/* no latency measured: none to print (show: -) */
+		log_info("step %u %s: %s: 0 IOPS, 0.0 MB/s, no I/O completed in the window, "
+			 "%llu errors", seq, s->name, status, (unsigned long long)t->res.errors);
+		return;
+	}
+	log_info("step %u %s: %s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us, "
+		 "max %.1f us, %llu errors", seq, s->name, status, t->res.iops, t->res.mbps,
+		 t->res.lat_mean, t->res.lat_p99, t->res.lat_max, (unsigned long long)t->res.errors);
+}
+
+static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
+		     int64_t *step_id, char *err, size_t len)
+{
+	struct run_ctx *c = vctx;
+	struct step_hooks hooks = { c, store_hook, tick_hook, layout_hook };
+	double later = 0, later_sim = 0;
+	const char *status;
+	int rc, frc;
+
+	c->seq++;
+	if (c->resume) {
+		rc = resume_step(&c->db, &c->rs, c->seq, spec, t, step_id, err, len);
+		if (rc) {
+			step_spec_free(spec);
+			free(spec);
+			return rc < 0 ? rc : 0;
+		}
+	}
+	for (unsigned i = c->seq; i < c->nsteps; i++) {
+		if (step_simulated(&c->steps[i]))
+			later_sim += step_secs(&c->steps[i]);
+		else
+			later += step_secs(&c->steps[i]);
+	}
+	rc = db_gone(c, err, len) ? -ESTALE : 0;
+	for (unsigned i = 0; !rc && i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
+		rc = db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
+				      target_kind_name(spec->wl.targets[i].kind),
+				      spec->wl.targets[i].size);
+	if (!rc && (c->step_id = db_step_insert(&c->db, c->run_id, (int)c->seq, spec)) < 0)
+		rc = (int)c->step_id;
+	if (rc) {
+		if (rc != -ESTALE)
+			snprintf(err, len, "cannot record step %u in '%s': %s", c->seq,
+				 c->db.path, db_errmsg(&c->db));
+		c->step_failed = true;
+		goto out;
+	}
+	*step_id = c->step_id;
+	progress_step(c->seq, c->nsteps > c->seq ? c->nsteps : c->seq, spec->name,
+		      step_simulated(spec), later, later_sim);
+	if (!progress_enabled())
+		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
+			 spec->name);
+	if (spec->kind == STEP_EXEC) {
+		rc = exec_run(spec, t, exec_tick, c, err, len);
+	} else {
+		db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
+		rc = step_execute(spec, &hooks, t, err, len);
+	}
+	progress_clear();
+	db_set_busy_timeout(&c->db, DB_BUSY_MS);
+	if (db_gone(c, err, len))	/* checked each store, and once more here */
+		rc = -ESTALE;
+	status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";
+	if ((frc = db_step_finish(&c->db, c->step_id, status, spec, t,
+				  rc && rc != -EINTR ? err : NULL)) < 0) {
+		if (rc == 0 || rc == -EINTR)
+			snprintf(err, len, "cannot record the results of step %u in '%s': %s",
+				 c->seq, c->db.path, db_errmsg(&c->db));
+		else
+			log_warn("cannot record that step %u failed in '%s': %s", c->seq,
+				 c->db.path, db_errmsg(&c->db));
+		rc = rc == 0 || rc == -EINTR ? frc : rc;
+	}
+	if (rc == 0 || rc == -EINTR)
+		log_step_result(c->seq, spec, t, status);
+	if (rc && rc != -EINTR)
+		c->step_failed = true;
+out:
+	step_spec_free(spec);
+	free(spec);
+	return rc;
+}
+
+static void plan_log(void *vctx, const char *msg)
+{
+	struct run_ctx *c = vctx;
+
+	if (!c->po.dry)
+		log_info("plan: %s", msg);
+}
+
+static void steady_hook(void *vctx, const struct steady_result *r)
+{
+	struct run_ctx *c = vctx;
+
+	if (db_steady_insert(&c->db, c->run_id, r) < 0)
+		log_warn("cannot store steady state '%s' in '%s': %s", r->name, c->db.path,
+			 db_errmsg(&c->db));
+	if (r->attained)
+		log_info("steady state '%s' attained in %d rounds (window %d-%d, mean %.1f)",
+			 r->name, r->rounds, r->window_first, r->window_last, r->mean);
+	else
+		log_warn("steady state '%s' not attained in %d rounds", r->name, r->rounds);
+}
+
+static void events_sink(void *vctx, enum hb_log_level level, const char *msg)
+{
+	static const char *const names[] = { "error", "warning", "info" };
+	struct run_ctx *c = vctx;
+
+	if (level <= HB_LOG_INFO)
+		db_event(&c->db, c->run_id, names[level], msg);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "hbatest");
+	for (int i = 0; i < argc; i++)
+		sb_printf(&b, " %s", argv[i]);
+	return sb_take(&b);
+}
+
+static char *targets_json(const struct plan_opts *po)
+{
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "[");
+	for (unsigned i = 0; i < po->ntargets; i++) {
+		sb_printf(&b, "%s", i ? "," : "");
+		sb_json_str(&b, po->targets[i]);
+	}
+	sb_printf(&b, "]");
+	return sb_take(&b);
+}
+
+static char *sets_json(const struct plan_opts *po)
+{
+	struct strbuf b = { 0 };
+
+	sb_printf(&b, "{");
+	for (unsigned i = 0; i < po->nsets; i++) {
+		char *k = strdup(po->sets[i]), *eq = strchr(k, '=');
+
+		*eq = '\0';
+		sb_printf(&b, "%s", i ? "," : "");
+		sb_json_str(&b, k);
+		sb_printf(&b, ":");
+		sb_json_str(&b, eq + 1);
+		free(k);
+	}
+	sb_printf(&b, "}");
+	return sb_take(&b);
+}
+static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t len)
+{
+	struct db_run r = { 0 };
+	char sha[65], host[256] = "";
+	size_t sz;
+	char *text, *cmd, *sets, *tgts;
+	int rc;
+
+	if (c->resume) {	/* the database is open already */
+		c->rs.steps_planned = (int)c->nsteps;	/* of the plan as it is now */
+		if ((rc = resume_reopen(&c->db, &c->rs, err, len)) < 0)
+			return rc;
+		c->run_id = c->rs.run_id;
+		log_set_sink(events_sink, c);
+		log_info("resuming run %lld (%s) of %s", (long long)c->run_id, c->rs.uuid,
+			 c->po.path);
+		if (c->rs.new_text)
+			log_warn("plan '%s' changed since the run started (sha256 %s -> %s): "
+				 "replaying it with --force", c->po.path, c->rs.old_sha,
+				 c->rs.new_sha);
+		return 0;
+	}
+	text = util_read_file(c->po.path, &sz);
+	if (!text) {
+		snprintf(err, len, "cannot read plan '%s': %s", c->po.path, strerror(errno));
+		return -EIO;
+	}
+	if ((rc = db_open(&c->db, c->db_path, true, err, len)) < 0) {
+		free(text);
+		return rc;
+	}
+	sha256_hex(text, sz, sha);
+	gethostname(host, sizeof(host) - 1);
+	util_uuid(r.uuid);
+	cmd = join_args(argc, argv);
+	sets = sets_json(&c->po);
+	tgts = targets_json(&c->po);
+	r.targets_json = tgts;
+	r.label = c->label;
+	r.simulated = c->simulated;
+	r.plan_path = c->po.path;
+	r.plan_sha256 = sha;
+	r.plan_text = text;
+	r.host = host;
+	r.version = HB_VERSION;
+	r.cmdline = cmd;
+	r.sets_json = sets;
+	r.steps_planned = (int)c->nsteps;
+	c->run_id = db_run_insert(&c->db, &r);
+	free(text);
+	free(cmd);
+	free(sets);
+	free(tgts);
+	if (c->run_id < 0) {
+		snprintf(err, len, "cannot record the run in '%s': %s", c->db.path,
+			 db_errmsg(&c->db));
+		return -EIO;
+	}
+	log_set_sink(events_sink, c);
+	log_info("run %lld (%s) of %s into %s", (long long)c->run_id, r.uuid, c->po.path,
+		 c->db.path);
+	return 0;
+}
+
+/* --target PATH: not empty, and not one given already (by any name) */
+void runner_free(struct run_ctx *c)
+{
+	for (unsigned i = 0; i < c->nsteps; i++)
+		step_spec_free(&c->steps[i]);
+	free(c->steps);
+	if (c->resume) {	/* po's lists point into rs */
+		resume_free(&c->rs);
+	} else {
+		free(c->po.targets);
+		free(c->po.sets);
+	}
+	db_close(&c->db);
+	guard_release();
+	for (unsigned i = 0; i < c->nprobe_targets; i++)
+		free(c->probe_targets[i]);
+	free(c->probe_targets);
+}
+
+/* A second signal ends the process without the drain: it says which run
+ * is left and how to go on with it. */
+static void hard_stop_note(const struct run_ctx *c)
+{
+	static char note[PATH_MAX + 400];
+
+	snprintf(note, sizeof(note), "hbatest: a second interrupt: stopping at once, without "
+		 "waiting for the requests in flight; the seconds stored so far are kept and "
+		 "run %lld is left interrupted (continue it with: hbatest run --resume %lld "
+		 "--db %s)\n", (long long)c->run_id, (long long)c->run_id, c->db.path);
+	stop_set_hard_note(note);
+}
+
+int runner_real_pass(struct run_ctx *c, int argc, char **argv)
+{
+	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes, exec_tick };
+	struct plan_info info = { 0 };
+	char err[2048];
+	const char *status;
+	int rc;
+
+	stop_catch_signals();	/* before the run row: a signal from here on is recorded */
+	if (begin_run(c, argc, argv, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return EXIT_FAILED;
+	}
+	hard_stop_note(c);
+	c->po.dry = false;
+	for (unsigned i = 0; guard_destroys(i); i++) {	/* the dry pass printed them */
+		char *msg = util_strdup_printf("will destroy %s", guard_destroys(i));
+
+		events_sink(c, HB_LOG_INFO, msg);
+		free(msg);
+	}
+	run_probes(c, "start");
+	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
+	if (c->resume && rc == 0)	/* as when a replayed step differs: the run keeps its plan */
+		rc = resume_check_end(&c->db, &c->rs, c->seq, err, sizeof(err));
+	plan_info_free(&info);
+	progress_clear();
+	if (rc == -EINTR) {
+		log_warn("interrupted: every second so far is stored (the one it stopped in as the part it covered)");
+		status = "aborted";
+	} else if (rc) {
+		log_error("%s", err);
+		status = "failed";
+	} else {
+		status = c->step_failed ? "failed" : "done";
+	}
+	if (c->resume && rc == 0 && resume_adopt_plan(&c->db, &c->rs) < 0) {
+		/* a replay of steps all done earlier: the plan replayed is the run's */
+		log_error("cannot record the plan of run %lld in '%s': %s", (long long)c->run_id,
+			  c->db.path, db_errmsg(&c->db));
+		status = "failed";
+	}
+	if (!strcmp(status, "done") && db_gone(c, err, sizeof(err))) {
+		log_error("%s", err);
+		status = "failed";
+	}
+	run_probes(c, "end");
+	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
+	log_set_sink(NULL, NULL);
+	if (db_run_finish(&c->db, c->run_id, status, rc == 0) < 0) {	/* best effort when lost */
+		log_error("cannot record the end of run %lld (%s) in '%s': %s",
+			  (long long)c->run_id, status, c->db.path, db_errmsg(&c->db));
+		status = rc == -EINTR ? "aborted" : "failed";
+	}
+	return rc == -EINTR ? EXIT_INTERRUPTED : strcmp(status, "done") ? EXIT_FAILED : EXIT_DONE;
+}
+
+/* --resume: the run, its plan, targets and --set values from the database */
+int runner_dry_pass(struct run_ctx *c, struct plan_info *info, char *err, size_t len)
+{
+	struct plan_hooks hooks = { c, dry_step, plan_log, NULL, NULL, NULL };
+
+	c->po.dry = true;
+	c->po.listing = c->dry_only;
+	return plan_execute(&c->po, &hooks, info, err, len);
+}

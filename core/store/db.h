@@ -1,0 +1,176 @@
+/* The results database: schema, runs, steps, samples, histograms, events. */
+#ifndef HB_DB_H
+#define HB_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "measure/step.h"
+
+#define DB_SCHEMA_VERSION 6
+
+/* How long a statement waits for another process's lock: between steps a
+ * long wait costs nothing; inside a step the sampler must keep merging
+ * seconds, so it tries briefly and retries later (see step.c). */
+#define DB_BUSY_MS (60 * 1000)
+#define DB_STEP_BUSY_MS 50
+#define DB_BUSY_SAY_MS 2000	/* a wait this long is said (on stderr) */
+
+struct db_event_entry;
+
+struct db {
+	sqlite3 *h;
+	char *path;
+	bool readonly;
+	int busy_ms;		/* the busy timeout in force */
+	sqlite3_stmt *ins_sample;
+	sqlite3_stmt *ins_event;
+	char err[512];		/* the last failure, for the caller's message */
+	struct db_event_entry *pending;	/* events not yet stored (busy) */
+	unsigned npending;
+	/* this connection's -wal and -shm (device, inode), noted when opened:
+	 * if the file is moved away, only these are ours to remove */
+	unsigned long long side_dev[2], side_ino[2];
+	uint64_t busy_since, busy_said;	/* the current wait's start; the one told of */
+};
+
+struct db_run {
+	char uuid[37];
+	const char *label, *plan_path, *plan_sha256, *plan_text;
+	const char *host, *version, *cmdline, *sets_json, *targets_json;
+	bool simulated;
+	int steps_planned;	/* the dry pass's count of steps */
+};
+
+/* Open for writing (creating the file and schema when missing, migrating an
+ * older schema after a copy to NAME.bak-vN); PRAGMA quick_check first. err
+ * names the file. */
+int db_open(struct db *db, const char *path, bool create, char *err, size_t errlen);
+/* Open for reading only (PRAGMA query_only): never creates or initialises a
+ * file; an older schema is migrated first, as db_open does (an error naming
+ * both versions when the file or its folder is read-only). full:
+ * integrity_check (every page and index) instead of quick_check. */
+int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t errlen);
+/* For the read-only opens (db_open_ro, db_query_open): path opened with flags
+ * (SQLITE_OPEN_READWRITE or SQLITE_OPEN_READONLY), and, when that fails for
+ * want of a -shm it cannot make (a read-only folder or file system), again
+ * as immutable if db_immutable_ok; then PRAGMA query_only. Its user_version,
+ * or -errno with err naming the file. */
+int db_open_read(struct db *db, const char *path, int flags, char *err, size_t errlen);
+/* "not an SQLite database" when SQLite's last error on h says so, else
+ * "cannot read database": -EINVAL or -errno, err naming path. */
+int db_read_failed(sqlite3 *h, const char *path, char *err, size_t errlen);
+/* A -wal's frames follow its header: a -wal this long or shorter holds none. */
+#define DB_WAL_HEADER_BYTES 32
+/* Bytes in path's -wal file (0 without one). */
+off_t db_wal_bytes(const char *path);
+/* file:ABSOLUTE-PATH?mode=ro (&immutable=1), the path percent-encoded, to
+ * read a file that cannot be written; NULL (errno set) when it cannot be
+ * resolved. */
+char *db_ro_uri(const char *path, bool immutable);
+/* May path, which cannot be read for want of a -shm, be read as immutable
+ * (without its -wal)? Not when its -wal holds frames: err then says so,
+ * naming the -wal. */
+bool db_immutable_ok(const char *path, char *err, size_t errlen);
+/* For the authorizers of the read-only connections (report.c, query.c):
+ * does this action only read? SELECT, reading columns, functions, CTEs, and
+ * the internal statement by which a table-valued function (json_each)
+ * declares its table, which SQLite authorizes as an UPDATE of sqlite_master
+ * (a real one is refused by query_only anyway). */
+bool db_action_reads(int action, const char *a, const char *b);
+/* PRAGMA quick_check (full: integrity_check) of an open database: 0, or
+ * -EUCLEAN with "database 'x' is corrupt: ..." in err. */
+int db_check(struct db *db, bool full, char *err, size_t len);
+void db_close(struct db *db);
+int db_exec(struct db *db, const char *sql);
+/* The reason of the last failed call: "database is locked". */
+const char *db_errmsg(const struct db *db);
+/* -errno for an SQLite result code: -EBUSY (locked: try again), -ENOSPC, -EIO... */
+int db_errno(int sqlite_rc);
+void db_set_busy_timeout(struct db *db, int ms);
+/* Has the file been deleted or replaced under the open connection? */
+bool db_moved(struct db *db);
+/* For db_open*: note the -wal and -shm files the connection uses. */
+void db_side_files_note(struct db *db);
+/* For db_close, before sqlite3_close: when the file was deleted or moved,
+ * SQLite neither checkpoints nor removes the -wal, and the next file at the
+ * path would replay its frames. The WAL is checkpointed into the file the
+ * connection has open (a moved file keeps what the run stored) and emptied;
+ * after the close, db_side_files_drop removes the two files if they are
+ * still this connection's. */
+bool db_side_files_release(struct db *db);
+void db_side_files_drop(struct db *db);
+/* PRAGMA user_version of an open database, or -1 when it cannot be read. */
+int db_user_version(struct db *db);
+
+int64_t db_run_insert(struct db *db, const struct db_run *run);
+/* plan_ended: the plan ran to its end, and steps_planned becomes the number
+ * of steps it ran (the dry pass counts hb.steady's every round, and branches
+ * on results may differ from the real pass). */
+int db_run_finish(struct db *db, int64_t run_id, const char *status, bool plan_ended);
+int db_run_heartbeat(struct db *db, int64_t run_id);
+int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
+		     uint64_t size);
+int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s);
+/* n seconds in one transaction: all or none. 0, -EBUSY (nothing stored:
+ * retry), or another -errno (db_errmsg says why). */
+int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *s,
+		      unsigned n);
+int db_step_finish(struct db *db, int64_t step_id, const char *status,
+		   const struct step_spec *s, const struct step_totals *t,
+		   const char *error_text);
+/* Tries briefly: an event that cannot be stored now (busy) is kept and
+ * stored with the next one, or by db_close. */
+int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
+/* Store the events kept while the database was busy; 0 or -errno. */
+int db_event_flush(struct db *db);
+struct steady_result;
+int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r);
+/* RUN as the user wrote it: an id, a label (the newest run with it) or a
+ * uuid prefix, in that order. */
+int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);
+/* The probes' facts of one phase ("start", "end"), in one transaction. */
+struct facts;
+int db_facts_store(struct db *db, int64_t run_id, const char *phase, const struct facts *f);
+
+/* The views' queries (read.c): a prepared statement, or NULL (logged). */
+sqlite3_stmt *db_read_runs(struct db *db);
+sqlite3_stmt *db_read_run(struct db *db, int64_t id);
+sqlite3_stmt *db_read_targets(struct db *db, int64_t id);
+sqlite3_stmt *db_read_steps(struct db *db, int64_t id);
+sqlite3_stmt *db_read_steady(struct db *db, int64_t id);
+sqlite3_stmt *db_read_events(struct db *db, int64_t id);
+/* Finalize; a query that stopped on an error (logged) returns -EIO. */
+int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
+/* A run's state column: 'running' with its process gone reads 'interrupted'. */
+/* SQL: seconds since the heartbeat of runs row r (its start when it has none) */
+#define DB_BEAT_AGE(r) \
+	"((julianday('now') - julianday(COALESCE(" r "heartbeat_at, " r "started_at))) * 86400)"
+const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
+			 int col_age);
+/* The same from the values: state as the run_state view gives it, the run's
+ * host, pid and heartbeat age in seconds (< 0: not known). */
+const char *db_state_of(const char *state, const char *host, int64_t pid, double beat_age);
+
+/* merge.c: the runs of the database in_path (attached read-only) that db
+ * lacks, by uuid, with their rows, in one transaction; a run db holds
+ * unfinished that in_path holds further along (resumed since) takes
+ * in_path's rows. A uuid in both with other content, neither copy a later
+ * state of the other, is an error naming the run, and nothing is written. */
+struct db_merge_counts {
+	unsigned copied, present, skipped;	/* skipped: still running */
+	unsigned forward, older;	/* brought forward; db's further along, kept */
+};
+int db_merge(struct db *db, const char *in_path, struct db_merge_counts *n, char *err,
+	     size_t errlen);
+/* The runs db holds; -1 when the query fails. */
+int64_t db_count_runs(struct db *db);
+
+/* For core/store/ only: prepare, the failure's reason in db->err (NULL). */
+sqlite3_stmt *db_prep(struct db *db, const char *sql);
+/* Default database path: $HBATEST_DB or ./hbatest.db */
+const char *db_default_path(void);
+
+#endif

@@ -1,0 +1,507 @@
+/* Merging databases: the runs of an input (attached read-only, never
+ * changed) that the output lacks, by uuid, with every row that hangs off
+ * them and their ids remapped, and the unfinished runs the input holds
+ * further along (resumed since), in one transaction per input. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/merge_int.h"
+#include "base/log.h"
+#include "base/util.h"
+
+/* A run's running state reads 'interrupted' once its heartbeat is this old
+ * (the run_state view) when its host is not this one. */
+#define MERGE_STALE_S 60
+
+/* The tables a run owns, in the order they are copied (steps before the
+ * tables that point at steps). Columns are those both databases have, so an
+ * input at an older schema is read as it is: a column it lacks takes its
+ * default. */
+const struct merge_table merge_tables[NTABLES] = {
+	{ "targets", BY_RUN, "x.id", NULL, NULL },
+	{ "steps", BY_RUN, "x.seq", NULL, NULL },
+	{ "step_targets", BY_STEP, "x.rowid", NULL, NULL },
+	{ "samples", BY_STEP, "x.step_id, x.t", NULL, NULL },
+	{ "histograms", BY_STEP, "x.step_id, x.dir", NULL, NULL },
+	{ "steady_state", BY_RUN, "x.id", "first_step_id, last_step_id",
+	  "(SELECT n.id FROM src.steps o JOIN main.steps n ON n.run_id = ?2 AND "
+	  "n.seq = o.seq WHERE o.id = x.first_step_id), "
+	  "(SELECT n.id FROM src.steps o JOIN main.steps n ON n.run_id = ?2 AND "
+	  "n.seq = o.seq WHERE o.id = x.last_step_id)" },
+	{ "probes", BY_RUN, "x.rowid", NULL, NULL },
+	{ "events", BY_RUN, "x.id", NULL, NULL },
+};
+
+int merge_fail(struct merge *m, const char *what)
+{
+	snprintf(m->err, m->len, "cannot merge '%s' into '%s' (%s): %s", m->in, m->out->path,
+		 what, sqlite3_errmsg(m->out->h));
+	return -EIO;
+}
+
+char *merge_common_cols(struct merge *m, const char *table, const char *pre, const char *skip)
+{
+	sqlite3_stmt *st = db_prep(m->out,
+		"SELECT group_concat(?2 || '\"' || replace(name, '\"', '\"\"') || '\"', ', ') "
+		"FROM pragma_table_info(?1, 'main') WHERE name IN "
+		"(SELECT name FROM pragma_table_info(?1, 'src')) AND name NOT IN "
+		"('id', 'run_id', 'step_id', 'first_step_id', 'last_step_id') AND name NOT IN "
+		"(SELECT value FROM json_each(?3))");
+	char *out = NULL;
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, pre, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, skip ? skip : "[]", -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		out = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+sqlite3_stmt *merge_prep_owned(struct merge *m, char *sql)
+{
+	sqlite3_stmt *st = sql ? db_prep(m->out, sql) : NULL;
+
+	free(sql);
+	return st;
+}
+
+/* The rows of table t that belong to run ?1 of schema s ("src", "main"). */
+static sqlite3_stmt *count_stmt(struct merge *m, const struct merge_table *t, const char *s)
+{
+	if (t->link == BY_RUN)
+		return prepf(m, "SELECT count(*) FROM %s.%s x WHERE x.run_id = ?1", s, t->name);
+	return prepf(m, "SELECT count(*) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id "
+		     "WHERE o.run_id = ?1", s, t->name, s);
+}
+
+/* Copy table t's rows of src run ?1 to main run ?2. */
+static sqlite3_stmt *copy_stmt(struct merge *m, const struct merge_table *t)
+{
+	char *cols = merge_common_cols(m, t->name, "", NULL), *xcols = merge_common_cols(m, t->name, "x.", NULL);
+	const char *sep = t->cols ? ", " : "";
+	sqlite3_stmt *st = NULL;
+
+	if (!cols || !xcols)
+		;
+	else if (t->link == BY_RUN)
+		st = prepf(m, "INSERT INTO main.%s (run_id%s%s, %s) SELECT ?2%s%s, %s "
+			   "FROM src.%s x WHERE x.run_id = ?1 ORDER BY %s", t->name, sep,
+			   t->cols ? t->cols : "", cols, sep, t->vals ? t->vals : "", xcols,
+			   t->name, t->order);
+	else
+		st = prepf(m, "INSERT INTO main.%s (step_id, %s) SELECT n.id, %s "
+			   "FROM src.%s x JOIN src.steps o ON o.id = x.step_id "
+			   "JOIN main.steps n ON n.run_id = ?2 AND n.seq = o.seq "
+			   "WHERE o.run_id = ?1 ORDER BY %s", t->name, cols, xcols, t->name,
+			   t->order);
+	free(cols);
+	free(xcols);
+	return st;
+}
+
+/* The rows of table t of main run ?1, dropped to take the input's. */
+static sqlite3_stmt *drop_stmt(struct merge *m, const struct merge_table *t)
+{
+	if (t->link == BY_RUN)
+		return prepf(m, "DELETE FROM main.%s WHERE run_id = ?1", t->name);
+	return prepf(m, "DELETE FROM main.%s WHERE step_id IN (SELECT id FROM main.steps "
+		     "WHERE run_id = ?1)", t->name);
+}
+
+static int merge_prepare(struct merge *m)
+{
+	m->run_cols = merge_common_cols(m, "runs", "", NULL);
+	m->step_cols = merge_common_cols(m, "steps", "", NULL);
+	if (!m->run_cols || !m->step_cols)
+		return merge_fail(m, "its runs and steps tables");
+	m->copy_run = prepf(m, "INSERT INTO main.runs (%s) SELECT %s FROM src.runs "
+			    "WHERE id = ?1", m->run_cols, m->run_cols);
+	m->same_run = prepf(m, "SELECT NOT EXISTS (SELECT %s FROM src.runs WHERE id = ?1 "
+			    "EXCEPT SELECT %s FROM main.runs WHERE id = ?2)", m->run_cols,
+			    m->run_cols);
+	m->same_steps = prepf(m, "SELECT NOT EXISTS (SELECT %s FROM src.steps WHERE run_id "
+			      "= ?1 EXCEPT SELECT %s FROM main.steps WHERE run_id = ?2)",
+			      m->step_cols, m->step_cols);
+	m->renew_run = prepf(m, "UPDATE main.runs SET (%s) = (SELECT %s FROM src.runs WHERE "
+			     "id = ?1) WHERE id = ?2", m->run_cols, m->run_cols);
+	m->later[0] = merge_later_stmt(m, true);
+	m->later[1] = merge_later_stmt(m, false);
+	if (!m->copy_run || !m->same_run || !m->same_steps || !m->renew_run || !m->later[0] ||
+	    !m->later[1])
+		return merge_fail(m, "runs and steps");
+	for (unsigned i = 0; i < NTABLES; i++) {
+		m->copy[i] = copy_stmt(m, &merge_tables[i]);
+		m->count_src[i] = count_stmt(m, &merge_tables[i], "src");
+		m->count_out[i] = count_stmt(m, &merge_tables[i], "main");
+		m->drop[i] = drop_stmt(m, &merge_tables[i]);
+		if (!m->copy[i] || !m->count_src[i] || !m->count_out[i] || !m->drop[i])
+			return merge_fail(m, merge_tables[i].name);
+	}
+	return 0;
+}
+
+static void merge_finish(struct merge *m)
+{
+	sqlite3_finalize(m->copy_run);
+	sqlite3_finalize(m->same_run);
+	sqlite3_finalize(m->same_steps);
+	sqlite3_finalize(m->renew_run);
+	sqlite3_finalize(m->later[0]);
+	sqlite3_finalize(m->later[1]);
+	for (unsigned i = 0; i < NTABLES; i++) {
+		sqlite3_finalize(m->drop[i]);
+		sqlite3_finalize(m->copy[i]);
+		sqlite3_finalize(m->count_src[i]);
+		sqlite3_finalize(m->count_out[i]);
+	}
+	free(m->run_cols);
+	free(m->step_cols);
+}
+
+/* One value of a statement bound to ?1 (and ?2); -1 on an error. */
+static int64_t scalar(sqlite3_stmt *st, int64_t a, int64_t b)
+{
+	int64_t v = -1;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, a);
+	if (sqlite3_bind_parameter_count(st) > 1)
+		sqlite3_bind_int64(st, 2, b);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return v;
+}
+
+/* What differs between src run a and main run b: NULL when nothing. */
+static const char *run_differs(struct merge *m, int64_t a, int64_t b)
+{
+	if (scalar(m->same_run, a, b) != 1)
+		return "runs";
+	if (scalar(m->same_steps, a, b) != 1)
+		return "steps";
+	for (unsigned i = 0; i < NTABLES; i++)
+		if (scalar(m->count_src[i], a, 0) != scalar(m->count_out[i], b, 0))
+			return merge_tables[i].name;
+	return NULL;
+}
+
+/* The rows that hang off src run id, to main run new_id. */
+static int copy_rows(struct merge *m, int64_t id, int64_t new_id)
+{
+	for (unsigned i = 0; i < NTABLES; i++) {
+		sqlite3_stmt *st = m->copy[i];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, new_id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return merge_fail(m, merge_tables[i].name);
+	}
+	return 0;
+}
+
+static int run_copy(struct merge *m, int64_t id)
+{
+	sqlite3_reset(m->copy_run);
+	sqlite3_bind_int64(m->copy_run, 1, id);
+	if (sqlite3_step(m->copy_run) != SQLITE_DONE)
+		return merge_fail(m, "runs");
+	return copy_rows(m, id, sqlite3_last_insert_rowid(m->out->h));
+}
+
+/* Main run b (its id kept) becomes src run a: its rows go, a's come. */
+static int run_renew(struct merge *m, int64_t a, int64_t b)
+{
+	for (unsigned i = NTABLES; i-- > 0;) {	/* a step's rows before the step */
+		sqlite3_reset(m->drop[i]);
+		sqlite3_bind_int64(m->drop[i], 1, b);
+		if (sqlite3_step(m->drop[i]) != SQLITE_DONE)
+			return merge_fail(m, merge_tables[i].name);
+	}
+	sqlite3_reset(m->renew_run);
+	sqlite3_bind_int64(m->renew_run, 1, a);
+	sqlite3_bind_int64(m->renew_run, 2, b);
+	if (sqlite3_step(m->renew_run) != SQLITE_DONE)
+		return merge_fail(m, "runs");
+	return copy_rows(m, a, b);
+}
+
+/* A run still being written (its process alive, or on another host a
+ * fresh heartbeat) may change: it is left for a later merge. */
+static bool run_live(sqlite3_stmt *st, int col)	/* status, host, pid, age from col */
+{
+	const char *status = (const char *)sqlite3_column_text(st, col);
+	int alive;
+
+	if (!status || strcmp(status, "running"))
+		return false;
+	alive = util_process_state((const char *)sqlite3_column_text(st, col + 1),
+				   sqlite3_column_int64(st, col + 2),
+				   sqlite3_column_double(st, col + 3));
+	return alive > 0 || (alive < 0 && sqlite3_column_double(st, col + 3) <= MERGE_STALE_S);
+}
+
+static const char *merge_state(sqlite3_stmt *st, int col)	/* of a run not live */
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+
+	return s && !strcmp(s, "running") ? "interrupted" : s ? s : "";
+}
+
+/* A run in both with other content, neither copy live: when one is a later
+ * state of the other (later_stmt), that one is kept, the input's replacing
+ * the archive's. 1: neither is (an error). */
+static int merge_other(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *n)
+{
+	int64_t id = sqlite3_column_int64(st, 0), there = sqlite3_column_int64(st, 7);
+	const char *uuid = (const char *)sqlite3_column_text(st, 1);
+	const char *label = (const char *)sqlite3_column_text(st, 2);
+
+	if (scalar(m->later[0], id, there) == 1) {
+		log_info("'%s': run %s ('%s') brought forward in '%s' (%s -> %s)", m->in, uuid,
+			 label ? label : "", m->out->path, merge_state(st, 8), merge_state(st, 3));
+		n->forward++;
+		return run_renew(m, id, there);
+	}
+	if (scalar(m->later[1], id, there) == 1) {
+		log_info("'%s': run %s ('%s') is further along in '%s' (%s, here %s): kept",
+			 m->in, uuid, label ? label : "", m->out->path, merge_state(st, 8),
+			 merge_state(st, 3));
+		n->older++;
+		return 0;
+	}
+	return 1;
+}
+
+static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *n)
+{
+	int64_t id = sqlite3_column_int64(st, 0), there = sqlite3_column_int64(st, 7);
+	const char *uuid = (const char *)sqlite3_column_text(st, 1);
+	const char *label = (const char *)sqlite3_column_text(st, 2);
+	const char *diff;
+	int rc;
+
+	if (run_live(st, 3)) {
+		log_warn("'%s': run %s ('%s') is still running: skipped (merge again once it "
+			 "ends)", m->in, uuid, label ? label : "");
+		n->skipped++;
+		return 0;
+	}
+	if (!there) {
+		n->copied++;
+		return run_copy(m, id);
+	}
+	diff = run_differs(m, id, there);
+	if (!diff) {
+		n->present++;
+		return 0;
+	}
+	if (!run_live(st, 8) && (rc = merge_other(m, st, n)) <= 0)
+		return rc;
+	snprintf(m->err, m->len, "run %s ('%s') of '%s' is in '%s' too, with other content "
+		 "(its %s rows differ): nothing of '%s' was merged", uuid, label ? label : "", m->in,
+		 m->out->path, diff, m->in);
+	return -EEXIST;
+}
+
+static int merge_runs(struct merge *m, struct db_merge_counts *n)
+{
+	sqlite3_stmt *st = db_prep(m->out, "SELECT r.id, r.uuid, r.label, r.status, r.host, r.pid, "
+		DB_BEAT_AGE("r.") ", COALESCE(o.id, 0), o.status, o.host, o.pid, " DB_BEAT_AGE("o.")
+		" FROM src.runs r LEFT JOIN main.runs o ON o.uuid = r.uuid ORDER BY r.id");
+	int rc = 0, step;
+
+	if (!st)
+		return merge_fail(m, "runs");
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = merge_run(m, st, n);
+	if (!rc && step != SQLITE_DONE)
+		rc = merge_fail(m, "runs");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int attach_uri(struct merge *m, bool immutable)
+{
+	char *uri = db_ro_uri(m->in, immutable);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!uri) {
+		snprintf(m->err, m->len, "cannot open database '%s': %s", m->in, strerror(errno));
+		return -ENOENT;
+	}
+	st = db_prep(m->out, "ATTACH ?1 AS src");
+	if (st)
+		sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+	rc = st ? sqlite3_step(st) : SQLITE_ERROR;
+	sqlite3_finalize(st);
+	free(uri);
+	if (rc != SQLITE_DONE) {
+		snprintf(m->err, m->len, "cannot open database '%s': %s", m->in,
+			 sqlite3_errmsg(m->out->h));
+		return -EIO;
+	}
+	return 0;
+}
+
+static bool side_file(const char *path, const char *suffix)
+{
+	char name[4096];
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return access(name, F_OK) == 0;
+}
+
+/* Read-only (mode=ro): nothing in the input can change. A WAL input in a
+ * folder where its -shm cannot be made, and without frames in a -wal (no
+ * writer), is read as immutable (db_immutable_ok). */
+static int input_attach(struct merge *m)
+{
+	int rc = attach_uri(m, false);
+
+	if (rc == -EIO && db_immutable_ok(m->in, m->err, m->len)) {
+		char first[sizeof(((struct db *)0)->err)];
+
+		snprintf(first, sizeof(first), "%s", m->err);
+		rc = attach_uri(m, true);
+		if (rc)
+			snprintf(m->err, m->len, "%s", first);
+	}
+	return rc;
+}
+
+/* A read-only connection leaves the -wal and -shm files it made beside a
+ * WAL input; one that may write removes them on close, unless another
+ * process has the input open (as every hbatest command does on close). */
+static void input_tidy(const char *path)
+{
+	sqlite3 *h = NULL;
+
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+		sqlite3_exec(h, "PRAGMA query_only = 1; PRAGMA user_version", NULL, NULL, NULL);
+	sqlite3_close(h);
+}
+
+/* An input hbatest can read: its version known, its pages sound. */
+static int input_check(struct merge *m)
+{
+	sqlite3_stmt *st = db_prep(m->out, "PRAGMA src.user_version");
+	int v = -1, ntables = -1;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0)
+		return db_read_failed(m->out->h, m->in, m->err, m->len);
+	if (v > DB_SCHEMA_VERSION) {
+		snprintf(m->err, m->len, "database '%s' has schema version %d; this hbatest "
+			 "knows up to %d: upgrade hbatest", m->in, v, DB_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	st = db_prep(m->out, "SELECT count(*) FROM src.sqlite_master");
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		ntables = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v == 0) {
+		snprintf(m->err, m->len, "'%s' is not an hbatest database (%s)", m->in,
+			 ntables ? "no hbatest schema" : "empty");
+		return -EINVAL;
+	}
+	st = db_prep(m->out, "PRAGMA src.quick_check(1)");
+	if (!st || sqlite3_step(st) != SQLITE_ROW ||
+	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
+		snprintf(m->err, m->len, "database '%s' is corrupt: %s (PRAGMA quick_check): "
+			 "nothing merged from it", m->in, st && sqlite3_column_text(st, 0) ?
+			 (const char *)sqlite3_column_text(st, 0) : sqlite3_errmsg(m->out->h));
+		sqlite3_finalize(st);
+		return -EUCLEAN;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The attached input checked, then its runs in one transaction. */
+static int merge_input(struct merge *m, struct db_merge_counts *n)
+{
+	sqlite3 *h = m->out->h;
+	int rc = input_check(m);
+
+	if (!rc && sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		rc = merge_fail(m, "lock");
+	else if (!rc) {
+		rc = merge_prepare(m);
+		if (!rc)
+			rc = merge_runs(m, n);
+		merge_finish(m);
+		if (!rc && sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+			rc = merge_fail(m, "commit");
+		if (rc) {
+			sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+			n->copied = n->forward = 0;
+		}
+	}
+	sqlite3_exec(h, "DETACH src", NULL, NULL, NULL);
+	return rc;
+}
+
+/* A connection of its own to OUT (already opened, so created or migrated)
+ * with URI names on, for the ATTACH; OUT's own path is never read as one. */
+static int merge_connect(struct db *w, const struct db *out, char *err, size_t len)
+{
+	char name[4096];
+
+	w->path = out->path;
+	snprintf(name, sizeof(name), "%s%s", strncmp(out->path, "file:", 5) ? "" : "./",
+		 out->path);
+	if (sqlite3_open_v2(name, &w->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) !=
+	    SQLITE_OK || sqlite3_exec(w->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
+		snprintf(err, len, "cannot open database '%s': %s", out->path,
+			 w->h ? sqlite3_errmsg(w->h) : "out of memory");
+		sqlite3_close(w->h);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(w->h, DB_BUSY_MS);
+	return 0;
+}
+
+int db_merge(struct db *out, const char *in, struct db_merge_counts *n, char *err,
+	     size_t len)
+{
+	struct db w = { 0 };
+	struct merge m = { .out = &w, .in = in, .err = err, .len = len };
+	bool tidy = !side_file(in, "-wal") || !side_file(in, "-shm");
+	int rc;
+
+	memset(n, 0, sizeof(*n));
+	rc = merge_connect(&w, out, err, len);
+	if (rc)
+		return rc;
+	rc = input_attach(&m);
+	if (!rc)
+		rc = merge_input(&m, n);
+	sqlite3_close(w.h);
+	if (tidy && (side_file(in, "-wal") || side_file(in, "-shm")))
+		input_tidy(in);
+	return rc;
+}
+
+int64_t db_count_runs(struct db *db)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT count(*) FROM runs");
+	int64_t n = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}

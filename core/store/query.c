@@ -1,0 +1,322 @@
+/* SQL from the command line, read-only three times over: the file is opened
+ * SQLITE_OPEN_READONLY (immutable where no -shm can be made), the connection
+ * is query_only, and an authorizer refuses at prepare time anything but
+ * reading (ATTACH, a PRAGMA that sets, a write of any kind), so a refused
+ * statement never starts. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/query.h"
+#include "base/util.h"
+
+/* PRAGMAs that only read: those whose argument names a table or index (or
+ * a count of errors to list), and those that read when given no value. */
+static const char *const pragma_with_arg[] = {
+	"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo",
+	"foreign_key_list", "foreign_key_check", "integrity_check", "quick_check",
+	"table_list",
+};
+static const char *const pragma_no_arg[] = {
+	"user_version", "schema_version", "application_id", "page_count", "page_size",
+	"freelist_count", "encoding", "journal_mode", "database_list", "collation_list",
+	"function_list", "module_list", "pragma_list", "compile_options", "data_version",
+	"query_only", "foreign_keys",
+};
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+static bool pragma_reads(const char *name, const char *arg)
+{
+	return in_list(name, pragma_with_arg, ARRAY_SIZE(pragma_with_arg)) ||
+	       (!arg && in_list(name, pragma_no_arg, ARRAY_SIZE(pragma_no_arg)));
+}
+
+/* What the first refused action would have done, for the message. */
+static void describe(struct db_query *q, int action, const char *a, const char *b)
+{
+	static const struct { int action; const char *verb; } verbs[] = {
+		{ SQLITE_INSERT, "INSERT into" }, { SQLITE_UPDATE, "UPDATE of" },
+		{ SQLITE_DELETE, "DELETE from" }, { SQLITE_ATTACH, "ATTACH of" },
+		{ SQLITE_DETACH, "DETACH of" },
+		{ SQLITE_CREATE_TABLE, "CREATE TABLE" }, { SQLITE_CREATE_VIEW, "CREATE VIEW" },
+		{ SQLITE_CREATE_INDEX, "CREATE INDEX" }, { SQLITE_CREATE_TRIGGER, "CREATE TRIGGER" },
+		{ SQLITE_DROP_TABLE, "DROP TABLE" }, { SQLITE_DROP_VIEW, "DROP VIEW" },
+		{ SQLITE_DROP_INDEX, "DROP INDEX" }, { SQLITE_DROP_TRIGGER, "DROP TRIGGER" },
+		{ SQLITE_REINDEX, "REINDEX of" }, { SQLITE_ANALYZE, "ANALYZE of" },
+	};
+	const char *verb = "change of";
+
+	if (q->denied[0])
+		return;
+	if (action == SQLITE_PRAGMA) {
+		snprintf(q->denied, sizeof(q->denied), "PRAGMA %s%s%s", a ? a : "",
+			 b ? " = " : "", b ? b : "");
+		return;
+	}
+	if (action == SQLITE_FUNCTION) {
+		snprintf(q->denied, sizeof(q->denied), "the function %s (it changes the "
+			 "connection)", b ? b : "?");
+		return;
+	}
+	if (action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT) {
+		snprintf(q->denied, sizeof(q->denied), "%s%s", action == SQLITE_SAVEPOINT ?
+			 "SAVEPOINT " : "", action == SQLITE_SAVEPOINT ? (b ? b : "") :
+			 a ? a : "a transaction");
+		return;
+	}
+	if (a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_temp_master"))) {
+		snprintf(q->denied, sizeof(q->denied), "%s", action == SQLITE_INSERT ?
+			 "CREATE (it adds to the schema)" : "DROP (it changes the schema)");
+		return;
+	}
+	if (action == SQLITE_ALTER_TABLE) {
+		snprintf(q->denied, sizeof(q->denied), "ALTER TABLE '%s'", b ? b : "?");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (verbs[i].action == action)
+			verb = verbs[i].verb;
+	snprintf(q->denied, sizeof(q->denied), "%s '%s'", verb, a ? a : "?");
+}
+
+static int query_authorize(void *ctx, int action, const char *a, const char *b,
+			   const char *dbname, const char *trigger)
+{
+	(void)dbname, (void)trigger;
+	/* a real UPDATE of sqlite_master passes here and is refused after
+	 * prepare: not read-only */
+	if (db_action_reads(action, a, b))
+		return SQLITE_OK;
+	if (action == SQLITE_PRAGMA && pragma_reads(a, b)) {
+		((struct db_query *)ctx)->pragma_reads = true;	/* journal_mode: not "readonly" */
+		return SQLITE_OK;
+	}
+	describe(ctx, action, a, b);
+	return SQLITE_DENY;
+}
+
+bool db_is_sql_keyword(const char *word)
+{
+	return sqlite3_keyword_check(word, (int)strlen(word)) != 0;
+}
+
+int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
+{
+	char wal[PATH_MAX + 8];
+	int v;
+
+	memset(q, 0, sizeof(*q));
+	q->db.path = strdup(path);
+	q->db.readonly = true;
+	if (access(path, F_OK) != 0) {
+		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+		goto fail;
+	}
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	q->tidy = access(wal, F_OK) != 0;
+	if ((v = db_open_read(&q->db, path, SQLITE_OPEN_READONLY, err, len)) < 0)
+		goto fail;
+	q->version = v;
+	if (v == 0) {
+		snprintf(err, len, "'%s' is not an hbatest database (no schema version): give "
+			 "--db FILE", path);
+		goto fail;
+	}
+	if (db_check(&q->db, false, err, len))	/* as every other open does */
+		goto fail;
+	sqlite3_set_authorizer(q->db.h, query_authorize, q);
+	db_side_files_note(&q->db);
+	return 0;
+fail:
+	db_query_close(q);
+	return -EIO;
+}
+
+static void remove_wal(const char *path)
+{
+	char wal[PATH_MAX + 8];
+	sqlite3 *h = NULL;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (access(wal, F_OK) != 0)
+		return;
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+		sqlite3_exec(h, "PRAGMA query_only = 1; SELECT count(*) FROM sqlite_master",
+			     NULL, NULL, NULL);
+	sqlite3_close(h);
+}
+
+void db_query_close(struct db_query *q)
+{
+	char *path = q->db.path ? strdup(q->db.path) : NULL;
+	bool tidy = q->tidy && q->db.h && path;
+
+	db_close(&q->db);	/* with its path: a moved file's side files go too */
+	if (tidy)
+		remove_wal(path);
+	free(path);
+}
+
+/* Is there a statement in tail (not only spaces, comments, semicolons)? */
+static bool more_statements(struct db_query *q, const char *tail)
+{
+	while (tail && *tail) {
+		sqlite3_stmt *st = NULL;
+		const char *next = NULL;
+		int rc = sqlite3_prepare_v2(q->db.h, tail, -1, &st, &next);
+
+		sqlite3_finalize(st);
+		if (rc != SQLITE_OK || st)
+			return true;
+		if (!next || next == tail)
+			break;
+		tail = next;
+	}
+	return false;
+}
+
+int db_query_prepare(struct db_query *q, const char *sql, sqlite3_stmt **out, char *err,
+		     size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+	int rc;
+
+	q->denied[0] = '\0';
+	q->pragma_reads = false;
+	rc = sqlite3_prepare_v2(q->db.h, sql, -1, &st, &tail);
+	if (rc == SQLITE_OK && !st) {
+		snprintf(err, len, "no statement in the query");
+		return -EINVAL;
+	}
+	if (rc == SQLITE_OK && !sqlite3_stmt_readonly(st) && !q->denied[0] && !q->pragma_reads)
+		snprintf(q->denied, sizeof(q->denied), "'%.40s' (it writes)", sql);
+	if (q->denied[0]) {
+		snprintf(err, len, "refused: %s: hbatest sql only reads (the database '%s' "
+			 "is opened read-only)", q->denied, q->db.path);
+		sqlite3_finalize(st);
+		return -EPERM;
+	}
+	if (rc != SQLITE_OK && q->version < DB_SCHEMA_VERSION) {
+		snprintf(err, len, "cannot prepare the query on '%s': %s (its schema is version "
+			 "%d, older than this hbatest's %d: hbatest run or report upgrades it)",
+			 q->db.path, sqlite3_errmsg(q->db.h), q->version, DB_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	if (rc != SQLITE_OK) {
+		snprintf(err, len, "cannot prepare the query on '%s': %s", q->db.path,
+			 sqlite3_errmsg(q->db.h));
+		return -EINVAL;
+	}
+	if (more_statements(q, tail)) {
+		snprintf(err, len, "refused: one statement at a time (another starts at "
+			 "'%.40s')", tail + strspn(tail, " \t\r\n;"));
+		sqlite3_finalize(st);
+		return -E2BIG;
+	}
+	*out = st;
+	return 0;
+}
+
+/* "42" and "-3" bind as integers (LIMIT :n, :id + 1); "007", "4k", "1.5"
+ * as text, which SQLite compares with a numeric column as a number. */
+static void bind_value(sqlite3_stmt *st, int i, const char *v)
+{
+	char back[32];
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	snprintf(back, sizeof(back), "%lld", n);
+	if (*v && !*end && !errno && !strcmp(back, v))
+		sqlite3_bind_int64(st, i, n);
+	else
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+}
+
+static void list_params(sqlite3_stmt *st, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 1; i <= sqlite3_bind_parameter_count(st) && used < len; i++) {
+		const char *name = sqlite3_bind_parameter_name(st, i);
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > 1 ? ", " : "",
+					 name ? name : "?");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+int db_query_bind(sqlite3_stmt *st, struct db_param *p, int n, char *err, size_t len)
+{
+	char have[256];
+
+	for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+		const char *name = sqlite3_bind_parameter_name(st, i);
+		int k;
+
+		if (!name || name[0] == '?') {
+			snprintf(err, len, "parameter %d ('%s') has no name: write :name in the "
+				 "query and give --param name=VALUE", i, name ? name : "?");
+			return -EINVAL;
+		}
+		for (k = 0; k < n && strcmp(p[k].name, name + 1); k++)
+			;
+		if (k == n) {
+			snprintf(err, len, "no value for parameter '%s': give --param %s=VALUE",
+				 name, name + 1);
+			return -EINVAL;
+		}
+		bind_value(st, i, p[k].value);
+		p[k].used = true;
+	}
+	for (int k = 0; k < n; k++) {
+		if (!p[k].used) {
+			list_params(st, have, sizeof(have));
+			snprintf(err, len, "--param %s: the query has no parameter '%s' (it has: "
+				 "%s)", p[k].name, p[k].name, have);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int db_query_group_known(struct db_query *q, const char *group, const char *run_ids,
+			 char *groups, size_t len)
+{
+	sqlite3_stmt *st = db_prep(&q->db, "SELECT DISTINCT group_name FROM steps "
+				   "WHERE group_name IS NOT NULL AND (?1 IS NULL OR "
+				   "instr(',' || ?1 || ',', ',' || run_id || ',') > 0) "
+				   "ORDER BY group_name");
+	size_t n = 0;
+	int rc, found = 0;
+
+	if (!st)
+		return -EIO;
+	*groups = '\0';
+	sqlite3_bind_text(st, 1, run_ids, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *g = (const char *)sqlite3_column_text(st, 0);
+
+		found |= !strcmp(g, group);
+		if (n < len)
+			n += (size_t)snprintf(groups + n, len - n, "%s'%s'", n ? ", " : "", g);
+	}
+	sqlite3_finalize(st);
+	if (n >= len && len > 4)
+		strcpy(groups + len - 4, "...");
+	return rc == SQLITE_DONE ? found : -EIO;
+}

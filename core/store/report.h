@@ -1,0 +1,37 @@
+/* Read-only SQL for reports: any SELECT a report program asks for, with bound
+ * parameters, on a connection that can read and nothing else. */
+#ifndef HB_DB_REPORT_H
+#define HB_DB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/db.h"
+
+enum db_type { DB_NULL, DB_INT, DB_REAL, DB_TEXT };
+
+struct db_value {
+	enum db_type type;
+	int64_t i;
+	double d;
+	const char *s;		/* DB_TEXT: valid during the callback only */
+	size_t len;
+};
+
+/* Called once per result row; a non-zero return stops the query with it. */
+typedef int (*db_row_fn)(void *ctx, int ncols, const char *const *names,
+			 const struct db_value *vals);
+
+/* Open path read-only (query_only) with an authorizer that allows reading
+ * only: no ATTACH, no PRAGMA, no write of any kind. 0 or -errno with err. */
+int db_report_open(struct db *db, const char *path, char *err, size_t len);
+/* One statement with nparams bound parameters (?1, ?2...). 0, the callback's
+ * non-zero return, or -EINVAL/-EIO with err naming the database. */
+int db_report_query(struct db *db, const char *sql, const struct db_value *params,
+		    int nparams, db_row_fn fn, void *ctx, char *err, size_t len);
+/* The state a person reads: the status, or 'interrupted' for a 'running' run
+ * whose process is gone. 0 or -errno with err. */
+int db_report_run_state(struct db *db, int64_t run_id, char *state, size_t statelen,
+			char *err, size_t len);
+
+#endif
