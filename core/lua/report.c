@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <lua.h>
 #include <lualib.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +82,25 @@ bool report_path_ok(const char *rel)
 	return rel[strlen(rel) - 1] != '/';
 }
 
-/* An I/O error of the report's own files (a full disk, a read-only folder):
- * raised with the message alone, no traceback, as it is no bug of the
- * program; the message is kept to be known again in traceback(). */
-static void io_error(lua_State *L, const char *what, const char *path, int err)
+/* The message is kept to be known again in traceback(). */
+int report_refuse(lua_State *L, const char *fmt, ...)
 {
 	struct report *r = report_of(L);
+	va_list ap;
 
-	snprintf(r->io_err, sizeof(r->io_err), "cannot %s '%s': %s", what, path, strerror(err));
-	lua_pushstring(L, r->io_err);
-	lua_error(L);
+	va_start(ap, fmt);
+	vsnprintf(r->plain_err, sizeof(r->plain_err), fmt, ap);
+	va_end(ap);
+	lua_pushstring(L, r->plain_err);
+	return lua_error(L);
+}
+
+/* An I/O error of the report's own files (a full disk, a read-only folder):
+ * raised with the message alone, no traceback, as it is no bug of the
+ * program. */
+static void io_error(lua_State *L, const char *what, const char *path, int err)
+{
+	report_refuse(L, "cannot %s '%s': %s", what, path, strerror(err));
 }
 
 /* Write text to DIR/rel, making its folders; raises on failure. */
@@ -350,7 +360,7 @@ static int traceback(lua_State *L)
 	struct report *r = report_of(L);
 	const char *msg = luaL_tolstring(L, 1, NULL);
 
-	if (r && r->io_err[0] && !strcmp(msg, r->io_err))
+	if (r && r->plain_err[0] && !strcmp(msg, r->plain_err))
 		return 1;
 	luaL_traceback(L, L, msg, 1);
 	return 1;

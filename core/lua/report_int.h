@@ -16,7 +16,7 @@ struct report {
 	char progdir[PATH_MAX];		/* folder of the report program */
 	unsigned ncharts;
 	struct sandbox_finder finder;	/* require(): reports/, then scripts/ */
-	char io_err[PATH_MAX + 128];	/* the last I/O error raised: no traceback */
+	char plain_err[PATH_MAX + 1024];	/* the last refusal raised: no traceback */
 };
 
 struct report *report_of(lua_State *L);
@@ -29,5 +29,8 @@ void report_gp_quote(struct strbuf *b, const char *s, size_t n);
 /* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
 struct strbuf *report_strbuf(lua_State *L);
 int report_l_chart(lua_State *L);
+/* Raise a refusal that is no bug of the report program (a template refused,
+ * a file that cannot be written): its message with no traceback. */
+int report_refuse(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
