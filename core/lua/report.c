@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <lua.h>
 #include <lualib.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 #include "lua/report.h"
 #include "lua/report_int.h"
 #include "lua/sandbox.h"
+#include "lua/state.h"
+#include "utf8.h"
 #include "util.h"
 
 #ifndef HB_DATA_DIR
@@ -139,12 +142,17 @@ void report_write_file(lua_State *L, const char *rel, const char *text, size_t n
 		io_error(L, "write", path, errno);
 }
 
+/* report.write(rel, text): text as UTF-8, whatever the program made of it
+ * (each invalid byte as U+FFFD), so the page and its data read as text. */
 static int l_write(lua_State *L)
 {
 	size_t n;
 	const char *rel = luaL_checkstring(L, 1);
-	const char *text = luaL_checklstring(L, 2, &n);
+	const char *text;
 
+	luaL_checklstring(L, 2, &n);
+	report_push_utf8(L, lua_tostring(L, 2), n);
+	text = lua_tolstring(L, -1, &n);
 	report_write_file(L, rel, text, n);
 	return 0;
 }
@@ -168,6 +176,51 @@ static int l_read(lua_State *L)
 }
 
 /* ---- report.sql(query, ...) -> { {col = value, ...}, ... } ------------- */
+
+/* A value no report can use as its column's (Inf where IOPS belong, text in
+ * a column of numbers: an old database, an import of before the importers
+ * refused them, a hand edit) reads as missing, as NULL does; the first of
+ * each column and kind is said. */
+static void note_unfit(lua_State *L, const char *col, const char *what)
+{
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_UNFIT);
+	lua_pushfstring(L, "%s\t%s", col, what);
+	if (lua_rawget(L, -2) == LUA_TNIL) {
+		lua_pushfstring(L, "%s\t%s", col, what);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, -4);
+		log_warn("the database holds %s in column '%s': the report reads it as missing",
+			 what, col);
+	}
+	lua_pop(L, 2);
+}
+
+void report_push_utf8(lua_State *L, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = utf8_invalid_at(s, n);
+	luaL_Buffer b;
+
+	if (at == n) {
+		lua_pushlstring(L, s, n);
+		return;
+	}
+	luaL_buffinit(L, &b);
+	luaL_addlstring(&b, s, at);
+	for (size_t i = at; i < n;) {
+		size_t len = utf8_len(p + i, n - i);
+
+		if (len) {
+			luaL_addlstring(&b, s + i, len);
+			i += len;
+		} else {
+			luaL_addstring(&b, "\xef\xbf\xbd");	/* U+FFFD */
+			i++;
+		}
+	}
+	luaL_pushresult(&b);
+}
+
 static int push_row(void *ctx, int ncols, const char *const *names, const struct db_value *v)
 {
 	lua_State *L = ctx;
@@ -179,10 +232,18 @@ static int push_row(void *ctx, int ncols, const char *const *names, const struct
 			lua_pushinteger(L, v[c].i);
 			break;
 		case DB_REAL:
+			if (!isfinite(v[c].d)) {
+				note_unfit(L, names[c], v[c].d > 0 ? "Inf" : "-Inf");
+				continue;
+			}
 			lua_pushnumber(L, v[c].d);
 			break;
 		case DB_TEXT:
-			lua_pushlstring(L, v[c].s, v[c].len);
+			if (v[c].decl == DB_INT || v[c].decl == DB_REAL) {
+				note_unfit(L, names[c], "text where a number belongs");
+				continue;
+			}
+			report_push_utf8(L, v[c].s, v[c].len);
 			break;
 		default:
 			continue;	/* NULL: the key stays absent */
@@ -223,6 +284,12 @@ static int l_sql(lua_State *L)
 	}
 	lua_newtable(L);
 	rc = db_report_query(r->o->db, sql, p, n, push_row, L, err, sizeof(err));
+	if (rc && hb_stop_requested)
+		return plan_raise_interrupt(L);
+	if (rc && r->lim->msg[0]) {
+		lua_pushstring(L, r->lim->msg);
+		return lua_error(L);
+	}
 	if (rc)
 		return luaL_error(L, "report.sql: %s", err);
 	return 1;
@@ -315,7 +382,10 @@ static int open_report(lua_State *L)
 
 	lua_pushlightuserdata(L, r);
 	lua_setfield(L, LUA_REGISTRYINDEX, REG_REPORT);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_UNFIT);
 	sandbox_open(L);
+	plan_limits_guard_pcall(L);
 	r->finder = (struct sandbox_finder){ find_module, r, "reports/ or scripts/" };
 	sandbox_set_finder(L, &r->finder);
 	lua_register(L, "print", l_log);
@@ -324,7 +394,7 @@ static int open_report(lua_State *L)
 	lua_setfield(L, -2, "runs");
 	lua_pushinteger(L, r->o->baseline + 1);
 	lua_setfield(L, -2, "baseline");
-	lua_pushstring(L, r->o->title ? r->o->title : "");
+	report_push_utf8(L, r->o->title ? r->o->title : "", r->o->title ? strlen(r->o->title) : 0);
 	lua_setfield(L, -2, "title");
 	lua_pushboolean(L, r->o->gp != NULL);
 	lua_setfield(L, -2, "charts");
@@ -348,7 +418,7 @@ static int open_report(lua_State *L)
 	lua_setfield(L, -2, "height");
 	lua_pushstring(L, HB_VERSION);
 	lua_setfield(L, -2, "version");
-	lua_pushstring(L, r->o->db->path);
+	report_push_utf8(L, r->o->db->path, strlen(r->o->db->path));
 	lua_setfield(L, -2, "db");
 	lua_setglobal(L, "report");
 	return 0;
@@ -366,25 +436,33 @@ static int traceback(lua_State *L)
 	return 1;
 }
 
-/* SIGINT/SIGTERM: the program stops within REPORT_HOOK_EVERY instructions,
- * again after each pcall that would swallow the error. */
-#define REPORT_HOOK_EVERY 10000
-
-static void stop_hook(lua_State *L, lua_Debug *ar)
+/* A query runs as long as the report program may, and stops on a signal. */
+static int query_progress(void *ctx)
 {
-	(void)ar;
-	if (hb_stop_requested)
-		luaL_error(L, "interrupted");
+	return plan_limits_over(ctx);
+}
+
+/* How the program ended: a limit or a signal wins over what it made of it. */
+static int program_result(lua_State *L, struct plan_limits *lim, int st, char *err, size_t len)
+{
+	if (st == LUA_OK)
+		return 0;
+	if (lim->interrupted || lim->msg[0] || st == LUA_ERRMEM || hb_stop_requested)
+		return hb_stop_requested && !lim->interrupted ? -EINTR :
+		       plan_limits_check(L, lim, st, err, len);
+	snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+	return -EINVAL;
 }
 
 int report_execute(const struct report_opts *o, char *err, size_t len)
 {
 	struct report r = { .o = o };
+	struct plan_limits lim;
 	char chunk[PATH_MAX + 1], *slash;
 	lua_State *L;
 	size_t sz;
 	char *src;
-	int st;
+	int st, rc;
 
 	snprintf(r.progdir, sizeof(r.progdir), "%s", o->program);
 	slash = strrchr(r.progdir, '/');
@@ -398,12 +476,15 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 			 strerror(errno));
 		return -errno;
 	}
-	L = luaL_newstate();
+	L = plan_limits_open(&lim, o->program, false, o->lua_memory);
 	if (!L) {
 		free(src);
 		return -ENOMEM;
 	}
-	lua_sethook(L, stop_hook, LUA_MASKCOUNT, REPORT_HOOK_EVERY);
+	plan_limits_for(&lim, "the report program", o->lua_seconds ? o->lua_seconds :
+			REPORT_LUA_SECONDS);
+	r.lim = &lim;
+	db_report_set_progress(o->db, query_progress, &lim);
 	lua_pushcfunction(L, traceback);
 	lua_pushcfunction(L, open_report);
 	lua_pushlightuserdata(L, &r);
@@ -413,9 +494,9 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 		st = luaL_loadbufferx(L, src, sz, chunk, "t");
 	if (st == LUA_OK)
 		st = lua_pcall(L, 0, 0, 1);
-	if (st != LUA_OK)
-		snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+	rc = program_result(L, &lim, st, err, len);
+	db_report_set_progress(o->db, NULL, NULL);
 	lua_close(L);
 	free(src);
-	return st == LUA_OK ? 0 : -EINVAL;
+	return rc;
 }

@@ -21,6 +21,12 @@
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD, for a byte that is not UTF-8 */
 
+/* U+FFFE and U+FFFF: UTF-8, and yet no character XML allows. */
+static bool xml_nonchar(const unsigned char *p, size_t len)
+{
+	return len == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf);
+}
+
 /* Text as the chart shows it: UTF-8 with each invalid byte as U+FFFD (an
  * SVG with one is no XML at all), control characters as spaces; `swap`
  * (if not 0) becomes `with`. */
@@ -31,9 +37,9 @@ static void add_text(struct strbuf *b, const char *s, size_t n, char swap, const
 	for (size_t i = 0; i < n;) {
 		size_t len = utf8_len(p + i, n - i);
 
-		if (!len) {
+		if (!len || xml_nonchar(p + i, len)) {
 			sb_printf(b, "%s", REPLACEMENT);
-			i++;
+			i += len ? len : 1;
 		} else if (len > 1) {
 			sb_printf(b, "%.*s", (int)len, s + i);
 			i += len;
@@ -552,6 +558,7 @@ int report_l_chart(lua_State *L)
 	int nseries = 0;
 	size_t bodylen;
 	const char *body;
+	uint64_t t0;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
@@ -575,8 +582,10 @@ int report_l_chart(lua_State *L)
 	report_write_file(L, rel, gp->s ? gp->s : "", gp->len);
 
 	snprintf(rel, sizeof(rel), "%s.gp", base);
+	t0 = util_now_ns();
 	if (r->o->gp && gnuplot_start(r->o->gp, rel, err, sizeof(err)) < 0)
 		return luaL_error(L, "%s", err);
+	r->lim->hook_ns += util_now_ns() - t0;	/* a wait for gnuplot: not the program's time */
 	push_result(L, r, base, embed);
 	return 1;
 }

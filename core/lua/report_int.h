@@ -8,8 +8,10 @@
 
 #include "lua/report.h"
 #include "lua/sandbox.h"
+#include "lua/state.h"
 
 #define REG_REPORT "hbatest.report"	/* struct report * */
+#define REG_UNFIT "hbatest.report.unfit"	/* "column\tkind" of values said unfit */
 
 struct report {
 	const struct report_opts *o;
@@ -17,6 +19,7 @@ struct report {
 	unsigned ncharts;
 	struct sandbox_finder finder;	/* require(): reports/, then scripts/ */
 	char plain_err[PATH_MAX + 1024];	/* the last refusal raised: no traceback */
+	struct plan_limits *lim;	/* memory and time (limits.c) */
 };
 
 struct report *report_of(lua_State *L);
@@ -29,6 +32,8 @@ void report_gp_quote(struct strbuf *b, const char *s, size_t n);
 /* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
 struct strbuf *report_strbuf(lua_State *L);
 int report_l_chart(lua_State *L);
+/* Push s as UTF-8: each byte that is not UTF-8 becomes U+FFFD. */
+void report_push_utf8(lua_State *L, const char *s, size_t n);
 /* Raise a refusal that is no bug of the report program (a template refused,
  * a file that cannot be written): its message with no traceback. */
 int report_refuse(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
