@@ -195,27 +195,32 @@ static void note_unfit(lua_State *L, const char *col, const char *what)
 	lua_pop(L, 2);
 }
 
+/* U+FFFE and U+FFFF: UTF-8, and yet no character of XML or HTML. */
+bool report_nonchar(const unsigned char *p, size_t len)
+{
+	return len == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf);
+}
+
 void report_push_utf8(lua_State *L, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t at = utf8_invalid_at(s, n);
 	luaL_Buffer b;
 
-	if (at == n) {
+	if (at == n && !memmem(s, n, "\xef\xbf", 2)) {	/* valid, no U+FFFx: the common case */
 		lua_pushlstring(L, s, n);
 		return;
 	}
 	luaL_buffinit(L, &b);
-	luaL_addlstring(&b, s, at);
-	for (size_t i = at; i < n;) {
+	for (size_t i = 0; i < n;) {
 		size_t len = utf8_len(p + i, n - i);
 
-		if (len) {
+		if (len && !report_nonchar(p + i, len)) {
 			luaL_addlstring(&b, s + i, len);
 			i += len;
 		} else {
 			luaL_addstring(&b, "\xef\xbf\xbd");	/* U+FFFD */
-			i++;
+			i += len ? len : 1;
 		}
 	}
 	luaL_pushresult(&b);

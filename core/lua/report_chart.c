@@ -21,15 +21,9 @@
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD, for a byte that is not UTF-8 */
 
-/* U+FFFE and U+FFFF: UTF-8, and yet no character XML allows. */
-static bool xml_nonchar(const unsigned char *p, size_t len)
-{
-	return len == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf);
-}
-
-/* Text as the chart shows it: UTF-8 with each invalid byte as U+FFFD (an
- * SVG with one is no XML at all), control characters as spaces; `swap`
- * (if not 0) becomes `with`. */
+/* Text as the chart shows it: UTF-8 with each invalid byte (and U+FFFE,
+ * U+FFFF) as U+FFFD (an SVG with one is no XML at all), control characters
+ * as spaces; `swap` (if not 0) becomes `with`. */
 static void add_text(struct strbuf *b, const char *s, size_t n, char swap, const char *with)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -37,7 +31,7 @@ static void add_text(struct strbuf *b, const char *s, size_t n, char swap, const
 	for (size_t i = 0; i < n;) {
 		size_t len = utf8_len(p + i, n - i);
 
-		if (!len || xml_nonchar(p + i, len)) {
+		if (!len || report_nonchar(p + i, len)) {
 			sb_printf(b, "%s", REPLACEMENT);
 			i += len ? len : 1;
 		} else if (len > 1) {

@@ -32,8 +32,10 @@ void report_gp_quote(struct strbuf *b, const char *s, size_t n);
 /* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
 struct strbuf *report_strbuf(lua_State *L);
 int report_l_chart(lua_State *L);
-/* Push s as UTF-8: each byte that is not UTF-8 becomes U+FFFD. */
+/* Push s as UTF-8: each byte that is not UTF-8 becomes U+FFFD, and so do
+ * U+FFFE and U+FFFF (report_nonchar), which XML refuses. */
 void report_push_utf8(lua_State *L, const char *s, size_t n);
+bool report_nonchar(const unsigned char *p, size_t len);
 /* Raise a refusal that is no bug of the report program (a template refused,
  * a file that cannot be written): its message with no traceback. */
 int report_refuse(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
