@@ -447,14 +447,14 @@ static int query_progress(void *ctx)
 	return plan_limits_over(ctx);
 }
 
-/* How the program ended: a limit or a signal wins over what it made of it. */
+/* How the program ended: a limit or a signal wins over what it made of it
+ * (a pcall that caught one and went on to the end). */
 static int program_result(lua_State *L, struct plan_limits *lim, int st, char *err, size_t len)
 {
-	if (st == LUA_OK)
-		return 0;
-	if (lim->interrupted || lim->msg[0] || st == LUA_ERRMEM || hb_stop_requested)
-		return hb_stop_requested && !lim->interrupted ? -EINTR :
-		       plan_limits_check(L, lim, st, err, len);
+	if (hb_stop_requested && !lim->interrupted)
+		return -EINTR;
+	if (lim->interrupted || lim->msg[0] || st == LUA_ERRMEM || st == LUA_OK)
+		return plan_limits_check(L, lim, st, err, len);
 	snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
 	return -EINVAL;
 }
