@@ -52,6 +52,13 @@ else
 fi
 [ -z "$(ls "$TMP/rep/charts/"*.log 2>/dev/null)" ]; ok $? "gnuplot drew every chart"
 
+# a report program gets the text as UTF-8: Lua's utf8 functions work on it
+mkdir -p "$TMP/prog"
+printf 'local s = report.sql("SELECT group_name FROM steps WHERE oio = 2")[1].group_name\nreport.write("index.html", ("%%s %%s %%s"):format(utf8.len(report.runs[1].label), utf8.len(report.title), utf8.len(s)))\n' \
+	> "$TMP/prog/len.lua"
+"$HB" report 1 --db "$DB" --out "$TMP/len" --title $'T\xe9st' --template "$TMP/prog/len.lua" --no-charts >/dev/null 2>&1
+is "$(cat "$TMP/len/index.html")" "7 4 12" "report.runs, report.title and report.sql give UTF-8 (utf8.len counts each U+FFFD)"
+
 # report.write makes UTF-8 of whatever a report program writes
 mkdir -p "$TMP/prog"
 printf 'report.write("index.html", "<p>" .. "a\\xff\\xc3b" .. "</p>")\n' > "$TMP/prog/w.lua"
