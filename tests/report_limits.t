@@ -3,7 +3,8 @@
 # --lua-memory SIZE) and its own time, in Lua and in its queries (report
 # --lua-time SECONDS), even inside pcall; a query that never ends stops on
 # it too. Each ends the report with a message that names the program line
-# and the option, exit 1, and no report folder.
+# and the option, exit 1, and no report folder. A chart's gnuplot gets the
+# same time (of CPU) and 4 GiB.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/l.db"
@@ -39,6 +40,21 @@ bad big 'local s = string.rep("y", 1500000000)' "needs more memory than its limi
 printf 'local t = {}\nfor i = 1, 20 do t[i] = string.rep("x", 1000000) .. i end\nreport.write("index.html", "ok")\n' > "$TMP/fits.lua"
 "$HB" report 1 --db "$DB" --out "$TMP/fits" --template "$TMP/fits.lua" --no-charts --lua-memory 64m >/dev/null 2>&1
 ok $? "20 MB of strings fit under --lua-memory 64m"
+
+# a chart's gnuplot has the program's time too (of CPU): a template that loops
+if command -v gnuplot >/dev/null; then
+	mkdir -p "$TMP/spin/gnuplot"
+	echo 'do for [i=1:2000000000] { a = i }' > "$TMP/spin/gnuplot/spin.gp"
+	printf 'local c = report.chart{ name = "x", template = "spin", title = "t", series = { { title = "s", rows = { { 1, 2 } } } } }\nreport.write("index.html", c.img)\n' \
+		> "$TMP/spin/spin.lua"
+	"$HB" report 1 --db "$DB" --out "$TMP/spin-out" --template "$TMP/spin/spin.lua" --lua-time 1 >/dev/null 2>"$TMP/err"
+	is $? 1 "a gnuplot template that loops: exit 1"
+	like "$(cat "$TMP/err")" "gnuplot failed on 'charts/01-x.gp' \(killed by signal [0-9]+, CPU time limit exceeded\)" \
+		"its gnuplot is stopped at the time limit, and the chart named"
+else
+	skip "gnuplot is not installed"
+	skip "gnuplot is not installed"
+fi
 
 out=$("$HB" report 1 --db "$DB" --lua-memory lots 2>&1); is $? 2 "--lua-memory takes a size"
 like "$out" "--lua-memory lots: expected a size of at least 1m" "and says so"

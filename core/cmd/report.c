@@ -22,6 +22,9 @@
 #include "util.h"
 
 
+/* Address space of one gnuplot: a 10000x10000 PNG with its fonts fits. */
+#define GNUPLOT_MEMORY (4ull << 30)
+
 struct report_args {
 	const char *specs[REPORT_MAX_RUNS];
 	unsigned nspecs;
@@ -361,6 +364,9 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	snprintf(charts, sizeof(charts), "%s/charts", tmp);
 	o.dir = tmp;
 	o.gp = a->charts ? gnuplot_new(charts, 0) : NULL;
+	if (o.gp)	/* a chart's gnuplot gets the program's time, and room to draw */
+		gnuplot_set_limits(o.gp, a->lua_seconds ? a->lua_seconds : REPORT_LUA_SECONDS,
+				   GNUPLOT_MEMORY);
 	if (a->charts && !o.gp)
 		rc = -ENOMEM;
 	else
