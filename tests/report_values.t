@@ -82,11 +82,13 @@ like "$(cat "$TMP/err")" "holds text where a number belongs in column 'mbps'" "i
 NUMS=("1e999" "-1e999" "'abc'" "X'FF'" "-1" "1.5" "1e300" "NULL")
 TEXTS=("X'FFFE41'" "'abc'" "''" "1e999" "NULL" "'1.5'" "'99999999999999999999'")
 tables=$(q "$DB" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")
-# columns TABLE num|text [NULL]: its columns of that kind (no ids; NOT NULL ones left out for NULL)
+# columns TABLE num|text [VALUE]: its columns of that kind (no ids; NOT NULL ones left out for NULL)
 columns() {
+	local null=0
+	[ "${3:-}" = NULL ] && null=1
 	q "$DB" "SELECT name FROM pragma_table_info('$1') WHERE name NOT IN ('id', 'run_id', 'step_id',
 		'first_step_id', 'last_step_id') AND ((upper(type) GLOB '*INT*' OR upper(type) GLOB '*REAL*')
-		= ('$2' = 'num')) AND NOT ('$3' = 'NULL' AND \"notnull\")"
+		= ('$2' = 'num')) AND NOT ($null AND \"notnull\")"
 }
 bad=() n=0
 try() {	# NAME SQL: what of SQL the database takes (a CHECK constraint refuses a
