@@ -79,7 +79,6 @@ static const struct why {
 	{ "macros", "'@' macros run a string as commands" },
 }, refused_cmds[] = {
 	{ "system", "runs a shell command" },
-	{ "!", "runs the rest of the line in a shell" },
 	{ "shell", "starts a shell" },
 	{ "load", "runs another script" },
 	{ "call", "runs another script" },
@@ -460,8 +459,8 @@ static int check_set(struct chk *c, size_t k, size_t end)
 		if (!strcmp(opt, set_options[i]))
 			return 0;
 	why = why_refused(refused_sets, ARRAY_SIZE(refused_sets), opt);
-	return fail(c, k, "'%s' is not an option a chart template may set%s%s", opt,
-		    why ? ": " : " (the options that style a chart are)", why ? why : "");
+	return fail(c, k, "'%s' is not an option a chart template may set: %s", opt,
+		    why ? why : "only those that style a chart are");
 }
 
 /* A binary operator gnuplot continues an expression with. */
