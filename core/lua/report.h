@@ -26,8 +26,8 @@ struct report_opts {
 	unsigned lua_seconds;	/* its time, in Lua and its queries; 0: REPORT_LUA_SECONDS */
 };
 
-/* A report program's time in Lua and in its queries (gnuplot not counted):
- * the default report of 32 runs takes a few seconds. */
+/* A report program's own time, in Lua and in its queries (gnuplot's not
+ * counted): room for an archive of many runs; report --lua-time sets it. */
 #define REPORT_LUA_SECONDS 120
 
 /* Run the report program. 0, or -errno with err ("review.lua:12: ..."). */
