@@ -18,8 +18,6 @@
 #include "utf8.h"
 #include "util.h"
 
-#define TEMPLATE_MAX (1u << 20)	/* bytes: a chart template is a page or two */
-
 /* What report_chart.c writes before every template (build_gp). */
 static const char *const core_names[] = {
 	"datafile", "nseries", "formats", "fmt", "chart_title", "titles", "colors", "points",
@@ -708,8 +706,9 @@ int gnuplot_check_template(const char *text, size_t n, char *err, size_t len)
 	struct chk c = { .err = err, .len = len };
 	int rc;
 
-	if (n > TEMPLATE_MAX) {
-		snprintf(err, len, "%zu bytes: a chart template has at most %u", n, TEMPLATE_MAX);
+	if (n > GNUPLOT_TEMPLATE_MAX) {
+		snprintf(err, len, "%zu bytes: a chart template has at most %u", n,
+			 GNUPLOT_TEMPLATE_MAX);
 		return -EINVAL;
 	}
 	rc = check_bytes(&c, text, n);

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define GNUPLOT_TEMPLATE_MAX (1u << 20)	/* bytes: a chart template is a page or two */
+
 /* 0, or -EINVAL with err ("LINE:COLUMN: 'system' runs a shell command:
  * ...") for the first thing a template may not do. */
 int gnuplot_check_template(const char *text, size_t n, char *err, size_t len);

@@ -111,6 +111,22 @@ tmpl pipe "plot '< touch $M.10; printf 1'"
 run pipe.lua; like "$(cat "$TMP/err")" "pipe.gp:1:6: a chart template plots its data \(datafile\) or a function of x" "plot '< cmd': refused"
 tmpl load "load '$TMP/prog/gnuplot/evil.gp'"
 run load.lua; like "$(cat "$TMP/err")" "load.gp:1:1: 'load' runs another script" "load: refused"
+# a template or asset that is no regular file: no wait on a FIFO, no endless read of /dev/zero
+tmpl fifo ""
+rm -f "$TMP/prog/gnuplot/fifo.gp"
+mkfifo "$TMP/prog/gnuplot/fifo.gp"
+run fifo.lua; like "$(cat "$TMP/err")" "fifo.lua:1: cannot read '$TMP/prog/gnuplot/fifo.gp': not a regular file$" \
+	"a template that is a FIFO: refused, not waited on"
+tmpl zero ""
+ln -sf /dev/zero "$TMP/prog/gnuplot/zero.gp"
+run zero.lua; like "$(cat "$TMP/err")" "cannot read '$TMP/prog/gnuplot/zero.gp': not a regular file$" \
+	"a template that is /dev/zero: refused, not read"
+printf 'report.write("index.html", report.read("gnuplot/fifo.gp"))\n' > "$TMP/prog/read.lua"
+run read.lua; like "$(cat "$TMP/err")" "read.lua:1: cannot read '$TMP/prog/gnuplot/fifo.gp': not a regular file$" \
+	"report.read of a FIFO: refused"
+head -c 1048577 /dev/zero | tr '\0' '\n' > "$TMP/prog/gnuplot/big.gp"
+printf 'local c = report.chart{ name = "x", template = "big", title = "t", series = {} }\n' > "$TMP/prog/big.lua"
+run big.lua; like "$(cat "$TMP/err")" "big.gp:1048577 bytes: a chart template has at most 1048576" "a template past 1 MiB: refused"
 tmpl good "set title chart_title
 plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints lc rgb colors[i] title key(i, '')"
 run good.lua; ok $? "a template of its own that only draws: rendered"

@@ -157,21 +157,57 @@ static int l_write(lua_State *L)
 	return 0;
 }
 
+/* A file of the report's that cannot be read: where the program asked,
+ * what, why; no traceback, as no bug of the program. */
+static void refuse_file(lua_State *L, const char *path, const char *why)
+{
+	luaL_where(L, 1);
+	report_refuse(L, "%scannot read '%s': %s", lua_tostring(L, -1), path, why);
+}
+
+void report_push_file(lua_State *L, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* (a FIFO: no wait for a writer) */
+	struct stat st = { 0 };
+	size_t total = 0;
+	luaL_Buffer b;
+
+	if (fd < 0)
+		refuse_file(L, path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		bool reg = S_ISREG(st.st_mode);
+
+		close(fd);
+		refuse_file(L, path, reg ? "larger than a report's own file may be" :
+			    "not a regular file");
+	}
+	luaL_buffinit(L, &b);
+	for (;;) {
+		ssize_t got = read(fd, luaL_prepbuffer(&b), LUAL_BUFFERSIZE);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0 || (total += (size_t)got) > max) {
+			close(fd);
+			if (got < 0 || total > max)
+				refuse_file(L, path, got < 0 ? strerror(errno) :
+					    "larger than a report's own file may be");
+			break;
+		}
+		luaL_addsize(&b, (size_t)got);
+	}
+	luaL_pushresult(&b);
+}
+
 /* report.read("html/page.html"): a file of the report itself (reports/). */
 static int l_read(lua_State *L)
 {
 	const char *rel = luaL_checkstring(L, 1);
 	char path[PATH_MAX];
-	size_t n;
-	char *text;
 
 	if (!report_path_ok(rel) || !report_find_asset(report_of(L), rel, path, sizeof(path)))
 		return luaL_error(L, "report.read: no '%s' in the report's folder or reports/", rel);
-	text = util_read_file(path, &n);
-	if (!text)
-		return luaL_error(L, "cannot read '%s': %s", path, strerror(errno));
-	lua_pushlstring(L, text, n);
-	free(text);
+	report_push_file(L, path, REPORT_ASSET_MAX);
 	return 1;
 }
 

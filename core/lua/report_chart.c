@@ -499,29 +499,25 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	sb_printf(b, "%s", "\nunset output\n}\n");
 }
 
-/* Pushes the template's text (Lua owns it) and returns it. */
+/* Pushes the template's text (Lua owns it) and returns it, checked. */
 static const char *read_template(lua_State *L, const char *name, size_t *n)
 {
 	struct report *r = report_of(L);
 	char rel[300], path[PATH_MAX], why[512];
-	char *body;
+	const char *body;
 
 	snprintf(rel, sizeof(rel), "gnuplot/%s.gp", name);
 	if (strchr(name, '/') || !report_path_ok(rel) ||
 	    !report_find_asset(r, rel, path, sizeof(path)))
 		luaL_error(L, "report.chart: no template '%s' (reports/gnuplot/%s.gp)", name, name);
-	body = util_read_file(path, n);
-	if (!body)
-		luaL_error(L, "cannot read template '%s': %s", path, strerror(errno));
+	report_push_file(L, path, GNUPLOT_TEMPLATE_MAX + 1);	/* (+1: the check says how big) */
+	body = lua_tolstring(L, -1, n);
 	if (gnuplot_check_template(body, *n, why, sizeof(why)) < 0) {
-		free(body);
 		luaL_where(L, 1);
 		report_refuse(L, "%sreport.chart: template '%s' is refused: %s:%s", lua_tostring(L, -1),
 			      name, path, why);
 	}
-	lua_pushlstring(L, body, *n);
-	free(body);
-	return lua_tostring(L, -1);
+	return body;
 }
 
 static void push_result(lua_State *L, struct report *r, const char *base, const char *embed)

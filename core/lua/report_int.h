@@ -32,6 +32,11 @@ void report_gp_quote(struct strbuf *b, const char *s, size_t n);
 /* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
 struct strbuf *report_strbuf(lua_State *L);
 int report_l_chart(lua_State *L);
+/* Push the text of one of the report's own files (an asset, a template): a
+ * regular file of at most max bytes, else raise naming it, so a FIFO or
+ * /dev/zero put there cannot hang the report or fill its memory. */
+void report_push_file(lua_State *L, const char *path, size_t max);
+#define REPORT_ASSET_MAX (16u << 20)	/* bytes of a page, a style sheet */
 /* Push s as UTF-8: each byte that is not UTF-8 becomes U+FFFD, and so do
  * U+FFFE and U+FFFF (report_nonchar), which XML refuses. */
 void report_push_utf8(lua_State *L, const char *s, size_t n);
