@@ -67,8 +67,8 @@ function charts.scatter()
         for _, x in ipairs(report.sql(SAMPLES, s.id)) do
           local v = field == "mbps" and x.mbps or x.iops	-- a last second cut short: over its secs
           if (x.secs or 1) < FRAGMENT_S and #rows > 0 then cut = x.secs; goto next end
-          rows[#rows + 1] = { x.t, v, x.lat, x.ramp }
-          if x.ramp == 0 then
+          rows[#rows + 1] = { x.t or NaN, v or NaN, x.lat or NaN, x.ramp or NaN }
+          if x.ramp == 0 and v then	-- (a second without a rate is no dot, nor in the average)
             sum, n = sum + v, n + 1
             if x.lat then lsum, ln = lsum + x.lat, ln + 1 end
           end
@@ -83,7 +83,7 @@ function charts.scatter()
           local avg_lat = s.status == "done" and s.lat_mean_us or (ln > 0 and lsum / ln or 1)
           local title = ("%s — %s"):format(r.series_title, s.name)
           local c = report.chart{
-            name = ("scatter-run%d-step%d"):format(r.index, s.seq), template = "scatter", embed = "png",
+            name = ("scatter-run%d-step%s"):format(r.index, fmt.int(s.seq)), template = "scatter", embed = "png",
             key_entries = 4,	-- the dots, the latency dots and the two averages
             title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
             series = { { title = r.series_title, color = r.color, rows = rows } },
@@ -114,10 +114,8 @@ local function sweep_groups(axis)
 end
 
 -- A point's x: the swept value; a block size in KiB ("4k" -> 4, "1m" -> 1024).
-local function x_of(axis, v)
-  if axis == "bs" then return (compare.bytes(v) or 0) / 1024 end
-  return tonumber(v)
-end
+-- Steps whose value is none of the axis's are off it (review.lua, off_axis).
+local x_of = compare.axis_x
 
 -- The lowest and highest positive value in columns cols of the series'
 -- rows, for a log axis from the tic below the one to the tic above the
@@ -218,7 +216,7 @@ local WINDOW = [[
 
 function charts.dots(g, rows, field, unit, xlabel)
   local levels, n = {}, #ctx.runs
-  for _, row in ipairs(rows) do levels[#levels + 1] = tonumber(row.first.axis_value) end
+  for _, row in ipairs(rows) do levels[#levels + 1] = x_of("oio", row.first.axis_value) end
   table.sort(levels)
   local at = {}
   for k, v in ipairs(levels) do at[v] = k end
@@ -228,7 +226,7 @@ function charts.dots(g, rows, field, unit, xlabel)
     for _, row in ipairs(rows) do
       local s = row.steps[i]
       if s and s.status == "done" then
-        local k = at[tonumber(s.axis_value)]
+        local k = at[x_of("oio", s.axis_value)]
         local samples = report.sql(WINDOW, s.id)
         local m = #samples
         for j, x in ipairs(samples) do
@@ -288,7 +286,7 @@ local function bar_clusters()
       end
       for i = 1, #ctx.runs do
         local x, best = row.steps[i], sweeps[g].steps[i]
-        if x and x.status == "done" and (not best or x.mbps > best.mbps) then
+        if x and x.status == "done" and x.mbps and (not best or x.mbps > best.mbps) then
           sweeps[g].steps[i] = x
         end
       end
@@ -475,6 +473,7 @@ function charts.per_target()
         series[i] = { title = r.series_title, color = r.color, rows = pts }
       end
       local what = ctx.label(s0)
+      if charts.npoints(series) == 0 then goto next_row end	-- no rate known (Inf in the database)
       local missing = charts.left_out(series, true)	-- before the chart: no empty slot
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
@@ -484,6 +483,7 @@ function charts.per_target()
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end
+    ::next_row::
   end
 end
 
@@ -506,10 +506,10 @@ function charts.steady()
           heading = true
         end
         local pts = {}
-        for k, x in ipairs(rounds) do pts[k] = { x.round, x.v } end
+        for k, x in ipairs(rounds) do pts[k] = { x.round or NaN, x.v or NaN } end
         local title = ("%s — %s: steady state %s in %s"):format(r.series_title, ss.name,
           ss.attained == 1 and "attained" or "NOT attained", fmt.plural(ss.rounds or 0, "round"))
-        local c = report.chart{ name = ("steady-run%d-%s"):format(i, ss.name), template = "steady",
+        local c = report.chart{ name = ("steady-run%d-%s"):format(i, tostring(ss.name)), template = "steady",
           key_entries = 4,	-- the rounds, the mean, the band and the slope
           title = title, columns = { "round", track },
           series = { { title = r.series_title, color = r.color, rows = pts } },

@@ -15,6 +15,17 @@ function compare.bytes(bs)
   return tonumber(n) * mult[unit]
 end
 
+-- A step's place on its axis: the swept value as a number (a block size in
+-- KiB: "4k" -> 4, "1m" -> 1024), or nil when its value is not one the axis
+-- can hold (OIO and block size above 0, write % 0 to 100).
+function compare.axis_x(axis, v)
+  local x
+  if axis == "bs" then x = (compare.bytes(v) or 0) / 1024 else x = tonumber(v) end
+  if not x or x ~= x or x == math.huge then return nil end
+  if axis == "write_pct" then return x >= 0 and x <= 100 and x or nil end
+  return x > 0 and x or nil
+end
+
 -- What a step is judged by: MB/s for blocks of 64k and more, else IOPS.
 function compare.metric(step)
   local b = compare.bytes(step.bs)

@@ -8,7 +8,9 @@ local hist = {}
 local MERGED = [[
   SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS b,
          sum(json_extract(j.value, '$[1]')) AS c
-  FROM histograms h, json_each(h.counts) j
+  FROM histograms h,
+       json_each(CASE WHEN json_valid(h.counts) AND json_type(h.counts) = 'array'
+                      THEN h.counts ELSE '[]' END) j
   WHERE h.step_id = ?1 AND h.layout LIKE 'loglin-v1 unit=ns sub_bits=7%'
     AND (?2 IS NULL OR h.dir = ?2)
   GROUP BY b ORDER BY b]]
@@ -24,10 +26,23 @@ end
 -- { [p] = microseconds } for each p of levels (e.g. { 50, 99, 99.9 }), or nil
 -- when the step has no histogram (of dir, "read" or "write", when given).
 -- max_us: the step's maximum latency.
+-- A bucket of the layout (its 4,736 buckets: HIST_BUCKETS, core/hist.h) with
+-- a count: no other is counted (a histogram edited by hand, or not JSON,
+-- counts as none).
+local NBUCKETS = (42 - 7) * 128 + 2 * 128
+local function bucket_ok(x)
+  return math.tointeger(x.b) and x.b >= 0 and x.b < NBUCKETS and type(x.c) == "number"
+    and x.c > 0 and x.c < math.huge
+end
+
 function hist.percentiles(step_id, levels, max_us, dir)
-  local buckets = report.sql(MERGED, step_id, dir)
-  local total = 0
-  for _, x in ipairs(buckets) do total = total + x.c end
+  local buckets, total = {}, 0
+  for _, x in ipairs(report.sql(MERGED, step_id, dir)) do
+    if bucket_ok(x) then
+      buckets[#buckets + 1] = x
+      total = total + x.c
+    end
+  end
   if total == 0 then return nil end
   local out = {}
   for _, p in ipairs(levels) do

@@ -61,9 +61,31 @@ for _, r in ipairs(runs) do
 end
 
 -- ---- data ----------------------------------------------------------------
+-- Every step with the simulated card and link it ran on (the view
+-- step_detail, but a params_json that is not JSON reads as none, not as an
+-- error of the whole query)
+local STEPS = [[
+  SELECT s.*, CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.link') END AS sim_link,
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.preset') END AS sim_preset
+  FROM steps s WHERE run_id = ?1 ORDER BY seq]]
+
+-- A step on an axis the charts draw whose value the axis cannot hold (text
+-- where an OIO belongs: a database edited by hand, an old import) is shown
+-- as a step of its own, not as a point of the sweep.
+local CHARTED = { oio = true, write_pct = true, bs = true }
+local function off_axis(r, st)
+  if CHARTED[st.axis] and not compare.axis_x(st.axis, st.axis_value) then
+    report.log(("run %s, step %s: %s value '%s' is not one of that axis: shown as a step, "
+      .. "not as a point of the sweep"):format(r.label or r.uuid, fmt.int(st.seq), st.axis,
+      tostring(st.axis_value)))
+    st.axis = nil
+  end
+end
+
 local steps, facts = {}, {}
 for i, r in ipairs(runs) do
-  steps[i] = report.sql("SELECT * FROM step_detail WHERE run_id = ?1 ORDER BY seq", r.id)
+  steps[i] = report.sql(STEPS, r.id)
+  for _, st in ipairs(steps[i]) do off_axis(r, st) end
   facts[i] = report.sql("SELECT target, probe, key, value FROM run_testbed WHERE run_id = ?1 ORDER BY ord", r.id)
   -- a step still 'running': its run is under way, or its process died
   -- (interrupted). Its totals are written at its end, so its measured
@@ -116,7 +138,7 @@ local function step_trouble(s)
 end
 
 local function trouble_line(r, s)
-  local what = ("step %d “%s” %s"):format(s.seq, esc(s.name or "?"),
+  local what = ("step %s “%s” %s"):format(fmt.int(s.seq), esc(s.name or "?"),
     s.status == "done" and "done" or ("%s after %s"):format(esc(s.status),
       fmt.plural(s.window_s or 0, "second")))
   local text = s.error_text and s.error_text ~= "" and s.error_text
@@ -142,9 +164,10 @@ for i, r in ipairs(runs) do
   end
   -- the steps its plan had left (steps_planned: the dry pass's count, NULL
   -- when not known); a report lists only steps some run has
-  local left = r.steps_planned and r.steps_planned - #steps[i] or 0
+  local planned_n = math.tointeger(r.steps_planned)
+  local left = planned_n and planned_n - #steps[i] or 0
   local planned = left > 0 and (" It %s %d of its plan’s %d steps%s."):format(
-    r.state == "running" and "has started" or "ran", #steps[i], r.steps_planned,
+    r.state == "running" and "has started" or "ran", #steps[i], planned_n,
     N == 1 and r.state ~= "running" and "; the rest are not in this report" or "") or ""
   if r.state == "running" then
     report.log(("run %s is still running: the report shows its results so far"):format(r.name))
@@ -196,7 +219,7 @@ local testbed_rows = {
       local h = m.targets.host or {}
       if not h["host.cpu_model"] then return nil end
       local function count(v, what)	-- "1 socket", "2 sockets", "? cores"
-        local n = tonumber(v)
+        local n = math.tointeger(tonumber(v))
         return ("%s %s%s"):format(n and ("%d"):format(n) or "?", what, n == 1 and "" or "s")
       end
       return ("%s (%s, %s, %s)"):format(h["host.cpu_model"], count(h["host.sockets"], "socket"),
@@ -204,6 +227,7 @@ local testbed_rows = {
     end },
   { "Memory", function(m)
       local b = m.targets.host and tonumber(m.targets.host["host.memory_bytes"])
+      b = fmt.finite(b)
       return b and ("%.0f GiB"):format(b / 2 ^ 30)
     end },
   { "Kernel", function(m) return m.targets.host and m.targets.host["host.kernel"] end },
@@ -292,14 +316,15 @@ local function run_facts(i)
   -- the simulated array: layout, drives and their size, strip (a preset's
   -- or the plan's own, as each step ran it)
   local arrays = {}
-  for _, a in ipairs(report.sql([[SELECT DISTINCT json_extract(params_json, '$.sim.layout') AS layout,
-      json_extract(params_json, '$.sim.drives') AS drives,
-      json_extract(params_json, '$.sim.drive_capacity') AS cap,
-      json_extract(params_json, '$.sim.strip') AS strip
-      FROM steps WHERE run_id = ?1 AND json_extract(params_json, '$.sim.layout') IS NOT NULL
-      ORDER BY seq]], r.id)) do
+  for _, a in ipairs(report.sql([[SELECT DISTINCT json_extract(p, '$.sim.layout') AS layout,
+      json_extract(p, '$.sim.drives') AS drives,
+      json_extract(p, '$.sim.drive_capacity') AS cap,
+      json_extract(p, '$.sim.strip') AS strip
+      FROM (SELECT seq, CASE WHEN json_valid(params_json) THEN params_json END AS p
+            FROM steps WHERE run_id = ?1)
+      WHERE json_extract(p, '$.sim.layout') IS NOT NULL ORDER BY seq]], r.id)) do
     -- the volume the steps measured, as the sim sizes it (sim_target_size)
-    local n, cap = tonumber(a.drives), tonumber(a.cap)
+    local n, cap = math.tointeger(tonumber(a.drives)), fmt.finite(a.cap)
     local data = n and ({ raid0 = n, raid5 = math.max(n - 1, 1), raid10 = math.max(n // 2, 1) })[a.layout]
     once(arrays, ("%s of %s x %s drives%s%s"):format(tostring(a.layout):upper(), a.drives or "?",
       fmt.bytes(a.cap) or "?", a.strip and (", strip " .. fmt.bytes(a.strip)) or "",

@@ -144,16 +144,19 @@ is_root() { [ "$(id -u)" = 0 ]; }
 # path in VAR and detach it at exit (before earlier hooks: a mount on it goes
 # first). As root a loop device that cannot be made is a failure, never a
 # skip: it prints "not ok" and returns 1.
+# (Its local has a name no caller uses: with "local dev", `mkloop dev FILE`
+# set only the local, and the caller's empty $dev once sent a dd to /tmp.)
 mkloop() {
-	local dev
+	local mkloop_dev
 
-	dev=$(losetup --find --show "${@:3}" "$2")
-	if [ -z "$dev" ]; then
+	mkloop_dev=$(losetup --find --show "${@:3}" "$2")
+	if [ -z "$mkloop_dev" ]; then
 		ok 1 "as root, a loop device can be made on ${2#"$TMP"/} (losetup --find --show)"
 		return 1
 	fi
-	cleanup_hooks=("losetup -d '$dev'" "${cleanup_hooks[@]}")
-	printf -v "$1" '%s' "$dev"
+	cleanup_hooks=("losetup -d '$mkloop_dev'" "${cleanup_hooks[@]}")
+	printf -v "$1" '%s' "$mkloop_dev"
+	[ -b "${!1}" ] || { ok 1 "mkloop: \$$1 is not the loop device made (${!1:-empty})"; return 1; }
 }
 
 # sanitized: whether ./hbatest is a SANITIZE=1 build. ASan reserves terabytes

@@ -53,10 +53,12 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
-	  "                      [--db FILE]",
+	  "                      [--lua-memory SIZE] [--lua-time SECONDS] [--db FILE]",
 	  "report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
 	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts. --format takes svg\n"
-	  "or png with pdf (the page shows one of them).\n" },
+	  "or png with pdf (the page shows one of them). A report program (--template) gets\n"
+	  "1g of Lua memory and 120 s of Lua and queries unless --lua-memory/--lua-time\n"
+	  "raise them.\n" },
 	{ "sql", cmd_sql,
 	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
 	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
@@ -65,7 +67,7 @@ static const struct command {
 	{ "export", cmd_export,
 	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]",
 	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
-	  "README \"Export format\".\n" },
+	  "the format: docs/database.md, \"Export format\".\n" },
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
 	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
 	  "merge: its databases are its arguments; --db does not apply.\n" },

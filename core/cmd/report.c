@@ -22,12 +22,17 @@
 #include "base/util.h"
 
 
+/* Address space of one gnuplot: a 10000x10000 PNG with its fonts fits. */
+#define GNUPLOT_MEMORY (4ull << 30)
+
 struct report_args {
 	const char *specs[REPORT_MAX_RUNS];
 	unsigned nspecs;
 	const char *out, *title, *baseline, *template;
 	bool charts, svg, png, pdf;
 	unsigned width, height;
+	uint64_t lua_memory;	/* --lua-memory; 0: the plan's default */
+	unsigned lua_seconds;	/* --lua-time; 0: REPORT_LUA_SECONDS */
 };
 
 static int parse_formats(struct report_args *a, const char *list)
@@ -70,6 +75,30 @@ static int parse_size(struct report_args *a, const char *s)
 	return 0;
 }
 
+/* --lua-memory SIZE and --lua-time SECONDS: the report program's limits */
+static int parse_limit(struct report_args *a, const char *opt, const char *v)
+{
+	char *end;
+	unsigned long n;
+
+	if (!strcmp(opt, "--lua-memory")) {
+		if (util_parse_size(v, &a->lua_memory) || a->lua_memory < (1u << 20)) {
+			cli_usage_error("report", "--lua-memory %s: expected a size of at least 1m, "
+					"such as \"2g\"", v);
+			return -1;
+		}
+		return 0;
+	}
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || n < 1 || n > 86400) {
+		cli_usage_error("report", "--lua-time %s: expected whole seconds, 1 to 86400", v);
+		return -1;
+	}
+	a->lua_seconds = (unsigned)n;
+	return 0;
+}
+
 static int parse_value(struct report_args *a, const char *opt, const char *v)
 {
 	if (!*v && (!strcmp(opt, "--out") || !strcmp(opt, "--baseline") ||
@@ -87,6 +116,8 @@ static int parse_value(struct report_args *a, const char *opt, const char *v)
 		a->template = v;
 	else if (!strcmp(opt, "--format"))
 		return parse_formats(a, v);
+	else if (!strcmp(opt, "--lua-memory") || !strcmp(opt, "--lua-time"))
+		return parse_limit(a, opt, v);
 	else
 		return parse_size(a, v);
 	return 0;
@@ -95,7 +126,7 @@ static int parse_value(struct report_args *a, const char *opt, const char *v)
 static int parse_args(struct report_args *a, int argc, char **argv)
 {
 	static const char *const valued[] = { "--out", "--title", "--baseline", "--template",
-		"--format", "--size" };
+		"--format", "--size", "--lua-memory", "--lua-time" };
 
 	*a = (struct report_args){ .charts = true, .svg = true, .png = true,
 				   .width = 1280, .height = 720 };
@@ -314,7 +345,8 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
 		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
-		.width = a->width, .height = a->height, .db = db };
+		.width = a->width, .height = a->height, .db = db, .lua_memory = a->lua_memory,
+		.lua_seconds = a->lua_seconds };
 	char tmp[PATH_MAX + 32], charts[PATH_MAX + 48], *slash;
 	int rc;
 
@@ -332,6 +364,9 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	snprintf(charts, sizeof(charts), "%s/charts", tmp);
 	o.dir = tmp;
 	o.gp = a->charts ? gnuplot_new(charts, 0) : NULL;
+	if (o.gp)	/* a chart's gnuplot gets the program's time, and room to draw */
+		gnuplot_set_limits(o.gp, a->lua_seconds ? a->lua_seconds : REPORT_LUA_SECONDS,
+				   GNUPLOT_MEMORY);
 	if (a->charts && !o.gp)
 		rc = -ENOMEM;
 	else

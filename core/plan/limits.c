@@ -68,21 +68,37 @@ static void set_memory_msg(struct plan_limits *lim, int line)
 
 	format_mib(lim->mem_limit, size, sizeof(size));
 	plan_where(lim, line, where, sizeof(where));
-	snprintf(lim->msg, sizeof(lim->msg), "%s: the plan's Lua needs more memory than its "
-		 "limit of %s (--lua-memory SIZE raises it)", where, size);
+	snprintf(lim->msg, sizeof(lim->msg), "%s: %s's Lua needs more memory than its "
+		 "limit of %s (--lua-memory SIZE raises it)", where,
+		 lim->who ? lim->who : "the plan", size);
+}
+
+static void set_time_msg(struct plan_limits *lim, int line)
+{
+	char where[PATH_MAX + 16];
+
+	plan_where(lim, line, where, sizeof(where));
+	if (lim->who)
+		snprintf(lim->msg, sizeof(lim->msg), "%s: %s has run for %u s: does it loop "
+			 "forever? (--lua-time SECONDS raises the limit)", where, lim->who,
+			 lim->time_limit_s);
+	else
+		snprintf(lim->msg, sizeof(lim->msg), "%s: the dry pass has run for %u s: does "
+			 "the plan loop forever?", where, lim->time_limit_s);
+}
+
+static bool past_time(const struct plan_limits *lim)
+{
+	uint64_t in_lua = util_now_ns() - lim->start_ns - lim->hook_ns;
+
+	return lim->time_limit_s && in_lua > lim->time_limit_s * NSEC_PER_SEC;
 }
 
 /* Past a limit? Then msg says which, at which plan line. */
 static void check_limits(lua_State *L, struct plan_limits *lim)
 {
-	uint64_t in_lua = util_now_ns() - lim->start_ns - lim->hook_ns;
-
-	if (lim->dry && in_lua > PLAN_DRY_LIMIT_S * NSEC_PER_SEC) {
-		char where[PATH_MAX + 16];
-
-		plan_where(lim, plan_line(L, lim->path, 0), where, sizeof(where));
-		snprintf(lim->msg, sizeof(lim->msg), "%s: the dry pass has run for %d s: does "
-			 "the plan loop forever?", where, PLAN_DRY_LIMIT_S);
+	if (past_time(lim)) {
+		set_time_msg(lim, plan_line(L, lim->path, 0));
 		return;
 	}
 	if (lim->mem > lim->mem_limit) {
@@ -186,6 +202,7 @@ lua_State *plan_limits_open(struct plan_limits *lim, const char *path, bool dry,
 	memset(lim, 0, sizeof(*lim));
 	lim->path = path;
 	lim->dry = dry;
+	lim->time_limit_s = dry ? PLAN_DRY_LIMIT_S : 0;
 	lim->refused_line = -1;
 	lim->mem_limit = mem_limit ? mem_limit : PLAN_LUA_MEMORY;
 	lim->mem_hard = lim->mem_limit + lim->mem_limit / 8;
@@ -197,6 +214,19 @@ lua_State *plan_limits_open(struct plan_limits *lim, const char *path, bool dry,
 	lim->start_ns = util_now_ns();
 	lua_sethook(lim->L, limits_hook, LUA_MASKCOUNT, HOOK_EVERY);
 	return lim->L;
+}
+
+void plan_limits_for(struct plan_limits *lim, const char *who, unsigned seconds)
+{
+	lim->who = who;
+	lim->time_limit_s = seconds;
+}
+
+bool plan_limits_over(struct plan_limits *lim)
+{
+	if (!hb_stop_requested && !lim->msg[0] && past_time(lim))
+		set_time_msg(lim, lim->L ? plan_line(lim->L, lim->path, 0) : 0);
+	return hb_stop_requested || lim->msg[0];
 }
 
 /* A table's first few scalar fields: {code=1, what="disk"} */

@@ -29,9 +29,11 @@ int plan_check_keys(struct lua_State *L, int idx, char *err, size_t errlen);
 struct plan_limits {
 	const char *path;		/* the plan file, for "plan.lua:12" */
 	bool dry;			/* the dry pass: its time in Lua is limited */
+	const char *who;		/* NULL: a plan; else what runs ("the report program") */
+	unsigned time_limit_s;		/* of Lua (hook_ns left out); 0: none */
 	bool interrupted;		/* the stop flag was raised into Lua */
 	uint64_t mem, mem_limit, mem_hard;	/* bytes: in use, the limit, refused beyond */
-	uint64_t start_ns, hook_ns;	/* when the plan started; time spent in step hooks */
+	uint64_t start_ns, hook_ns;	/* when the plan started; time in step hooks (gnuplot waits) */
 	int refused_line;		/* where the allocator last refused; -1: never */
 	void (*tick)(void *ctx);	/* called from the instruction hook (plan_hooks) */
 	void *tick_ctx;
@@ -47,6 +49,13 @@ struct lua_State *plan_limits_open(struct plan_limits *lim, const char *path, bo
  * raise a stop or a limit again once the call returns, so no pcall loop in a
  * plan can outlast them. */
 void plan_limits_guard_pcall(struct lua_State *L);
+/* A report program's limits: a plan's memory, and in place of the dry
+ * pass's time `seconds` of its own (in Lua and its queries; what the caller
+ * adds to hook_ns is not counted), each message naming `who`. */
+void plan_limits_for(struct plan_limits *lim, const char *who, unsigned seconds);
+/* For code outside Lua that may run long (a query): true when a stop was
+ * asked for or the time limit has passed (then msg says so). */
+bool plan_limits_over(struct plan_limits *lim);
 /* Raise "interrupted" (a signal) into Lua; plan_limits_check() returns -EINTR. */
 int plan_raise_interrupt(struct lua_State *L);
 /* The innermost line in the plan file itself from stack level `level` out

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +29,8 @@ struct gnuplot {
 	struct gnuplot_job jobs[GNUPLOT_MAX_JOBS];
 	char failed[1024];	/* the first failure */
 	unsigned nfailed;
+	unsigned cpu_s;		/* RLIMIT_CPU of each gnuplot; 0: none */
+	unsigned long long mem;	/* RLIMIT_AS, bytes; 0: none */
 };
 
 bool gnuplot_found(void)
@@ -60,6 +63,12 @@ struct gnuplot *gnuplot_new(const char *dir, unsigned parallel)
 	if (g->parallel > GNUPLOT_MAX_JOBS)
 		g->parallel = GNUPLOT_MAX_JOBS;
 	return g;
+}
+
+void gnuplot_set_limits(struct gnuplot *g, unsigned cpu_s, unsigned long long mem)
+{
+	g->cpu_s = cpu_s;
+	g->mem = mem;
 }
 
 static void log_name(const char *script, char *out, size_t len)
@@ -164,6 +173,10 @@ static void child(struct gnuplot *g, const char *script)
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 	}
+	if (g->cpu_s)	/* SIGXCPU past the soft limit, SIGKILL a second later */
+		setrlimit(RLIMIT_CPU, &(struct rlimit){ g->cpu_s, g->cpu_s + 1 });
+	if (g->mem)
+		setrlimit(RLIMIT_AS, &(struct rlimit){ g->mem, g->mem });
 	execlp("gnuplot", "gnuplot", script, (char *)NULL);
 	dprintf(STDERR_FILENO, "cannot run gnuplot: %s\n", strerror(errno));
 	_exit(127);

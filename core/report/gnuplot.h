@@ -11,6 +11,10 @@ struct gnuplot;
 bool gnuplot_found(void);
 /* Run scripts in dir, at most `parallel` at once (0: one per online CPU). */
 struct gnuplot *gnuplot_new(const char *dir, unsigned parallel);
+/* Each gnuplot may use cpu_s seconds of CPU and mem bytes of address space
+ * (0: no limit): a chart template that loops or allocates without end
+ * fails its chart instead of holding the report. */
+void gnuplot_set_limits(struct gnuplot *g, unsigned cpu_s, unsigned long long mem);
 /* Start `gnuplot script` in the folder (waits for a free slot first); its
  * output goes to script's name with .log, kept only when gnuplot fails.
  * 0 or -errno with err (interrupted, or gnuplot cannot be started). */

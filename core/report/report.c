@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <lua.h>
 #include <lualib.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,8 @@
 #include "report/report.h"
 #include "report/report_int.h"
 #include "plan/sandbox.h"
+#include "plan/state.h"
+#include "base/utf8.h"
 #include "base/util.h"
 
 #ifndef HB_DATA_DIR
@@ -81,16 +85,25 @@ bool report_path_ok(const char *rel)
 	return rel[strlen(rel) - 1] != '/';
 }
 
-/* An I/O error of the report's own files (a full disk, a read-only folder):
- * raised with the message alone, no traceback, as it is no bug of the
- * program; the message is kept to be known again in traceback(). */
-static void io_error(lua_State *L, const char *what, const char *path, int err)
+/* The message is kept to be known again in traceback(). */
+int report_refuse(lua_State *L, const char *fmt, ...)
 {
 	struct report *r = report_of(L);
+	va_list ap;
 
-	snprintf(r->io_err, sizeof(r->io_err), "cannot %s '%s': %s", what, path, strerror(err));
-	lua_pushstring(L, r->io_err);
-	lua_error(L);
+	va_start(ap, fmt);
+	vsnprintf(r->plain_err, sizeof(r->plain_err), fmt, ap);
+	va_end(ap);
+	lua_pushstring(L, r->plain_err);
+	return lua_error(L);
+}
+
+/* An I/O error of the report's own files (a full disk, a read-only folder):
+ * raised with the message alone, no traceback, as it is no bug of the
+ * program. */
+static void io_error(lua_State *L, const char *what, const char *path, int err)
+{
+	report_refuse(L, "cannot %s '%s': %s", what, path, strerror(err));
 }
 
 /* Write text to DIR/rel, making its folders; raises on failure. */
@@ -129,14 +142,61 @@ void report_write_file(lua_State *L, const char *rel, const char *text, size_t n
 		io_error(L, "write", path, errno);
 }
 
+/* report.write(rel, text): text as UTF-8, whatever the program made of it
+ * (each invalid byte as U+FFFD), so the page and its data read as text. */
 static int l_write(lua_State *L)
 {
 	size_t n;
 	const char *rel = luaL_checkstring(L, 1);
-	const char *text = luaL_checklstring(L, 2, &n);
+	const char *text;
 
+	luaL_checklstring(L, 2, &n);
+	report_push_utf8(L, lua_tostring(L, 2), n);
+	text = lua_tolstring(L, -1, &n);
 	report_write_file(L, rel, text, n);
 	return 0;
+}
+
+/* A file of the report's that cannot be read: where the program asked,
+ * what, why; no traceback, as no bug of the program. */
+static void refuse_file(lua_State *L, const char *path, const char *why)
+{
+	luaL_where(L, 1);
+	report_refuse(L, "%scannot read '%s': %s", lua_tostring(L, -1), path, why);
+}
+
+void report_push_file(lua_State *L, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* (a FIFO: no wait for a writer) */
+	struct stat st = { 0 };
+	size_t total = 0;
+	luaL_Buffer b;
+
+	if (fd < 0)
+		refuse_file(L, path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		bool reg = S_ISREG(st.st_mode);
+
+		close(fd);
+		refuse_file(L, path, reg ? "larger than a report's own file may be" :
+			    "not a regular file");
+	}
+	luaL_buffinit(L, &b);
+	for (;;) {
+		ssize_t got = read(fd, luaL_prepbuffer(&b), LUAL_BUFFERSIZE);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0 || (total += (size_t)got) > max) {
+			close(fd);
+			if (got < 0 || total > max)
+				refuse_file(L, path, got < 0 ? strerror(errno) :
+					    "larger than a report's own file may be");
+			break;
+		}
+		luaL_addsize(&b, (size_t)got);
+	}
+	luaL_pushresult(&b);
 }
 
 /* report.read("html/page.html"): a file of the report itself (reports/). */
@@ -144,20 +204,64 @@ static int l_read(lua_State *L)
 {
 	const char *rel = luaL_checkstring(L, 1);
 	char path[PATH_MAX];
-	size_t n;
-	char *text;
 
 	if (!report_path_ok(rel) || !report_find_asset(report_of(L), rel, path, sizeof(path)))
 		return luaL_error(L, "report.read: no '%s' in the report's folder or reports/", rel);
-	text = util_read_file(path, &n);
-	if (!text)
-		return luaL_error(L, "cannot read '%s': %s", path, strerror(errno));
-	lua_pushlstring(L, text, n);
-	free(text);
+	report_push_file(L, path, REPORT_ASSET_MAX);
 	return 1;
 }
 
 /* ---- report.sql(query, ...) -> { {col = value, ...}, ... } ------------- */
+
+/* A value no report can use as its column's (Inf where IOPS belong, text in
+ * a column of numbers: an old database, an import of before the importers
+ * refused them, a hand edit) reads as missing, as NULL does; the first of
+ * each column and kind is said. */
+static void note_unfit(lua_State *L, const char *col, const char *what)
+{
+	lua_getfield(L, LUA_REGISTRYINDEX, REG_UNFIT);
+	lua_pushfstring(L, "%s\t%s", col, what);
+	if (lua_rawget(L, -2) == LUA_TNIL) {
+		lua_pushfstring(L, "%s\t%s", col, what);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, -4);
+		log_warn("the database holds %s in column '%s': the report reads it as missing",
+			 what, col);
+	}
+	lua_pop(L, 2);
+}
+
+/* U+FFFE and U+FFFF: UTF-8, and yet no character of XML or HTML. */
+bool report_nonchar(const unsigned char *p, size_t len)
+{
+	return len == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf);
+}
+
+void report_push_utf8(lua_State *L, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = utf8_invalid_at(s, n);
+	luaL_Buffer b;
+
+	if (at == n && !memmem(s, n, "\xef\xbf", 2)) {	/* valid, no U+FFFx: the common case */
+		lua_pushlstring(L, s, n);
+		return;
+	}
+	luaL_buffinit(L, &b);
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_len(p + i, n - i);
+
+		if (len && !report_nonchar(p + i, len)) {
+			luaL_addlstring(&b, s + i, len);
+			i += len;
+		} else {
+			luaL_addstring(&b, "\xef\xbf\xbd");	/* U+FFFD */
+			i += len ? len : 1;
+		}
+	}
+	luaL_pushresult(&b);
+}
+
 static int push_row(void *ctx, int ncols, const char *const *names, const struct db_value *v)
 {
 	lua_State *L = ctx;
@@ -169,10 +273,18 @@ static int push_row(void *ctx, int ncols, const char *const *names, const struct
 			lua_pushinteger(L, v[c].i);
 			break;
 		case DB_REAL:
+			if (!isfinite(v[c].d)) {
+				note_unfit(L, names[c], v[c].d > 0 ? "Inf" : "-Inf");
+				continue;
+			}
 			lua_pushnumber(L, v[c].d);
 			break;
 		case DB_TEXT:
-			lua_pushlstring(L, v[c].s, v[c].len);
+			if (v[c].decl == DB_INT || v[c].decl == DB_REAL) {
+				note_unfit(L, names[c], "text where a number belongs");
+				continue;
+			}
+			report_push_utf8(L, v[c].s, v[c].len);
 			break;
 		default:
 			continue;	/* NULL: the key stays absent */
@@ -213,6 +325,12 @@ static int l_sql(lua_State *L)
 	}
 	lua_newtable(L);
 	rc = db_report_query(r->o->db, sql, p, n, push_row, L, err, sizeof(err));
+	if (rc && hb_stop_requested)
+		return plan_raise_interrupt(L);
+	if (rc && r->lim->msg[0]) {
+		lua_pushstring(L, r->lim->msg);
+		return lua_error(L);
+	}
 	if (rc)
 		return luaL_error(L, "report.sql: %s", err);
 	return 1;
@@ -305,7 +423,10 @@ static int open_report(lua_State *L)
 
 	lua_pushlightuserdata(L, r);
 	lua_setfield(L, LUA_REGISTRYINDEX, REG_REPORT);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, REG_UNFIT);
 	sandbox_open(L);
+	plan_limits_guard_pcall(L);
 	r->finder = (struct sandbox_finder){ find_module, r, "reports/ or scripts/" };
 	sandbox_set_finder(L, &r->finder);
 	lua_register(L, "print", l_log);
@@ -314,7 +435,7 @@ static int open_report(lua_State *L)
 	lua_setfield(L, -2, "runs");
 	lua_pushinteger(L, r->o->baseline + 1);
 	lua_setfield(L, -2, "baseline");
-	lua_pushstring(L, r->o->title ? r->o->title : "");
+	report_push_utf8(L, r->o->title ? r->o->title : "", r->o->title ? strlen(r->o->title) : 0);
 	lua_setfield(L, -2, "title");
 	lua_pushboolean(L, r->o->gp != NULL);
 	lua_setfield(L, -2, "charts");
@@ -338,7 +459,7 @@ static int open_report(lua_State *L)
 	lua_setfield(L, -2, "height");
 	lua_pushstring(L, HB_VERSION);
 	lua_setfield(L, -2, "version");
-	lua_pushstring(L, r->o->db->path);
+	report_push_utf8(L, r->o->db->path, strlen(r->o->db->path));
 	lua_setfield(L, -2, "db");
 	lua_setglobal(L, "report");
 	return 0;
@@ -350,31 +471,39 @@ static int traceback(lua_State *L)
 	struct report *r = report_of(L);
 	const char *msg = luaL_tolstring(L, 1, NULL);
 
-	if (r && r->io_err[0] && !strcmp(msg, r->io_err))
+	if (r && r->plain_err[0] && !strcmp(msg, r->plain_err))
 		return 1;
 	luaL_traceback(L, L, msg, 1);
 	return 1;
 }
 
-/* SIGINT/SIGTERM: the program stops within REPORT_HOOK_EVERY instructions,
- * again after each pcall that would swallow the error. */
-#define REPORT_HOOK_EVERY 10000
-
-static void stop_hook(lua_State *L, lua_Debug *ar)
+/* A query runs as long as the report program may, and stops on a signal. */
+static int query_progress(void *ctx)
 {
-	(void)ar;
-	if (hb_stop_requested)
-		luaL_error(L, "interrupted");
+	return plan_limits_over(ctx);
+}
+
+/* How the program ended: a limit or a signal wins over what it made of it
+ * (a pcall that caught one and went on to the end). */
+static int program_result(lua_State *L, struct plan_limits *lim, int st, char *err, size_t len)
+{
+	if (hb_stop_requested && !lim->interrupted)
+		return -EINTR;
+	if (lim->interrupted || lim->msg[0] || st == LUA_ERRMEM || st == LUA_OK)
+		return plan_limits_check(L, lim, st, err, len);
+	snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+	return -EINVAL;
 }
 
 int report_execute(const struct report_opts *o, char *err, size_t len)
 {
 	struct report r = { .o = o };
+	struct plan_limits lim;
 	char chunk[PATH_MAX + 1], *slash;
 	lua_State *L;
 	size_t sz;
 	char *src;
-	int st;
+	int st, rc;
 
 	snprintf(r.progdir, sizeof(r.progdir), "%s", o->program);
 	slash = strrchr(r.progdir, '/');
@@ -388,12 +517,15 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 			 strerror(errno));
 		return -errno;
 	}
-	L = luaL_newstate();
+	L = plan_limits_open(&lim, o->program, false, o->lua_memory);
 	if (!L) {
 		free(src);
 		return -ENOMEM;
 	}
-	lua_sethook(L, stop_hook, LUA_MASKCOUNT, REPORT_HOOK_EVERY);
+	plan_limits_for(&lim, "the report program", o->lua_seconds ? o->lua_seconds :
+			REPORT_LUA_SECONDS);
+	r.lim = &lim;
+	db_report_set_progress(o->db, query_progress, &lim);
 	lua_pushcfunction(L, traceback);
 	lua_pushcfunction(L, open_report);
 	lua_pushlightuserdata(L, &r);
@@ -403,9 +535,9 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 		st = luaL_loadbufferx(L, src, sz, chunk, "t");
 	if (st == LUA_OK)
 		st = lua_pcall(L, 0, 0, 1);
-	if (st != LUA_OK)
-		snprintf(err, len, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+	rc = program_result(L, &lim, st, err, len);
+	db_report_set_progress(o->db, NULL, NULL);
 	lua_close(L);
 	free(src);
-	return st == LUA_OK ? 0 : -EINVAL;
+	return rc;
 }

@@ -22,7 +22,13 @@ struct report_opts {
 	unsigned width, height;	/* pixels */
 	struct db *db;
 	struct gnuplot *gp;	/* NULL: --no-charts (scripts and data only) */
+	uint64_t lua_memory;	/* bytes the program's Lua may use; 0: PLAN_LUA_MEMORY */
+	unsigned lua_seconds;	/* its time, in Lua and its queries; 0: REPORT_LUA_SECONDS */
 };
+
+/* A report program's own time, in Lua and in its queries (gnuplot's not
+ * counted): room for an archive of many runs; report --lua-time sets it. */
+#define REPORT_LUA_SECONDS 120
 
 /* Run the report program. 0, or -errno with err ("review.lua:12: ..."). */
 int report_execute(const struct report_opts *o, char *err, size_t len);

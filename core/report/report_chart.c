@@ -1,6 +1,9 @@
 /* report.chart{}: one chart as DIR/charts/NN-name.tsv (the data, a header
  * line, one block per series), NN-name.gp (settings, then the template from
- * reports/gnuplot/) and, rendered by gnuplot in the background, .svg/.png. */
+ * reports/gnuplot/) and, rendered by gnuplot in the background, .svg/.png.
+ * What the script holds is data: text as quoted strings, numbers as finite
+ * numbers, the template checked (gnuplot_check.c), so that rendering it, now
+ * or later by hand, runs nothing. */
 #include <errno.h>
 #include <math.h>
 #include <lauxlib.h>
@@ -10,21 +13,48 @@
 #include <string.h>
 
 #include "report/gnuplot.h"
+#include "report/gnuplot_check.h"
 #include "base/strbuf.h"
 #include "report/report_int.h"
+#include "base/utf8.h"
 #include "base/util.h"
 
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD, for a byte that is not UTF-8 */
+
+/* Text as the chart shows it: UTF-8 with each invalid byte (and U+FFFE,
+ * U+FFFF) as U+FFFD (an SVG with one is no XML at all), control characters
+ * as spaces; `swap` (if not 0) becomes `with`. */
+static void add_text(struct strbuf *b, const char *s, size_t n, char swap, const char *with)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_len(p + i, n - i);
+
+		if (!len || report_nonchar(p + i, len)) {
+			sb_printf(b, "%s", REPLACEMENT);
+			i += len ? len : 1;
+		} else if (len > 1) {
+			sb_printf(b, "%.*s", (int)len, s + i);
+			i += len;
+		} else if (p[i] < 0x20 || p[i] == 0x7f) {
+			sb_printf(b, "%c", ' ');
+			i++;
+		} else if (swap && s[i] == swap) {
+			sb_printf(b, "%s", with);
+			i++;
+		} else {
+			sb_printf(b, "%c", s[i++]);
+		}
+	}
+}
+
+/* 'text' for gnuplot: a single-quoted string, inside which gnuplot expands
+ * no backquote and no '@' macro; its quotes doubled. */
 void report_gp_quote(struct strbuf *b, const char *s, size_t n)
 {
 	sb_printf(b, "'");
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\'')
-			sb_printf(b, "''");
-		else
-			sb_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
-	}
+	add_text(b, s, n, '\'', "''");
 	sb_printf(b, "'");
 }
 
@@ -70,18 +100,27 @@ static void slug(const char *name, char *out, size_t len)
 		snprintf(out, len, "chart");
 }
 
-/* One TSV field: numbers as numbers, text without tabs or newlines. */
+/* A number as gnuplot reads it back; false for Inf and NaN, which it
+ * would read as the names inf and nan. */
+static bool format_number(lua_State *L, int idx, char *num, size_t len)
+{
+	if (lua_isinteger(L, idx)) {
+		snprintf(num, len, "%lld", (long long)lua_tointeger(L, idx));
+		return true;
+	}
+	snprintf(num, len, "%.12g", lua_tonumber(L, idx));
+	return isfinite(lua_tonumber(L, idx));
+}
+
+/* One TSV field: numbers as numbers (NaN for what is not one: Inf, NaN, nil
+ * and the like, which gnuplot skips), text without tabs or newlines. */
 static void add_field(lua_State *L, struct strbuf *b, int idx)
 {
 	char num[64];
 
 	switch (lua_type(L, idx)) {
 	case LUA_TNUMBER:
-		if (lua_isinteger(L, idx))
-			snprintf(num, sizeof(num), "%lld", (long long)lua_tointeger(L, idx));
-		else
-			snprintf(num, sizeof(num), "%.12g", lua_tonumber(L, idx));
-		sb_printf(b, "%s", num);
+		sb_printf(b, "%s", format_number(L, idx, num, sizeof(num)) ? num : "NaN");
 		break;
 	case LUA_TBOOLEAN:
 		sb_printf(b, "%c", lua_toboolean(L, idx) ? '1' : '0');
@@ -90,9 +129,7 @@ static void add_field(lua_State *L, struct strbuf *b, int idx)
 		size_t n;
 		const char *s = lua_tolstring(L, idx, &n);
 
-		/* a double quote would start a quoted field for gnuplot */
-		for (size_t i = 0; i < n; i++)
-			sb_printf(b, "%c", (unsigned char)s[i] < 0x20 ? ' ' : s[i] == '"' ? '\'' : s[i]);
+		add_text(b, s, n, '"', "'");	/* '"' would start a quoted field */
 		break;
 	}
 	default:
@@ -190,18 +227,36 @@ static void build_tsv(lua_State *L, int spec, struct strbuf *b, int *nseries)
 	lua_pop(L, 2);	/* columns, series */
 }
 
-static void add_value(lua_State *L, struct strbuf *b, int idx)
+/* A value in the script, as data: a string quoted, a finite number, a
+ * boolean as 1 or 0; nil as ''. Anything else (Inf, NaN, a function, a
+ * table) is refused, naming `what` (a title, an args key). */
+static void add_value(lua_State *L, struct strbuf *b, int idx, const char *what)
 {
+	char num[64];
 	size_t n;
 	const char *s;
 
-	if (lua_type(L, idx) == LUA_TNUMBER || lua_type(L, idx) == LUA_TBOOLEAN) {
-		add_field(L, b, idx);
-		return;
+	switch (lua_type(L, idx)) {
+	case LUA_TNUMBER:
+		if (!format_number(L, idx, num, sizeof(num)))
+			luaL_error(L, "report.chart: %s is %s: give a finite number (a missing value "
+				   "as nil, or leave the key out)", what, num);
+		sb_printf(b, "%s", num);
+		break;
+	case LUA_TBOOLEAN:
+		sb_printf(b, "%c", lua_toboolean(L, idx) ? '1' : '0');
+		break;
+	case LUA_TSTRING:
+		s = lua_tolstring(L, idx, &n);
+		report_gp_quote(b, s, n);
+		break;
+	case LUA_TNIL:
+		sb_printf(b, "%s", "''");
+		break;
+	default:
+		luaL_error(L, "report.chart: %s is a %s: give a number, a string or a boolean",
+			   what, luaL_typename(L, idx));
 	}
-	s = luaL_tolstring(L, idx, &n);
-	lua_pop(L, 1);
-	report_gp_quote(b, s, n);
 }
 
 /* name[n] = [v1, v2...] from the series' field `key`. */
@@ -215,12 +270,15 @@ static void add_series_array(lua_State *L, struct strbuf *b, int ser, int n, con
 	for (int i = 1; i <= (n > 0 ? n : 1); i++) {
 		if (i > 1)
 			sb_printf(b, "%s", ", ");
+		char what[64];
+
 		lua_geti(L, ser, i);
 		if (lua_istable(L, -1))
 			lua_getfield(L, -1, key);
 		else
 			lua_pushnil(L);
-		add_value(L, b, -1);
+		snprintf(what, sizeof(what), "series %d's %s", i, key);
+		add_value(L, b, -1, what);
 		lua_pop(L, 2);
 	}
 	sb_printf(b, "%s", "]\n");
@@ -304,9 +362,10 @@ static const char log_tics_125[] =
 	"hi125(v) = (m125 = v * 1.0 / dec125(v), (m125 <= 1 + 1e-9 ? 1 : m125 <= 2 + 1e-9 ? 2 : "
 	"m125 <= 5 + 1e-9 ? 5 : 10) * dec125(v) * (1 + 1e-6))\n";
 
+/* A name gnuplot reads as one identifier (it keeps 50 characters). */
 static bool ident_ok(const char *k)
 {
-	if (!((*k >= 'a' && *k <= 'z') || *k == '_'))
+	if (!((*k >= 'a' && *k <= 'z') || *k == '_') || strlen(k) > 50)
 		return false;
 	return k[strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_")] == '\0';
 }
@@ -316,52 +375,70 @@ static int key_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* args = { key = number|string|boolean|{array} } as gnuplot variables, in
- * the order of their names (a table's own order changes from run to run,
- * and so would the same report's scripts) */
+/* The args' keys, checked, sorted (a table's own order changes from run to
+ * run, and so would the same report's scripts); the array is on the stack. */
+static const char **args_keys(lua_State *L, int args, size_t *n)
+{
+	const char **keys;
+	const char *why;
+
+	*n = 0;
+	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1))
+		(*n)++;
+	keys = lua_newuserdatauv(L, (*n ? *n : 1) * sizeof(*keys), 0);	/* freed by the GC */
+	*n = 0;
+	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+
+		if (!ident_ok(k))
+			luaL_error(L, "report.chart: args key '%s' is not a gnuplot name "
+				   "([a-z_][a-z0-9_]*, at most 50 characters)", k);
+		if ((why = gnuplot_reserved(k))) {
+			luaL_where(L, 1);
+			report_refuse(L, "%sreport.chart: args key '%s' is %s: a report's args may "
+				      "not define it", lua_tostring(L, -1), k, why);
+		}
+		keys[(*n)++] = k;	/* the table's key: alive while args is */
+	}
+	qsort(keys, *n, sizeof(*keys), key_cmp);
+	return keys;
+}
+
+/* args = { key = number|string|boolean|{array of them} } as gnuplot
+ * variables, written before the template and after every name hbatest sets
+ * (which no key may be). */
 static void add_args(lua_State *L, struct strbuf *b, int spec)
 {
 	int args = (lua_getfield(L, spec, "args"), lua_gettop(L));
 	const char **keys;
-	size_t n = 0;
+	char what[96];
+	size_t n;
 
 	if (!lua_istable(L, args)) {
 		lua_pop(L, 1);
 		return;
 	}
-	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1))
-		n++;
-	keys = lua_newuserdatauv(L, (n ? n : 1) * sizeof(*keys), 0);	/* freed by the GC */
-	n = 0;
-	for (lua_pushnil(L); lua_next(L, args); lua_pop(L, 1)) {
-		const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-
-		if (!ident_ok(k))
-			luaL_error(L, "report.chart: args key '%s' is not a gnuplot name ([a-z_][a-z0-9_]*)", k);
-		keys[n++] = k;	/* the table's key: alive while args is */
-	}
-	qsort(keys, n, sizeof(*keys), key_cmp);
+	keys = args_keys(L, args, &n);
 	for (size_t j = 0; j < n; j++) {
 		const char *k = keys[j];
 
-		lua_getfield(L, args, k);
-		if (lua_istable(L, -1)) {
-			lua_Integer len = luaL_len(L, -1);
-			char head[128];
+		lua_pushstring(L, k);
+		if (lua_rawget(L, args) == LUA_TTABLE) {
+			lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
 
-			snprintf(head, sizeof(head), "array %s[%lld] = [", k, (long long)(len ? len : 1));
-			sb_printf(b, "%s", head);
+			sb_printf(b, "array %s[%lld] = [", k, (long long)(len ? len : 1));
 			for (lua_Integer i = 1; i <= (len ? len : 1); i++) {
 				sb_printf(b, "%s", i > 1 ? ", " : "");
-				lua_geti(L, -1, i);
-				add_value(L, b, -1);
+				lua_rawgeti(L, -1, i);
+				snprintf(what, sizeof(what), "args key '%s' [%lld]", k, (long long)i);
+				add_value(L, b, -1, what);
 				lua_pop(L, 1);
 			}
 			sb_printf(b, "%s", "]\n");
 		} else {
-			sb_printf(b, "%s", k);
-			sb_printf(b, "%s", " = ");
-			add_value(L, b, -1);
+			sb_printf(b, "%s = ", k);
+			snprintf(what, sizeof(what), "args key '%s'", k);
+			add_value(L, b, -1, what);
 			sb_printf(b, "%c", '\n');
 		}
 		lua_pop(L, 1);
@@ -406,7 +483,7 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	sb_printf(b, "%s", line);
 	sb_printf(b, "%s", "chart_title = ");
 	lua_getfield(L, spec, "title");
-	add_value(L, b, -1);
+	add_value(L, b, -1, "the title");
 	lua_pop(L, 1);
 	sb_printf(b, "%c", '\n');
 	add_series_array(L, b, ser, nseries, "titles", "title");
@@ -422,23 +499,25 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	sb_printf(b, "%s", "\nunset output\n}\n");
 }
 
-/* Pushes the template's text (Lua owns it) and returns it. */
+/* Pushes the template's text (Lua owns it) and returns it, checked. */
 static const char *read_template(lua_State *L, const char *name, size_t *n)
 {
 	struct report *r = report_of(L);
-	char rel[300], path[PATH_MAX];
-	char *body;
+	char rel[300], path[PATH_MAX], why[512];
+	const char *body;
 
 	snprintf(rel, sizeof(rel), "gnuplot/%s.gp", name);
 	if (strchr(name, '/') || !report_path_ok(rel) ||
 	    !report_find_asset(r, rel, path, sizeof(path)))
 		luaL_error(L, "report.chart: no template '%s' (reports/gnuplot/%s.gp)", name, name);
-	body = util_read_file(path, n);
-	if (!body)
-		luaL_error(L, "cannot read template '%s': %s", path, strerror(errno));
-	lua_pushlstring(L, body, *n);
-	free(body);
-	return lua_tostring(L, -1);
+	report_push_file(L, path, GNUPLOT_TEMPLATE_MAX + 1);	/* (+1: the check says how big) */
+	body = lua_tolstring(L, -1, n);
+	if (gnuplot_check_template(body, *n, why, sizeof(why)) < 0) {
+		luaL_where(L, 1);
+		report_refuse(L, "%sreport.chart: template '%s' is refused: %s:%s", lua_tostring(L, -1),
+			      name, path, why);
+	}
+	return body;
 }
 
 static void push_result(lua_State *L, struct report *r, const char *base, const char *embed)
@@ -469,6 +548,7 @@ int report_l_chart(lua_State *L)
 	int nseries = 0;
 	size_t bodylen;
 	const char *body;
+	uint64_t t0;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
@@ -492,8 +572,10 @@ int report_l_chart(lua_State *L)
 	report_write_file(L, rel, gp->s ? gp->s : "", gp->len);
 
 	snprintf(rel, sizeof(rel), "%s.gp", base);
+	t0 = util_now_ns();
 	if (r->o->gp && gnuplot_start(r->o->gp, rel, err, sizeof(err)) < 0)
 		return luaL_error(L, "%s", err);
+	r->lim->hook_ns += util_now_ns() - t0;	/* a wait for gnuplot: not the program's time */
 	push_result(L, r, base, embed);
 	return 1;
 }

@@ -8,6 +8,8 @@
 #include "store/report.h"
 #include "base/util.h"
 
+#define REPORT_VALUE_MAX (64 << 20)	/* bytes of one value or row */
+
 /* Reading is all a report may do (db_action_reads). */
 static int report_authorize(void *ctx, int action, const char *a, const char *b,
 			    const char *dbname, const char *trigger)
@@ -25,7 +27,15 @@ int db_report_open(struct db *db, const char *path, char *err, size_t len)
 	if (rc < 0)
 		return rc;
 	sqlite3_set_authorizer(db->h, report_authorize, NULL);
+	/* no value a report reads is near this; a query that builds one (a
+	 * recursive group_concat) stops here, not at SQLite's 1 GB */
+	sqlite3_limit(db->h, SQLITE_LIMIT_LENGTH, REPORT_VALUE_MAX);
 	return 0;
+}
+
+void db_report_set_progress(struct db *db, int (*fn)(void *ctx), void *ctx)
+{
+	sqlite3_progress_handler(db->h, fn ? 10000 : 0, fn, ctx);
 }
 
 static void bind_params(sqlite3_stmt *st, const struct db_value *p, int n)
@@ -47,9 +57,22 @@ static void bind_params(sqlite3_stmt *st, const struct db_value *p, int n)
 	}
 }
 
-static void column_value(sqlite3_stmt *st, int c, struct db_value *v)
+/* SQLite's affinity rules for a declared type ("INTEGER", "VARCHAR(8)"). */
+static enum db_type decl_affinity(const char *decl)
+{
+	if (!decl || !*decl || strcasestr(decl, "BLOB"))
+		return DB_NULL;
+	if (strcasestr(decl, "INT"))
+		return DB_INT;
+	if (strcasestr(decl, "CHAR") || strcasestr(decl, "CLOB") || strcasestr(decl, "TEXT"))
+		return DB_TEXT;
+	return DB_REAL;	/* REAL, FLOAT, DOUBLE, NUMERIC... */
+}
+
+static void column_value(sqlite3_stmt *st, int c, enum db_type decl, struct db_value *v)
 {
 	memset(v, 0, sizeof(*v));
+	v->decl = decl;
 	switch (sqlite3_column_type(st, c)) {
 	case SQLITE_INTEGER:
 		v->type = DB_INT;
@@ -76,21 +99,26 @@ static int each_row(sqlite3_stmt *st, db_row_fn fn, void *ctx)
 	int ncols = sqlite3_column_count(st), rc, stop = 0;
 	const char **names = calloc((size_t)ncols + 1, sizeof(*names));
 	struct db_value *vals = calloc((size_t)ncols + 1, sizeof(*vals));
+	enum db_type *decl = calloc((size_t)ncols + 1, sizeof(*decl));
 
-	if (!names || !vals) {
+	if (!names || !vals || !decl) {
 		free(names);
 		free(vals);
+		free(decl);
 		return -ENOMEM;
 	}
-	for (int c = 0; c < ncols; c++)
+	for (int c = 0; c < ncols; c++) {
 		names[c] = sqlite3_column_name(st, c);
+		decl[c] = decl_affinity(sqlite3_column_decltype(st, c));
+	}
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int c = 0; c < ncols; c++)
-			column_value(st, c, &vals[c]);
+			column_value(st, c, decl[c], &vals[c]);
 		stop = fn(ctx, ncols, names, vals);
 	}
 	free(names);
 	free(vals);
+	free(decl);
 	if (stop)
 		return stop;
 	return rc == SQLITE_DONE ? 0 : -EIO;

@@ -16,6 +16,10 @@ struct db_value {
 	double d;
 	const char *s;		/* DB_TEXT: valid during the callback only */
 	size_t len;
+	/* A result: what its column's declared type holds (SQLite's affinity):
+	 * DB_INT or DB_REAL for numbers, DB_TEXT; DB_NULL when it has none (an
+	 * expression, BLOB). A value of another type was put there by hand. */
+	enum db_type decl;
 };
 
 /* Called once per result row; a non-zero return stops the query with it. */
@@ -29,6 +33,9 @@ int db_report_open(struct db *db, const char *path, char *err, size_t len);
  * non-zero return, or -EINVAL/-EIO with err naming the database. */
 int db_report_query(struct db *db, const char *sql, const struct db_value *params,
 		    int nparams, db_row_fn fn, void *ctx, char *err, size_t len);
+/* fn(ctx) is called every few thousand steps of a query; a non-zero return
+ * stops it (the query fails as interrupted). fn NULL: none. */
+void db_report_set_progress(struct db *db, int (*fn)(void *ctx), void *ctx);
 /* The state a person reads: the status, or 'interrupted' for a 'running' run
  * whose process is gone. 0 or -errno with err. */
 int db_report_run_state(struct db *db, int64_t run_id, char *state, size_t statelen,

@@ -640,6 +640,34 @@ m core/base/csvlines.h '	if (k >= l->nf)
 		return "";' \
 	'tests/fuzz_smoke.t' 'a short Iometer PROCESSOR row read past its end (a segfault found by the fuzz target)'
 
+# --- issue 32: report (templates are data, text as UTF-8, values a database holds) ---
+m core/report/report_chart.c '		if ((why = gnuplot_reserved(k))) {' '		if (0 && (why = gnuplot_reserved(k))) {' \
+	'tests/report_template.t' 'args may redefine datafile: a template'"'"'s "< touch marker" runs'
+m core/report/report_chart.c '	if (gnuplot_check_template(body, *n, why, sizeof(why)) < 0) {' '	if (0) {' \
+	'tests/report_template.t' 'a gnuplot template beside a report program is not checked: its system() runs'
+m core/report/gnuplot_check.c '	if ((functions && e > k && has_dummy(c, k, e)) || numeric_only(c, k, e))' \
+	'	if (e >= k || numeric_only(c, k, e))' \
+	'unit/gnuplot_check tests/report_template.t' 'any plot source passes: plot "< cmd" runs the command'
+m core/report/gnuplot_check.c '		if (is_word(c, k, "system"))' '		if (0)' \
+	'unit/gnuplot_check' 'system() inside an expression (v = system(...)) passes'
+m core/report/report_chart.c "	add_text(b, s, n, '\\'', \"''\");" '	add_text(b, s, n, 0, NULL);' \
+	'tests/report_template.t' 'a quote in a label ends its gnuplot string: the rest runs as commands'
+m core/report/report_chart.c '		if (!format_number(L, idx, num, sizeof(num)))' '		if (0)' \
+	'tests/report_template.t' 'an args value of Inf written as inf, a name gnuplot does not know'
+m core/report/report.c '			report_push_utf8(L, v[c].s, v[c].len);' '			lua_pushlstring(L, v[c].s, v[c].len);' \
+	'tests/report_text.t' 'text from the database shown as it is: the page is no UTF-8'
+m core/report/report_chart.c '		if (!len || report_nonchar(p + i, len)) {' '		if (report_nonchar(p + i, len)) {' \
+	'tests/report_text.t' 'a byte that is not UTF-8 in a chart'"'"'s text written as it is: its SVG is no XML'
+m core/report/report.c '			if (!isfinite(v[c].d)) {' '			if (0) {' \
+	'tests/report_values.t' 'Inf from the database read as a number, unsaid'
+m core/store/report.c '		decl[c] = decl_affinity(sqlite3_column_decltype(st, c));' '		decl[c] = DB_NULL;' \
+	'tests/report_values.t' 'text in a column of numbers read as text, unsaid'
+m reports/review.lua '  if CHARTED[st.axis] and not compare.axis_x(st.axis, st.axis_value) then' '  if false then' \
+	'tests/report_values.t' 'a step whose OIO is no number stays on the sweep: the report dies comparing nil'
+m reports/hist.lua "       json_each(CASE WHEN json_valid(h.counts) AND json_type(h.counts) = 'array'" \
+	"       json_each(CASE WHEN 1 OR json_valid(h.counts) AND json_type(h.counts) = 'array'" \
+	'tests/report_values.t' 'a histogram that is not JSON fails the whole report (malformed JSON)'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 
 # --- issue 32: Iometer import (items 6, 12, 13, 17, 3)
