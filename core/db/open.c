@@ -429,8 +429,9 @@ bool db_action_reads(int action, const char *a, const char *b)
 	case SQLITE_READ:
 	case SQLITE_RECURSIVE:
 		return true;
-	case SQLITE_FUNCTION:	/* b: its name; fts3_tokenizer registers a pointer */
-		return !b || strcasecmp(b, "fts3_tokenizer");
+	case SQLITE_FUNCTION:	/* b: its name; fts3_tokenizer registers a pointer,
+				 * load_extension loads a library */
+		return !b || (strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extension"));
 	case SQLITE_UPDATE:
 		return a && !strcmp(a, "sqlite_master");
 	default:

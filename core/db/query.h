@@ -14,6 +14,8 @@ struct db_query {
 	int version;		/* its schema version */
 	char denied[200];	/* what the authorizer refused, for the message */
 	bool pragma_reads;	/* the statement is a PRAGMA of those that read */
+	bool denied_internal;	/* denied names a write of SQLite's own tables */
+	char *pragmas;		/* ",name,...,": SQLite's pragmas (pragma_NAME tables) */
 };
 
 /* --param NAME=VALUE: bound to :NAME, $NAME or @NAME; used once bound. */

@@ -572,6 +572,15 @@ m scripts/dev/bench-summary.sh '			else if (verdict == "met" && (r[j] <= 0.99 ||
 	'			else if (0)' \
 	'tests/bench_summary.t' 'a sampler figure met by its median alone, the interval of -2 % to +2 % unsaid'
 
+# --- issue 32: database (db): FIFOs, a full file system, sql refusals ----------
+m core/db/query.c '	if (action == SQLITE_READ && pragma_table_acts(q, a)) {' '	if (0) {' \
+	'tests/sql.t' 'pragma_optimize read as a table: refused only once it runs, after the header'
+m core/db/open.c '(strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extension"))' \
+	'strcasecmp(b, "fts3_tokenizer")' \
+	'tests/sql.t' 'load_extension() refused by SQLite as it runs (exit 1, after the header)'
+m core/db/query.c '	if (q->denied[0] && !(named && q->denied_internal))' '	if (q->denied[0])' \
+	'tests/sql.t' 'ANALYZE refused as the CREATE of sqlite_stat1'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
