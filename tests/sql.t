@@ -2,7 +2,8 @@
 # hbatest sql: a statement that would write (or several statements) is refused
 # with exit 2 before any output, naming what it would do (a function that
 # loads a library, a pragma that acts read as a table, ANALYZE), and the
-# database stays byte-identical; parameters are named and
+# database stays byte-identical; Ctrl-C, SIGTERM and | head leave no -wal or
+# -shm; parameters are named and
 # checked; CSV, TSV and JSON carry every value exactly (parsed back by Python's
 # csv and json and compared with the database read by Python's sqlite3); the
 # table is aligned; each saved query returns the rows computed here from the
@@ -378,6 +379,30 @@ like "$(cat "$TMP/err")" "--param group=nosuch: no step group 'nosuch' in runs L
 sql "SELECT :group AS g" --param "group=4k randread"; is "$?$(tail -1 "$TMP/out")" "04k randread" "group= that a run has is bound as given"
 "$HB" sql --db "$DB" oio-sweep --format json >/dev/null 2>"$TMP/err"; is $? 2 "a saved query without its parameter: exit 2"
 like "$(cat "$TMP/err")" "no value for parameter ':run'" "naming it"
+# --- Ctrl-C, SIGTERM, | head: the query stops, the database is closed, and
+# the -wal and -shm its read-only connection made are removed
+endless="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
+# wait_exit PID: its status in $rc; SIGKILL after 60 s (a guard, not a measure)
+wait_exit() {
+	for _ in $(seq 600); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"; rc=$?
+}
+for sig in INT TERM; do
+	rm -f "$TMP/endless"
+	"$HB" sql --db "$DB" "$endless" >"$TMP/endless" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 300); do [ -s "$TMP/endless" ] && break; sleep 0.1; done
+	[ -s "$TMP/endless" ] && [ -e "$DB-shm" ]; ok $? "SIG$sig: while the query runs, rows come and its -shm is there"
+	kill -$sig $pid; wait_exit $pid
+	is "$rc" 130 "SIG$sig: exit 130"
+	like "$(cat "$TMP/err")" "interrupted \(signal\): the query on '.*' stopped" "SIG$sig: said on stderr"
+	[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "SIG$sig: no -wal or -shm left"
+done
+"$HB" sql --db "$DB" "$endless" 2>"$TMP/err" | head -1 >/dev/null
+is "${PIPESTATUS[0]}" 141 "| head: the query ends with the status of a closed pipe (141)"
+is "$(cat "$TMP/err")" "" "| head: nothing said on stderr"
+[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "| head: no -wal or -shm left"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$hash" "the database is byte-identical after every query"
 
 done_testing

@@ -384,3 +384,8 @@ int db_query_group_known(struct db_query *q, const char *group, const char *run_
 		strcpy(groups + len - 4, "...");
 	return rc == SQLITE_DONE ? found : -EIO;
 }
+
+void db_query_stop_when(struct db_query *q, int (*stop)(void *), void *arg)
+{
+	sqlite3_progress_handler(q->db.h, 1000, stop, arg);
+}

@@ -52,4 +52,9 @@ int db_query_bind(sqlite3_stmt *st, struct db_param *p, int n, char *err, size_t
 int db_query_group_known(struct db_query *q, const char *group, const char *run_ids,
 			 char *groups, size_t len);
 
+/* While rows are stepped, stop(arg) is asked every few thousand SQLite
+ * instructions; when it returns non-zero the statement ends with
+ * SQLITE_INTERRUPT (a signal, a closed pipe: the connection is then closed
+ * as usual, and its side files removed). */
+void db_query_stop_when(struct db_query *q, int (*stop)(void *), void *arg);
 #endif

@@ -580,6 +580,8 @@ m core/db/open.c '(strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extens
 	'tests/sql.t' 'load_extension() refused by SQLite as it runs (exit 1, after the header)'
 m core/db/query.c '	if (q->denied[0] && !(named && q->denied_internal))' '	if (q->denied[0])' \
 	'tests/sql.t' 'ANALYZE refused as the CREATE of sqlite_stat1'
+m core/cmd/sql.c '	db_query_stop_when(&q, query_stopped, NULL);' '' \
+	'tests/sql.t' 'a signal or a closed pipe does not stop a query: its -wal and -shm are left'
 
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
