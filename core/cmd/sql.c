@@ -414,10 +414,12 @@ static int sql_list_saved(void)
 	qsort(l.v, l.n, sizeof(*l.v), saved_cmp);
 	printf("saved queries (hbatest sql NAME [--param NAME=VALUE]...):\n");
 	for (size_t i = 0; i < l.n; i++) {
-		char *text = util_read_file(l.v[i].path, NULL);
-		char desc[256], params[256];
+		char desc[256], params[256], err[PATH_MAX + 64];
+		char *text = db_query_read_file(l.v[i].path, err, sizeof(err));
 
 		saved_header(text ? text : "", desc, sizeof(desc), params, sizeof(params));
+		if (!text)
+			snprintf(desc, sizeof(desc), "(not read: %.200s)", err);
 		printf("  %-14s %s\n", l.v[i].name, desc);
 		if (*params)
 			printf("  %-14s %s\n", "", params);
@@ -430,7 +432,7 @@ static int sql_list_saved(void)
 int cmd_sql(int argc, char **argv)
 {
 	struct sql_args a;
-	char path[PATH_MAX], rel[NAME_MAX + 1];
+	char path[PATH_MAX], rel[NAME_MAX + 1], err[PATH_MAX + 64];
 	bool found;
 	char *text;
 	int rc;
@@ -455,9 +457,9 @@ int cmd_sql(int argc, char **argv)
 			  "is one argument: hbatest sql \"SELECT ...\")", a.query);
 		return EXIT_USAGE;
 	}
-	text = util_read_file(path, NULL);
+	text = db_query_read_file(path, err, sizeof(err));
 	if (!text) {
-		log_error("cannot read '%s': %s", path, strerror(errno));
+		log_error("saved query '%s': %s", a.query, err);
 		return EXIT_FAILED;
 	}
 	if (sql_is_empty(text)) {

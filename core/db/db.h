@@ -173,4 +173,17 @@ sqlite3_stmt *db_prep(struct db *db, const char *sql);
 /* Default database path: $HBATEST_DB or ./hbatest.db */
 const char *db_default_path(void);
 
+/* fs.c: the database's file and its file system. */
+/* "a FIFO", "a folder", "a block device"... for a message. */
+const char *db_file_kind(mode_t mode);
+/* Is path (symlinks followed) a regular file? 0; -errno when it cannot be
+ * looked at (-ENOENT: none); -EINVAL with "'x.db' is a FIFO, not WHAT" in
+ * err ("a database file"): a FIFO would block the open, and a device or
+ * folder is no database. */
+int db_file_check(const char *path, const char *what, char *err, size_t errlen);
+/* Before SQLite opens path as a database: 0, or -errno with err saying
+ * why not: not a regular file (db_file_check), or, when it must exist,
+ * "no database 'x.db' (run a plan first, or give --db FILE)". */
+int db_path_ready(const char *path, bool must_exist, char *err, size_t errlen);
+
 #endif

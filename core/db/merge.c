@@ -481,6 +481,9 @@ int db_merge(struct db *out, const char *in, struct db_merge_counts *n, char *er
 	int rc;
 
 	memset(n, 0, sizeof(*n));
+	rc = db_file_check(in, "a database file", err, len);
+	if (rc == -EINVAL)	/* a FIFO would block the ATTACH */
+		return rc;
 	rc = merge_connect(&w, out, err, len);
 	if (rc)
 		return rc;

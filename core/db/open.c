@@ -373,10 +373,8 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 			 "when hbatest ends: give a file (./:memory: for one named so)");
 		goto fail;
 	}
-	if (!create && access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+	if (db_path_ready(path, !create, err, len) < 0)
 		goto fail;
-	}
 	if ((v = open_handle(db, path, flags, err, len)) < 0 || db_check(db, false, err, len))
 		goto fail;
 	/* an older file is migrated before anything changes it, even its
@@ -446,10 +444,8 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 	memset(db, 0, sizeof(*db));
 	db->path = strdup(path);
 	db->readonly = true;
-	if (access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+	if (db_path_ready(path, true, err, len) < 0)
 		goto fail;
-	}
 	/* not SQLITE_OPEN_READONLY: a read-only connection cannot remove the
 	 * -wal and -shm files on close and leaves them behind; query_only
 	 * refuses every write instead (a write-protected file opens read-only;

@@ -4,11 +4,13 @@
  * reading (ATTACH, a PRAGMA that sets, a write of any kind), so a refused
  * statement never starts. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/query.h"
@@ -179,10 +181,8 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 	memset(q, 0, sizeof(*q));
 	q->db.path = strdup(path);
 	q->db.readonly = true;
-	if (access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+	if (db_path_ready(path, true, err, len) < 0)
 		goto fail;
-	}
 	snprintf(wal, sizeof(wal), "%s-wal", path);
 	q->tidy = access(wal, F_OK) != 0;
 	if ((v = db_open_read(&q->db, path, SQLITE_OPEN_READONLY, err, len)) < 0)
@@ -388,4 +388,65 @@ int db_query_group_known(struct db_query *q, const char *group, const char *run_
 void db_query_stop_when(struct db_query *q, int (*stop)(void *), void *arg)
 {
 	sqlite3_progress_handler(q->db.h, 1000, stop, arg);
+}
+
+/* The whole of fd, NUL-terminated: NULL with errno on failure. */
+static char *read_all(int fd, size_t size_hint)
+{
+	size_t cap = size_hint + 1, n = 0;
+	char *text = malloc(cap), *more;
+	ssize_t got;
+
+	while (text) {
+		if (n + 1 == cap) {
+			more = realloc(text, cap *= 2);
+			if (!more)
+				break;
+			text = more;
+		}
+		got = read(fd, text + n, cap - n - 1);
+		if (got == 0) {
+			text[n] = '\0';
+			return text;
+		}
+		if (got < 0 && errno != EINTR)
+			break;
+		n += got > 0 ? (size_t)got : 0;
+	}
+	free(text);
+	return NULL;
+}
+
+char *db_query_read_file(const char *path, char *err, size_t len)
+{
+	struct stat sb;
+	char *text;
+	int fd, e;
+
+	/* looked at before it is opened (opening a device may act on it), and
+	 * opened without blocking and looked at again: a FIFO put there since */
+	if (stat(path, &sb) != 0)
+		goto failed;
+	if (!S_ISREG(sb.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		goto failed;
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		close(fd);
+		goto not_regular;
+	}
+	text = read_all(fd, (size_t)sb.st_size);
+	e = errno;
+	close(fd);
+	if (text)
+		return text;
+	errno = e;
+failed:
+	snprintf(err, len, "cannot read '%s': %s", path, strerror(errno));
+	return NULL;
+not_regular:
+	snprintf(err, len, "'%s' is %s, not a query file", path, db_file_kind(sb.st_mode));
+	errno = EINVAL;
+	return NULL;
 }

@@ -57,4 +57,10 @@ int db_query_group_known(struct db_query *q, const char *group, const char *run_
  * SQLITE_INTERRUPT (a signal, a closed pipe: the connection is then closed
  * as usual, and its side files removed). */
 void db_query_stop_when(struct db_query *q, int (*stop)(void *), void *arg);
+/* A saved query's text (NUL-terminated, to free), read only from a regular
+ * file: a FIFO or a device is refused unopened ("'q/x.sql' is a FIFO, not
+ * a query file"), one put there meanwhile unread. NULL with errno and err
+ * naming path. */
+char *db_query_read_file(const char *path, char *err, size_t len);
+
 #endif

@@ -573,6 +573,15 @@ m scripts/dev/bench-summary.sh '			else if (verdict == "met" && (r[j] <= 0.99 ||
 	'tests/bench_summary.t' 'a sampler figure met by its median alone, the interval of -2 % to +2 % unsaid'
 
 # --- issue 32: database (db): FIFOs, a full file system, sql refusals ----------
+m core/db/fs.c '	if (S_ISREG(sb.st_mode))
+		return 0;' '	if (1)
+		return 0;' \
+	'tests/db_hostile.t' 'a FIFO given as --db or a merge input is opened (and blocks)'
+m core/db/query.c '	if (!S_ISREG(sb.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);' \
+	'	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);' \
+	'tests/db_hostile.t' 'a saved query opened as any file: a FIFO blocks sql --list and sql NAME'
 m core/db/query.c '	if (action == SQLITE_READ && pragma_table_acts(q, a)) {' '	if (0) {' \
 	'tests/sql.t' 'pragma_optimize read as a table: refused only once it runs, after the header'
 m core/db/open.c '(strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extension"))' \
