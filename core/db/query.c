@@ -1,8 +1,9 @@
 /* SQL from the command line, read-only three times over: the file is opened
- * SQLITE_OPEN_READONLY (immutable where no -shm can be made), the connection
- * is query_only, and an authorizer refuses at prepare time anything but
- * reading (ATTACH, a PRAGMA that sets, a write of any kind), so a refused
- * statement never starts. */
+ * SQLITE_OPEN_READONLY (immutable where no -shm can be made; read-write
+ * without a -shm where its file system is full: db_open_read), the
+ * connection is query_only, and an authorizer refuses at prepare time
+ * anything but reading (ATTACH, a PRAGMA that sets, a write of any kind), so
+ * a refused statement never starts. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -221,7 +222,7 @@ static void remove_wal(const char *path)
 void db_query_close(struct db_query *q)
 {
 	char *path = q->db.path ? strdup(q->db.path) : NULL;
-	bool tidy = q->tidy && q->db.h && path;
+	bool tidy = q->tidy && q->db.h && !q->db.shm_off && path;	/* shm_off: none made */
 
 	db_close(&q->db);	/* with its path: a moved file's side files go too */
 	free(q->pragmas);

@@ -582,6 +582,10 @@ m core/db/query.c '	if (!S_ISREG(sb.st_mode))
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);' \
 	'	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);' \
 	'tests/db_hostile.t' 'a saved query opened as any file: a FIFO blocks sql --list and sql NAME'
+m core/db/fs.c '	vfs->xSetSystemCall(vfs, "mmap", (sqlite3_syscall_ptr)shm_mmap);' '' \
+	'tests/fullfs.t' 'the -shm mapped with holes: SIGBUS on a full file system with 1 KiB blocks'
+m core/db/open.c '	if (v < 0 && db_full(db->h)) {' '	if (0) {' \
+	'tests/fullfs.t' 'a read on a full file system fails instead of reading without a -shm'
 m core/db/query.c '	if (action == SQLITE_READ && pragma_table_acts(q, a)) {' '	if (0) {' \
 	'tests/sql.t' 'pragma_optimize read as a table: refused only once it runs, after the header'
 m core/db/open.c '(strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extension"))' \
