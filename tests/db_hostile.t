@@ -14,8 +14,9 @@ printf 'hb.run{ name = "n", engine = "null", targets = "v", duration = 1 }\n' > 
 "$HB" run tiny.lua --db r.db -q 2>>stderr; ok $? "a database with a run"
 
 # hb ARGS...: in a time box, so that an open that blocks fails the test
-# instead of holding it (minutes: a guard, not a measurement)
-hb() { timeout 30 "$HB" "$@" >out 2>err; }
+# instead of holding it (30 s: a guard, not a measurement; then SIGKILL, as
+# sql catches SIGTERM and SQLite retries an open a signal interrupts)
+hb() { timeout -k 5 30 "$HB" "$@" >out 2>err; }
 
 for db in fifo.db:FIFO folder.db:folder link.db:FIFO /dev/null:"character device"; do
 	path=${db%%:*} kind=${db#*:} bad=""
