@@ -399,7 +399,7 @@ for sig in INT TERM; do
 	like "$(cat "$TMP/err")" "interrupted \(signal\): the query on '.*' stopped" "SIG$sig: said on stderr"
 	[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "SIG$sig: no -wal or -shm left"
 done
-"$HB" sql --db "$DB" "$endless" 2>"$TMP/err" | head -1 >/dev/null
+timeout -k 5 60 "$HB" sql --db "$DB" "$endless" 2>"$TMP/err" | head -1 >/dev/null	# a guard
 is "${PIPESTATUS[0]}" 141 "| head: the query ends with the status of a closed pipe (141)"
 is "$(cat "$TMP/err")" "" "| head: nothing said on stderr"
 [ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "| head: no -wal or -shm left"
