@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # hbatest sql: a statement that would write (or several statements) is refused
-# with exit 2 and the database stays byte-identical; parameters are named and
+# with exit 2 before any output, naming what it would do (a function that
+# loads a library, a pragma that acts read as a table, ANALYZE), and the
+# database stays byte-identical; Ctrl-C, SIGTERM and | head leave no -wal or
+# -shm; parameters are named and
 # checked; CSV, TSV and JSON carry every value exactly (parsed back by Python's
 # csv and json and compared with the database read by Python's sqlite3); the
 # table is aligned; each saved query returns the rows computed here from the
@@ -66,6 +69,35 @@ like "$(cat "$TMP/err")" "one statement at a time \(another starts at 'SELECT 2'
 [ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ] && [ ! -e "$TMP/copy.db" ] && [ ! -e "other.db" ]
 ok $? "no -wal, -shm, copy or attached file left behind"
 sql "PRAGMA table_info(runs)"; ok $? "a PRAGMA that reads is allowed"
+# refused when prepared, before any output, exit 2, naming what it is: a
+# function that loads code, a pragma that acts read as a table-valued
+# function (it would run when the statement starts), ANALYZE (whose first
+# action is creating sqlite_stat1: not a CREATE the user wrote)
+bad=""
+while IFS='|' read -r stmt want; do
+	sql "$stmt"; rc=$?
+	if [ $rc != 2 ] || [ -s "$TMP/out" ] || ! grep -qF "refused: $want" "$TMP/err"; then
+		bad="$bad [$stmt: exit $rc, $(wc -c <"$TMP/out") bytes out, $(cat "$TMP/err")]"
+	fi
+done <<'EOF'
+SELECT load_extension('x')|the function load_extension (it loads a library into hbatest)
+SELECT load_extension('/nonexistent.so', 'init')|the function load_extension
+SELECT * FROM pragma_optimize|PRAGMA optimize (as the table-valued function pragma_optimize)
+SELECT count(*) FROM pragma_optimize(0x10002)|PRAGMA optimize (as the table-valued function
+SELECT * FROM main.pragma_writable_schema|PRAGMA writable_schema (as the table-valued function pragma_writable_schema)
+SELECT 1 FROM runs WHERE EXISTS (SELECT 1 FROM pragma_locking_mode)|PRAGMA locking_mode (as
+ANALYZE|ANALYZE (it writes statistics into the database)
+ANALYZE runs|ANALYZE (it writes statistics
+REINDEX|REINDEX (it rebuilds indexes)
+CREATE TABLE t (a)|CREATE (it adds to the schema)
+EOF
+is "$bad" "" "load_extension(), pragma_optimize, pragma_writable_schema, pragma_locking_mode in a subquery, ANALYZE, REINDEX: refused before any output, exit 2, named as what they are"
+sql "SELECT journal_mode FROM pragma_journal_mode"; is "$?$(tail -1 "$TMP/out")" 0wal "a pragma that reads, as a table-valued function, is allowed"
+sql "SELECT name FROM pragma_table_info('runs') WHERE cid = 0"; is "$?$(tail -1 "$TMP/out")" 0id "pragma_table_info('runs') too"
+sql "WITH pragma_optimize AS (SELECT 1 AS x) SELECT x FROM pragma_optimize"; is "$?$(tail -1 "$TMP/out")" 01 \
+	"a CTE named like a pragma's function is a CTE"
+[ "$(sha256sum "$DB" | cut -d' ' -f1)" = "$hash" ] && [ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]
+ok $? "the database byte-identical after them, no -wal or -shm left"
 sql "SELECT 1 AS x; -- a comment"; ok $? "a comment after the statement is not a second one"
 bad=""
 for stmt in "" "   " "-- only a comment" "/* only a comment */" " ; ;" "/* not closed"; do
@@ -347,6 +379,30 @@ like "$(cat "$TMP/err")" "--param group=nosuch: no step group 'nosuch' in runs L
 sql "SELECT :group AS g" --param "group=4k randread"; is "$?$(tail -1 "$TMP/out")" "04k randread" "group= that a run has is bound as given"
 "$HB" sql --db "$DB" oio-sweep --format json >/dev/null 2>"$TMP/err"; is $? 2 "a saved query without its parameter: exit 2"
 like "$(cat "$TMP/err")" "no value for parameter ':run'" "naming it"
+# --- Ctrl-C, SIGTERM, | head: the query stops, the database is closed, and
+# the -wal and -shm its read-only connection made are removed
+endless="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
+# wait_exit PID: its status in $rc; SIGKILL after 60 s (a guard, not a measure)
+wait_exit() {
+	for _ in $(seq 600); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"; rc=$?
+}
+for sig in INT TERM; do
+	rm -f "$TMP/endless"
+	"$HB" sql --db "$DB" "$endless" >"$TMP/endless" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 300); do [ -s "$TMP/endless" ] && break; sleep 0.1; done
+	[ -s "$TMP/endless" ] && [ -e "$DB-shm" ]; ok $? "SIG$sig: while the query runs, rows come and its -shm is there"
+	kill -$sig $pid; wait_exit $pid
+	is "$rc" 130 "SIG$sig: exit 130"
+	like "$(cat "$TMP/err")" "interrupted \(signal\): the query on '.*' stopped" "SIG$sig: said on stderr"
+	[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "SIG$sig: no -wal or -shm left"
+done
+timeout -k 5 60 "$HB" sql --db "$DB" "$endless" 2>"$TMP/err" | head -1 >/dev/null	# a guard
+is "${PIPESTATUS[0]}" 141 "| head: the query ends with the status of a closed pipe (141)"
+is "$(cat "$TMP/err")" "" "| head: nothing said on stderr"
+[ ! -e "$DB-wal" ] && [ ! -e "$DB-shm" ]; ok $? "| head: no -wal or -shm left"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$hash" "the database is byte-identical after every query"
 
 done_testing

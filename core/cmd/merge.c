@@ -23,15 +23,21 @@ static void merge_unmake(const char *out)
 	log_error("nothing merged: '%s' is not created", out);
 }
 
-/* Every input readable and none of them OUT, before OUT is created. */
+/* Every input a readable regular file (a FIFO would block the merge) and
+ * none of them OUT, before OUT is created. */
 static int merge_check_inputs(const char *out, const char **in, int n)
 {
 	struct stat so, si;
 	bool have_out = stat(out, &so) == 0;
+	char err[1024];
 
 	for (int i = 0; i < n; i++) {
 		if (stat(in[i], &si) != 0) {
 			log_error("cannot read database '%s': %s", in[i], strerror(errno));
+			return EXIT_FAILED;
+		}
+		if (db_file_check(in[i], "a database file", err, sizeof(err)) == -EINVAL) {
+			log_error("%s: nothing merged", err);
 			return EXIT_FAILED;
 		}
 		if (have_out && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {

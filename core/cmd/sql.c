@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "store/rows.h"
 #include "base/log.h"
 #include "base/paths.h"
+#include "base/stop.h"
 #include "base/util.h"
 
 #define SQL_MAX_PARAMS 64
@@ -219,6 +221,60 @@ static int check_group(struct db_query *q, const struct sql_args *a, const char 
 	return rc < 0 ? rc : rc ? 0 : -EINVAL;
 }
 
+/* Ctrl-C, SIGTERM or a closed pipe (| head) end the query, not the
+ * process: the database is closed and the -wal and -shm files the query
+ * made are removed (db_query_close), as when it ends. */
+static volatile sig_atomic_t pipe_closed;
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	pipe_closed = 1;
+}
+
+static int query_stopped(void *arg)
+{
+	(void)arg;
+	return hb_stop_requested || pipe_closed;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigpipe, .sa_flags = SA_RESTART };
+
+	stop_catch_signals();	/* SIGINT, SIGTERM, SIGHUP: hb_stop_requested */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* The rows to stdout: 0, or an exit code; a closed pipe is said by the
+ * status a shell gives a process SIGPIPE ended (141), as before, and by
+ * nothing on stderr. */
+static int write_rows(struct db_query *q, sqlite3_stmt *st, enum rows_format fmt)
+{
+	int64_t n;
+
+	if (hb_stop_requested)
+		n = -1;
+	else
+		n = db_rows_write(&q->db, st, fmt, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout) || pipe_closed) {
+		if (pipe_closed || errno == EPIPE)
+			return 128 + SIGPIPE;
+		log_error("cannot write the rows: %s", strerror(errno));
+		return EXIT_FAILED;
+	}
+	if (hb_stop_requested) {
+		log_error("interrupted (signal): the query on '%s' stopped", q->db.path);
+		return EXIT_INTERRUPTED;
+	}
+	if (n < 0) {
+		log_error("query on '%s' failed: %s", q->db.path, db_errmsg(&q->db));
+		return EXIT_FAILED;
+	}
+	return EXIT_DONE;
+}
+
 static int run_query(struct sql_args *a, const char *sql)
 {
 	struct db_query q;
@@ -226,9 +282,9 @@ static int run_query(struct sql_args *a, const char *sql)
 	char *owned[SQL_MAX_PARAMS] = { 0 };
 	const char *runs = param_value(a, "runs") ? param_value(a, "runs") : param_value(a, "run");
 	char err[1024];
-	int64_t n;
 	int rc;
 
+	catch_signals();
 	if (db_query_open(&q, cli_db_path(), err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
@@ -255,15 +311,8 @@ static int run_query(struct sql_args *a, const char *sql)
 	}
 	if (!a->fmt_given)
 		a->fmt = isatty(STDOUT_FILENO) ? ROWS_TABLE : ROWS_TSV;
-	n = db_rows_write(&q.db, st, a->fmt, stdout);
-	rc = EXIT_DONE;
-	if (n < 0) {
-		log_error("query on '%s' failed: %s", q.db.path, db_errmsg(&q.db));
-		rc = EXIT_FAILED;
-	} else if (fflush(stdout) != 0 || ferror(stdout)) {
-		log_error("cannot write the rows: %s", strerror(errno));
-		rc = EXIT_FAILED;
-	}
+	db_query_stop_when(&q, query_stopped, NULL);
+	rc = write_rows(&q, st, a->fmt);
 out:
 	sqlite3_finalize(st);
 	db_query_close(&q);
@@ -365,10 +414,12 @@ static int sql_list_saved(void)
 	qsort(l.v, l.n, sizeof(*l.v), saved_cmp);
 	printf("saved queries (hbatest sql NAME [--param NAME=VALUE]...):\n");
 	for (size_t i = 0; i < l.n; i++) {
-		char *text = util_read_file(l.v[i].path, NULL);
-		char desc[256], params[256];
+		char desc[256], params[256], err[PATH_MAX + 64];
+		char *text = db_query_read_file(l.v[i].path, err, sizeof(err));
 
 		saved_header(text ? text : "", desc, sizeof(desc), params, sizeof(params));
+		if (!text)
+			snprintf(desc, sizeof(desc), "(not read: %.200s)", err);
 		printf("  %-14s %s\n", l.v[i].name, desc);
 		if (*params)
 			printf("  %-14s %s\n", "", params);
@@ -381,7 +432,7 @@ static int sql_list_saved(void)
 int cmd_sql(int argc, char **argv)
 {
 	struct sql_args a;
-	char path[PATH_MAX], rel[NAME_MAX + 1];
+	char path[PATH_MAX], rel[NAME_MAX + 1], err[PATH_MAX + 64];
 	bool found;
 	char *text;
 	int rc;
@@ -406,9 +457,9 @@ int cmd_sql(int argc, char **argv)
 			  "is one argument: hbatest sql \"SELECT ...\")", a.query);
 		return EXIT_USAGE;
 	}
-	text = util_read_file(path, NULL);
+	text = db_query_read_file(path, err, sizeof(err));
 	if (!text) {
-		log_error("cannot read '%s': %s", path, strerror(errno));
+		log_error("saved query '%s': %s", a.query, err);
 		return EXIT_FAILED;
 	}
 	if (sql_is_empty(text)) {

@@ -34,6 +34,7 @@ struct db {
 	 * if the file is moved away, only these are ours to remove */
 	unsigned long long side_dev[2], side_ino[2];
 	uint64_t busy_since, busy_said;	/* the current wait's start; the one told of */
+	bool shm_off;		/* read without a -shm (a full file system): db_open_read */
 };
 
 struct db_run {
@@ -172,5 +173,36 @@ int64_t db_count_runs(struct db *db);
 sqlite3_stmt *db_prep(struct db *db, const char *sql);
 /* Default database path: $HBATEST_DB or ./hbatest.db */
 const char *db_default_path(void);
+
+/* fs.c: the database's file and its file system. */
+/* "a FIFO", "a folder", "a block device"... for a message. */
+const char *db_file_kind(mode_t mode);
+/* Is path (symlinks followed) a regular file? 0; -errno when it cannot be
+ * looked at (-ENOENT: none); -EINVAL with "'x.db' is a FIFO, not WHAT" in
+ * err ("a database file"): a FIFO would block the open, and a device or
+ * folder is no database. */
+int db_file_check(const char *path, const char *what, char *err, size_t errlen);
+/* Before SQLite opens path as a database: 0, or -errno with err saying
+ * why not: not a regular file (db_file_check), or, when it must exist,
+ * "no database 'x.db' (run a plan first, or give --db FILE)". */
+int db_path_ready(const char *path, bool must_exist, char *err, size_t errlen);
+/* Before an open: SQLite's -shm is mapped only once its blocks are
+ * allocated (a full file system is then an error of the open, not a
+ * SIGBUS when SQLite first writes to it). Once per process; each call
+ * forgets the last refusal db_full reads. */
+void db_shm_guard(void);
+/* Did the last call on h fail because the file system is full: SQLITE_FULL,
+ * or an I/O error after a write or a -shm mapping of this thread met ENOSPC
+ * or EDQUOT since db_shm_guard()? */
+bool db_full(sqlite3 *h);
+/* "the file system holding 'x.db' is full (12 KiB free): free some space
+ * there" */
+void db_full_message(const char *path, char *err, size_t errlen);
+/* After an open of path failed on a full file system: the -shm it made,
+ * when there was none before (had_shm false), removed under an exclusive
+ * lock, an empty -wal by that connection's close, and the file itself when
+ * the open made it (had_file false) and it holds no schema; when another
+ * process has the database open, all are left to it. */
+void db_side_files_unmake(const char *path, bool had_shm, bool had_file);
 
 #endif

@@ -347,7 +347,7 @@ static int attach_uri(struct merge *m, bool immutable)
 	if (rc != SQLITE_DONE) {
 		snprintf(m->err, m->len, "cannot open database '%s': %s", m->in,
 			 sqlite3_errmsg(m->out->h));
-		return -EIO;
+		return db_full(m->out->h) ? -ENOSPC : -EIO;	/* see merge_full_input */
 	}
 	return 0;
 }
@@ -398,6 +398,10 @@ static int input_check(struct merge *m)
 
 	if (st && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
+	if (v < 0 && db_full(m->out->h)) {	/* its -shm: see merge_full_input */
+		sqlite3_finalize(st);
+		return -ENOSPC;
+	}
 	sqlite3_finalize(st);
 	if (v < 0)
 		return db_read_failed(m->out->h, m->in, m->err, m->len);
@@ -452,6 +456,26 @@ static int merge_input(struct merge *m, struct db_merge_counts *n)
 	return rc;
 }
 
+/* An input on a full file system, where its -shm cannot be allocated: what
+ * the first try made beside it goes (db_side_files_unmake), and it is read
+ * as immutable, as in a read-only folder; not when its -wal holds changes
+ * (they cannot be read without a -shm). */
+static int merge_full_input(struct merge *m, bool had_shm, struct db_merge_counts *n)
+{
+	char full[512];
+	int rc;
+
+	db_side_files_unmake(m->in, had_shm, true);
+	if (!db_immutable_ok(m->in, full, sizeof(full))) {
+		db_full_message(m->in, full, sizeof(full));
+		snprintf(m->err, m->len, "cannot read database '%s': %s (its -wal holds changes, "
+			 "which cannot be read without a -shm)", m->in, full);
+		return -ENOSPC;
+	}
+	rc = attach_uri(m, true);
+	return rc ? rc : merge_input(m, n);
+}
+
 /* A connection of its own to OUT (already opened, so created or migrated)
  * with URI names on, for the ATTACH; OUT's own path is never read as one. */
 static int merge_connect(struct db *w, const struct db *out, char *err, size_t len)
@@ -478,15 +502,24 @@ int db_merge(struct db *out, const char *in, struct db_merge_counts *n, char *er
 	struct db w = { 0 };
 	struct merge m = { .out = &w, .in = in, .err = err, .len = len };
 	bool tidy = !side_file(in, "-wal") || !side_file(in, "-shm");
+	bool had_shm = side_file(in, "-shm");
 	int rc;
 
 	memset(n, 0, sizeof(*n));
+	rc = db_file_check(in, "a database file", err, len);
+	if (rc == -EINVAL)	/* a FIFO would block the ATTACH */
+		return rc;
+	db_shm_guard();
 	rc = merge_connect(&w, out, err, len);
 	if (rc)
 		return rc;
 	rc = input_attach(&m);
 	if (!rc)
 		rc = merge_input(&m, n);
+	if (rc == -ENOSPC) {
+		rc = merge_full_input(&m, had_shm, n);
+		tidy = false;	/* done there: a connection here would make them again */
+	}
 	sqlite3_close(w.h);
 	if (tidy && (side_file(in, "-wal") || side_file(in, "-shm")))
 		input_tidy(in);

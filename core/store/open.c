@@ -283,10 +283,10 @@ int db_read_failed(sqlite3 *h, const char *path, char *err, size_t len)
 	return db_errno(rc);
 }
 
-/* Open path (by uri, when not NULL) and read its user_version: the version,
- * or -errno with err naming path. */
+/* Open path (by uri, when not NULL), run first (NULL: nothing) and read its
+ * user_version: the version, or -errno with err naming path. */
 static int handle_open(struct db *db, const char *path, const char *uri, int flags,
-		       char *err, size_t len)
+		       const char *first, char *err, size_t len)
 {
 	int v;
 
@@ -296,6 +296,8 @@ static int handle_open(struct db *db, const char *path, const char *uri, int fla
 		return -EIO;
 	}
 	db_set_busy_timeout(db, DB_BUSY_MS);
+	if (first && sqlite3_exec(db->h, first, NULL, NULL, NULL) != SQLITE_OK)
+		return db_read_failed(db->h, path, err, len);
 	v = db_user_version(db);
 	return v < 0 ? db_read_failed(db->h, path, err, len) : v;
 }
@@ -312,7 +314,7 @@ static int version_known(const char *path, int v, char *err, size_t len)
 
 static int open_handle(struct db *db, const char *path, int flags, char *err, size_t len)
 {
-	int v = handle_open(db, path, NULL, flags, err, len);
+	int v = handle_open(db, path, NULL, flags, NULL, err, len);
 
 	return v < 0 ? v : version_known(path, v, err, len);
 }
@@ -339,7 +341,7 @@ static int open_immutable(struct db *db, const char *path, int first, char *err,
 	snprintf(first_err, sizeof(first_err), "%s", err);
 	sqlite3_close(db->h);
 	db->h = NULL;
-	v = handle_open(db, path, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, len);
+	v = handle_open(db, path, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL, err, len);
 	free(uri);
 	if (v >= 0)
 		return v;
@@ -347,11 +349,80 @@ static int open_immutable(struct db *db, const char *path, int first, char *err,
 	return first;
 }
 
+/* A WAL database on a full file system (its -shm cannot be allocated),
+ * read with its WAL index in this process's memory: locking_mode=EXCLUSIVE
+ * before the first read, and SQLite makes no -shm. That needs a read-write
+ * connection (a read-only one cannot take the exclusive lock; query_only
+ * keeps it from writing), and other processes wait while it reads. The
+ * -shm the first try made, if there was none before, is removed: nothing
+ * else has the database open while this connection holds it. */
+static int open_shm_off(struct db *db, const char *path, bool had_shm, char *err,
+			size_t len)
+{
+	char shm[4096];
+	int v;
+
+	sqlite3_close(db->h);
+	db->h = NULL;
+	v = handle_open(db, path, NULL, SQLITE_OPEN_READWRITE,
+			"PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = 1", err, len);
+	if (v < 0)
+		return v;
+	db->shm_off = true;
+	if (!had_shm && (size_t)snprintf(shm, sizeof(shm), "%s-shm", path) < sizeof(shm))
+		unlink(shm);
+	return v;
+}
+
+/* Does the connection's database hold no schema (a file this process made)? */
+static bool schema_empty(sqlite3 *h)
+{
+	sqlite3_stmt *st = NULL;
+	bool empty = false;
+
+	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		empty = sqlite3_column_int(st, 0) == 0;
+	sqlite3_finalize(st);
+	return empty;
+}
+
+void db_side_files_unmake(const char *path, bool had_shm, bool had_file)
+{
+	char name[4096];
+	sqlite3 *h = NULL;
+
+	/* no busy handler: a process that has the file open keeps them */
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    sqlite3_exec(h, "PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = 1; "
+			 "PRAGMA user_version", NULL, NULL, NULL) == SQLITE_OK) {
+		if (!had_shm && (size_t)snprintf(name, sizeof(name), "%s-shm", path) < sizeof(name))
+			unlink(name);
+		/* a file made here, empty: it goes, and its -wal (SQLite does not
+		 * remove the -wal of a file removed under it) */
+		if (!had_file && schema_empty(h) &&
+		    (size_t)snprintf(name, sizeof(name), "%s-wal", path) < sizeof(name)) {
+			unlink(path);
+			unlink(name);
+		}
+	}
+	sqlite3_close(h);
+}
+
 int db_open_read(struct db *db, const char *path, int flags, char *err, size_t len)
 {
-	int v = handle_open(db, path, NULL, flags, err, len);
+	struct stat sb;
+	bool had_shm = side_stat(path, 1, &sb) == 0;
+	int v;
 
-	if (v < 0 && side_files_refused(db) && db_immutable_ok(path, err, len))
+	db_shm_guard();
+	v = handle_open(db, path, NULL, flags, NULL, err, len);
+	if (v < 0 && db_full(db->h)) {
+		v = open_shm_off(db, path, had_shm, err, len);
+		if (v >= 0)
+			log_warn("the file system holding '%s' is full: read without its shared "
+				 "memory (-shm); other processes wait until this command ends", path);
+	} else if (v < 0 && side_files_refused(db) && db_immutable_ok(path, err, len))
 		v = open_immutable(db, path, v, err, len);
 	if (v >= 0 &&
 	    sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK) {
@@ -364,6 +435,8 @@ int db_open_read(struct db *db, const char *path, int flags, char *err, size_t l
 int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	struct stat sb;
+	bool had_shm = side_stat(path, 1, &sb) == 0, had_file = stat(path, &sb) == 0, full;
 	int v;
 
 	memset(db, 0, sizeof(*db));
@@ -373,10 +446,9 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 			 "when hbatest ends: give a file (./:memory: for one named so)");
 		goto fail;
 	}
-	if (!create && access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+	if (db_path_ready(path, !create, err, len) < 0)
 		goto fail;
-	}
+	db_shm_guard();
 	if ((v = open_handle(db, path, flags, err, len)) < 0 || db_check(db, false, err, len))
 		goto fail;
 	/* an older file is migrated before anything changes it, even its
@@ -398,7 +470,12 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	db_side_files_note(db);
 	return 0;
 fail:
+	full = db->h && db_full(db->h);	/* a writer is refused; db_open_read reads */
+	if (full)
+		db_full_message(path, err, len);
 	db_close(db);
+	if (full)
+		db_side_files_unmake(path, had_shm, had_file);
 	return -EIO;
 }
 
@@ -429,8 +506,9 @@ bool db_action_reads(int action, const char *a, const char *b)
 	case SQLITE_READ:
 	case SQLITE_RECURSIVE:
 		return true;
-	case SQLITE_FUNCTION:	/* b: its name; fts3_tokenizer registers a pointer */
-		return !b || strcasecmp(b, "fts3_tokenizer");
+	case SQLITE_FUNCTION:	/* b: its name; fts3_tokenizer registers a pointer,
+				 * load_extension loads a library */
+		return !b || (strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extension"));
 	case SQLITE_UPDATE:
 		return a && !strcmp(a, "sqlite_master");
 	default:
@@ -445,10 +523,8 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 	memset(db, 0, sizeof(*db));
 	db->path = strdup(path);
 	db->readonly = true;
-	if (access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+	if (db_path_ready(path, true, err, len) < 0)
 		goto fail;
-	}
 	/* not SQLITE_OPEN_READONLY: a read-only connection cannot remove the
 	 * -wal and -shm files on close and leaves them behind; query_only
 	 * refuses every write instead (a write-protected file opens read-only;

@@ -1,13 +1,17 @@
 /* SQL from the command line, read-only three times over: the file is opened
- * SQLITE_OPEN_READONLY (immutable where no -shm can be made), the connection
- * is query_only, and an authorizer refuses at prepare time anything but
- * reading (ATTACH, a PRAGMA that sets, a write of any kind), so a refused
- * statement never starts. */
+ * SQLITE_OPEN_READONLY (immutable where no -shm can be made; read-write
+ * without a -shm where its file system is full: db_open_read), the
+ * connection is query_only, and an authorizer refuses at prepare time
+ * anything but reading (ATTACH, a PRAGMA that sets, a write of any kind), so
+ * a refused statement never starts. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/query.h"
@@ -41,7 +45,50 @@ static bool pragma_reads(const char *name, const char *arg)
 	       (!arg && in_list(name, pragma_no_arg, ARRAY_SIZE(pragma_no_arg)));
 }
 
-/* What the first refused action would have done, for the message. */
+/* Does table a read a pragma that acts, as its table-valued function
+ * (pragma_optimize, pragma_writable_schema)? Such a table runs its PRAGMA
+ * when the statement starts, too late for a refusal before any output;
+ * refused by its name instead. A table of the database is one only when
+ * SQLite has a pragma of that name (q->pragmas). */
+static bool pragma_table_acts(const struct db_query *q, const char *a)
+{
+	char name[72];
+
+	if (!a || strncmp(a, "pragma_", 7) || !q->pragmas ||
+	    (size_t)snprintf(name, sizeof(name), ",%s,", a + 7) >= sizeof(name))
+		return false;
+	return strstr(q->pragmas, name) && !pragma_reads(a + 7, NULL);
+}
+
+/* The statement itself, for those whose first refused action is a row they
+ * would write in SQLite's own tables (ANALYZE creates sqlite_stat1 first). */
+static const char *statement_named(int action)
+{
+	switch (action) {
+	case SQLITE_ANALYZE:
+		return "ANALYZE (it writes statistics into the database)";
+	case SQLITE_REINDEX:
+		return "REINDEX (it rebuilds indexes)";
+	default:
+		return NULL;
+	}
+}
+
+/* What a refused action of SQLite's own tables (sqlite_master: CREATE,
+ * DROP; sqlite_stat1) would do; NULL for another table. */
+static const char *internal_named(int action, const char *a)
+{
+	if (!a || strncmp(a, "sqlite_", 7))
+		return NULL;
+	if (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_temp_master"))
+		return action == SQLITE_INSERT ? "CREATE (it adds to the schema)" :
+						 "DROP (it changes the schema)";
+	return NULL;
+}
+
+/* What the first refused action would have done, for the message; a
+ * statement named by an action of its own replaces what its first action,
+ * on SQLite's own tables, said (q->denied_internal). */
 static void describe(struct db_query *q, int action, const char *a, const char *b)
 {
 	static const struct { int action; const char *verb; } verbs[] = {
@@ -52,57 +99,74 @@ static void describe(struct db_query *q, int action, const char *a, const char *
 		{ SQLITE_CREATE_INDEX, "CREATE INDEX" }, { SQLITE_CREATE_TRIGGER, "CREATE TRIGGER" },
 		{ SQLITE_DROP_TABLE, "DROP TABLE" }, { SQLITE_DROP_VIEW, "DROP VIEW" },
 		{ SQLITE_DROP_INDEX, "DROP INDEX" }, { SQLITE_DROP_TRIGGER, "DROP TRIGGER" },
-		{ SQLITE_REINDEX, "REINDEX of" }, { SQLITE_ANALYZE, "ANALYZE of" },
 	};
-	const char *verb = "change of";
+	const char *verb = "change of", *named = statement_named(action);
+	size_t n = sizeof(q->denied);
 
-	if (q->denied[0])
+	if (q->denied[0] && !(named && q->denied_internal))
 		return;
-	if (action == SQLITE_PRAGMA) {
-		snprintf(q->denied, sizeof(q->denied), "PRAGMA %s%s%s", a ? a : "",
-			 b ? " = " : "", b ? b : "");
-		return;
+	q->denied_internal = false;
+	if (named) {
+		snprintf(q->denied, n, "%s", named);
+	} else if (action == SQLITE_READ) {
+		snprintf(q->denied, n, "PRAGMA %s (as the table-valued function %s)", a + 7, a);
+	} else if (action == SQLITE_PRAGMA) {
+		snprintf(q->denied, n, "PRAGMA %s%s%s", a ? a : "", b ? " = " : "", b ? b : "");
+	} else if (action == SQLITE_FUNCTION) {
+		snprintf(q->denied, n, "the function %s (%s)", b ? b : "?",
+			 b && !strcasecmp(b, "load_extension") ? "it loads a library into hbatest" :
+			 "it changes the connection");
+	} else if (action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT) {
+		snprintf(q->denied, n, "%s%s", action == SQLITE_SAVEPOINT ? "SAVEPOINT " : "",
+			 action == SQLITE_SAVEPOINT ? (b ? b : "") : a ? a : "a transaction");
+	} else if (internal_named(action, a)) {
+		snprintf(q->denied, n, "%s", internal_named(action, a));
+		q->denied_internal = true;
+	} else if (action == SQLITE_ALTER_TABLE) {
+		snprintf(q->denied, n, "ALTER TABLE '%s'", b ? b : "?");
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(verbs); i++)
+			if (verbs[i].action == action)
+				verb = verbs[i].verb;
+		snprintf(q->denied, n, "%s '%s'", verb, a ? a : "?");
+		q->denied_internal = a && !strncmp(a, "sqlite_", 7);	/* sqlite_stat1 */
 	}
-	if (action == SQLITE_FUNCTION) {
-		snprintf(q->denied, sizeof(q->denied), "the function %s (it changes the "
-			 "connection)", b ? b : "?");
-		return;
-	}
-	if (action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT) {
-		snprintf(q->denied, sizeof(q->denied), "%s%s", action == SQLITE_SAVEPOINT ?
-			 "SAVEPOINT " : "", action == SQLITE_SAVEPOINT ? (b ? b : "") :
-			 a ? a : "a transaction");
-		return;
-	}
-	if (a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_temp_master"))) {
-		snprintf(q->denied, sizeof(q->denied), "%s", action == SQLITE_INSERT ?
-			 "CREATE (it adds to the schema)" : "DROP (it changes the schema)");
-		return;
-	}
-	if (action == SQLITE_ALTER_TABLE) {
-		snprintf(q->denied, sizeof(q->denied), "ALTER TABLE '%s'", b ? b : "?");
-		return;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++)
-		if (verbs[i].action == action)
-			verb = verbs[i].verb;
-	snprintf(q->denied, sizeof(q->denied), "%s '%s'", verb, a ? a : "?");
 }
 
 static int query_authorize(void *ctx, int action, const char *a, const char *b,
 			   const char *dbname, const char *trigger)
 {
+	struct db_query *q = ctx;
+
 	(void)dbname, (void)trigger;
+	if (action == SQLITE_READ && pragma_table_acts(q, a)) {
+		describe(q, action, a, b);
+		return SQLITE_DENY;
+	}
 	/* a real UPDATE of sqlite_master passes here and is refused after
 	 * prepare: not read-only */
 	if (db_action_reads(action, a, b))
 		return SQLITE_OK;
 	if (action == SQLITE_PRAGMA && pragma_reads(a, b)) {
-		((struct db_query *)ctx)->pragma_reads = true;	/* journal_mode: not "readonly" */
+		q->pragma_reads = true;	/* journal_mode: not "readonly" */
 		return SQLITE_OK;
 	}
-	describe(ctx, action, a, b);
+	describe(q, action, a, b);
 	return SQLITE_DENY;
+}
+
+/* ",analysis_limit,application_id,...,": the pragmas SQLite has, each a
+ * table-valued function pragma_NAME too; NULL when it cannot say. */
+static char *pragma_names(struct db *db)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT ',' || group_concat(name, ',') || ',' "
+				   "FROM pragma_pragma_list");
+	char *names = NULL;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		names = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return names;
 }
 
 bool db_is_sql_keyword(const char *word)
@@ -118,10 +182,8 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 	memset(q, 0, sizeof(*q));
 	q->db.path = strdup(path);
 	q->db.readonly = true;
-	if (access(path, F_OK) != 0) {
-		snprintf(err, len, "no database '%s' (run a plan first, or give --db FILE)", path);
+	if (db_path_ready(path, true, err, len) < 0)
 		goto fail;
-	}
 	snprintf(wal, sizeof(wal), "%s-wal", path);
 	q->tidy = access(wal, F_OK) != 0;
 	if ((v = db_open_read(&q->db, path, SQLITE_OPEN_READONLY, err, len)) < 0)
@@ -134,6 +196,7 @@ int db_query_open(struct db_query *q, const char *path, char *err, size_t len)
 	}
 	if (db_check(&q->db, false, err, len))	/* as every other open does */
 		goto fail;
+	q->pragmas = pragma_names(&q->db);
 	sqlite3_set_authorizer(q->db.h, query_authorize, q);
 	db_side_files_note(&q->db);
 	return 0;
@@ -159,9 +222,11 @@ static void remove_wal(const char *path)
 void db_query_close(struct db_query *q)
 {
 	char *path = q->db.path ? strdup(q->db.path) : NULL;
-	bool tidy = q->tidy && q->db.h && path;
+	bool tidy = q->tidy && q->db.h && !q->db.shm_off && path;	/* shm_off: none made */
 
 	db_close(&q->db);	/* with its path: a moved file's side files go too */
+	free(q->pragmas);
+	q->pragmas = NULL;
 	if (tidy)
 		remove_wal(path);
 	free(path);
@@ -319,4 +384,70 @@ int db_query_group_known(struct db_query *q, const char *group, const char *run_
 	if (n >= len && len > 4)
 		strcpy(groups + len - 4, "...");
 	return rc == SQLITE_DONE ? found : -EIO;
+}
+
+void db_query_stop_when(struct db_query *q, int (*stop)(void *), void *arg)
+{
+	sqlite3_progress_handler(q->db.h, 1000, stop, arg);
+}
+
+/* The whole of fd, NUL-terminated: NULL with errno on failure. */
+static char *read_all(int fd, size_t size_hint)
+{
+	size_t cap = size_hint + 1, n = 0;
+	char *text = malloc(cap), *more;
+	ssize_t got;
+
+	while (text) {
+		if (n + 1 == cap) {
+			more = realloc(text, cap *= 2);
+			if (!more)
+				break;
+			text = more;
+		}
+		got = read(fd, text + n, cap - n - 1);
+		if (got == 0) {
+			text[n] = '\0';
+			return text;
+		}
+		if (got < 0 && errno != EINTR)
+			break;
+		n += got > 0 ? (size_t)got : 0;
+	}
+	free(text);
+	return NULL;
+}
+
+char *db_query_read_file(const char *path, char *err, size_t len)
+{
+	struct stat sb;
+	char *text;
+	int fd, e;
+
+	/* looked at before it is opened (opening a device may act on it), and
+	 * opened without blocking and looked at again: a FIFO put there since */
+	if (stat(path, &sb) != 0)
+		goto failed;
+	if (!S_ISREG(sb.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		goto failed;
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		close(fd);
+		goto not_regular;
+	}
+	text = read_all(fd, (size_t)sb.st_size);
+	e = errno;
+	close(fd);
+	if (text)
+		return text;
+	errno = e;
+failed:
+	snprintf(err, len, "cannot read '%s': %s", path, strerror(errno));
+	return NULL;
+not_regular:
+	snprintf(err, len, "'%s' is %s, not a query file", path, db_file_kind(sb.st_mode));
+	errno = EINVAL;
+	return NULL;
 }

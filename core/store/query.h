@@ -14,6 +14,8 @@ struct db_query {
 	int version;		/* its schema version */
 	char denied[200];	/* what the authorizer refused, for the message */
 	bool pragma_reads;	/* the statement is a PRAGMA of those that read */
+	bool denied_internal;	/* denied names a write of SQLite's own tables */
+	char *pragmas;		/* ",name,...,": SQLite's pragmas (pragma_NAME tables) */
 };
 
 /* --param NAME=VALUE: bound to :NAME, $NAME or @NAME; used once bound. */
@@ -49,5 +51,16 @@ int db_query_bind(sqlite3_stmt *st, struct db_param *p, int n, char *err, size_t
  * theirs ('a', 'b', cut with "..."); -EIO (see db_errmsg). */
 int db_query_group_known(struct db_query *q, const char *group, const char *run_ids,
 			 char *groups, size_t len);
+
+/* While rows are stepped, stop(arg) is asked every few thousand SQLite
+ * instructions; when it returns non-zero the statement ends with
+ * SQLITE_INTERRUPT (a signal, a closed pipe: the connection is then closed
+ * as usual, and its side files removed). */
+void db_query_stop_when(struct db_query *q, int (*stop)(void *), void *arg);
+/* A saved query's text (NUL-terminated, to free), read only from a regular
+ * file: a FIFO or a device is refused unopened ("'q/x.sql' is a FIFO, not
+ * a query file"), one put there meanwhile unread. NULL with errno and err
+ * naming path. */
+char *db_query_read_file(const char *path, char *err, size_t len);
 
 #endif

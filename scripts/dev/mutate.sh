@@ -668,6 +668,30 @@ m reports/hist.lua "       json_each(CASE WHEN json_valid(h.counts) AND json_typ
 	"       json_each(CASE WHEN 1 OR json_valid(h.counts) AND json_type(h.counts) = 'array'" \
 	'tests/report_values.t' 'a histogram that is not JSON fails the whole report (malformed JSON)'
 
+# --- issue 32: database (db): FIFOs, a full file system, sql refusals ----------
+m core/store/fs.c '	if (S_ISREG(sb.st_mode))
+		return 0;' '	if (1)
+		return 0;' \
+	'tests/db_hostile.t' 'a FIFO given as --db or a merge input is opened (and blocks)'
+m core/store/query.c '	if (!S_ISREG(sb.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);' \
+	'	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);' \
+	'tests/db_hostile.t' 'a saved query opened as any file: a FIFO blocks sql --list and sql NAME'
+m core/store/fs.c '	vfs->xSetSystemCall(vfs, "mmap", (sqlite3_syscall_ptr)shm_mmap);' '' \
+	'tests/fullfs.t' 'the -shm mapped with holes: SIGBUS on a full file system with 1 KiB blocks'
+m core/store/open.c '	if (v < 0 && db_full(db->h)) {' '	if (0) {' \
+	'tests/fullfs.t' 'a read on a full file system fails instead of reading without a -shm'
+m core/store/query.c '	if (action == SQLITE_READ && pragma_table_acts(q, a)) {' '	if (0) {' \
+	'tests/sql.t' 'pragma_optimize read as a table: refused only once it runs, after the header'
+m core/store/open.c '(strcasecmp(b, "fts3_tokenizer") && strcasecmp(b, "load_extension"))' \
+	'strcasecmp(b, "fts3_tokenizer")' \
+	'tests/sql.t' 'load_extension() refused by SQLite as it runs (exit 1, after the header)'
+m core/store/query.c '	if (q->denied[0] && !(named && q->denied_internal))' '	if (q->denied[0])' \
+	'tests/sql.t' 'ANALYZE refused as the CREATE of sqlite_stat1'
+m core/cmd/sql.c '	db_query_stop_when(&q, query_stopped, NULL);' '' \
+	'tests/sql.t' 'a signal or a closed pipe does not stop a query: its -wal and -shm are left'
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 
 # --- issue 32: Iometer import (items 6, 12, 13, 17, 3)
