@@ -9,7 +9,7 @@ out=$(sh "$LINT" 2>/dev/null); ok $? "the tree passes make lint ($out)"
 # plant FILE LINE RULE-PATTERN WHAT: add LINE at the top of FILE in a fresh copy
 plant() {
 	local file=$1 line=$2 pat=$3 what=$4 copy="$TMP/tree"
-	rm -rf "$copy" && mkdir -p "$copy" && cp -R "$ROOT/core" "$ROOT/plugins" "$copy/"
+	rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$copy/"
 	mkdir -p "$copy/$(dirname "$file")"
 	{ printf '%s\n' "$line"; cat "$copy/$file" 2>/dev/null || true; } > "$copy/$file.new"
 	mv "$copy/$file.new" "$copy/$file"
@@ -35,4 +35,14 @@ plant core/cmd/list.c 'static void f(void) { sqlite3_prepare_v2(0, 0, 0, 0, 0); 
 plant plugins/engines/null.c '#include "base/util.h"' 'a plugin includes more than core/hbatest' \
 	"a plugin includes a core header"
 plant core/misc/x.c '/* a new folder */' 'a folder that is no layer' "a folder that is no layer"
+# a mutant whose string no longer occurs once (the code moved on)
+copy="$TMP/tree"
+rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$ROOT/reports" "$ROOT/scripts" "$copy/"
+cp "$ROOT/tests/mutants.txt" "$copy/tests/"
+out=$(LINT_ROOT="$copy" sh "$LINT" 2>/dev/null); ok $? "a copy with the mutant list passes"
+sed -i 's/^\(find: unsigned queues = wl->workers\) \* wl->ntargets;$/\1 * wl->ntargets_moved;/' "$copy/tests/mutants.txt"
+out=$(LINT_ROOT="$copy" sh "$LINT" 2>/dev/null); rc=$?
+ok $((rc == 0)) "a mutant whose string is gone: make lint fails"
+like "$out" "^tests/mutants.txt:[0-9]+: mutant 1: its find string occurs 0 times in core/measure/workload.c" \
+	"it names the record, the mutant and its file"
 done_testing

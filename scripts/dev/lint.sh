@@ -6,11 +6,13 @@
 #   includes another's.
 #   Only plan/ and report/ include Lua headers; only store/ prepares SQL.
 #   A plugin includes only core/hbatest/*.h and its own NAME_*.h beside it.
+#   Every mutant of tests/mutants.txt finds its string exactly once.
 #   A C file past $WARN_LINES lines is named as a warning (split at a seam,
 #   never at a line count), not a breach.
 # Prints each breach as file:line: rule; exits 1 if there is any.
 # LINT_ROOT=DIR checks another tree (tests/lint.t plants a breach of each rule).
-cd "${LINT_ROOT:-$(dirname "$0")/../..}" || exit 2
+LINT_HOME=$(cd "$(dirname "$0")/../.." && pwd)
+cd "${LINT_ROOT:-$LINT_HOME}" || exit 2
 WARN_LINES=${WARN_LINES:-800}
 LAYERS="hbatest base measure plan store import report run cmd"
 
@@ -66,6 +68,8 @@ checks() {
 	done | breach "a plugin includes more than core/hbatest/*.h and its own NAME_*.h"
 	grep -nE '#include *<(lua|lauxlib|lualib|sqlite3)\.h>' plugins/*/*.c |
 		breach "a plugin includes a core library"
+	[ ! -f tests/mutants.txt ] ||
+		MUTANTS_ROOT=. perl "$LINT_HOME/scripts/dev/mutants.pl" --check tests/mutants.txt
 }
 
 for f in $(find core plugins $(ls -d tests/unit 2>/dev/null) -name '*.c'); do
