@@ -1,4 +1,4 @@
--- Latency percentiles from a step's stored histograms (README, "Histograms":
+-- Latency percentiles from a step's stored histograms (docs/measurement.md, "Histograms":
 -- layout loglin-v1 unit=ns sub_bits=7), read and write merged (or one of
 -- them), computed the
 -- way the core computes a step's percentiles: the bucket holding rank

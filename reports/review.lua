@@ -4,7 +4,7 @@
 -- baseline, then the charts reviewers publish (shared/reference 003, 000):
 -- per-second scatter of preconditioning and long steps, OIO and write-mix
 -- sweeps, sequential throughput bars against each run's PCIe ceiling.
--- It runs in the plan sandbox with the report.* API (README, "Reports").
+-- It runs in the plan sandbox with the report.* API (docs/reports.md).
 local compare = require("compare")
 local fmt = require("format")
 

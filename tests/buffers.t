@@ -2,7 +2,7 @@
 # The workers' I/O buffers: a request larger than a page gets its buffer in a
 # 2 MiB-aligned mapping advised for transparent huge pages (MADV_HUGEPAGE:
 # "hg" in smaps' VmFlags), so a 128 KiB read is one contiguous segment
-# instead of 32 (README, Benchmarks: "128k sequential"); 4 KiB requests keep
+# instead of 32 (docs/benchmarks.md, "128k sequential"); 4 KiB requests keep
 # an ordinary mapping. Reads and writes through such buffers still check out.
 . "$(dirname "$0")/lib.sh"
 

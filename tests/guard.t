@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The guard (README "Safety"): what a write step never touches (the database,
+# The guard (docs/safety.md): what a write step never touches (the database,
 # its journals, the plan, hbatest's own files, a mounted or held device), what
 # needs --destroy-data, what the dry pass says it destroys, and the claim a
 # run holds on the devices it writes. Block devices are loop devices this test

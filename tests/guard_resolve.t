@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The guard judges where a target leads, not its name (README "Safety"): a
+# The guard judges where a target leads, not its name (docs/safety.md): a
 # symbolic link followed to its end, a dangling one by the file writing
 # through it would create (the database's -wal exists only while a run
 # writes), a loop device by the file it is backed by; and a file on a kernel

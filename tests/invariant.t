@@ -56,7 +56,7 @@ for pair in "p50:$p50" "p99:$p99" "p999:$p999"; do
 	col=lat_${pair%%:*}_us want=${pair#*:}
 	got=$(q "$DB" "SELECT $col FROM steps WHERE id = $sid")
 	awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.004 * w) }'
-	ok $? "${pair%%:*} is $got us, within the README's 0.4 % of the exact $want us"
+	ok $? "${pair%%:*} is $got us, within docs/measurement.md's 0.4 % of the exact $want us"
 done
 is "$(check_invariant "$DB" "$sid")" 1 "its samples, histogram and targets add up to the step"
 is "$(q "$DB" "SELECT layout FROM histograms WHERE step_id = 1")" "loglin-v1 unit=ns sub_bits=7 max_exp=42" \

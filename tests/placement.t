@@ -84,7 +84,7 @@ HBATEST_SYSFS_ROOT="$root" run_watched auto_none
 is "$(q "$DB" "SELECT placement FROM steps WHERE id = 4")" "none" "numa=\"none\" ignores the node"
 
 # numa="auto" narrows to the CPUs that take the device's interrupts: a
-# single-queue device completes every request on them (README, Placement).
+# single-queue device completes every request on them (docs/benchmarks.md, Placement).
 # The same tree, node 0 holding every CPU this process may use, the device
 # one hardware queue (mq/0) and two MSI vectors: 40 (a config vector, fired
 # once, on another CPU) and 41 (its requests', fired 100000 times, on CPU

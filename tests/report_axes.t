@@ -130,7 +130,7 @@ printf 'for _, w in ipairs{ 0, 50, 100 } do hb.run{ engine = "sim", targets = { 
 "$HB" run "$TMP/mix.lua" --db "$TMP/mix.db" --label mix -q 2>>"$TMP/stderr"; ok $? "a write-mix sweep of 0, 50 and 100 % writes"
 "$HB" report mix --db "$TMP/mix.db" --out "$TMP/mix" >/dev/null 2>"$TMP/err"; ok $? "its report"
 rw=$(echo "$TMP/mix/charts/"*-write-pct-mix-rw-latency.tsv)
-# p99 of one direction's histogram: the middle of the bucket holding rank ceil(0.99 n), in us (README, Histograms)
+# p99 of one direction's histogram: the middle of the bucket holding rank ceil(0.99 n), in us (docs/measurement.md, Histograms)
 p99() { q "$TMP/mix.db" "WITH h AS (SELECT json_extract(value, '\$[0]') AS b, json_extract(value, '\$[1]') AS c
 	FROM histograms, json_each(counts) WHERE step_id = (SELECT id FROM steps WHERE write_pct = $1) AND dir = '$2'),
 	cum AS (SELECT b, sum(c) OVER (ORDER BY b) AS cc FROM h), tot AS (SELECT sum(c) AS n FROM h)

@@ -3,7 +3,7 @@
 # per io_uring_enter or io_submit (default 4 at every depth), so a QD32 step
 # reaches the device a few requests at a time as completions come back, not
 # in bursts of every completion reaped (the cause of the old QD32 gap against
-# fio, README Benchmarks), and the queue stays full. wait_nr makes each wait
+# fio, docs/benchmarks.md), and the queue stays full. wait_nr makes each wait
 # reap at least that many, so the largest call is the batch itself.
 . "$(dirname "$0")/lib.sh"
 
@@ -67,7 +67,7 @@ is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
 # a depth in the thousands: the worker offers 1,024 requests, reaps, then
 # offers the rest (it offered all 4,096 first, stamping each remaining one at
 # every call: at oio 65536 over 2 s with nothing reaped, its first seconds
-# empty and p99 1.2 s where Little's law gives 0.27 s; README, Benchmarks)
+# empty and p99 1.2 s where Little's law gives 0.27 s; docs/benchmarks.md)
 run_traced deep "" 4096
 ok $? "a traced io_uring step at oio 4096 runs"
 first=$(sed -n 's/.*io_uring_enter([0-9]*, \([0-9]*\), [0-9]*, \([A-Z_|0-9]*\),.*/\1 \2/p' "$TMP/deep.trace" |

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How the io_uring engine waits for completions. No wait arms a timer of its
 # own (IORING_ENTER_EXT_ARG with a timeout): at QD1 that was one kernel timer
-# armed and cancelled for every I/O (README, Benchmarks: QD1). The ring's own
+# armed and cancelled for every I/O (docs/benchmarks.md, QD1). The ring's own
 # tick, a multishot timeout every 50 ms, still ends a wait that no completion
 # ends (a stalled device), so the worker keeps publishing its seconds: its
 # CQEs show in the ring's fdinfo as completions beyond the requests submitted.

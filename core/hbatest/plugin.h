@@ -184,8 +184,8 @@ static inline long long hb_opt_int(const struct hb_kv *opts, unsigned n,
 	return v ? strtoll(v, NULL, 10) : def;
 }
 
-/* The submit_batch default: 4 requests a call at every depth (README,
- * Benchmarks, "Requests per call": the device gets requests as they are
+/* The submit_batch default: 4 requests a call at every depth (docs/benchmarks.md,
+ * "Requests per call": the device gets requests as they are
  * ready, not in bursts of a whole reap; 8 and 16 a call were slower at QD32
  * and QD128 in alternating rounds). The io_uring and libaio engines declare
  * it as their option's default, so that params_json holds it; this is the

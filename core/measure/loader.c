@@ -173,7 +173,7 @@ static const struct plugin *already_loaded(const char *name)
 	return NULL;
 }
 
-/* Two plugins of one name: an earlier folder of the path wins (README), but
+/* Two plugins of one name: an earlier folder of the path wins (docs/plugin-abi.md), but
  * in one folder (first loaded from this folder: at or after from) the order
  * of the files' names would decide, silently, and a run stores only the
  * name: said, since the user must choose. */

@@ -391,7 +391,7 @@ static int targets_node(const struct workload *wl)
  * base and at least one per worker. A device with one completion interrupt
  * (a single-queue virtio disk, AHCI) completes every request there; a
  * worker on another CPU is woken through an inter-processor interrupt (see
- * README, Placement). Multi-queue devices (NVMe, most SAS HBAs) have a
+ * docs/benchmarks.md, Placement). Multi-queue devices (NVMe, most SAS HBAs) have a
  * vector per CPU: their union is every CPU and nothing is narrowed. */
 static bool narrow_to_irqs(const struct workload *wl, cpu_set_t *base, char *irqs, size_t len)
 {

@@ -38,7 +38,7 @@
  * transparent huge pages where the kernel grants them: a request is then one
  * physically contiguous segment, not one per 4 KiB page. In 4 KiB pages a
  * 128 KiB read takes 32 descriptors of a virtio ring, eight of them overflow
- * a ring of 256, and the driver requeues (README, Benchmarks). */
+ * a ring of 256, and the driver requeues (docs/benchmarks.md). */
 static void *buf_map(struct worker *w)
 {
 	size_t len = w->buf_len, huge = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;

@@ -110,7 +110,7 @@ struct worker_shared {
 
 /* The sampler's sleep (step.c) until a worker has news (a second final, or
  * it has finished) or until, a time on util_now_ns()'s clock: a futex on
- * sh->news, not a look every few milliseconds (README, Benchmarks). seen:
+ * sh->news, not a look every few milliseconds (docs/benchmarks.md). seen:
  * sh->news as read before the sampler last looked. With an engine's clock
  * (sim) it sleeps 1 ms instead: its seconds pass by the thousand. */
 void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until);

@@ -1,5 +1,5 @@
 /* A run's rows out of the database, table by table (CSV or JSON) or as one
- * JSON document: the format `hbatest import hbatest` reads (README, "Export
+ * JSON document: the format `hbatest import hbatest` reads (docs/database.md, "Export
  * format"). */
 #ifndef HB_DB_EXPORT_H
 #define HB_DB_EXPORT_H

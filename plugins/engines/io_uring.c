@@ -161,7 +161,7 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 		io_uring_sqe_set_data(sqe, io);
 	}
 	/* hand the device a few at a time as they are ready, not a burst of
-	 * every completion reaped (README, Benchmarks: the QD32 gap) */
+	 * every completion reaped (docs/benchmarks.md, "Requests per call") */
 	if (!st->sqpoll && i == take && take < n)
 		io_uring_submit(&st->ring);
 	st->inflight += i;

@@ -69,7 +69,7 @@ cpu_of() {
 # fio_tuned ENGINE QD: what fio's documentation offers to go faster; the
 # io_uring and libaio rows submit 4 requests a call, as hbatest does by
 # default (fio with 4 ran 1.03x its IOPS with 16 at QD128 and 0.98x at QD32,
-# 18 alternating rounds each: README, Benchmarks, "Requests per call"); the
+# 18 alternating rounds each: docs/benchmarks.md, "Requests per call"); the
 # null row 16, at which fio's null engine runs twice as fast as at 4
 fio_tuned() {
 	local b=$(( $2 < 4 ? $2 : 4 )) nb=$(( $2 < 16 ? $2 : 16 ))
@@ -192,7 +192,7 @@ fi
 # round by round across the rows (every row's round 1, then every row's
 # round 2, ...): a row's rounds spread over the whole run, so that a minute
 # in which the disk is slow for one tool moves one round of each row, not
-# every round of one row (README, Benchmarks)
+# every round of one row (docs/benchmarks.md)
 for r in $(seq 0 $((ROUNDS - 1))); do
 	[ ${#SPECS[@]} = 0 ] && break
 	echo "bench: round $((r + 1)) of $ROUNDS across the rows: ${#SPECS[@]} ($(date -u +%T))" >&2

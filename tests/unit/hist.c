@@ -23,7 +23,7 @@ static uint64_t exact_percentile(const uint64_t *sorted, size_t n, double p)
 
 /* The value hist_percentile reports for a bucket, compared with the value put
  * in: x between a smaller minimum and a larger maximum (so no clamping), its
- * median is x's bucket as reported, within the README's 0.4 % of x. */
+ * median is x's bucket as reported, within docs/measurement.md's 0.4 % of x. */
 static void check_reported_midpoint(void)
 {
 	struct rng r;
