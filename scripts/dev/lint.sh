@@ -7,13 +7,14 @@
 #   Only plan/ and report/ include Lua headers; only store/ prepares SQL.
 #   A plugin includes only core/hbatest/*.h and its own NAME_*.h beside it.
 #   Every mutant of tests/mutants.txt finds its string exactly once.
-#   A C file past $WARN_LINES lines is named as a warning (split at a seam,
-#   never at a line count), not a breach.
+#   A C file past $WARN_LINES lines, and a function past $WARN_FUNC lines, is
+#   named as a warning (split at a seam, never at a line count), not a breach.
 # Prints each breach as file:line: rule; exits 1 if there is any.
 # LINT_ROOT=DIR checks another tree (tests/lint.t plants a breach of each rule).
 LINT_HOME=$(cd "$(dirname "$0")/../.." && pwd)
 cd "${LINT_ROOT:-$LINT_HOME}" || exit 2
 WARN_LINES=${WARN_LINES:-800}
+WARN_FUNC=${WARN_FUNC:-80}
 LAYERS="hbatest base measure plan store import report run cmd"
 
 rank() {	# the position of layer $1 in $LAYERS, or nothing
@@ -77,6 +78,7 @@ for f in $(find core plugins $(ls -d tests/unit 2>/dev/null) -name '*.c'); do
 	[ "$n" -le "$WARN_LINES" ] ||
 		echo "warning: $f:$n: over $WARN_LINES lines; does it hold two jobs?" >&2
 done
+find core plugins -name '*.c' -exec awk -v max="$WARN_FUNC" -f "$LINT_HOME/scripts/dev/fnlen.awk" {} + >&2
 out=$(checks)
 if [ -n "$out" ]; then
 	echo "$out"
