@@ -17,9 +17,11 @@ for _, oio in ipairs{ 2, 8 } do
 end
 hb.run{ name = "seq", rw = "read", bs = "1m", oio = 8, group = "1M seq" }
 EOF
-"$HB" run "$TMP/tiny.lua" --db "$DB" --label $'card\xff\xfeA' -q 2>>"$TMP/stderr"; ok $? "a run labelled card\\xff\\xfeA"
-# a group and a step name no run stores so, as a hand edit or an old import may
-q "$DB" "UPDATE steps SET group_name = CAST(X'346B2072616E64FF72656164' AS TEXT) WHERE group_name = '4k randread';
+"$HB" run "$TMP/tiny.lua" --db "$DB" --label cardA -q 2>>"$TMP/stderr"; ok $? "a run of the plan"
+# a label, a group and a step name no run stores so now (run and import check
+# them at the door), as a database written before that, or a hand edit, may
+q "$DB" "UPDATE runs SET label = CAST(X'63617264FFFE41' AS TEXT);
+	UPDATE steps SET group_name = CAST(X'346B2072616E64FF72656164' AS TEXT) WHERE group_name = '4k randread';
 	UPDATE steps SET name = 'seq ' || CAST(X'EFBFBEC0' AS TEXT) WHERE name = 'seq'"
 
 FFFD=$'\xef\xbf\xbd'
