@@ -170,28 +170,25 @@ static int refuse_protected(const char *path, const struct target_id *id, const 
 
 /* The target where its links lead (a dangling one: the file writing through
  * it would create), and a block device's backing files (a loop device's). */
-static int check_protected(const char *path, int kind, char *err, size_t len)
+/* path, resolved as id: none of the protected files, itself or through
+ * the loop devices behind it. */
+static int check_protected(const char *path, const struct target_id *id, int kind, char *err,
+			   size_t len)
 {
 	char how[PATH_MAX + 128] = "";
 	struct target_backing *b;
-	struct target_id id;
 	unsigned n;
-	int rc = target_id_of(path, &id);
+	int rc;
 
-	if (rc < 0) {
-		snprintf(err, len, "refusing to write to '%s': %s", path, rc == -ELOOP ?
-			 "it is a loop of symbolic links" : strerror(-rc));
-		return rc;
-	}
-	if (id.link)
-		snprintf(how, sizeof(how), ": a symbolic link to '%s'%s", id.path, id.exists ?
+	if (id->link)
+		snprintf(how, sizeof(how), ": a symbolic link to '%s'%s", id->path, id->exists ?
 			 "" : ", not there yet (writing through the link would create it)");
-	rc = refuse_protected(path, &id, "it is", how, err, len);
-	if (rc || kind != TARGET_BLOCK || !S_ISBLK(id.mode))
+	rc = refuse_protected(path, id, "it is", how, err, len);
+	if (rc || kind != TARGET_BLOCK || !S_ISBLK(id->mode))
 		return rc;
 	if (!(b = calloc(BACKING_MAX, sizeof(*b))))
 		return -ENOMEM;
-	n = target_backing_of(path, id.rdev, probe_root(), b, BACKING_MAX);
+	n = target_backing_of(path, id->rdev, probe_root(), b, BACKING_MAX);
 	for (unsigned i = 0; i < n && !rc; i++) {
 		snprintf(how, sizeof(how), ": %s is a loop device backed by '%s'", b[i].loop,
 			 b[i].id.path);
@@ -555,12 +552,11 @@ static int check_loop_unused(const char *path, const char *name, const struct fa
 
 /* A file target that backs a loop device in use: writing the file writes
  * under that file system (a disk image mounted with mount -o loop). */
-static int check_backs_loop(const char *path, char *err, size_t len)
+static int check_backs_loop(const char *path, const struct target_id *id, char *err, size_t len)
 {
 	struct target_backing *b = calloc(BACKING_MAX, sizeof(*b));
 	struct family *f = malloc(sizeof(*f));
 	char dir[PATH_MAX], file[PATH_MAX + 300];
-	struct target_id id;
 	struct dirent *e;
 	DIR *d = NULL;
 	int rc = 0;
@@ -569,7 +565,7 @@ static int check_backs_loop(const char *path, char *err, size_t len)
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (target_id_of(path, &id) < 0 || !id.exists || !S_ISREG(id.mode))
+	if (!id->exists || !S_ISREG(id->mode))
 		goto out;
 	snprintf(dir, sizeof(dir), "%s/sys/block", probe_root());
 	d = opendir(dir);
@@ -585,7 +581,7 @@ static int check_backs_loop(const char *path, char *err, size_t len)
 		snprintf(file, sizeof(file), "/dev/%s", e->d_name);
 		n = target_backing_of(file, dev, probe_root(), b, BACKING_MAX);
 		for (unsigned i = 0; i < n && !rc; i++) {
-			if (!target_id_same(&b[i].id, &id))
+			if (!target_id_same(&b[i].id, id))
 				continue;
 			family_of(file, dev, f);
 			rc = check_loop_unused(path, e->d_name, f, err, len);
@@ -601,10 +597,17 @@ out:
 
 int guard_check_write(const char *path, int kind, char *err, size_t len)
 {
-	int rc = check_protected(path, kind, err, len);
+	struct target_id id;
+	int rc = target_id_of(path, &id);
 
+	if (rc < 0) {
+		snprintf(err, len, "refusing to write to '%s': %s", path, rc == -ELOOP ?
+			 "it is a loop of symbolic links" : strerror(-rc));
+		return rc;
+	}
+	rc = check_protected(path, &id, kind, err, len);
 	if (!rc && kind != TARGET_BLOCK)
-		rc = check_backs_loop(path, err, len);
+		rc = check_backs_loop(path, &id, err, len);
 	if (rc || kind != TARGET_BLOCK)
 		return rc;
 	return check_block(path, err, len);

@@ -78,16 +78,22 @@ static bool fz_header(const char *p, const char *le)
 	return n > 8 && !memcmp(p, "==> ", 4) && !memcmp(le - 4, " <==", 4);
 }
 
-void fz_split(struct fz_input *in, const uint8_t *data, size_t size, const char *main_name)
+/* in emptied, holding a NUL-terminated copy of the input */
+static void fz_copy(struct fz_input *in, const uint8_t *data, size_t size)
 {
-	char *p, *end, *hdr[FZ_MAX_FILES] = { NULL };
-
 	memset(in, 0, sizeof(*in));
 	in->buf = malloc(size + 1);
 	if (!in->buf)
 		fz_fail("out of memory");
 	memcpy(in->buf, data, size);
 	in->buf[size] = '\0';
+}
+
+void fz_split(struct fz_input *in, const uint8_t *data, size_t size, const char *main_name)
+{
+	char *p, *end, *hdr[FZ_MAX_FILES] = { NULL };
+
+	fz_copy(in, data, size);
 	end = in->buf + size;
 	for (p = in->buf; p < end || !in->n;) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -109,12 +115,7 @@ void fz_split(struct fz_input *in, const uint8_t *data, size_t size, const char 
 
 void fz_one(struct fz_input *in, const uint8_t *data, size_t size, const char *name)
 {
-	memset(in, 0, sizeof(*in));
-	in->buf = malloc(size + 1);
-	if (!in->buf)
-		fz_fail("out of memory");
-	memcpy(in->buf, data, size);
-	in->buf[size] = '\0';
+	fz_copy(in, data, size);
 	fz_add(in, in->buf, name, strlen(name));
 	fz_end(&in->f[0], in->buf + size, false);
 }
