@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The sim presets of reference 003's two cards (lsi3108-8sas: the MegaRAID
 # 9361-8i; asr8885-8sas: the Adaptec ASR-8885) give every figure of the
-# review's 4k sections within 15 % (the table in scripts/sim_presets.lua), and
-# the shapes its text describes: where each card scales, peaks and falls.
+# review's 4k sections within 15 % (the table in docs/engines.md,
+# "Calibration of the presets"), and the shapes its text describes: where
+# each card scales, peaks and falls.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/simcal.db"

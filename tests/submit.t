@@ -65,9 +65,9 @@ is "$([ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] && echo yes)" yes \
 	"libaio: no io_submit takes more than 4 requests (largest: ${n:-none})"
 
 # a depth in the thousands: the worker offers 1,024 requests, reaps, then
-# offers the rest (it offered all 4,096 first, stamping each remaining one at
-# every call: at oio 65536 over 2 s with nothing reaped, its first seconds
-# empty and p99 1.2 s where Little's law gives 0.27 s; docs/benchmarks.md)
+# offers the rest; offering all of them first stamps each remaining one at
+# every call, which leaves the first seconds empty and inflates p99
+# (core/measure/worker.c, SUBMIT_SLICE)
 run_traced deep "" 4096
 ok $? "a traced io_uring step at oio 4096 runs"
 first=$(sed -n 's/.*io_uring_enter([0-9]*, \([0-9]*\), [0-9]*, \([A-Z_|0-9]*\),.*/\1 \2/p' "$TMP/deep.trace" |

@@ -13,9 +13,9 @@
 #include "measure/worker.h"
 
 /* Lua instructions between two limits_hook() calls. A count hook makes the
- * VM look at every instruction: a pure-Lua loop runs about 2x slower (1e8
- * additions: 0.44 -> 0.97 s), which a plan, microseconds of Lua a step, does
- * not feel. It covers coroutines too, which inherit the hook. */
+ * VM look at every instruction and slows a pure-Lua loop (about 2x), which a
+ * plan, microseconds of Lua a step, does not feel. It covers coroutines too,
+ * which inherit the hook. */
 #define HOOK_EVERY 10000
 
 static char interrupt_marker;

@@ -12,7 +12,7 @@
 # row misses.
 # Latency is fio's total latency (lat: from before the submitting call to the
 # completion, --lat_percentiles=1), what hbatest's histogram times too; fio's
-# clat leaves the submitting system call out (at QD1 here 13 us of 45 us).
+# clat leaves the submitting system call out (docs/benchmarks.md).
 # Then the sampler's own cost (null engine, HBATEST_NO_SAMPLER=1).
 # Environment: BENCH_SECS (3 s a run), BENCH_ROUNDS (5), BENCH_ROWS (a regex
 # of row names to run), BENCH_DIR (a folder on the file system to test;
