@@ -13,7 +13,7 @@
 #include "base/log.h"
 #include "base/paths.h"
 #include "measure/loader.h"
-#include "measure/step_spec.h"
+#include "measure/step_keys.h"
 #include "base/util.h"
 
 /* Under ASan a plugin stays mapped after dlclose(): LeakSanitizer reports at

@@ -6,13 +6,10 @@
 #include <stddef.h>
 
 #include "measure/step.h"
+#include "measure/step_keys.h"
 
 /* A step key, or a plugin's name (its options)? */
 bool step_key_known(const char *key);
-/* One of the step's own keys, which no plugin may take as its name */
-bool step_key_builtin(const char *key);
-/* -EINVAL, err: "unknown key 'k'" with the nearest key or the list of keys. */
-int step_unknown_key(const char *key, char *err, size_t errlen);
 /* A fill (passes=) needs a write rw; without its own duration or ramp
  * (own_*: given in the step, not by the defaults) it runs uncapped, no ramp. */
 int step_check_fill(struct step_spec *s, bool own_duration, bool own_ramp, char *err,

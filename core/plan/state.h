@@ -69,11 +69,13 @@ int plan_traceback(struct lua_State *L);
 int plan_limits_check(struct lua_State *L, struct plan_limits *lim, int status, char *err,
 		      size_t errlen);
 
-/* ---- plan.c ---- */
+/* ---- text.c ---- */
 /* A name or other text a plan gives (key: what it is, for the message) must
  * be UTF-8 with no NUL byte, so that no report, SVG or database row cuts it
  * or shows it broken: 0, or -EINVAL with err naming the key and the byte. */
 int plan_text_check(const char *s, size_t n, const char *key, char *err, size_t errlen);
+
+/* ---- plan.c ---- */
 struct plan {
 	const struct plan_opts *o;
 	const struct plan_hooks *hooks;
