@@ -6,13 +6,18 @@
 LINT="$ROOT/scripts/dev/lint.sh"
 out=$(sh "$LINT" 2>/dev/null); ok $? "the tree passes make lint ($out)"
 
-# plant FILE LINE RULE-PATTERN WHAT: add LINE at the top of FILE in a fresh copy
+# plant FILE LINE RULE-PATTERN WHAT [FILE2 LINE2]: add LINE at the top of FILE
+# (and LINE2 at the top of FILE2) in a fresh copy
 plant() {
 	local file=$1 line=$2 pat=$3 what=$4 copy="$TMP/tree"
 	rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$copy/"
-	mkdir -p "$copy/$(dirname "$file")"
-	{ printf '%s\n' "$line"; cat "$copy/$file" 2>/dev/null || true; } > "$copy/$file.new"
-	mv "$copy/$file.new" "$copy/$file"
+	set -- "$file" "$line" "${5:-}" "${6:-}"
+	while [ -n "$1" ]; do
+		mkdir -p "$copy/$(dirname "$1")"
+		{ printf '%s\n' "$2"; cat "$copy/$1" 2>/dev/null || true; } > "$copy/$1.new"
+		mv "$copy/$1.new" "$copy/$1"
+		shift 2
+	done
 	out=$(LINT_ROOT="$copy" sh "$LINT" 2>/dev/null); rc=$?
 	ok $((rc == 0)) "$what: make lint fails"
 	like "$out" "^$file:1:.*$pat" "$what: it names $file and the rule"
@@ -35,6 +40,19 @@ plant core/cmd/list.c 'static void f(void) { sqlite3_prepare_v2(0, 0, 0, 0, 0); 
 plant plugins/engines/null.c '#include "base/util.h"' 'a plugin includes more than core/hbatest' \
 	"a plugin includes a core header"
 plant core/misc/x.c '/* a new folder */' 'a folder that is no layer' "a folder that is no layer"
+# two files calling each other: base/csvlines.c calls utf8.c already; utf8.c
+# then calls csvlines back
+plant core/base/utf8.c 'void lint_loop(void); void lint_loop(void) { csvlines_free(0); }' \
+	'a loop of files calling each other.*core/base/utf8.c uses csvlines_free of core/base/csvlines.c' \
+	"two files calling each other"
+# two headers including each other
+plant core/base/utf8.h '#include "base/csvlines.h"' \
+	'a loop of files calling each other.*utf8.h includes core/base/csvlines.h' \
+	"two headers including each other" core/base/csvlines.h '#include "base/utf8.h"'
+
+# a lower layer reaching up without an include (a declaration of its own)
+plant core/base/strbuf.c 'int plan_execute(void); int lint_up(void) { return plan_execute(); }' \
+	'calls up a layer \(base uses plan_execute of core/plan/plan.c\)' "a call up a layer"
 # a mutant whose string no longer occurs once (the code moved on)
 copy="$TMP/tree"
 rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$ROOT/reports" "$ROOT/scripts" "$copy/"

@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # Which file of core/ calls which: a function (or its address) used in one
 # C file and defined, not static, in another is an arrow from the first to the
-# second. make lint (lint.sh) fails on a loop of files calling each other and
+# second; a header that includes another, an arrow too. make lint (lint.sh) fails on a loop of files calling each other and
 # on a call up a layer; --dot prints the graph for Graphviz, one box a folder.
 #   calls.pl [--dot] [LAYER...]   (run at the top of the tree; LAYER: the
 #                                  folders of core/ bottom up, as lint.sh has them)
@@ -16,9 +16,11 @@ my @layers = @ARGV ? @ARGV : qw(hbatest base measure plan store import report ru
 my %rank;
 @rank{@layers} = (1 .. @layers);
 
-my @files;
-find({ wanted => sub { push @files, $File::Find::name if /\.c$/ }, no_chdir => 1 }, 'core');
+my (@files, @headers);
+find({ wanted => sub { push @files, $File::Find::name if /\.c$/;
+		       push @headers, $File::Find::name if /\.h$/ }, no_chdir => 1 }, 'core');
 @files = sort @files;
+@headers = sort @headers;
 
 sub text_of {	# the file without comments, strings and character constants
 	my ($f) = @_;
@@ -51,6 +53,19 @@ for my $f (@files) {
 	}
 }
 
+# a header's includes of other headers of core/ (an arrow as a call is)
+for my $h (@headers) {
+	for my $inc (text_of_includes($h)) {
+		$edge{"$h\tcore/$inc"} //= '#include' if -f "core/$inc" && "core/$inc" ne $h;
+	}
+}
+
+sub text_of_includes {
+	my ($f) = @_;
+	open(my $fh, '<', $f) or die "calls.pl: cannot open '$f': $!\n";
+	return map { /^\s*#\s*include\s+"([^"]+)"/ ? $1 : () } <$fh>;
+}
+
 sub layer_of { my ($f) = @_; $f =~ m{^core/([^/]+)/} ? $1 : '' }
 
 if ($dot) {
@@ -75,6 +90,7 @@ for (sort keys %edge) {	# a call up a layer
 	my ($a, $b) = split /\t/;
 	my ($ra, $rb) = ($rank{layer_of($a)} // 0, $rank{layer_of($b)} // 0);
 	next unless $ra && $rb && $rb > $ra;
+	next if $edge{$_} eq '#include';	# lint.sh's upward include says it
 	print "$a:1: calls up a layer (", layer_of($a), " uses $edge{$_} of $b)\n";
 	$bad = 1;
 }
@@ -103,12 +119,13 @@ sub strong {
 		push @sccs, [sort @c] if @c > 1;
 	}
 }
-for (@files) { strong($_) unless defined $index{$_} }
+for (@files, @headers) { strong($_) unless defined $index{$_} }
 for my $c (sort { $a->[0] cmp $b->[0] } @sccs) {
 	my %in = map { $_ => 1 } @$c;
-	my @why = map { my ($a, $b) = split /\t/; "$a uses $edge{$_} of $b" }
+	my @why = map { my ($a, $b) = split /\t/;
+			$edge{$_} eq '#include' ? "$a includes $b" : "$a uses $edge{$_} of $b" }
 		  grep { my ($a, $b) = split /\t/; $in{$a} && $in{$b} } sort keys %edge;
-	print "$c->[0]:1: a loop of files calling each other (", join('; ', @why), ")\n";
+	print "$_:1: a loop of files calling each other (", join('; ', @why), ")\n" for @$c;
 	$bad = 1;
 }
 exit $bad;

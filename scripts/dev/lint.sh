@@ -6,6 +6,8 @@
 #   includes another's.
 #   Only plan/ and report/ include Lua headers; only store/ prepares SQL.
 #   A plugin includes only core/hbatest/*.h and its own NAME_*.h beside it.
+#   No loop of files calling each other (or headers including each other),
+#   and no call up a layer (scripts/dev/calls.pl: the graph from the source).
 #   Every mutant of tests/mutants.txt finds its string exactly once.
 #   A C file past $WARN_LINES lines, and a function past $WARN_FUNC lines, is
 #   named as a warning (split at a seam, never at a line count), not a breach.
@@ -69,6 +71,7 @@ checks() {
 	done | breach "a plugin includes more than core/hbatest/*.h and its own NAME_*.h"
 	grep -nE '#include *<(lua|lauxlib|lualib|sqlite3)\.h>' plugins/*/*.c |
 		breach "a plugin includes a core library"
+	perl "$LINT_HOME/scripts/dev/calls.pl" $LAYERS
 	[ ! -f tests/mutants.txt ] ||
 		MUTANTS_ROOT=. perl "$LINT_HOME/scripts/dev/mutants.pl" --check tests/mutants.txt
 }
