@@ -3,15 +3,18 @@
 # C file and defined, not static, in another is an arrow from the first to the
 # second; a header that includes another, an arrow too. make lint (lint.sh) fails on a loop of files calling each other and
 # on a call up a layer; --dot prints the graph for Graphviz, one box a folder.
-#   calls.pl [--dot] [LAYER...]   (run at the top of the tree; LAYER: the
-#                                  folders of core/ bottom up, as lint.sh has them)
+#   calls.pl [--dot|--folders] [LAYER...]   (run at the top of the tree;
+#       LAYER: the folders of core/ bottom up, as lint.sh has them;
+#       --folders: the graph of the folders, each arrow with its count of
+#       file-to-file arrows)
 # Read from the source, not the objects: comments and strings are left out,
 # and a name counts as a use wherever it stands (a call, a table of pointers).
 use strict;
 use warnings;
 use File::Find;
 
-my $dot = @ARGV && $ARGV[0] eq '--dot' ? shift @ARGV : 0;
+my $dot = @ARGV && $ARGV[0] =~ /^--(dot|folders)$/ ? $1 : '';
+shift @ARGV if $dot;
 my @layers = @ARGV ? @ARGV : qw(hbatest base measure plan store import report run cmd);
 my %rank;
 @rank{@layers} = (1 .. @layers);
@@ -68,6 +71,20 @@ sub text_of_includes {
 
 sub layer_of { my ($f) = @_; $f =~ m{^core/([^/]+)/} ? $1 : '' }
 
+if ($dot eq 'folders') {	# import/fio and the like: their own box
+	my %n;
+	for (keys %edge) {
+		my ($a, $b) = map { m{^core/(.*)/[^/]+$} ? $1 : $_ } split /\t/;
+		$n{"$a\t$b"}++ if $a ne $b;
+	}
+	print "digraph layers {\n\trankdir=BT; node [shape=box, fontsize=11];\n";
+	for (sort keys %n) {
+		my ($a, $b) = split /\t/;
+		print "\t\"$a\" -> \"$b\" [label=\"$n{$_}\", fontsize=9];\n";
+	}
+	print "}\n";
+	exit 0;
+}
 if ($dot) {
 	print "digraph core {\n\trankdir=BT; node [shape=box, fontsize=10];\n";
 	for my $l (@layers) {
