@@ -72,10 +72,14 @@ CORE_OBJS := $(patsubst core/%.c,$(B)/core/%.o,$(CORE_SRCS)) $(B)/core/store/sch
              $(B)/core/store/migrations.o
 MAIN_OBJ  := $(B)/core/cmd/main.o
 
-ENGINE_SRCS := $(wildcard plugins/engines/*.c)
-PROBE_SRCS  := $(wildcard plugins/probes/*.c)
+ENGINE_SRCS := $(filter-out %/skeleton.c,$(wildcard plugins/engines/*.c))
+PROBE_SRCS  := $(filter-out %/skeleton.c,$(wildcard plugins/probes/*.c))
 PLUGINS     := $(patsubst plugins/engines/%.c,plugins/%.so,$(ENGINE_SRCS)) \
                $(patsubst plugins/probes/%.c,plugins/%.so,$(PROBE_SRCS))
+# The skeletons a plugin author copies (docs/plugin-abi.md): built by every
+# make, so they keep compiling, but not installed nor on the default plugin
+# path, where their facts and names would join every run's.
+SKELETONS   := build/skeleton/skeleton.so build/skeleton/skeleton_probe.so
 
 UNIT_SRCS  := $(wildcard tests/unit/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRCS))
@@ -89,7 +93,7 @@ LIBS_sim      := -lm
 LIBS_pcie     := -lpci
 
 .PHONY: all check lint bench bench-report install uninstall clean
-all: hbatest $(PLUGINS)
+all: hbatest $(PLUGINS) $(SKELETONS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
 	@echo "  LD      $@"
@@ -120,6 +124,14 @@ plugins/sim.so: plugins/engines/sim_model.h
 plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+
+build/skeleton/skeleton.so: plugins/engines/skeleton.c core/hbatest/plugin.h $(MODE_STAMP)
+build/skeleton/skeleton_probe.so: plugins/probes/skeleton.c core/hbatest/plugin.h \
+				  core/hbatest/sysfs.h $(MODE_STAMP)
+$(SKELETONS):
+	@mkdir -p $(@D)
+	@echo "  PLUGIN  $@"
+	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS)
 
 $(B)/tests/%.t: tests/unit/%.c tests/tap.h $(CORE_OBJS)
 	@mkdir -p $(@D)
@@ -240,7 +252,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf $(B) hbatest $(PLUGINS)
+	rm -rf $(B) hbatest $(PLUGINS) $(SKELETONS)
 
 -include $(wildcard $(B)/core/*/*.d $(B)/core/*/*/*.d)
 -include $(wildcard $(FUZZ_B)/core/*/*.d $(FUZZ_B)/core/*/*/*.d)

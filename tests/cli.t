@@ -74,6 +74,14 @@ like "$out" "   1  measure +4k random 70/30 read/write QD16  done " "show: a 31-
 like "$out" "   2  measure +4k random 70/30 read/write QD1   done " "and the column as wide as the longest name"
 # the options every command takes, before the command (git's order) too
 is "$("$HB" --db "$TMP/names.db" -q show 1)" "$out" "--db and -q before the command: show reads that database"
+# a long option's value after '=' too; an option written out whole (getopt_long
+# would take a prefix), -v and -q alone, and "--" refused as before
+is "$("$HB" --db="$TMP/names.db" show 1)" "$out" "--db=FILE before the command reads as --db FILE"
+is "$("$HB" show 1 --db="$TMP/names.db")" "$out" "and after it"
+err=$("$HB" run "$TMP/names.lua" --dry --db="$TMP/names.db" 2>&1); is $? 2 "run --dry: exit 2"
+like "$err" "hbatest run: unknown option '--dry'$" "a prefix of --dry-run is no option"
+like "$("$HB" list -vq 2>&1)" "hbatest list: unexpected argument '-vq'$" "-v and -q stand alone"
+like "$("$HB" probe -- x 2>&1)" "hbatest probe: unknown option '--'$" "-- is refused"
 "$HB" -q --db "$TMP/before.db" run "$TMP/names.lua" --label first 2>/dev/null; ok $? "and run stores there"
 is "$(q "$TMP/before.db" "SELECT label FROM runs")" first "the run is in --db's file"
 "$HB" --db "$TMP/before.db" -q import iometer "$ROOT/tests/fixtures/iometer/results-2006.07.27.csv" --label imp 2>/dev/null

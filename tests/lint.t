@@ -39,6 +39,10 @@ plant core/cmd/list.c 'static void f(void) { sqlite3_prepare_v2(0, 0, 0, 0, 0); 
 	'sqlite3_prepare outside core/store/' "a command prepares SQL"
 plant plugins/engines/null.c '#include "base/util.h"' 'a plugin includes more than core/hbatest' \
 	"a plugin includes a core header"
+plant plugins/engines/skeleton.c '#include "measure/worker.h"' 'a plugin includes more than core/hbatest' \
+	"the engine skeleton includes a core header"
+plant plugins/probes/skeleton.c '#include "measure/probe.h"' 'a plugin includes more than core/hbatest' \
+	"the probe skeleton includes a core header"
 plant core/misc/x.c '/* a new folder */' 'a folder that is no layer' "a folder that is no layer"
 # two files calling each other: base/csvlines.c calls utf8.c already; utf8.c
 # then calls csvlines back

@@ -3,6 +3,7 @@
 #ifndef HB_CMD_H
 #define HB_CMD_H
 
+#include <getopt.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,17 +22,60 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
-/* Options every command takes: --db, --plugin-path, -v, -q. Returns how
- * many argv entries it used (0: not a common option, -1: missing value). */
-int cli_common_opt(int argc, char **argv, int i);
-/* How many argv entries common option a takes with its value: 1 (-v, -q),
- * 2 (--db FILE, --plugin-path DIR), 0 when a is none of them. */
-int cli_common_width(const char *a);
+/* A command's options: getopt_long over its arguments in order (a
+ * positional where it stands, as CLI_ARG), the options every command takes
+ * (CLI_COMMON_OPTIONS: --db, --plugin-path, -v, -q) applied on the way. A
+ * long option takes its value as --opt VALUE or --opt=VALUE, written out
+ * (no prefix of it); -v and -q stand alone (not -vq). */
+enum cli_code {
+	CLI_ERROR = -2,		/* a usage error, said already */
+	CLI_END = -1,
+	CLI_ARG = 1,		/* a positional argument: arg */
+	CLI_DB = 0x100, CLI_PLUGIN_PATH, CLI_VERBOSE, CLI_QUIET,
+	CLI_OWN = 0x200,	/* a command's own options from here on */
+};
+/* The end of every command's table (struct option[], ended here). */
+#define CLI_COMMON_OPTIONS \
+	{ "db", required_argument, NULL, CLI_DB }, \
+	{ "plugin-path", required_argument, NULL, CLI_PLUGIN_PATH }, \
+	{ "verbose", no_argument, NULL, CLI_VERBOSE }, \
+	{ "quiet", no_argument, NULL, CLI_QUIET }, \
+	{ NULL, 0, NULL, 0 }
+
+struct cli_getopt {
+	const char *cmd;		/* the command, for its messages */
+	const struct option *opts;
+	int argc, rest;			/* the pass's arguments; the hoisted ones after */
+	char **argv;
+	const char *opt;		/* the argument as written ("--out=x", "-v") */
+	const char *arg;		/* CLI_ARG: it; '?': the argument refused;
+					 * an option: its value, NULL when none */
+	const char *name;		/* a long option's name in opts */
+	const char *db_refused;		/* set: --db is refused, saying this */
+	bool short_v;			/* -v was given (not --verbose) */
+};
+void cli_getopt_init(struct cli_getopt *g, const char *cmd, int argc, char **argv,
+		     const struct option *opts);
+/* The next option's code (its val in opts), CLI_ARG, '?' for an unknown
+ * option (or "--"; the command words the message), CLI_ERROR after a
+ * message, or CLI_END. */
+int cli_getopt_next(struct cli_getopt *g);
+/* The argument after the option returned (NULL at the end of the command's
+ * own), and taking it (run --resume [RUN]). */
+const char *cli_getopt_peek(const struct cli_getopt *g);
+void cli_getopt_skip(struct cli_getopt *g);
+
+/* main: where the command is in argv after the common options written
+ * before it (argc when they leave none). */
+int cli_leading_options(int argc, char **argv);
 /* main() moved the common options written before the command to the end of
  * its arguments: the last n of them. An option's value is never one of
  * those (`hbatest --db x run p.lua --label`: --label has no value). */
 void cli_set_hoisted(int n);
-/* Whether option argv[i] has a value of the command's own after it. */
+/* import's loop (until it uses cli_getopt): a common option at argv[i],
+ * applied; how many argv entries it used (0: none, -1: an error said), and
+ * whether option argv[i] has a value of the command's own after it. */
+int cli_common_opt(int argc, char **argv, int i);
 bool cli_has_value(int argc, int i);
 const char *cli_db_path(void);
 void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

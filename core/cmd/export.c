@@ -24,14 +24,23 @@ struct export_args {
 	enum rows_format fmt;
 };
 
-static int parse_value(struct export_args *a, const char *opt, const char *v)
+enum export_opt { OPT_OUT = CLI_OWN, OPT_WHAT, OPT_FORMAT };
+
+static const struct option export_opts[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "what", required_argument, NULL, OPT_WHAT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	CLI_COMMON_OPTIONS
+};
+
+static int parse_value(struct export_args *a, int opt, const char *v)
 {
-	if (!strcmp(opt, "--out") && !*v) {	/* --out "$F" with F unset */
+	if (opt == OPT_OUT && !*v) {	/* --out "$F" with F unset */
 		cli_usage_error("export", "option '--out' is empty (an unset variable?)");
 		return -1;
-	} else if (!strcmp(opt, "--out")) {
+	} else if (opt == OPT_OUT) {
 		a->out = strcmp(v, "-") ? v : NULL;	/* "-": stdout */
-	} else if (!strcmp(opt, "--what")) {
+	} else if (opt == OPT_WHAT) {
 		a->table = db_export_table_index(v);
 		if (a->table < 0) {
 			cli_usage_error("export", "--what '%s': give one of %s", v,
@@ -48,27 +57,21 @@ static int parse_value(struct export_args *a, const char *opt, const char *v)
 
 static int parse_args(struct export_args *a, int argc, char **argv)
 {
-	*a = (struct export_args){ .table = -1, .fmt = ROWS_CSV };
-	for (int i = 1; i < argc; i++) {
-		int used = cli_common_opt(argc, argv, i);
-		const char *opt = argv[i];
+	struct cli_getopt g;
+	int opt;
 
-		if (used < 0)
+	*a = (struct export_args){ .table = -1, .fmt = ROWS_CSV };
+	cli_getopt_init(&g, "export", argc, argv, export_opts);
+	while ((opt = cli_getopt_next(&g)) != CLI_END) {
+		if (opt == CLI_ERROR)
 			return -1;
-		if (used) {
-			i += used - 1;
-		} else if (!strcmp(opt, "--out") || !strcmp(opt, "--what") ||
-			   !strcmp(opt, "--format")) {
-			if (!cli_has_value(argc, i)) {
-				cli_usage_error("export", "option '%s' needs a value", opt);
+		if (opt == OPT_OUT || opt == OPT_WHAT || opt == OPT_FORMAT) {
+			if (parse_value(a, opt, g.arg) < 0)
 				return -1;
-			}
-			if (parse_value(a, opt, argv[++i]) < 0)
-				return -1;
-		} else if (opt[0] != '-' && !a->spec) {
-			a->spec = opt;
+		} else if (opt == CLI_ARG && g.arg[0] != '-' && !a->spec) {
+			a->spec = g.arg;
 		} else {
-			cli_usage_error("export", "unexpected argument '%s'", opt);
+			cli_usage_error("export", "unexpected argument '%s'", g.opt);
 			return -1;
 		}
 	}

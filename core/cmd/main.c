@@ -151,10 +151,8 @@ static int cmd_help(int argc, char **argv)
  * (import reads its kind from argv[1] of its own). */
 static bool hoist_command(int argc, char **argv)
 {
-	int i = 1, width;
+	int i = cli_leading_options(argc, argv);
 
-	while (i < argc && (width = cli_common_width(argv[i])) > 0)
-		i += width;
 	for (int k = 1; k < i && i < argc; k++) {	/* rotate argv[1..] left by i - 1 */
 		char *opt = argv[1];
 

@@ -51,24 +51,21 @@ static int merge_check_inputs(const char *out, const char **in, int n)
 
 static int merge_parse(int argc, char **argv, const char **pos, int *npos)
 {
-	*npos = 0;
-	for (int i = 1; i < argc; i++) {
-		int used = cli_common_opt(argc, argv, i);
+	static const struct option opts[] = { CLI_COMMON_OPTIONS };
+	struct cli_getopt g;
+	int c;
 
-		if (used < 0)
+	*npos = 0;
+	cli_getopt_init(&g, "merge", argc, argv, opts);
+	g.db_refused = "--db does not apply: merge OUT.db IN.db...";
+	while ((c = cli_getopt_next(&g)) != CLI_END) {
+		if (c == CLI_ERROR)
 			return -1;
-		if (used) {
-			if (!strcmp(argv[i], "--db")) {
-				cli_usage_error("merge", "--db does not apply: merge OUT.db IN.db...");
-				return -1;
-			}
-			i += used - 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_usage_error("merge", "unknown option '%s'", argv[i]);
+		if (c != CLI_ARG) {	/* "-" is a file name */
+			cli_usage_error("merge", "unknown option '%s'", g.opt);
 			return -1;
-		} else {
-			pos[(*npos)++] = argv[i];
 		}
+		pos[(*npos)++] = g.arg;
 	}
 	if (*npos < 2) {
 		cli_usage_error("merge", "give the output database and at least one input: "

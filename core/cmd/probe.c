@@ -10,29 +10,38 @@
 #include "measure/loader.h"
 #include "measure/probe.h"
 
+/* The targets, into targets; their number, or -1 after a usage error. */
+static int probe_parse(int argc, char **argv, char **targets)
+{
+	static const struct option opts[] = { CLI_COMMON_OPTIONS };
+	struct cli_getopt g;
+	int c, n = 0;
+
+	cli_getopt_init(&g, "probe", argc, argv, opts);
+	while ((c = cli_getopt_next(&g)) != CLI_END) {
+		if (c == CLI_ERROR)
+			return -1;
+		if (c != CLI_ARG || g.arg[0] == '-') {	/* a target named so: ./-name */
+			cli_usage_error("probe", "unknown option '%s'", g.opt);
+			return -1;
+		}
+		targets[n++] = (char *)g.arg;
+	}
+	return n;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	char **targets = calloc((size_t)argc + 1, sizeof(char *));
-	unsigned n = 0;
+	int got = probe_parse(argc, argv, targets);
 	struct facts f;
+	unsigned n;
 
-	for (int i = 1; i < argc; i++) {
-		int used = cli_common_opt(argc, argv, i);
-
-		if (used < 0) {
-			free(targets);
-			return EXIT_USAGE;
-		}
-		if (used) {
-			i += used - 1;
-		} else if (argv[i][0] == '-') {	/* a target named so: ./-name */
-			cli_usage_error("probe", "unknown option '%s'", argv[i]);
-			free(targets);
-			return EXIT_USAGE;
-		} else {
-			targets[n++] = argv[i];
-		}
+	if (got < 0) {
+		free(targets);
+		return EXIT_USAGE;
 	}
+	n = (unsigned)got;
 	plugins_load();
 	for (unsigned t = 0; t < n; t++)	/* a file a plan would create: its folder's device */
 		if (!strcmp(probe_root(), "/") && access(targets[t], F_OK) != 0)

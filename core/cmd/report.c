@@ -75,13 +75,31 @@ static int parse_size(struct report_args *a, const char *s)
 	return 0;
 }
 
+enum report_opt {	/* after --no-charts, those with a value */
+	OPT_NO_CHARTS = CLI_OWN, OPT_OUT, OPT_TITLE, OPT_BASELINE, OPT_TEMPLATE, OPT_FORMAT,
+	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME,
+};
+
+static const struct option report_opts[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "template", required_argument, NULL, OPT_TEMPLATE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "lua-memory", required_argument, NULL, OPT_LUA_MEMORY },
+	{ "lua-time", required_argument, NULL, OPT_LUA_TIME },
+	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
+	CLI_COMMON_OPTIONS
+};
+
 /* --lua-memory SIZE and --lua-time SECONDS: the report program's limits */
-static int parse_limit(struct report_args *a, const char *opt, const char *v)
+static int parse_limit(struct report_args *a, int opt, const char *v)
 {
 	char *end;
 	unsigned long n;
 
-	if (!strcmp(opt, "--lua-memory")) {
+	if (opt == OPT_LUA_MEMORY) {
 		if (util_parse_size(v, &a->lua_memory) || a->lua_memory < (1u << 20)) {
 			cli_usage_error("report", "--lua-memory %s: expected a size of at least 1m, "
 					"such as \"2g\"", v);
@@ -99,24 +117,26 @@ static int parse_limit(struct report_args *a, const char *opt, const char *v)
 	return 0;
 }
 
-static int parse_value(struct report_args *a, const char *opt, const char *v)
+static int parse_value(struct report_args *a, const struct cli_getopt *g, int opt)
 {
-	if (!*v && (!strcmp(opt, "--out") || !strcmp(opt, "--baseline") ||
-		    !strcmp(opt, "--template"))) {	/* --out "$DIR" with DIR unset */
-		cli_usage_error("report", "option '%s' is empty (an unset variable?)", opt);
+	const char *v = g->arg;
+
+	if (!*v && (opt == OPT_OUT || opt == OPT_BASELINE ||
+		    opt == OPT_TEMPLATE)) {	/* --out "$DIR" with DIR unset */
+		cli_usage_error("report", "option '--%s' is empty (an unset variable?)", g->name);
 		return -1;
 	}
-	if (!strcmp(opt, "--out"))
+	if (opt == OPT_OUT)
 		a->out = v;
-	else if (!strcmp(opt, "--title"))
+	else if (opt == OPT_TITLE)
 		a->title = v;
-	else if (!strcmp(opt, "--baseline"))
+	else if (opt == OPT_BASELINE)
 		a->baseline = v;
-	else if (!strcmp(opt, "--template"))
+	else if (opt == OPT_TEMPLATE)
 		a->template = v;
-	else if (!strcmp(opt, "--format"))
+	else if (opt == OPT_FORMAT)
 		return parse_formats(a, v);
-	else if (!strcmp(opt, "--lua-memory") || !strcmp(opt, "--lua-time"))
+	else if (opt == OPT_LUA_MEMORY || opt == OPT_LUA_TIME)
 		return parse_limit(a, opt, v);
 	else
 		return parse_size(a, v);
@@ -125,41 +145,24 @@ static int parse_value(struct report_args *a, const char *opt, const char *v)
 
 static int parse_args(struct report_args *a, int argc, char **argv)
 {
-	static const char *const valued[] = { "--out", "--title", "--baseline", "--template",
-		"--format", "--size", "--lua-memory", "--lua-time" };
+	struct cli_getopt g;
+	int opt;
 
 	*a = (struct report_args){ .charts = true, .svg = true, .png = true,
 				   .width = 1280, .height = 720 };
-	for (int i = 1; i < argc; i++) {
-		int used = cli_common_opt(argc, argv, i);
-		bool done = false;
-
-		if (used < 0)
+	cli_getopt_init(&g, "report", argc, argv, report_opts);
+	while ((opt = cli_getopt_next(&g)) != CLI_END) {
+		if (opt == CLI_ERROR)
 			return -1;
-		if (used) {
-			i += used - 1;
-			continue;
-		}
-		for (unsigned k = 0; k < ARRAY_SIZE(valued) && !done; k++) {
-			if (strcmp(argv[i], valued[k]))
-				continue;
-			if (!cli_has_value(argc, i)) {
-				cli_usage_error("report", "option '%s' needs a value", argv[i]);
-				return -1;
-			}
-			if (parse_value(a, argv[i], argv[i + 1]) < 0)
-				return -1;
-			i++;
-			done = true;
-		}
-		if (done)
-			continue;
-		if (!strcmp(argv[i], "--no-charts")) {
+		if (opt == OPT_NO_CHARTS) {
 			a->charts = false;
-		} else if (argv[i][0] != '-' && a->nspecs < REPORT_MAX_RUNS) {
-			a->specs[a->nspecs++] = argv[i];
+		} else if (opt > OPT_NO_CHARTS) {
+			if (parse_value(a, &g, opt) < 0)
+				return -1;
+		} else if (opt == CLI_ARG && g.arg[0] != '-' && a->nspecs < REPORT_MAX_RUNS) {
+			a->specs[a->nspecs++] = g.arg;
 		} else {
-			cli_usage_error("report", "unexpected argument '%s'", argv[i]);
+			cli_usage_error("report", "unexpected argument '%s'", g.opt);
 			return -1;
 		}
 	}

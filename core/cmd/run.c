@@ -114,78 +114,108 @@ static int parse_lua_memory(struct run_ctx *c, const char *v)
 	return 0;
 }
 
+enum run_opt {
+	OPT_LABEL = CLI_OWN, OPT_TARGET, OPT_SET, OPT_DESTROY, OPT_LUA_MEMORY, OPT_DRY_RUN,
+	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME,
+};
+
+static const struct option run_opts[] = {
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "destroy-data", required_argument, NULL, OPT_DESTROY },
+	{ "lua-memory", required_argument, NULL, OPT_LUA_MEMORY },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "allow-exec", no_argument, NULL, OPT_ALLOW_EXEC },	/* only here: a plan cannot set it */
+	{ "resume", optional_argument, NULL, OPT_RESUME },	/* --resume [RUN] */
+	CLI_COMMON_OPTIONS
+};
+
+static int set_label(struct run_ctx *c, const char *label)
+{
+	size_t n = strlen(label), bad = utf8_invalid_at(label, n);
+
+	c->label = label;
+	if (bad < n) {
+		cli_usage_error("run", "--label: byte %zu (0x%02x) is not UTF-8: a label is "
+				"UTF-8 text", bad + 1, (unsigned char)label[bad]);
+		return -1;
+	}
+	return 0;
+}
+
+/* --resume, and the RUN after it unless that is an option or the plan */
+static void set_resume(struct run_ctx *c, struct cli_getopt *g)
+{
+	const char *next = cli_getopt_peek(g);
+
+	c->resume = true;
+	if (g->arg) {	/* --resume=RUN */
+		c->resume_spec = g->arg;
+	} else if (next && next[0] != '-' && !strstr(next, ".lua")) {
+		c->resume_spec = next;
+		cli_getopt_skip(g);
+	}
+}
+
+/* One argument of run's: an option (code) with its value v, or the plan. */
+static int parse_one(struct run_ctx *c, struct cli_getopt *g, int code)
+{
+	const char *v = g->arg, *eq;
+
+	switch (code) {
+	case CLI_ERROR:
+		return -1;
+	case CLI_ARG:
+		if (v[0] != '-' && !c->po.path) {
+			c->po.path = v;
+			return 0;
+		}
+		break;
+	case OPT_LABEL:
+		return set_label(c, v);
+	case OPT_TARGET:
+		return add_target(c, v);
+	case OPT_SET:
+		eq = strchr(v, '=');
+		if (!eq || eq == v) {
+			cli_usage_error("run", "--set wants KEY=VALUE, not '%s'", v);
+			return -1;
+		}
+		return add_set(c, v);
+	case OPT_DESTROY:
+		target_allow_destroy(v);
+		return 0;
+	case OPT_LUA_MEMORY:
+		return parse_lua_memory(c, v);
+	case OPT_DRY_RUN:
+	case OPT_FORCE:
+		*(code == OPT_DRY_RUN ? &c->dry_only : &c->force) = true;
+		return 0;
+	case OPT_ALLOW_EXEC:
+		c->po.allow_exec = true;
+		return 0;
+	case OPT_RESUME:
+		set_resume(c, g);
+		return 0;
+	}
+	if (code == CLI_ARG && v[0] != '-')
+		cli_usage_error("run", "unexpected argument '%s'", v);
+	else
+		cli_usage_error("run", "unknown option '%s'", g->opt);
+	return -1;
+}
+
 static int parse_args(struct run_ctx *c, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int used = cli_common_opt(argc, argv, i);
+	struct cli_getopt g;
+	int code;
 
-		if (used < 0)
+	cli_getopt_init(&g, "run", argc, argv, run_opts);
+	while ((code = cli_getopt_next(&g)) != CLI_END)
+		if (parse_one(c, &g, code) < 0)
 			return -1;
-		if (used) {
-			i += used - 1;
-			continue;
-		}
-		if (!strcmp(a, "--dry-run") || !strcmp(a, "--force")) {
-			*(a[2] == 'd' ? &c->dry_only : &c->force) = true;
-			continue;
-		}
-		if (!strcmp(a, "--allow-exec")) {	/* only here: a plan cannot set it */
-			c->po.allow_exec = true;
-			continue;
-		}
-		if (!strcmp(a, "--resume")) {	/* an optional RUN follows */
-			c->resume = true;
-			if (i + 1 < argc && argv[i + 1][0] != '-' && !strstr(argv[i + 1], ".lua"))
-				c->resume_spec = argv[++i];
-			continue;
-		}
-		if (a[0] != '-' && !c->po.path) {
-			c->po.path = a;
-			continue;
-		}
-		if (a[0] != '-') {
-			cli_usage_error("run", "unexpected argument '%s'", a);
-			return -1;
-		}
-		if (strcmp(a, "--label") && strcmp(a, "--target") && strcmp(a, "--set") &&
-		    strcmp(a, "--destroy-data") && strcmp(a, "--lua-memory")) {
-			cli_usage_error("run", "unknown option '%s'", a);
-			return -1;
-		}
-		if (!cli_has_value(argc, i)) {
-			cli_usage_error("run", "option '%s' needs a value", a);
-			return -1;
-		}
-		if (!strcmp(a, "--label")) {
-			c->label = argv[++i];
-			size_t n = strlen(c->label), bad = utf8_invalid_at(c->label, n);
-
-			if (bad < n) {
-				cli_usage_error("run", "--label: byte %zu (0x%02x) is not UTF-8: a "
-						"label is UTF-8 text", bad + 1,
-						(unsigned char)c->label[bad]);
-				return -1;
-			}
-		} else if (!strcmp(a, "--target")) {
-			if (add_target(c, argv[++i]) < 0)
-				return -1;
-		} else if (!strcmp(a, "--set")) {
-			const char *kv = argv[++i], *eq = strchr(kv, '=');
-
-			if (!eq || eq == kv) {
-				cli_usage_error("run", "--set wants KEY=VALUE, not '%s'", kv);
-				return -1;
-			}
-			if (add_set(c, kv) < 0)
-				return -1;
-		} else if (!strcmp(a, "--lua-memory")) {
-			if (parse_lua_memory(c, argv[++i]) < 0)
-				return -1;
-		} else {
-			target_allow_destroy(argv[++i]);
-		}
-	}
 	if (c->resume && (c->po.ntargets || c->po.nsets || c->label)) {
 		cli_usage_error("run", "--resume replays the run with its own targets, --set "
 				"values and label; give none of them");

@@ -80,51 +80,51 @@ static bool sql_is_empty(const char *s)
 	return true;
 }
 
-static int parse_one(struct sql_args *a, int argc, char **argv, int *i)
-{
-	const char *opt = argv[*i];
+enum sql_opt { OPT_LIST = CLI_OWN, OPT_FORMAT, OPT_PARAM };
 
-	if (!strcmp(opt, "--list")) {
+static const struct option sql_opts[] = {
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "param", required_argument, NULL, OPT_PARAM },
+	CLI_COMMON_OPTIONS
+};
+
+static int parse_one(struct sql_args *a, const struct cli_getopt *g, int opt)
+{
+	if (opt == OPT_LIST) {
 		a->list = true;
 		return 0;
 	}
-	if (!strcmp(opt, "--format") || !strcmp(opt, "--param")) {
-		if (!cli_has_value(argc, *i)) {
-			cli_usage_error("sql", "option '%s' needs a value", opt);
-			return -1;
-		}
-		(*i)++;
-		if (!strcmp(opt, "--param"))
-			return add_param(a, argv[*i]);
-		if (rows_format_parse(argv[*i], &a->fmt) < 0) {
+	if (opt == OPT_PARAM)
+		return add_param(a, (char *)g->arg);	/* argv's own, writable */
+	if (opt == OPT_FORMAT) {
+		if (rows_format_parse(g->arg, &a->fmt) < 0) {
 			cli_usage_error("sql", "--format '%s': give table, csv, tsv or json",
-					argv[*i]);
+					g->arg);
 			return -1;
 		}
 		a->fmt_given = true;
 		return 0;
 	}
-	if ((opt[0] != '-' || is_comment_arg(opt)) && !a->query) {
-		a->query = opt;
+	/* the query, "-- a comment" first too (getopt_long saw an option) */
+	if (((opt == CLI_ARG && g->opt[0] != '-') || is_comment_arg(g->opt)) && !a->query) {
+		a->query = g->opt;
 		return 0;
 	}
-	cli_usage_error("sql", "unexpected argument '%s'", opt);
+	cli_usage_error("sql", "unexpected argument '%s'", g->opt);
 	return -1;
 }
 
 static int parse_args(struct sql_args *a, int argc, char **argv)
 {
-	memset(a, 0, sizeof(*a));
-	for (int i = 1; i < argc; i++) {
-		int used = cli_common_opt(argc, argv, i);
+	struct cli_getopt g;
+	int opt;
 
-		if (used < 0)
+	memset(a, 0, sizeof(*a));
+	cli_getopt_init(&g, "sql", argc, argv, sql_opts);
+	while ((opt = cli_getopt_next(&g)) != CLI_END)
+		if (opt == CLI_ERROR || parse_one(a, &g, opt) < 0)
 			return -1;
-		if (used)
-			i += used - 1;
-		else if (parse_one(a, argc, argv, &i) < 0)
-			return -1;
-	}
 	return 0;
 }
 
