@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# RAID card probes (megaraid, mpt, adaptec) with stand-in tools on PATH
+# (tests/fixtures/tools: recorded answers, each read-only verb by its
+# arguments): controller, volume and drive facts, host-level and per target,
+# stored by a run; a missing tool, a hung one, garbage, too much output.
+. "$(dirname "$0")/lib.sh"
+
+TOOLS="$ROOT/tests/fixtures/tools"
+SYS="$ROOT/tests/fixtures/sysfs"
+DB="$TMP/r.db"
+export HBATEST_TOOL_LOG="$TMP/tool.log"
+printf 'hb.run{ engine = "null", duration = 1, oio = 1 }\n' > "$TMP/p.lua"
+
+# onpath NAME FIXTURE-PROGRAM...: a PATH folder holding just these stand-ins
+onpath() {
+	local dir="$TMP/bin-$1"; shift
+	rm -rf "$dir"; mkdir -p "$dir"
+	for p in "$@"; do ln -s "$TOOLS/$p" "$dir/"; done
+	echo "$dir:/usr/bin:/bin"
+}
+# fact PROBE KEY (of the last hbatest probe output in $out)
+fact() { awk -v p="$1" -v k="$2" 'substr($0, 3, 1) ~ /[a-z]/ { cur = $1; sub(/^ +[^ ]+/, "") }
+	cur == p && $1 == k { sub(/^ +[^ ]+ +/, ""); print; exit }' <<< "$out"; }
+run_fact() { q "$DB" "SELECT value FROM probes WHERE run_id = (SELECT max(id) FROM runs) AND phase = 'start' AND COALESCE(target, 'host') = '$1' AND probe = '$2' AND key = '$3'"; }
+
+# --- MegaRAID 9361-8i: RAID5 write-back of 8 SAS SSDs, CacheVault ---------------
+P=$(onpath mr storcli64/storcli64)
+out=$(PATH=$P HBATEST_SYSFS_ROOT="$TMP/none" "$HB" probe 2>&1); ok $? "megaraid: hbatest probe exits 0"
+is "$(fact megaraid c0.model)|$(fact megaraid c0.firmware)|$(fact megaraid c0.temperature_c)" \
+	"AVAGO MegaRAID SAS 9361-8i|4.680.00-8417|53" "megaraid: controller model, firmware, ROC temperature"
+is "$(fact megaraid c0.cache_mb)|$(fact megaraid c0.cache_protection)|$(fact megaraid c0.cache_protection_state)|$(fact megaraid c0.personality)" \
+	"1024|CacheVault|Optimal|RAID-Mode" "megaraid: cache size, CacheVault and its state, personality"
+is "$(fact megaraid c0.v0.raid_level)|$(fact megaraid c0.v0.strip_kb)|$(fact megaraid c0.v0.write_policy)|$(fact megaraid c0.v0.write_policy_effective)" \
+	"RAID5|256|WriteBack|WriteBack" "megaraid: volume RAID5, strip 256 KB, write-back set and in effect"
+is "$(fact megaraid c0.v0.read_policy)|$(fact megaraid c0.v0.io_policy)|$(fact megaraid c0.v0.drive_cache)|$(fact megaraid c0.v0.os_device)" \
+	"ReadAhead|Direct|Disk's Default|/dev/sda" "megaraid: the RWBD code read: read-ahead, direct I/O; drive cache; OS device"
+is "$(grep -c '^ *c0\.v0\.d[0-9]\.model  *HUSMM8040ASS200$' <<< "$out")" 8 "megaraid: 8 member drives, model trimmed of its trailing space"
+is "$(fact megaraid c0.v0.d7.firmware)|$(fact megaraid c0.v0.d7.interface)|$(fact megaraid c0.v0.d7.media)|$(fact megaraid c0.v0.d7.speed)|$(fact megaraid c0.v0.d7.temperature_c)" \
+	"A204|SAS|SSD|12.0Gb/s|31" "megaraid: a drive's firmware, interface, media, link speed, temperature"
+is "$(sort -u "$HBATEST_TOOL_LOG")" "storcli64 /call show all J
+storcli64 /call/eall/sall show all J
+storcli64 /call/vall show all J" "megaraid: only the three read-only verbs were run"
+
+out=$(PATH=$P HBATEST_SYSFS_ROOT="$SYS/megaraid-pcie3-x8" "$HB" probe /dev/sda 2>&1)
+sec=$(awk '/^\/dev\/sda$/ { on = 1 } on' <<< "$out")
+like "$sec" 'megaraid +c0\.model +AVAGO MegaRAID SAS 9361-8i' "megaraid: probe /dev/sda names the controller behind it"
+like "$sec" 'c0\.v0\.raid_level +RAID5' "and the volume that is /dev/sda"
+like "$sec" 'c0\.v0\.d7\.model +HUSMM8040ASS200' "and its drives"
+PATH=$P HBATEST_SYSFS_ROOT="$SYS/megaraid-pcie3-x8" "$HB" run "$TMP/p.lua" --db "$DB" -q --target /dev/sda 2>"$TMP/err"
+ok $? "megaraid: a run on the fixture"
+is "$(run_fact host megaraid c0.model)|$(run_fact host megaraid c0.v0.write_policy_effective)|$(run_fact /dev/sda megaraid c0.v0.strip_kb)" \
+	"AVAGO MegaRAID SAS 9361-8i|WriteBack|256" "megaraid: the run stores the facts, host-level and for its target"
+
+# --- Dell PERC H730P: RAID1 write-through, BBU ------------------------------------
+out=$(PATH=$(onpath perc perccli64/perccli64) "$HB" probe 2>&1)
+is "$(fact megaraid tool)|$(fact megaraid c0.model)|$(fact megaraid c0.firmware)|$(fact megaraid c0.temperature_c)" \
+	"perccli64|PERC H730P Mini|4.300.00-8366|61" "perc: perccli64 found, model, firmware, temperature"
+is "$(fact megaraid c0.v0.raid_level)|$(fact megaraid c0.v0.strip_kb)|$(fact megaraid c0.v0.write_policy_effective)|$(fact megaraid c0.v0.read_policy)|$(fact megaraid c0.cache_protection)" \
+	"RAID1|64|WriteThrough|NoReadAhead|BBU" "perc: NRWTD: no read-ahead, write-through; a BBU"
+is "$(fact megaraid c0.v0.d1.model)" "MZ7KM480HMHQ0D3" "perc: member drive model"
+
+# --- a missing tool, a hung one, garbage, too much --------------------------------
+out=$(PATH="$TMP/empty" "$HB" probe 2>&1)
+is "$(fact megaraid status)" "skipped: no storcli64, storcli, perccli64 or perccli on PATH" "megaraid: a missing tool is one fact"
+mkdir -p "$TMP/odd"
+printf '#!/bin/sh\nexec sleep 30\n' > "$TMP/odd/storcli64"; chmod +x "$TMP/odd/storcli64"
+t0=$(date +%s)
+out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_TOOL_TIMEOUT=1 "$HB" probe 2>&1); ok $? "a hung tool: probe still exits 0"
+is "$(fact megaraid status)" "unavailable: storcli64 did not finish in 1 s (killed)" "a hung tool: cut at the time limit, a fact"
+ok "$(( $(date +%s) - t0 >= 10 ))" "a hung tool: the limit cut it (well under its 30 s)"
+printf '#!/bin/sh\necho "{ this is not json"\n' > "$TMP/odd/storcli64"
+out=$(PATH="$TMP/odd:/usr/bin:/bin" "$HB" probe 2>&1); ok $? "garbage output: probe exits 0"
+is "$(fact megaraid status)" "unavailable: storcli64 /call show all J: not the JSON expected" "garbage output: a fact"
+printf '#!/bin/sh\nexit 3\n' > "$TMP/odd/storcli64"
+out=$(PATH="$TMP/odd:/usr/bin:/bin" "$HB" probe 2>&1)
+is "$(fact megaraid status)" "unavailable: storcli64 exited with status 3" "a failing tool: its exit status a fact"
+printf '#!/bin/sh\nhead -c 5000000 /dev/zero | tr "\\\\0" x\n' > "$TMP/odd/storcli64"
+out=$(PATH="$TMP/odd:/usr/bin:/bin" "$HB" probe 2>&1)
+is "$(fact megaraid status)" "unavailable: storcli64 /call show all J: output cut at 4194304 bytes" "too much output: cut at the cap, a fact"
+
+done_testing
