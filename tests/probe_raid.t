@@ -78,4 +78,36 @@ printf '#!/bin/sh\nhead -c 5000000 /dev/zero | tr "\\\\0" x\n' > "$TMP/odd/storc
 out=$(PATH="$TMP/odd:/usr/bin:/bin" "$HB" probe 2>&1)
 is "$(fact megaraid status)" "unavailable: storcli64 /call show all J: output cut at 4194304 bytes" "too much output: cut at the cap, a fact"
 
+# --- LSI SAS 9300-8i in IT mode (sas3ircu): 8 SATA SSDs, no volume ---------------
+P=$(onpath it sas3ircu/sas3ircu)
+: > "$HBATEST_TOOL_LOG"
+out=$(PATH=$P HBATEST_SYSFS_ROOT="$TMP/none" "$HB" probe 2>&1)
+is "$(fact mpt tool)|$(fact mpt c0.model)|$(fact mpt c0.firmware)|$(fact mpt c0.bios)|$(fact mpt c0.personality)" \
+	"sas3ircu|SAS3008|16.00.01.00|8.37.00.00|IT" "mpt IT: controller, firmware, BIOS, IT personality"
+is "$(grep -c 'c0\.v[0-9]' <<< "$out")|$(grep -c '^ *c0\.d[0-9]\.model  *Samsung SSD 850$' <<< "$out")" "0|8" "mpt IT: no volume, 8 drives, models trimmed"
+is "$(sort -u "$HBATEST_TOOL_LOG")" "sas3ircu 0 DISPLAY
+sas3ircu LIST" "mpt: only LIST and N DISPLAY were run"
+out=$(PATH=$P HBATEST_SYSFS_ROOT="$SYS/mpt3sas-pcie3-x4" "$HB" probe /dev/sdc 2>&1)
+sec=$(awk '/^\/dev\/sdc$/ { on = 1 } on' <<< "$out")
+like "$sec" 'c0\.model +SAS3008' "mpt IT: probe /dev/sdc names its controller"
+like "$sec" 'c0\.d1\.guid +5002538d40002499' "and the drive that is sdc (its GUID, sdc's WWN)"
+is "$(grep -c 'c0\.d[02-7]\.' <<< "$sec")" 0 "and no other drive"
+
+# --- SAS2008 in IR firmware (sas2ircu): a RAID1 -----------------------------------
+out=$(PATH=$(onpath ir sas2ircu/sas2ircu) "$HB" probe 2>&1)
+is "$(fact mpt c0.model)|$(fact mpt c0.firmware)|$(fact mpt c0.personality)|$(fact mpt c0.v0.raid_level)|$(fact mpt c0.v0.state)" \
+	"SAS2008|20.00.07.00|IR|RAID1|Okay (OKY)" "mpt IR: controller, IR personality, a RAID1 volume and its state"
+is "$(fact mpt c0.v0.d0.model)|$(fact mpt c0.v0.d1.model)|$(fact mpt c0.v0.d1.firmware)|$(fact mpt c0.v0.d1.interface)" \
+	"ST300MM0006|ST300MM0006|LS08|SAS" "mpt IR: the two member drives"
+out=$(PATH="$TMP/empty" HBATEST_SYSFS_ROOT="$SYS/mpt3sas-pcie3-x4" "$HB" probe 2>&1)
+is "$(fact mpt status)|$(fact mpt c0.model)|$(fact mpt c0.firmware)|$(fact mpt c0.nvdata)" \
+	"driver attributes only: no sas3ircu or sas2ircu on PATH|SAS9300-8i|16.00.01.00|0e.01.00.07" \
+	"mpt without the tool: the mpt3sas driver's board, firmware, NVDATA"
+out=$(PATH="$TMP/empty" "$HB" probe 2>&1)
+is "$(fact mpt status)" "skipped: no sas3ircu or sas2ircu on PATH" "mpt: a missing tool (and no mpt host) is one fact"
+printf '#!/bin/sh\necho "LSI Corporation SAS2 IR Configuration Utility."\necho "SAS2IRCU: No Controllers Found."\n' > "$TMP/odd2"
+mkdir -p "$TMP/odd3"; mv "$TMP/odd2" "$TMP/odd3/sas2ircu"; chmod +x "$TMP/odd3/sas2ircu"
+out=$(PATH="$TMP/odd3:/usr/bin:/bin" "$HB" probe 2>&1)
+is "$(fact mpt status)" "unavailable: sas2ircu LIST: no controller in its answer" "mpt: an answer without a controller is a fact"
+
 done_testing
