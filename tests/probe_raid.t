@@ -110,4 +110,20 @@ mkdir -p "$TMP/odd3"; mv "$TMP/odd2" "$TMP/odd3/sas2ircu"; chmod +x "$TMP/odd3/s
 out=$(PATH="$TMP/odd3:/usr/bin:/bin" "$HB" probe 2>&1)
 is "$(fact mpt status)" "unavailable: sas2ircu LIST: no controller in its answer" "mpt: an answer without a controller is a fact"
 
+# --- Adaptec ASR-8885 (arcconf): a RAID5 logical device of 8 SAS SSDs, supercap ------
+: > "$HBATEST_TOOL_LOG"
+out=$(PATH=$(onpath arc arcconf/arcconf) "$HB" probe 2>&1)
+is "$(fact adaptec c1.model)|$(fact adaptec c1.firmware)|$(fact adaptec c1.temperature_c)|$(fact adaptec c1.personality)" \
+	"Adaptec ASR8885|7.5-0 (32033)|42|RAID (Expose RAW)" "adaptec: controller model, firmware, temperature, mode"
+is "$(fact adaptec c1.cache_protection)|$(fact adaptec c1.cache_protection_state)|$(fact adaptec c1.pcie_type)|$(fact adaptec c1.pcie_width)" \
+	"Supercap|Ready|PCIe 3.0|8" "adaptec: the supercap and its state, the PCIe link"
+is "$(fact adaptec c1.v0.raid_level)|$(fact adaptec c1.v0.strip_kb)|$(fact adaptec c1.v0.write_policy)|$(fact adaptec c1.v0.write_policy_effective)" \
+	"RAID5|256|Enabled (write-back) when protected by battery/ZMM|On" "adaptec: RAID5, strip 256 KB, write-back as set and in effect"
+is "$(grep -c '^ *c1\.v0\.d[0-7]\.model  *HUSMM8040ASS200$' <<< "$out")|$(fact adaptec c1.v0.d5.temperature_c)|$(fact adaptec c1.v0.d5.speed)" \
+	"8|34|SAS 12.0 Gb/s" "adaptec: 8 member drives by serial, models trimmed, temperature, speed"
+is "$(sort -u "$HBATEST_TOOL_LOG")" "arcconf GETCONFIG 1 AL
+arcconf GETVERSION" "adaptec: only GETVERSION and GETCONFIG N AL were run"
+out=$(PATH="$TMP/empty" "$HB" probe 2>&1)
+is "$(fact adaptec status)" "skipped: no arcconf on PATH" "adaptec: a missing tool is one fact"
+
 done_testing

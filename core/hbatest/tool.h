@@ -6,6 +6,7 @@
 
 #include "hbatest/plugin.h"
 
+#include <ctype.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,6 +14,12 @@
 
 #define HB_TOOL_TIMEOUT_S 10		/* default time limit of one run */
 #define HB_TOOL_CAP (4u << 20)		/* bytes of output kept; more is cut */
+
+/* A tool probe's two options: the tool's path (a path only: a plan cannot
+ * pass arguments to it) and the time limit of one run, in seconds. */
+#define HB_TOOL_OPTIONS(tool_help)                                       \
+	{ "tool", HB_OPT_STRING, NULL, tool_help },                      \
+	{ "timeout", HB_OPT_INT, "10", "seconds one run of the tool may take" }
 
 struct hb_tool_out {
 	char *out;		/* what it printed, NUL-terminated; free() it */
@@ -186,6 +193,63 @@ static inline const char *hb_tool_failure(const char *name, const struct hb_tool
 	else
 		return NULL;
 	return buf;
+}
+
+/* For a tool that prints "key : value" lines (sas2ircu, arcconf): the line at
+ * *p as key and value around its first " :" or ": ", both trimmed of spaces
+ * (keys are indented, values padded); advances *p. false at the end of the
+ * text. A line without either is all key, its value empty. */
+static inline bool hb_tool_line(const char **p, char *key, size_t klen, char *val, size_t vlen)
+{
+	const char *s = *p, *e, *colon;
+	size_t n;
+
+	if (!*s)
+		return false;
+	e = s + strcspn(s, "\n");
+	*p = *e ? e + 1 : e;
+	s += strspn(s, " \t");
+	for (colon = s; colon < e; colon++)	/* " :" or ": " ("Policy: Disabled") */
+		if (*colon == ':' && colon > s && (colon[-1] == ' ' || colon[1] == ' '))
+			break;
+	colon = colon < e ? colon : NULL;
+	for (n = (size_t)((colon ? colon : e) - s); n && isspace((unsigned char)s[n - 1]); n--)
+		;
+	snprintf(key, klen, "%.*s", (int)n, s);
+	val[0] = '\0';
+	if (colon) {
+		s = colon + 1 + strspn(colon + 1, " \t");
+		for (n = (size_t)(e - s); n && isspace((unsigned char)s[n - 1]); n--)
+			;
+		snprintf(val, vlen, "%.*s", (int)n, s);
+	}
+	return true;
+}
+
+/* Run tool with argv (argv[1] its verb) under the limit and the cap: true
+ * with its output in r (free r->out), or false after a "status" fact that
+ * says why not (not run, killed at the limit, a failure status, cut). */
+static inline bool hb_tool_ask(hb_emit_fn emit, void *ctx, const char *tool, char *const argv[],
+				       unsigned timeout, struct hb_tool_out *r)
+{
+	char msg[2 * PATH_MAX];
+	const char *fail;
+
+	if (hb_tool_run(tool, argv, timeout, HB_TOOL_CAP, r) < 0) {
+		snprintf(msg, sizeof(msg), "unavailable: cannot run %s", tool);
+		emit(ctx, "status", msg);
+		return false;
+	}
+	if ((fail = hb_tool_failure(argv[0], r, timeout, msg, sizeof(msg))) || r->cut) {
+		if (!fail)
+			snprintf(msg, sizeof(msg), "unavailable: %s %s: output cut at %u bytes",
+				 argv[0], argv[1], HB_TOOL_CAP);
+		emit(ctx, "status", fail ? fail : msg);
+		free(r->out);
+		r->out = NULL;
+		return false;
+	}
+	return true;
 }
 
 #endif

@@ -330,25 +330,6 @@ static bool mr_ask(hb_emit_fn emit, void *ctx, const char *tool, const char *nam
 	return *out != NULL;
 }
 
-/* The target's disk name and NAA id (lower case, "naa." dropped). */
-static int mr_target(const char *root, const char *target, char *disk, size_t dlen,
-		     char *wwid, size_t wlen)
-{
-	char dir[PATH_MAX], rel[PATH_MAX + 32];
-
-	if (hb_block_sysdir(root, target, dir, sizeof(dir)))
-		return -ENOENT;
-	snprintf(disk, dlen, "%s", strrchr(dir, '/') + 1);
-	snprintf(rel, sizeof(rel), "%s/device/wwid", dir);
-	if (hb_sysfs_read(root, rel, wwid, wlen) < 0)
-		wwid[0] = '\0';
-	for (char *q = wwid; *q; q++)
-		*q = (char)tolower((unsigned char)*q);
-	if (!strncmp(wwid, "naa.", 4))
-		memmove(wwid, wwid + 4, strlen(wwid + 4) + 1);
-	return 0;
-}
-
 static int megaraid_collect(const char *root, const char *target, const struct hb_kv *opts,
 			    unsigned nopts, hb_emit_fn emit, void *ctx)
 {
@@ -358,7 +339,7 @@ static int megaraid_collect(const char *root, const char *target, const struct h
 	struct mj *all = NULL, *vall = NULL, *sall = NULL;
 	struct mr m = { emit, ctx, NULL, NULL, NULL, NULL, wwid };
 
-	if (target && mr_target(root, target, disk, sizeof(disk), wwid, sizeof(wwid)))
+	if (target && hb_block_wwid(root, target, disk, sizeof(disk), wwid, sizeof(wwid)))
 		return -ENOENT;
 	for (unsigned i = 0; !name && i < sizeof(mr_tools) / sizeof(mr_tools[0]); i++)
 		if (hb_tool_find(given ? given : mr_tools[i], tool, sizeof(tool)))
@@ -391,8 +372,7 @@ static int megaraid_collect(const char *root, const char *target, const struct h
 }
 
 static const struct hb_option megaraid_options[] = {
-	{ "tool", HB_OPT_STRING, NULL, "path of storcli or perccli (no arguments); default: PATH" },
-	{ "timeout", HB_OPT_INT, "10", "seconds one run of the tool may take" },
+	HB_TOOL_OPTIONS("path of storcli or perccli (no arguments); default: PATH"),
 	{ 0 },
 };
 

@@ -30,33 +30,6 @@ struct mpt {
 	unsigned nd;
 };
 
-/* The line at *p as key and value around " : ", both trimmed; advances *p.
- * false at the end of the text. A line without " : " has an empty value. */
-static bool mpt_line(const char **p, char *key, size_t klen, char *val, size_t vlen)
-{
-	const char *s = *p, *e, *colon;
-	size_t n;
-
-	if (!*s)
-		return false;
-	e = s + strcspn(s, "\n");
-	*p = *e ? e + 1 : e;
-	s += strspn(s, " \t");
-	colon = memchr(s, ':', (size_t)(e - s));
-	colon = colon && colon > s && colon[-1] == ' ' ? colon : NULL;
-	for (n = (size_t)((colon ? colon : e) - s); n && isspace((unsigned char)s[n - 1]); n--)
-		;
-	snprintf(key, klen, "%.*s", (int)n, s);
-	val[0] = '\0';
-	if (colon) {
-		s = colon + 1 + strspn(colon + 1, " \t");
-		for (n = (size_t)(e - s); n && isspace((unsigned char)s[n - 1]); n--)
-			;
-		snprintf(val, vlen, "%.*s", (int)n, s);
-	}
-	return true;
-}
-
 static void mpt_put(struct mpt *m, const char *prefix, const char *key, const char *value)
 {
 	char k[128];
@@ -80,7 +53,7 @@ static void mpt_drive_facts(struct mpt *m, const char *prefix, const struct mpt_
 	char key[96], val[256];
 
 	mpt_put(m, prefix, "slot", d->slot);
-	while (mpt_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-' &&
+	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-' &&
 	       strncmp(key, "Device is a", 11))
 		for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 			if (!strcmp(key, f[i].key))
@@ -94,7 +67,7 @@ static void mpt_find_drives(struct mpt *m, const char *text)
 	char key[96], val[256], encl[16] = "";
 
 	m->nd = 0;
-	while (mpt_line(&p, key, sizeof(key), val, sizeof(val))) {
+	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val))) {
 		struct mpt_drive *d = m->nd ? &m->d[m->nd - 1] : NULL;
 
 		if (!strncmp(key, "Device is a", 11) && m->nd < MPT_DRIVES) {
@@ -142,10 +115,10 @@ static bool mpt_volume(struct mpt *m, const char *prefix, const char *p)
 	const char *q = p;
 	unsigned k = 0;
 
-	while (m->wwid && mpt_line(&q, key, sizeof(key), val, sizeof(val)) && key[0] != '-')
+	while (m->wwid && hb_tool_line(&q, key, sizeof(key), val, sizeof(val)) && key[0] != '-')
 		if (!strcmp(key, "Volume wwid") && !mpt_is_target(m, val))
 			return false;
-	while (mpt_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-' &&
+	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-' &&
 	       strncmp(key, "IR volume", 9)) {
 		struct mpt_drive *d;
 
@@ -171,7 +144,7 @@ static void mpt_controller(struct mpt *m, const char *prefix, const char *p)
 
 	if (*p == '-')	/* the dashes under the heading */
 		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
-	while (mpt_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-') {
+	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-') {
 		for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 			if (!strcmp(key, f[i].key))
 				mpt_put(m, prefix, f[i].name, val);
@@ -190,7 +163,7 @@ static void mpt_display(struct mpt *m, int c, const char *text)
 
 	mpt_find_drives(m, text);
 	snprintf(prefix, sizeof(prefix), "c%d.", c);
-	while (mpt_line(&p, key, sizeof(key), val, sizeof(val))) {
+	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val))) {
 		if (!strcmp(key, "Controller information") && !(ctl = p, m->wwid))
 			mpt_controller(m, prefix, ctl);	/* per target: once it is known behind */
 		if (strncmp(key, "IR volume", 9))
@@ -216,30 +189,6 @@ static void mpt_display(struct mpt *m, int c, const char *text)
 		mpt_controller(m, prefix, ctl);
 }
 
-/* Run tool with argv; its output in r, or a status fact saying why not. */
-static bool mpt_ask(hb_emit_fn emit, void *ctx, const char *tool, char *const argv[],
-		    unsigned timeout, struct hb_tool_out *r)
-{
-	char msg[PATH_MAX + 128];
-	const char *fail;
-
-	if (hb_tool_run(tool, argv, timeout, HB_TOOL_CAP, r) < 0) {
-		snprintf(msg, sizeof(msg), "unavailable: cannot run %s", tool);
-		emit(ctx, "status", msg);
-		return false;
-	}
-	if ((fail = hb_tool_failure(argv[0], r, timeout, msg, sizeof(msg))) || r->cut) {
-		if (!fail)
-			snprintf(msg, sizeof(msg), "unavailable: %s %s: output cut at %u bytes",
-				 argv[0], argv[1], HB_TOOL_CAP);
-		emit(ctx, "status", fail ? fail : msg);
-		free(r->out);
-		r->out = NULL;
-		return false;
-	}
-	return true;
-}
-
 /* The controller numbers of a LIST answer: the table rows under its dashes. */
 static unsigned mpt_list(const char *text, int *idx, unsigned max)
 {
@@ -248,7 +197,7 @@ static unsigned mpt_list(const char *text, int *idx, unsigned max)
 	bool table = false;
 	unsigned n = 0;
 
-	while (n < max && mpt_line(&p, key, sizeof(key), val, sizeof(val))) {
+	while (n < max && hb_tool_line(&p, key, sizeof(key), val, sizeof(val))) {
 		if (!strncmp(key, "-----", 5))
 			table = true;
 		else if (table && isdigit((unsigned char)key[0]) && strchr(key, ' '))
@@ -267,7 +216,7 @@ static void mpt_run_tool(struct mpt *m, const char *tool, const char *name, unsi
 	int idx[16];
 	unsigned n;
 
-	if (!mpt_ask(m->emit, m->ctx, tool, list_argv, timeout, &r))
+	if (!hb_tool_ask(m->emit, m->ctx, tool, list_argv, timeout, &r))
 		return;
 	n = mpt_list(r.out, idx, 16);
 	free(r.out);
@@ -282,7 +231,7 @@ static void mpt_run_tool(struct mpt *m, const char *tool, const char *name, unsi
 	}
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(num, sizeof(num), "%d", idx[i]);
-		if (!mpt_ask(m->emit, m->ctx, tool, disp_argv, timeout, &r))
+		if (!hb_tool_ask(m->emit, m->ctx, tool, disp_argv, timeout, &r))
 			continue;
 		if (!strstr(r.out, "Controller information")) {
 			snprintf(msg, sizeof(msg), "unavailable: %s %d DISPLAY: not the answer expected",
@@ -333,7 +282,7 @@ static int mpt_collect(const char *root, const char *target, const struct hb_kv 
 		       unsigned nopts, hb_emit_fn emit, void *ctx)
 {
 	const char *given = hb_opt_str(opts, nopts, "tool");
-	char tool[PATH_MAX], dir[PATH_MAX], rel[PATH_MAX + 16], wwid[256] = "";
+	char tool[PATH_MAX], wwid[256] = "";
 	struct mpt *m = calloc(1, sizeof(*m));
 	unsigned found = 0;
 
@@ -342,13 +291,8 @@ static int mpt_collect(const char *root, const char *target, const struct hb_kv 
 	m->emit = emit;
 	m->ctx = ctx;
 	if (target) {
-		if (hb_block_sysdir(root, target, dir, sizeof(dir)))
+		if (hb_block_wwid(root, target, NULL, 0, wwid, sizeof(wwid)) || !wwid[0])
 			return free(m), -ENOENT;
-		snprintf(rel, sizeof(rel), "%s/device/wwid", dir);
-		if (hb_sysfs_read(root, rel, wwid, sizeof(wwid)) < 0)
-			return free(m), -ENOENT;
-		for (char *q = wwid; *q; q++)
-			*q = (char)tolower((unsigned char)*q);
 		m->wwid = wwid;
 	}
 	for (unsigned i = 0; i < sizeof(mpt_tools) / sizeof(mpt_tools[0]); i++) {
@@ -374,8 +318,7 @@ static int mpt_collect(const char *root, const char *target, const struct hb_kv 
 }
 
 static const struct hb_option mpt_options[] = {
-	{ "tool", HB_OPT_STRING, NULL, "path of sas3ircu or sas2ircu (no arguments); default: PATH" },
-	{ "timeout", HB_OPT_INT, "10", "seconds one run of the tool may take" },
+	HB_TOOL_OPTIONS("path of sas3ircu or sas2ircu (no arguments); default: PATH"),
 	{ 0 },
 };
 
