@@ -164,8 +164,11 @@ static void mpt_display(struct mpt *m, int c, const char *text)
 	mpt_find_drives(m, text);
 	snprintf(prefix, sizeof(prefix), "c%d.", c);
 	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val))) {
-		if (!strcmp(key, "Controller information") && !(ctl = p, m->wwid))
-			mpt_controller(m, prefix, ctl);	/* per target: once it is known behind */
+		if (!strcmp(key, "Controller information")) {
+			ctl = p;
+			if (!m->wwid)	/* per target: below, once the target is found behind it */
+				mpt_controller(m, prefix, ctl);
+		}
 		if (strncmp(key, "IR volume", 9))
 			continue;
 		snprintf(prefix, sizeof(prefix), "c%d.v%u.", c, v++);
