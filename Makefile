@@ -121,9 +121,11 @@ plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
 plugins/sim.so: plugins/engines/sim_model.h
 
-plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h $(MODE_STAMP)
+plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h core/hbatest/tool.h \
+              $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+plugins/megaraid.so: plugins/probes/megaraid_json.h
 
 build/skeleton/skeleton.so: plugins/engines/skeleton.c core/hbatest/plugin.h $(MODE_STAMP)
 build/skeleton/skeleton_probe.so: plugins/probes/skeleton.c core/hbatest/plugin.h \

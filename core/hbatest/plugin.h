@@ -147,6 +147,10 @@ struct hb_probe_ops {
 };
 
 #define HB_PROBE_PER_TARGET (1u << 0)	/* collect() wants a target */
+/* with HB_PROBE_PER_TARGET: collect() is also called once with target NULL
+ * (a RAID card's probe: every controller, then what is behind each target).
+ * A core that predates the flag calls it per target only. */
+#define HB_PROBE_HOST (1u << 1)
 
 /* ---- the descriptor --------------------------------------------------- */
 

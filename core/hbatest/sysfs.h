@@ -5,6 +5,7 @@
 
 #include "hbatest/plugin.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +105,28 @@ static inline void hb_block_pathdir(const char *root, const char *dir, char *out
 	snprintf(mp + strlen(mp), sizeof(mp) - strlen(mp), "/%s", first);
 	if (first[0] && realpath(mp, real) && !strncmp(real, rroot, rl) && real[rl] == '/')
 		snprintf(out, len, "%s", real + rl + 1);
+}
+
+/* A per-target probe's disk ("sdb", into disk when not NULL) and its world
+ * wide name from device/wwid, lower case, its "naa." tag dropped
+ * ("5002538d40029464"; "" when the disk has none). 0 or -ENOENT. */
+static inline int hb_block_wwid(const char *root, const char *target, char *disk, size_t dlen,
+				char *wwid, size_t wlen)
+{
+	char dir[PATH_MAX], rel[PATH_MAX + 16];
+
+	if (hb_block_sysdir(root, target, dir, sizeof(dir)))
+		return -ENOENT;
+	if (disk)
+		snprintf(disk, dlen, "%s", strrchr(dir, '/') + 1);
+	snprintf(rel, sizeof(rel), "%s/device/wwid", dir);
+	if (hb_sysfs_read(root, rel, wwid, wlen) < 0)
+		wwid[0] = '\0';
+	for (char *q = wwid; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	if (!strncmp(wwid, "naa.", 4))
+		memmove(wwid, wwid + 4, strlen(wwid + 4) + 1);
+	return 0;
 }
 
 #endif

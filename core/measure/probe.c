@@ -87,7 +87,8 @@ void probe_collect(char *const *targets, unsigned ntargets, struct facts *out)
 		const struct hb_probe_ops *ops = p->desc->ops;
 		struct emit_ctx c = { out, NULL, p->desc->name };
 
-		if (p->desc->kind == HB_PLUGIN_PROBE && !(ops->flags & HB_PROBE_PER_TARGET))
+		if (p->desc->kind == HB_PLUGIN_PROBE &&
+		    (!(ops->flags & HB_PROBE_PER_TARGET) || (ops->flags & HB_PROBE_HOST)))
 			ops->collect(root, NULL, NULL, 0, emit, &c);
 	}
 	for (unsigned t = 0; t < ntargets; t++) {

@@ -6,23 +6,7 @@
 
 #include "hbatest/plugin.h"
 #include "hbatest/sysfs.h"
-
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL, full[PATH_MAX];
-	bool found = false;
-
-	if (!path)
-		return false;
-	copy = strdup(path);
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		snprintf(full, sizeof(full), "%s/%s", d, prog);
-		found = access(full, X_OK) == 0;
-	}
-	free(copy);
-	return found;
-}
+#include "hbatest/tool.h"
 
 /* The number after "key": found after "within" (NULL: anywhere). */
 static bool json_number(const char *json, const char *within, const char *key, char *out,
@@ -60,10 +44,10 @@ static int smart_collect(const char *root, const char *target, const struct hb_k
 		{ NULL, "media_errors", "media_errors" },
 		{ NULL, "available_spare", "available_spare" },
 	};
-	char dir[PATH_MAX], cmd[PATH_MAX + 64], val[64];
+	char dir[PATH_MAX], dev[PATH_MAX + 8], tool[PATH_MAX], cmd[PATH_MAX + 64], val[64];
+	char *argv[] = { "smartctl", "-j", "-a", dev, NULL };
+	struct hb_tool_out r;
 	char *json;
-	size_t n = 0;
-	FILE *f;
 
 	(void)opts;
 	(void)nopts;
@@ -73,23 +57,18 @@ static int smart_collect(const char *root, const char *target, const struct hb_k
 		emit(ctx, "status", "skipped: not a live system (HBATEST_SYSFS_ROOT is set)");
 		return 0;
 	}
-	if (!in_path("smartctl")) {
+	if (!hb_tool_find("smartctl", tool, sizeof(tool))) {
 		emit(ctx, "status", "skipped: smartctl is not installed");
 		return 0;
 	}
-	snprintf(cmd, sizeof(cmd), "smartctl -j -a '/dev/%s' 2>/dev/null", strrchr(dir, '/') + 1);
-	f = popen(cmd, "r");
-	json = malloc(1 << 20);
-	if (!f || !json) {
-		if (f)
-			pclose(f);
-		free(json);
-		emit(ctx, "status", "skipped: cannot run smartctl");
+	snprintf(dev, sizeof(dev), "/dev/%s", strrchr(dir, '/') + 1);
+	if (hb_tool_run(tool, argv, hb_tool_timeout(NULL, 0), 1 << 20, &r) < 0 || r.timed_out) {
+		emit(ctx, "status", r.timed_out ? "unavailable: smartctl did not finish in time"
+						: "skipped: cannot run smartctl");
+		free(r.out);
 		return 0;
 	}
-	n = fread(json, 1, (1 << 20) - 1, f);
-	json[n] = '\0';
-	pclose(f);
+	json = r.out;
 	/* exit status bits 0-1: bad command line, or the device could not be opened or identified */
 	if (!json_number(json, "smartctl", "exit_status", val, sizeof(val)) || (atoi(val) & 3)) {
 		char msg[256] = "smartctl could not read the device";

@@ -12,6 +12,7 @@ apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config ca-certificates perl util-linux \
 	liblua5.4-dev libsqlite3-dev sqlite3 liburing-dev libaio-dev libblkid-dev \
 	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio \
+	smartmontools nvme-cli \
 	python3 strace clang >/dev/null
 # libFuzzer for the fuzz targets (make fuzz, tests/fuzz_smoke.t): Debian 12
 # ships it apart from clang; elsewhere it comes with clang's own packages
