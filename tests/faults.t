@@ -25,25 +25,6 @@ wait_file() {
 	return 1
 }
 
-# lock_db DB: another process takes DB's write lock and keeps it until unlock_db
-lock_db() {
-	rm -f "$TMP/lock.fifo" "$TMP/lock.out"
-	mkfifo "$TMP/lock.fifo"
-	sqlite3 "$1" < "$TMP/lock.fifo" > "$TMP/lock.out" 2>&1 &
-	lock_pid=$!
-	cleanup_hooks+=("kill $lock_pid 2>/dev/null")
-	exec 7> "$TMP/lock.fifo"
-	echo ".timeout 20000" >&7
-	echo "BEGIN IMMEDIATE; SELECT 'locked';" >&7
-	wait_file "$TMP/lock.out" '^locked'
-}
-
-unlock_db() {
-	echo "COMMIT;" >&7
-	exec 7>&-
-	wait "$lock_pid"
-}
-
 # every step of a run: 'done' and its samples add up; prints the steps that are not
 run_sums() {
 	for id in $(q "$1" "SELECT id FROM steps WHERE run_id = $2 AND kind != 'exec'"); do

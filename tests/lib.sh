@@ -166,3 +166,27 @@ sanitized() { ldd "$HB" 2>/dev/null | grep -q libasan; }
 # traced ARGS...: strace ARGS..., with LeakSanitizer off in a sanitized build
 # (it cannot work under ptrace and fails the process); ASan and UBSan stay on
 traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
+
+# lock_db DB: another process takes DB's write lock and keeps it until
+# unlock_db (0 once it holds it; 1 if it has not after 120 s)
+lock_db() {
+	rm -f "$TMP/lock.fifo" "$TMP/lock.out"
+	mkfifo "$TMP/lock.fifo"
+	sqlite3 "$1" < "$TMP/lock.fifo" > "$TMP/lock.out" 2>&1 &
+	lock_pid=$!
+	cleanup_hooks+=("kill $lock_pid 2>/dev/null")
+	exec 7> "$TMP/lock.fifo"
+	echo ".timeout 20000" >&7
+	echo "BEGIN IMMEDIATE; SELECT 'locked';" >&7
+	for _ in $(seq 1200); do
+		grep -q '^locked' "$TMP/lock.out" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+unlock_db() {
+	echo "COMMIT;" >&7
+	exec 7>&-
+	wait "$lock_pid"
+}

@@ -5,6 +5,8 @@
 # transaction to the tables, columns and views of a new database, its rows
 # intact. A copy that cannot be made (read-only, full disk) leaves the
 # database untouched; a newer database is refused naming both versions.
+# Every older version (2 to 5, tests/fixtures/report/schema-N.sql) migrates
+# to the same tables, columns and views, its rows intact.
 . "$(dirname "$0")/lib.sh"
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
@@ -19,18 +21,18 @@ LUA
 "$HB" run plan.lua --db fresh.db --label "old run" -q 2>>stderr; ok $? "a run in a new database"
 
 TABLES="runs targets steps step_targets samples histograms steady_state probes events"
-# make_v1 FILE: a database of schema version 1 holding the run of fresh.db
-make_v1() {
-	sqlite3 "$1" < "$ROOT/tests/fixtures/report/schema-1.sql" || return 1
+# make_old FILE V: a database of schema version V holding the run of fresh.db
+make_old() {
+	sqlite3 "$1" < "$ROOT/tests/fixtures/report/schema-$2.sql" || return 1
 	for t in $TABLES; do
 		cols=$(q "$1" "SELECT group_concat(name, ', ') FROM pragma_table_info('$t')")
 		q "$1" "ATTACH 'fresh.db' AS n; INSERT INTO main.$t ($cols) SELECT $cols FROM n.$t" || return 1
 	done
 }
-# rows FILE: every row of the columns schema 1 has, one line each
+# rows FILE [OLD]: every row of the columns OLD (default v1-ref.db) has, one line each
 rows() {
 	for t in $TABLES; do
-		cols=$(q v1-ref.db "SELECT group_concat('quote(\"' || name || '\")', ' || ''|'' || ') FROM pragma_table_info('$t')")
+		cols=$(q "${2:-v1-ref.db}" "SELECT group_concat('quote(\"' || name || '\")', ' || ''|'' || ') FROM pragma_table_info('$t')")
 		q "$1" "SELECT '$t|' || $cols FROM $t ORDER BY 1"
 	done
 }
@@ -43,7 +45,7 @@ shape() {
 	done
 }
 
-make_v1 v1-ref.db; ok $? "a schema-1 database (the fixture) holding the run"
+make_old v1-ref.db 1; ok $? "a schema-1 database (the fixture) holding the run"
 is "$(q v1-ref.db 'PRAGMA user_version') $(q v1-ref.db 'SELECT count(*) FROM steps')" "1 2" "at version 1, with its steps"
 old_rows=$(rows v1-ref.db)
 
@@ -126,6 +128,25 @@ like "$rc $(echo $out)" "^1 .*cannot migrate database 'clash.db' from schema ver
 is "$(q clash.db 'PRAGMA user_version') $(q clash.db "SELECT count(*) FROM pragma_table_info('steps') WHERE name = 'on_error'") $(q clash.db "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'run_pcie'")" \
 	"1 0 0" "nothing of the first two migrations stays: version 1, no on_error, no report views"
 is "$(sha256sum < clash.db)" "$sum" "the database is byte-identical"
+
+# --- from every older version: 2 to 5 as well as 1 ------------------------------
+# tests/fixtures/report/schema-N.sql: db/schema.sql as it last was at version N
+# (git show, the commit before version N+1), filled with fresh.db's rows in
+# the columns version N has; list migrates it, report reads it.
+for v in 2 3 4 5; do
+	make_old "v$v.db" $v
+	is "$(q "v$v.db" 'PRAGMA user_version') $(q "v$v.db" 'SELECT count(*) FROM steps')" "$v 2" "a schema-$v database holding the run"
+	old=$(rows "v$v.db" "v$v.db")
+	cp "v$v.db" "m$v.db"; sum=$(sha256sum < "m$v.db")
+	"$HB" list --db "m$v.db" >/dev/null 2>err; rc=$?
+	like "$rc $(cat err)" "^0 .*database 'm$v.db' has schema version $v: copied it to 'm$v.db.bak-v$v' before migrating it to version 6" \
+		"version $v: list migrates it, after a copy"
+	is "$(sha256sum < "m$v.db.bak-v$v") $(q "m$v.db" 'PRAGMA user_version')" "$sum 6" "version $v: the copy byte-identical, the database at version 6"
+	is "$(shape "m$v.db")" "$(shape fresh.db)" "version $v: every table, column, index and view of a new database"
+	new=$(rows "m$v.db" "v$v.db")
+	is "$new" "$old" "version $v: every old row there, unchanged, no other"
+	"$HB" report 1 --db "m$v.db" --out "rep$v" --no-charts >/dev/null 2>err; ok $? "version $v: report reads the migrated database"
+done
 
 # --- concurrent first opens agree -----------------------------------------------
 cp v1-ref.db many.db

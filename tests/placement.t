@@ -154,6 +154,26 @@ LUA
 	HBATEST_SYSFS_ROOT="$root" taskset -c "$other_cpu" "$HB" run "$TMP/irqset.lua" --db "$DB" --target "$F" -q
 	is "$(q "$DB" "SELECT placement FROM steps ORDER BY id DESC LIMIT 1")" "cpus=$allowed node=0" \
 		"under taskset -c $other_cpu the interrupt's CPU $first is left alone"
+	# per_cpu_count as the kernel writes it (kernel/irq/irqdesc.c): a count
+	# per possible CPU, comma-separated. The request vector 41 now on CPU
+	# $other_cpu, fired there 100000 times and 3 times on every other CPU
+	# (before its affinity was set); the config vector 40 once, on CPU
+	# $first. Only the sums tell them apart: the first field alone would not.
+	possible=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
+	percpu() {	# CPU COUNT REST: COUNT on CPU, REST on each other possible CPU
+		awk -v n="$possible" -v c="$1" -v k="$2" -v r="$3" \
+			'BEGIN { for (i = 0; i < n; i++) printf "%s%d", i ? "," : "", i == c ? k : r; print "" }'
+	}
+	rm "$root/$pci/irq"; mkdir "$root/$pci/msi_irqs"
+	vector 40 "$first" "$(percpu "$first" 1 0)"
+	vector 41 "$other_cpu" "$(percpu "$other_cpu" 100000 3)"
+	like "$(cat "$root/sys/kernel/irq/41/per_cpu_count")" "^([0-9]+,)+[0-9]+$" \
+		"the fixture's per_cpu_count has a field per possible CPU ($possible)"
+	is "$(placement_of irqpercpu "" 1)" "cpus=$other_cpu node=0 irq=41" \
+		"per-CPU counts summed: pinned to the CPU of the busiest vector, not the one first in the list"
+	vector 40 "$first" "$(percpu "$first" 20000 0)"
+	is "$(placement_of irqpercpu2 "" 1)" "cpus=$allowed node=0" \
+		"a second vector that fired a fifth as often (20000 of 100000 + 3 per CPU) is also one: nothing narrowed"
 fi
 
 # bad values: an error naming the plan, its line and the key, nothing stored

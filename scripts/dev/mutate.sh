@@ -18,6 +18,31 @@ load_mutants() {
 	[ ${#MUT_FILE[@]} -gt 0 ] || { echo "mutate.sh: no mutant in $1/tests/mutants.txt" >&2; exit 2; }
 }
 
+# AREAS: the parts of hbatest a kill ratio is printed for (so that a weakly
+# tested one shows), in the order printed; area_of FILE: a mutant's area, by
+# its file's path (the first pattern that matches)
+AREAS="reports sql import export merge guard runner sim engines probes store plan measure base commands others"
+area_of() {
+	case $1 in
+	reports/*|core/report/*|core/cmd/report*|core/store/report.c|scripts/review.lua) echo reports ;;
+	core/cmd/sql.c|core/store/query.c) echo sql ;;
+	core/import/*|core/cmd/import.c|core/base/csvlines*) echo import ;;
+	core/cmd/export*|core/store/export*) echo export ;;
+	core/store/merge*|core/cmd/merge.c) echo merge ;;
+	core/measure/guard*|core/measure/target_id*) echo guard ;;
+	core/run/*|core/measure/step*|core/measure/worker*|core/cmd/run.c) echo runner ;;
+	plugins/engines/sim*) echo sim ;;
+	plugins/engines/*) echo engines ;;
+	plugins/probes/*|core/measure/probe*|core/cmd/probe.c) echo probes ;;
+	core/store/*) echo store ;;
+	core/plan/*|scripts/*.lua) echo plan ;;
+	core/measure/*) echo measure ;;
+	core/base/*) echo base ;;
+	core/cmd/*) echo commands ;;
+	*) echo others ;;
+	esac
+}
+
 # (one function, read whole before it runs: editing this file during a run is safe)
 main() {
 	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -97,6 +122,7 @@ main() {
 	fi
 
 	killed=0 survived=0 broken=0
+	declare -A in_area=() killed_in=()
 	printf '%-3s %-9s %5s  %-28s %s\n' '#' result secs file mutant
 	for i in "${pick[@]}"; do
 		f="$WORK/${MUT_FILE[i-1]}" t0=$SECONDS
@@ -113,8 +139,16 @@ main() {
 			killed=$((killed + 1))
 		fi
 		cp "$WORK/orig" "$f" && touch "$f"	# restored, and newer than its objects
+		a=$(area_of "${MUT_FILE[i-1]}")
+		in_area[$a]=$((${in_area[$a]:-0} + 1))
+		[ "$res" = killed ] && killed_in[$a]=$((${killed_in[$a]:-0} + 1))
 		printf '%-3s %-9s %5s  %-28s %s (%s)\n' "$i" "$res" $((SECONDS - t0)) "${MUT_FILE[i-1]}" \
 			"${MUT_WHAT[i-1]}" "$by"
+	done
+	for a in $AREAS; do	# the kill ratio per area (survived and broken count as not killed)
+		[ -n "${in_area[$a]:-}" ] || continue
+		printf 'area %-8s killed %3d of %3d (%3d %%)\n' "$a" "${killed_in[$a]:-0}" "${in_area[$a]}" \
+			$((100 * ${killed_in[$a]:-0} / ${in_area[$a]}))
 	done
 	echo "mutants: ${#pick[@]}, killed $killed, survived $survived, broken $broken; total $((SECONDS - start)) s"
 	[ $survived = 0 ] && [ $broken = 0 ]
