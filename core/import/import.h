@@ -75,12 +75,7 @@ int imp_db_error(struct imp *im);
  * was imported as), -EINVAL (malformed: im->err) or -EIO. */
 typedef int (*imp_fn)(struct imp *im);
 int db_import_file(struct imp *im, imp_fn fn);
-int db_import_fio(struct imp *im);
-int db_import_iometer(struct imp *im);
-int db_import_hbatest(struct imp *im);
-/* Which of im->extra are logs of this fio file's jobs (extra_used), without
- * a transaction or a row written: 0, or -EINVAL when the file is not fio's. */
-int db_import_fio_claim(struct imp *im);
+/* Each format's imp_fn is declared in its folder (import/format.h, formats.c). */
 
 /* The writers, inside db_import_file's transaction: -EIO (imp_db_error) on failure. */
 int64_t imp_run_insert(struct imp *im, const struct imp_run *r);

@@ -1,15 +1,16 @@
 /* Fuzz target: fio's JSON output and interval logs as `hbatest import fio`
- * reads them (core/base/jsonpos.c, core/import/fio/fiolog.c, core/import/fio/import_fio*.c): the
+ * reads them (core/base/jsonpos.c, core/import/fio/fiolog.c, core/import/fio/): the
  * logs claimed by the JSON's jobs first, as the command does, then the JSON
  * with its logs imported into a database and rolled back. An input is the
  * JSON, then optionally logs as `tail -n +1 r.json r_iops.1.log ...` prints
  * them (see fuzz.h); seeds: tests/fuzz/corpus/fio/. */
+#include "import/fio/fio.h"
 #include "import/fio/fiolog.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* import_fio_claims: which logs the JSON's jobs claim; false when one is
+/* fio_pair_logs: which logs the JSON's jobs claim; false when one is
  * claimed by none (the command then refuses before importing anything). */
 static bool fio_claim(const struct fz_file *f, const char **extra, unsigned nextra,
 		      unsigned *nmine)
@@ -42,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = &in.f[0];
 	if (f->has_nul || fz_blank(f->text))	/* refused before the importer */
 		goto out;
-	for (unsigned k = 1; k < in.n; k++)	/* import_is_extra: named as a log */
+	for (unsigned k = 1; k < in.n; k++)	/* fio_is_log: named as a log */
 		if (fiolog_name_parse(in.f[k].name, &n))
 			extra[nextra++] = fz_write(&in.f[k]);
 	if (!fio_claim(f, extra, nextra, &nmine))

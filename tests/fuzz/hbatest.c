@@ -2,6 +2,7 @@
  * (core/import/hbatest/import_hbatest*.c, core/base/jsonpos.c), imported into a database and
  * rolled back. An input is one file; seeds: tests/fuzz/corpus/hbatest/. */
 #include "fuzz.h"
+#include "import/hbatest/hbatest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	/* the kind check `hbatest import` makes on a file's first 64 KiB */
 	iometer_starts_results(f->text, f->len, true, &line);
-	/* companions: what import_is_extra takes, "inst" + the results' name */
+	/* companions: what iometer_is_inst takes, "inst" + the results' name */
 	for (unsigned k = 1; k < in.n; k++)
 		if (!strncmp(in.f[k].name, "inst", 4) && !strcmp(in.f[k].name + 4, f->name))
 			extra[nextra++] = fz_write(&in.f[k]);

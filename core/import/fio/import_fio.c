@@ -9,117 +9,14 @@
 #include <time.h>
 
 #include "import/import.h"
+#include "import/fio/fio.h"
 #include "import/fio/import_fio.h"
 #include "import/fio/fiolog.h"
 #include "base/hist.h"
-#include "base/jsonpos.h"
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/util.h"
 
-int fio_fault(struct fio *f, const char *path, const char *fmt, const char *key,
-		     const char *detail)
-{
-	unsigned line, col;
-
-	jsonpos_linecol(f->im->text, f->base + jsonpos_find(f->json, f->jlen, path), &line, &col);
-	return imp_error(f->im, line, col, fmt, key, detail);
-}
-
-/* The type ("null" when missing) and value at path. */
-const char *fio_get(struct fio *f, const char *path, sqlite3_value **v)
-{
-	const char *type;
-
-	sqlite3_reset(f->get);
-	sqlite3_bind_text(f->get, 2, path, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(f->get) != SQLITE_ROW)
-		return NULL;
-	type = (const char *)sqlite3_column_text(f->get, 0);
-	*v = sqlite3_column_value(f->get, 1);
-	return type ? type : "null";
-}
-
-/* The path's last key: 'iops', or '"99.000000"' quoted as the path has it. */
-static const char *last_key(const char *path)
-{
-	size_t n = strlen(path);
-	const char *k;
-
-	if (n > 1 && path[n - 1] == '"') {
-		for (k = path + n - 2; k > path && *k != '"'; k--)
-			;
-		return k;
-	}
-	k = strrchr(path, '.');
-	return k ? k + 1 : path;
-}
-
-/* The number at path as the file writes it ("1e400"), for a message. */
-static void fio_literal(struct fio *f, const char *path, char *buf, size_t len)
-{
-	const char *s = f->json + jsonpos_find(f->json, f->jlen, path);
-
-	snprintf(buf, len, "%.*s", (int)strspn(s, "-+.0123456789eE"), s);
-}
-
-/* A number at path; NAN when missing and not required. One past a
- * double's range (1e400) reads as infinite: refused, as fio never writes it. */
-int fio_num(struct fio *f, const char *path, bool required, double *out)
-{
-	sqlite3_value *v;
-	const char *type = fio_get(f, path, &v);
-	char lit[48], what[120];
-
-	*out = NAN;
-	if (!type)
-		return imp_db_error(f->im);
-	if (!strcmp(type, "integer") || !strcmp(type, "real")) {
-		*out = sqlite3_value_double(v);
-		if (isfinite(*out))
-			return 0;
-		fio_literal(f, path, lit, sizeof(lit));
-		snprintf(what, sizeof(what), "%s is not a finite number (past a double's range)",
-			 lit);
-		*out = NAN;
-		return fio_fault(f, path, "%s: %s", last_key(path), what);
-	}
-	if (!strcmp(type, "null") && !required)
-		return 0;
-	return fio_fault(f, path, "%s: %s", last_key(path),
-			 !strcmp(type, "null") ? "missing, expected a number" :
-			 "expected a number");
-}
-
-/* A string at path into buf; false when missing. */
-bool fio_str(struct fio *f, const char *path, char *buf, size_t len)
-{
-	sqlite3_value *v;
-	const char *type = fio_get(f, path, &v);
-
-	if (!type || !strcmp(type, "null") || !strcmp(type, "object") || !strcmp(type, "array"))
-		return false;
-	snprintf(buf, len, "%s", (const char *)sqlite3_value_text(v));
-	return true;
-}
-
-/* A job option: the job's own, the global one, or def. */
-const char *fio_opt(struct fio *f, int i, const char *name, char *buf, size_t len,
-			   const char *def)
-{
-	char path[320];
-
-	snprintf(path, sizeof(path), "$.jobs[%d].\"job options\".%s", i, name);
-	if (fio_str(f, path, buf, len))
-		return buf;
-	snprintf(path, sizeof(path), "$.\"global options\".%s", name);
-	if (fio_str(f, path, buf, len))
-		return buf;
-	if (!def)
-		return NULL;
-	snprintf(buf, len, "%s", def);
-	return buf;
-}
 
 /* The latency of one direction, in ns: clat, or lat when fio gave its
  * percentiles (lat_percentiles=1); json+ bins re-bucketed into h. */
@@ -197,7 +94,7 @@ static int fio_lat_num(struct fio *f, const char *path, bool required, double *o
 
 	if (rc < 0 || !(*out < 0))
 		return rc;
-	return fio_fault(f, path, "%s: %s", last_key(path), "a negative latency");
+	return fio_fault(f, path, "%s: %s", fio_last_key(path), "a negative latency");
 }
 
 static int fio_lat(struct fio *f, const char *dirpath, struct fio_lat *l, struct hist **h,
@@ -253,7 +150,7 @@ static int fio_count(struct fio *f, const char *path, const char *who, double lo
 	snprintf(num, sizeof(num), v == floor(v) && fabs(v) < 1e30 ? "%.0f" : "%.17g", v);
 	snprintf(what, sizeof(what), "%s in %s is not a whole number from %.0f to %lld%s%s",
 		 num, who, lo, (long long)INT64_MAX, why ? " " : "", why ? why : "");
-	return fio_fault(f, path, "%s: %s", last_key(path), what);
+	return fio_fault(f, path, "%s: %s", fio_last_key(path), what);
 }
 
 /* One direction's totals into the step; d: 0 read, 1 write. */
@@ -509,7 +406,7 @@ static int fio_times(struct fio *f, char *start, char *end, size_t len)
 	if (isnan(ms))
 		return 0;
 	if (ms < 0 || ms > 253402300799999.0)	/* 9999-12-31T23:59:59.999 */
-		return fio_fault(f, path, "%s: %s", last_key(path), "not a time since 1970 "
+		return fio_fault(f, path, "%s: %s", fio_last_key(path), "not a time since 1970 "
 				 "(to the year 9999)");
 	for (int i = 0; i < f->njobs; i++) {
 		snprintf(at, sizeof(at), "$.jobs[%d].elapsed", i);

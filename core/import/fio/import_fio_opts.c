@@ -11,16 +11,6 @@
 #include "import/fio/import_fio.h"
 #include "base/util.h"
 
-void fio_opt_path(struct fio *f, int i, const char *name, char *path, size_t len)
-{
-	char buf[64];
-
-	snprintf(path, len, "$.jobs[%d].\"job options\".%s", i, name);
-	if (fio_str(f, path, buf, sizeof(buf)))
-		return;
-	snprintf(path, len, "$.\"global options\".%s", name);
-}
-
 /* A whole-number option from lo to hi, or def when not given; -EINVAL
  * names the job and the value (fio would have refused it too). */
 static int opt_int(struct fio *f, int i, const struct fio_job *j, const char *name, long lo,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "import/hbatest/hbatest.h"
 #include "import/hbatest/import_hbatest.h"
 #include "base/jsonpos.h"
 #include "base/strbuf.h"

@@ -1,7 +1,8 @@
 /* Iometer 1.1.0's per-interval file ("inst" + the results file's name, its
  * rows "TimeStamp,'Target Type,..." from Worker::SaveResultsInstantaneous)
- * as per-second samples of the matching result's step; and the header and
- * row checks it shares with results.csv. */
+ * as per-second samples of the matching result's step, and which files
+ * given are inst files; and the header and row checks it shares with
+ * results.csv. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "import/iometer/import_iometer.h"
+#include "base/log.h"
 #include "base/util.h"
 
 void iom_time(const char *s, char *out, size_t len)
@@ -65,6 +67,24 @@ int iom_check_row(struct imp *im, const char *file, const struct csvline *l,
 				    "(%u of the header's %u columns)",
 				    iometer_col_at(lo, l->nf - first), l->nf, want);
 	return 0;
+}
+
+bool iometer_is_inst(const char *path, const char *const *files, int nfiles)
+{
+	const char *base = basename(path);
+
+	if (strncmp(base, "inst", 4))
+		return false;
+	for (int i = 0; i < nfiles; i++)
+		if (!strcmp(basename(files[i]), base + 4))
+			return true;
+	return false;
+}
+
+void iometer_inst_unused(const char *path)
+{
+	log_error("'%s' is the inst file of no results file given "
+		  "(Iometer names it inst + the results file's name)", path);
 }
 
 static const char *inst_find(struct imp *im, struct iom_inst *in)

@@ -1,7 +1,8 @@
 /* Iometer's results.csv: the column layouts of its 'Results header (56
  * columns up to 2008, 59 in 1.1.0, 80 with latency bins since 2014, and
  * the inst file's 80 with the 59's MBps names), told apart by their names,
- * and the columns hbatest reads. No SQL. */
+ * and the columns hbatest reads (iometer.c, no SQL); and what the import
+ * registry (core/import/formats.c) calls of the format. */
 #ifndef HB_IOMETER_H
 #define HB_IOMETER_H
 
@@ -49,5 +50,16 @@ bool iometer_starts_results(const char *text, size_t len, bool cut, unsigned *li
  * (IOMETER_NOT_RESULTS); NULL when it can, or when it holds a NUL byte but
  * is not UTF-16 (binary data, for the reader to refuse). */
 const char *iometer_head_refusal(const char *text, size_t len, bool cut, unsigned *line);
+
+struct imp;
+
+/* Import a results file and its inst file, when one is among im->extra or
+ * beside it (import_iometer.c; an imp_fn). */
+int db_import_iometer(struct imp *im);
+/* Whether path is an inst file: "inst" + the name of a results file among
+ * files (import_iometer_inst.c). */
+bool iometer_is_inst(const char *path, const char *const *files, int nfiles);
+/* An inst file given that no results file used: says so. */
+void iometer_inst_unused(const char *path);
 
 #endif
