@@ -49,7 +49,9 @@ for my $f (@files) {
 my %edge;	# "$from\t$to" => a name that makes it
 for my $f (@files) {
 	my %seen;
-	for my $w ($text{$f} =~ /\b([a-z_]\w*)\b/g) {
+	# (a tag names a type, not a function of the same name: enum iom_col)
+	(my $t = $text{$f}) =~ s/\b(?:enum|struct|union)\s+\w+//g;
+	for my $w ($t =~ /\b([a-z_]\w*)\b/g) {
 		next if $seen{$w}++;
 		my $to = $def{$w};
 		$edge{"$f\t$to"} //= $w if defined $to && $to ne $f;
