@@ -72,11 +72,6 @@ int cli_leading_options(int argc, char **argv);
  * its arguments: the last n of them. An option's value is never one of
  * those (`hbatest --db x run p.lua --label`: --label has no value). */
 void cli_set_hoisted(int n);
-/* import's loop (until it uses cli_getopt): a common option at argv[i],
- * applied; how many argv entries it used (0: none, -1: an error said), and
- * whether option argv[i] has a value of the command's own after it. */
-int cli_common_opt(int argc, char **argv, int i);
-bool cli_has_value(int argc, int i);
 const char *cli_db_path(void);
 void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The common options, npos positional arguments into pos, and -v or --check

@@ -22,11 +22,6 @@ void cli_set_hoisted(int n)
 	hoisted = n;
 }
 
-bool cli_has_value(int argc, int i)
-{
-	return i + 1 < argc - hoisted;
-}
-
 const char *cli_db_path(void)
 {
 	return db_path ? db_path : db_default_path();
@@ -62,28 +57,6 @@ static int common_apply(const char *cmd, bool db, const char *v)
 	else
 		plugins_set_path(v);
 	return 0;
-}
-
-int cli_common_opt(int argc, char **argv, int i)
-{
-	const char *a = argv[i];
-	bool db = !strncmp(a, "--db", 4);
-
-	if (!strcmp(a, "-v") || !strcmp(a, "--verbose") || !strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		bool verbose = !strcmp(a, "-v") || !strcmp(a, "--verbose");
-
-		log_set_verbosity(verbose ? HB_LOG_DEBUG : HB_LOG_WARN);
-		return 1;
-	}
-	if (!strncmp(a, "--db=", 5) || !strncmp(a, "--plugin-path=", 14))
-		return common_apply(argv[0], db, strchr(a, '=') + 1) < 0 ? -1 : 1;
-	if (strcmp(a, "--db") && strcmp(a, "--plugin-path"))
-		return 0;
-	if (i < argc - hoisted ? !cli_has_value(argc, i) : i + 1 >= argc) {
-		cli_usage_error(argv[0], "option '%s' needs a value", a);
-		return -1;
-	}
-	return common_apply(argv[0], db, argv[i + 1]) < 0 ? -1 : 2;
 }
 
 /* Written out: "-v" (not a cluster such as "-vq"), "--name" or "--name=..."

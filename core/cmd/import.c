@@ -201,64 +201,38 @@ struct import_args {
 	int nfiles;
 };
 
-enum { IMPORT_OPT_LABEL = 256, IMPORT_OPT_DB, IMPORT_OPT_PLUGIN_PATH };
+enum { OPT_LABEL = CLI_OWN };
 
-/* Its own --label and the common options (cli_common_opt takes those, as
- * every command does: the exact spelling, the value as the next argument). */
 static const struct option import_opts[] = {
-	{ "label", required_argument, NULL, IMPORT_OPT_LABEL },
-	{ "db", required_argument, NULL, IMPORT_OPT_DB },
-	{ "plugin-path", required_argument, NULL, IMPORT_OPT_PLUGIN_PATH },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ NULL, 0, NULL, 0 }
+	{ "label", required_argument, NULL, OPT_LABEL },
+	CLI_COMMON_OPTIONS
 };
 
-/* Option c that getopt_long read from a (the argument it began at i of
- * argv, value optarg): 0, or -1 when it was reported. A common option,
- * --label, or anything else (an abbreviation, "-vq", "--") is refused as an
- * unexpected argument, as each was before getopt_long read them. */
-static int import_opt(int argc, char **argv, int i, int c, struct import_args *a)
-{
-	const char *arg = argv[i];
-	int used = cli_common_opt(argc, argv, i);
-
-	if (used)
-		return used < 0 ? -1 : 0;
-	if ((c == IMPORT_OPT_LABEL || c == ':') && !strcmp(arg, "--label") &&
-	    (c == ':' || !cli_has_value(argc, i))) {
-		cli_usage_error("import", "option '--label' needs a value");
-		return -1;
-	}
-	if (c == IMPORT_OPT_LABEL && (!strcmp(arg, "--label") || !strncmp(arg, "--label=", 8))) {
-		a->label = optarg;
-		return import_label_ok(a->label) ? 0 : -1;
-	}
-	cli_usage_error("import", "unexpected argument '%s'", arg);
-	return -1;
-}
-
-/* argv after the kind, in order (getopt_long's "-": a file as option 1). */
+/* argv after the kind, in order: --label, the common options, and files. */
 static int import_args(int argc, char **argv, struct import_args *a)
 {
-	int c, at = 1;
+	struct cli_getopt g;
+	int opt;
 
-	opterr = 0;
-	optind = 0;	/* glibc: start afresh; argv + 1 puts the kind in argv[0]'s place */
-	while ((c = getopt_long(argc - 1, argv + 1, "-:vq", import_opts, NULL)) != -1) {
-		if (c != 1 && import_opt(argc, argv, at + 1, c, a) < 0)
+	cli_getopt_init(&g, "import", argc - 1, argv + 1, import_opts);
+	while ((opt = cli_getopt_next(&g)) != CLI_END) {
+		if (opt == CLI_ERROR)
 			return -1;
-		if (c == 1 && a->nfiles >= (int)ARRAY_SIZE(a->files)) {
-			cli_usage_error("import", "too many files (at most %zu)", ARRAY_SIZE(a->files));
+		if (opt == OPT_LABEL) {
+			a->label = g.arg;
+			if (!import_label_ok(a->label))
+				return -1;
+		} else if (opt == CLI_ARG) {
+			if (a->nfiles >= (int)ARRAY_SIZE(a->files)) {
+				cli_usage_error("import", "too many files (at most %zu)",
+						ARRAY_SIZE(a->files));
+				return -1;
+			}
+			a->files[a->nfiles++] = g.arg;
+		} else {
+			cli_usage_error("import", "unexpected argument '%s'", g.opt);
 			return -1;
 		}
-		if (c == 1)
-			a->files[a->nfiles++] = optarg;
-		at = optind;
-	}
-	if (at < argc - 1) {	/* getopt_long stopped at "--" */
-		cli_usage_error("import", "unexpected argument '%s'", argv[at + 1]);
-		return -1;
 	}
 	if (!a->nfiles) {
 		cli_usage_error("import", "missing FILE");
