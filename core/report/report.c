@@ -19,6 +19,7 @@
 #include "store/db.h"
 #include "store/report.h"
 #include "base/log.h"
+#include "base/paths.h"
 #include "base/stop.h"
 #include "base/strbuf.h"
 #include "report/report.h"
@@ -27,11 +28,6 @@
 #include "plan/state.h"
 #include "base/utf8.h"
 #include "base/util.h"
-
-#ifndef HB_DATA_DIR
-#define HB_DATA_DIR "/usr/local/share/hbatest"
-#endif
-
 
 struct report *report_of(lua_State *L)
 {
@@ -44,31 +40,12 @@ struct report *report_of(lua_State *L)
 }
 
 /* ---- files: where the report finds its parts, where it may write ------- */
-bool report_find_file(const char *sub, const char *rel, char *out, size_t len)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	const char *const fmts[] = { "%s/%s/%s", "%s/../share/hbatest/%s/%s" };
-
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		for (unsigned i = 0; i < ARRAY_SIZE(fmts); i++) {
-			if (snprintf(out, len, fmts[i], self, sub, rel) < (int)len &&
-			    access(out, R_OK) == 0)
-				return true;
-		}
-	}
-	snprintf(out, len, "%s/%s/%s", HB_DATA_DIR, sub, rel);
-	return access(out, R_OK) == 0;
-}
-
 /* The program's own folder first (a --template beside its templates). */
 bool report_find_asset(struct report *r, const char *rel, char *out, size_t len)
 {
 	if (snprintf(out, len, "%s/%s", r->progdir, rel) < (int)len && access(out, R_OK) == 0)
 		return true;
-	return report_find_file("reports", rel, out, len);
+	return paths_find(PATHS_REPORTS, NULL, rel, out, len);
 }
 
 /* A relative path with no '..', no empty and no absolute part. */
@@ -378,7 +355,8 @@ static int l_log(lua_State *L)
 /* ---- require: the report's folder, reports/, then scripts/ ------------ */
 static bool find_module(void *ctx, const char *rel, char *out, size_t len)
 {
-	return report_find_asset(ctx, rel, out, len) || report_find_file("scripts", rel, out, len);
+	return report_find_asset(ctx, rel, out, len) ||
+	       paths_find(PATHS_REPORT_SCRIPTS, NULL, rel, out, len);
 }
 
 /* ---- report.runs ------------------------------------------------------- */
@@ -499,18 +477,13 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 {
 	struct report r = { .o = o };
 	struct plan_limits lim;
-	char chunk[PATH_MAX + 1], *slash;
+	char chunk[PATH_MAX + 1];
 	lua_State *L;
 	size_t sz;
 	char *src;
 	int st, rc;
 
-	snprintf(r.progdir, sizeof(r.progdir), "%s", o->program);
-	slash = strrchr(r.progdir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(r.progdir, ".");
+	paths_dirname(o->program, r.progdir, sizeof(r.progdir));
 	src = util_read_file(o->program, &sz);
 	if (!src) {
 		snprintf(err, len, "cannot read report program '%s': %s", o->program,
