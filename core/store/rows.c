@@ -4,11 +4,14 @@
  * text. */
 #include <csv.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "store/rows.h"
 #include "base/strbuf.h"
@@ -283,41 +286,40 @@ static char *display_text(const char *s, size_t n)
 	return sb_take(&b);
 }
 
-/* Terminal cells of the UTF-8 character at s, its length in *len: 2 for East
- * Asian wide and full-width characters and emoji, 0 for combining marks and
- * zero-width ones, 1 for the rest and for a byte that starts no character
- * (Unicode's EastAsianWidth W and F, abridged; no locale involved). */
+/* LC_CTYPE C.UTF-8, made once, for wcwidth whatever locale the program runs
+ * in (NULL when the system has none). */
+static locale_t utf8_ctype;
+static pthread_once_t utf8_ctype_once = PTHREAD_ONCE_INIT;
+
+static void utf8_ctype_make(void)
+{
+	utf8_ctype = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/* Terminal cells of the UTF-8 character at s, its length in *len: wcwidth's
+ * (2 for East Asian wide and full-width characters and emoji, 0 for
+ * combining marks and zero-width ones), 1 for a character it calls not
+ * printable and for a byte that starts no character. */
 static unsigned char_cells(const char *s, size_t *len)
 {
-	static const uint32_t wide[][2] = {
-		{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff }, { 0x3400, 0x4dbf },
-		{ 0x4e00, 0x9fff }, { 0xa000, 0xa4cf }, { 0xac00, 0xd7a3 }, { 0xf900, 0xfaff },
-		{ 0xfe30, 0xfe4f }, { 0xff00, 0xff60 }, { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f },
-		{ 0x1f680, 0x1f6ff }, { 0x1f900, 0x1f9ff }, { 0x1fa70, 0x1faff },
-		{ 0x20000, 0x3fffd },
-	}, zero[][2] = {
-		{ 0x0300, 0x036f }, { 0x200b, 0x200f }, { 0x20d0, 0x20ff }, { 0xfe00, 0xfe0f },
-		{ 0xfe20, 0xfe2f },
-	};
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
-	uint32_t c = n == 1 ? u[0] : u[0] & (0x3f >> (n - 1));
+	mbstate_t st = { 0 };
+	locale_t was;
+	wchar_t wc;
+	int w = -1;
 
-	for (size_t i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {	/* cut short: one byte, one cell */
-			*len = 1;
-			return 1;
-		}
-		c = c << 6 | (u[i] & 0x3f);
+	*len = utf8_len((const unsigned char *)s, strnlen(s, 4));
+	if (!*len) {		/* one byte, one cell */
+		*len = 1;
+		return 1;
 	}
-	*len = n;
-	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
-		if (c >= wide[i][0] && c <= wide[i][1])
-			return 2;
-	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
-		if (c >= zero[i][0] && c <= zero[i][1])
-			return 0;
-	return 1;
+	pthread_once(&utf8_ctype_once, utf8_ctype_make);
+	if (!utf8_ctype)
+		return 1;
+	was = uselocale(utf8_ctype);
+	if (mbrtowc(&wc, s, *len, &st) == *len)
+		w = wcwidth(wc);
+	uselocale(was);
+	return w < 0 ? 1 : (unsigned)w;
 }
 
 /* Terminal cells, not bytes or characters. */
