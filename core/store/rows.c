@@ -67,34 +67,13 @@ static bool is_number(sqlite3_stmt *st, int c)
 	return t == SQLITE_INTEGER || t == SQLITE_FLOAT;
 }
 
-void rows_json_string(FILE *out, const char *str, size_t n)
+void rows_json_string(FILE *out, const char *s, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	struct strbuf b = { 0 };
 
-	putc('"', out);
-	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(s + i, n - i);
-
-		if (!len) {
-			fputs("\\ufffd", out);
-			i++;
-			continue;
-		}
-		if (s[i] == '"' || s[i] == '\\')
-			fprintf(out, "\\%c", s[i]);
-		else if (s[i] == '\n')
-			fputs("\\n", out);
-		else if (s[i] == '\t')
-			fputs("\\t", out);
-		else if (s[i] == '\r')
-			fputs("\\r", out);
-		else if (s[i] < 0x20)
-			fprintf(out, "\\u%04x", s[i]);
-		else
-			fwrite(s + i, 1, len, out);
-		i += len;
-	}
-	putc('"', out);
+	sb_json_strn(&b, s, n, SB_JSON_FFFD);
+	fwrite(b.s, 1, b.len, out);
+	sb_free(&b);
 }
 
 static void json_value(FILE *out, sqlite3_stmt *st, int c)
