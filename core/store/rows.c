@@ -2,6 +2,7 @@
  * TSV and JSON for programs, whose numbers are exact (the shortest %.Ng that
  * reads back as the same double) and whose NULL stays told apart from empty
  * text. */
+#include <assert.h>
 #include <csv.h>
 #include <errno.h>
 #include <locale.h>
@@ -385,7 +386,9 @@ static void table_line(const struct table *t, char *const *cells, FILE *out)
 {
 	for (int c = 0; c < t->ncols; c++) {
 		const char *s = cells[c] ? cells[c] : "";
-		size_t pad = t->width[c] - display_width(s);
+		size_t w = display_width(s), pad = t->width[c] - w;
+
+		assert(w <= t->width[c]);	/* the widest of the column's cells */
 
 		if (c)
 			fputs("  ", out);
@@ -444,6 +447,7 @@ static int64_t rows_table(struct db *db, sqlite3_stmt *st, FILE *out)
 		snprintf(db->err, sizeof(db->err), "out of memory");
 		n = -ENOMEM;
 	} else {
+		assert(t.n % (size_t)(t.ncols ? t.ncols : 1) == 0);	/* whole rows */
 		table_print(&t, st, out);
 		n = rows_end(db, rc, n);
 	}
