@@ -54,10 +54,10 @@ $(shell mkdir -p build && { [ "$$(cat $(MODE_STAMP) 2>/dev/null)" = $(MODE) ] ||
 endif
 
 BASEFLAGS := -std=gnu11 -pthread -D_GNU_SOURCE $(WARNFLAGS) $(SANFLAGS)
-CORE_CPPFLAGS := -Icore $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) sqlite3) \
+CORE_CPPFLAGS := -Icore $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) sqlite3 uuid) \
                  -DHB_VERSION='"$(VERSION)"' -DHB_PLUGIN_DIR='"$(PLUGINDIR)"' \
                  -DHB_DATA_DIR='"$(DATADIR)"'
-CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(LUA_PKG) sqlite3 blkid) -lcsv -ldl -lm -pthread
+CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(LUA_PKG) sqlite3 blkid uuid) -lcsv -ldl -lm -pthread
 
 ifeq ($(V),1)
 Q :=

@@ -1,4 +1,5 @@
 /* Log-linear latency histogram: merge, percentiles, stored form. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ uint64_t hist_bucket_low(unsigned i)
 {
 	unsigned e;
 
+	assert(i < HIST_BUCKETS);
 	if (i < HIST_SUB)
 		return i;
 	e = i / HIST_SUB + HIST_SUB_BITS - 1;
@@ -38,6 +40,7 @@ uint64_t hist_bucket_low(unsigned i)
 
 uint64_t hist_bucket_width(unsigned i)
 {
+	assert(i < HIST_BUCKETS);
 	if (i < 2 * HIST_SUB)
 		return 1;
 	return 1ull << (i / HIST_SUB - 1);
@@ -48,6 +51,7 @@ double hist_percentile(const struct hist *h, double p)
 	uint64_t rank, seen = 0;
 	double v;
 
+	assert(p >= 0);		/* a percentile the code asks for, never a user's */
 	if (!h->total)
 		return 0;
 	if (p >= 100)

@@ -1,4 +1,5 @@
 /* The one search for hbatest's files, relative to where the binary is. */
+#include <assert.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/paths.h"
+#include "base/util.h"
 
 #ifndef HB_PLUGIN_DIR
 #define HB_PLUGIN_DIR "/usr/local/lib/hbatest/plugins"
@@ -27,20 +29,47 @@ static const struct {
 			    HB_DATA_DIR "/reports" },
 	[PATHS_QUERIES] = { "HBATEST_QUERIES", "db/queries", "../share/hbatest/queries",
 			    HB_DATA_DIR "/queries" },
+	[PATHS_REPORT_SCRIPTS] = { NULL, "scripts", "../share/hbatest/scripts",
+				   HB_DATA_DIR "/scripts" },
 };
+
+bool paths_self_dir(char *out, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", out, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	out[n] = '\0';
+	slash = strrchr(out, '/');
+	assert(slash);		/* the kernel gives the binary's absolute path */
+	*slash = '\0';
+	return true;
+}
+
+void paths_dirname(const char *path, char *out, size_t len)
+{
+	char *slash;
+
+	snprintf(out, len, "%s", path);
+	slash = strrchr(out, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(out, len, ".");
+}
 
 bool paths_each(enum paths_kind kind, const char *local,
 		bool (*fn)(const char *dir, void *ctx), void *ctx)
 {
-	const char *env = kinds[kind].env ? getenv(kinds[kind].env) : NULL;
 	char self[PATH_MAX], dir[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *env;
 
+	assert((size_t)kind < ARRAY_SIZE(kinds));
+	env = kinds[kind].env ? getenv(kinds[kind].env) : NULL;
 	if (env && *env && fn(env, ctx))
 		return true;
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
+	if (paths_self_dir(self, sizeof(self))) {
 		snprintf(dir, sizeof(dir), "%s/%s", self, kinds[kind].build);
 		if (fn(dir, ctx))
 			return true;

@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum paths_kind { PATHS_PLUGINS, PATHS_SCRIPTS, PATHS_REPORTS, PATHS_QUERIES };
+/* PATHS_REPORT_SCRIPTS: scripts/ for a report's require, where
+ * $HBATEST_SCRIPTS (a plan's) does not apply. */
+enum paths_kind { PATHS_PLUGINS, PATHS_SCRIPTS, PATHS_REPORTS, PATHS_QUERIES,
+		  PATHS_REPORT_SCRIPTS };
 
 /* fn(dir, ctx) on each folder of kind, in order, until fn returns true:
  * $HBATEST_SCRIPTS (scripts) or $HBATEST_QUERIES (queries), beside the
@@ -21,5 +24,11 @@ bool paths_each(enum paths_kind kind, const char *local,
 /* The first readable dir/rel in paths_each's order: true, out set. */
 bool paths_find(enum paths_kind kind, const char *local, const char *rel, char *out,
 		size_t len);
+/* The folder that holds the running binary (/proc/self/exe less its last
+ * part) in out: false when it cannot be read. */
+bool paths_self_dir(char *out, size_t len);
+/* The folder of a file's path in out: "a/b.lua" -> "a", "b.lua" -> ".",
+ * "/b.lua" -> "" (as the path is joined again with a '/'). */
+void paths_dirname(const char *path, char *out, size_t len);
 
 #endif

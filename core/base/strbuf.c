@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/utf8.h"
 
 static void sb_grow(struct strbuf *b, size_t need)
 {
@@ -39,22 +40,58 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+void sb_add(struct strbuf *b, const char *p, size_t n)
+{
+	sb_grow(b, n);
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static const char *json_escape(unsigned char c)
+{
+	switch (c) {
+	case '"':
+		return "\\\"";
+	case '\\':
+		return "\\\\";
+	case '\n':
+		return "\\n";
+	case '\t':
+		return "\\t";
+	case '\r':
+		return "\\r";
+	}
+	return NULL;
+}
+
+void sb_json_strn(struct strbuf *b, const char *str, size_t n, enum sb_json_bad bad)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	sb_add(b, "\"", 1);
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_len(s + i, n - i);
+		const char *esc = len == 1 ? json_escape(s[i]) : NULL;
+
+		if (!len && bad == SB_JSON_FFFD)
+			sb_add(b, "\\ufffd", 6);
+		else if (!len)
+			sb_add(b, str + i, 1);
+		else if (esc)
+			sb_add(b, esc, 2);
+		else if (s[i] < 0x20)
+			sb_printf(b, "\\u%04x", s[i]);
+		else
+			sb_add(b, str + i, len);
+		i += len ? len : 1;
+	}
+	sb_add(b, "\"", 1);
+}
+
 void sb_json_str(struct strbuf *b, const char *s)
 {
-	sb_printf(b, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
-		else if (c == '\n')
-			sb_printf(b, "\\n");
-		else if (c < 0x20)
-			sb_printf(b, "\\u%04x", c);
-		else
-			sb_printf(b, "%c", c);
-	}
-	sb_printf(b, "\"");
+	sb_json_strn(b, s ? s : "", s ? strlen(s) : 0, SB_JSON_BYTES);
 }
 
 char *sb_take(struct strbuf *b)

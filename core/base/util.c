@@ -1,4 +1,5 @@
 /* Small helpers shared by the core. */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -6,11 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <signal.h>
-#include <sys/time.h>
 #include <unistd.h>
+#include <uuid/uuid.h>
 
 #include "base/util.h"
 
@@ -86,39 +86,30 @@ void util_format_estimate(double real_secs, double sim_secs, char *buf, size_t l
 		snprintf(buf, len, "%s real plus %s simulated", real, sim);
 }
 
-void util_utc_now(char *buf, size_t len)
+void util_iso8601(time_t secs, unsigned ms, char *buf, size_t len)
 {
-	struct timeval tv;
 	struct tm tm;
 
-	gettimeofday(&tv, NULL);
-	gmtime_r(&tv.tv_sec, &tm);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (int)(tv.tv_usec / 1000));
+	assert(ms < 1000);
+	gmtime_r(&secs, &tm);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+}
+
+void util_utc_now(char *buf, size_t len)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	util_iso8601(ts.tv_sec, (unsigned)(ts.tv_nsec / 1000000), buf, len);
 }
 
 void util_uuid(char out[37])
 {
-	unsigned char b[16];
-	size_t got = 0;
+	uuid_t u;
 
-	while (got < sizeof(b)) {
-		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
-
-		if (n <= 0) {	/* no entropy source: fall back to time */
-			uint64_t t = util_now_ns();
-
-			memcpy(b, &t, sizeof(t));
-			break;
-		}
-		got += (size_t)n;
-	}
-	b[6] = (b[6] & 0x0f) | 0x40;
-	b[8] = (b[8] & 0x3f) | 0x80;
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-		 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5],
-		 b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	uuid_generate_random(u);
+	uuid_unparse_lower(u, out);
 }
 
 void rng_seed(struct rng *r, uint64_t seed)

@@ -19,7 +19,10 @@ void util_format_duration(double secs, char *buf, size_t len);
 /* "15m00s", "15m00s simulated" (a simulating engine's virtual clock runs
  * far faster than real time) or "1m00s real plus 15m00s simulated". */
 void util_format_estimate(double real_secs, double sim_secs, char *buf, size_t len);
-/* Current UTC time as ISO 8601 with milliseconds ("2026-11-30T10:21:45.123Z"). */
+/* secs since 1970 and ms (< 1000) as UTC in ISO 8601 with milliseconds
+ * ("2026-11-30T10:21:45.123Z"): every time stamp hbatest writes. */
+void util_iso8601(time_t secs, unsigned ms, char *buf, size_t len);
+/* The current UTC time as util_iso8601 writes it. */
 void util_utc_now(char *buf, size_t len);
 /* A random (version 4) uuid, 36 characters + NUL. */
 void util_uuid(char out[37]);

@@ -16,6 +16,7 @@
 #include "store/report.h"
 #include "report/gnuplot.h"
 #include "base/log.h"
+#include "base/paths.h"
 #include "report/report.h"
 #include "report/report_page.h"
 #include "base/stop.h"
@@ -408,7 +409,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (a.template)
 		snprintf(program, sizeof(program), "%s", a.template);
-	else if (!report_find_file("reports", "review.lua", program, sizeof(program))) {
+	else if (!paths_find(PATHS_REPORTS, NULL, "review.lua", program, sizeof(program))) {
 		log_error("cannot find reports/review.lua beside the binary or in %s: "
 			  "is hbatest installed whole? (or give --template FILE)", HB_DATA_DIR);
 		return EXIT_FAILED;

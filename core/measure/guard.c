@@ -14,6 +14,7 @@
 
 #include "measure/guard.h"
 #include "base/log.h"
+#include "base/paths.h"
 #include "measure/probe.h"	/* probe_root(): sysfs, or a test's stand-in */
 #include "base/strbuf.h"
 #include "measure/target.h"
@@ -104,14 +105,11 @@ static bool inside(const char *path, const char *dir, char *real)
 static bool in_hbatest_tree(const char *real, char *tree)
 {
 	char self[PATH_MAX], dir[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (inside(real, HB_DATA_DIR, tree) || inside(real, HB_PLUGIN_DIR, tree))
 		return true;
-	if (n <= 0)
+	if (!paths_self_dir(self, sizeof(self)))
 		return false;
-	self[n] = '\0';
-	*strrchr(self, '/') = '\0';
 	if (inside(real, self, tree))
 		return true;
 	snprintf(dir, sizeof(dir), "%s/../share/hbatest", self);

@@ -1,5 +1,6 @@
 /* Where a step's workers run: CPU lists, the NUMA node of a target's device,
  * pinning worker threads and binding their buffers to that node. */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -449,6 +450,7 @@ int placement_decide(const struct workload *wl, const char *cpus, enum numa_mode
 	rc = snprintf(p->text, sizeof(p->text), "cpus=%.*s", by_irq ? 60 : 100, list);
 	if (p->node >= 0)
 		rc += snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " node=%d", p->node);
+	assert((size_t)rc < sizeof(p->text));	/* the list cut to fit, irqs[] with it */
 	if (by_irq)
 		snprintf(p->text + rc, sizeof(p->text) - (size_t)rc, " irq=%s", irqs);
 	return 0;

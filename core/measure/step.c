@@ -1,4 +1,5 @@
 /* One measured step: targets, workers, the sampler, the totals. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,7 @@ static void merge_second(struct step_run *r, uint64_t sec, struct step_sample *s
 		struct worker *w = &r->workers[i];
 		struct sec_bucket *b = &w->ring[sec % WORKER_RING];
 
+		assert(b->sec <= (int64_t)sec);	/* a slot is reused only once consumed */
 		if (b->sec == (int64_t)sec) {
 			for (unsigned k = 0; k < r->spec->wl.ntargets * TGT_COUNTERS; k++)
 				r->sec_tgt[k] += b->tgt[k];
@@ -210,6 +212,7 @@ static void merge_second(struct step_run *r, uint64_t sec, struct step_sample *s
 static void add_to_totals(struct step_run *r, const struct step_sample *smp,
 			  struct step_totals *t)
 {
+	assert(t->ntargets == r->spec->wl.ntargets);	/* r->sec_tgt's */
 	if (smp->ramp)
 		return;
 	for (int d = 0; d < 2; d++) {
@@ -229,6 +232,7 @@ static void pending_stored(struct step_run *r)
 {
 	struct step_totals *t = r->t, *p = &r->pend;
 
+	assert(p->ntargets == t->ntargets);
 	for (int d = 0; d < 2; d++) {
 		t->ops[d] += p->ops[d];
 		t->bytes[d] += p->bytes[d];
@@ -304,6 +308,7 @@ static int queue_store(struct step_run *r, const struct step_hooks *hooks)
 	struct sample_queue *q = &r->q;
 	int rc;
 
+	assert(q->n <= q->cap);
 	if (q->rc)
 		return q->rc;
 	if (!hooks || !hooks->store)

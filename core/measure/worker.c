@@ -1,4 +1,5 @@
 /* Worker threads: submit, reap, time every I/O, count it into its second. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -77,6 +78,7 @@ int worker_prepare(struct worker *w)
 
 	if (ops->flags & HB_ENGINE_VIRTUAL)	/* no data moves: one small shared buffer */
 		per_slot = 0;
+	assert(wl->qd >= 1 && wl->ntargets >= 1 && wl->ntargets <= WL_MAX_TARGETS);
 	w->depth = wl->qd * wl->ntargets;
 	w->ios = calloc(w->depth, sizeof(*w->ios));
 	w->batch = calloc(w->depth, sizeof(*w->batch));

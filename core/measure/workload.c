@@ -1,4 +1,5 @@
 /* Workload validation and the per-worker request generator. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,7 @@ static int check_split(struct workload *wl, unsigned engine_flags, char *err, si
 		return -EINVAL;
 	}
 	wl->qd = wl->oio / queues;
+	assert(wl->qd >= 1);	/* oio >= 1 (step_table.c), a multiple of queues */
 	if ((engine_flags & HB_ENGINE_SYNC) && wl->qd != 1) {
 		snprintf(err, len, "this engine keeps one I/O in flight per worker and "
 			 "target, so oio=%u needs workers=%u (oio / targets)",

@@ -1,5 +1,6 @@
 /* Limits on a plan's Lua (memory, the dry pass's time, the stop flag) and
  * the messages a plan's errors give, each naming the plan line. */
+#include <assert.h>
 #include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
@@ -174,6 +175,7 @@ static void *limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 	if (!ptr)
 		osize = 0;	/* then it is the kind of object, not a size */
+	assert(lim->mem >= osize);	/* every block Lua holds was counted here */
 	if (nsize == 0) {
 		free(ptr);
 		lim->mem -= osize;

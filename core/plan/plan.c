@@ -9,6 +9,7 @@
 
 #include "plan/sandbox.h"
 #include "plan/state.h"
+#include "base/paths.h"
 #include "base/util.h"
 
 /* hb.sweep, hb.profile, hb.steady, hb.precondition live in scripts/hbatest.lua */
@@ -67,17 +68,12 @@ int plan_execute(const struct plan_opts *o, const struct plan_hooks *hooks,
 		 struct plan_info *info, char *err, size_t len)
 {
 	struct plan p = { .o = o, .hooks = hooks, .info = info };
-	char *src, *slash;
+	char *src;
 	size_t sz;
 	int rc;
 	lua_State *L;
 
-	snprintf(p.dir, sizeof(p.dir), "%s", o->path);
-	slash = strrchr(p.dir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(p.dir, ".");
+	paths_dirname(o->path, p.dir, sizeof(p.dir));
 	src = util_read_file(o->path, &sz);
 	if (!src) {
 		snprintf(err, len, "cannot read plan '%s': %s", o->path, strerror(errno));

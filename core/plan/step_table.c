@@ -1,5 +1,6 @@
 /* Reading a step from a plan's Lua table (hb.run{...}) into a step_spec;
  * the rules on the values are plain C, in core/measure/step_spec.c. */
+#include <assert.h>
 #include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
@@ -328,6 +329,7 @@ static int read_opts(struct keyctx *k, const char *name, struct hb_kv *in, unsig
 	lua_State *L = k->L;
 	int rc = 0;
 
+	assert(lua_type(L, -1) == LUA_TTABLE);	/* the callers checked */
 	lua_pushnil(L);
 	while (!rc && lua_next(L, -2)) {
 		int vt = lua_type(L, -1);

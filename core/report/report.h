@@ -32,8 +32,5 @@ struct report_opts {
 
 /* Run the report program. 0, or -errno with err ("review.lua:12: ..."). */
 int report_execute(const struct report_opts *o, char *err, size_t len);
-/* Find rel under a folder `sub` (reports, scripts) beside the binary, in its
- * share/hbatest, or the install folder. */
-bool report_find_file(const char *sub, const char *rel, char *out, size_t len);
 
 #endif

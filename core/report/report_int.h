@@ -1,4 +1,6 @@
-/* Shared by report.c and report_chart.c: the state of one report program. */
+/* The state of one report program, and the report's internal functions:
+ * report.c (the Lua API) calls report_chart.c (report.chart) and
+ * report_files.c; report_chart.c calls report_files.c only. */
 #ifndef HB_LUA_REPORT_INT_H
 #define HB_LUA_REPORT_INT_H
 
@@ -22,16 +24,11 @@ struct report {
 	struct plan_limits *lim;	/* memory and time (limits.c) */
 };
 
+/* report_files.c */
 struct report *report_of(lua_State *L);
 bool report_path_ok(const char *rel);
 bool report_find_asset(struct report *r, const char *rel, char *out, size_t len);
 void report_write_file(lua_State *L, const char *rel, const char *text, size_t n);
-/* 'text' for gnuplot: quotes doubled, control characters as spaces. */
-struct strbuf;
-void report_gp_quote(struct strbuf *b, const char *s, size_t n);
-/* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
-struct strbuf *report_strbuf(lua_State *L);
-int report_l_chart(lua_State *L);
 /* Push the text of one of the report's own files (an asset, a template): a
  * regular file of at most max bytes, else raise naming it, so a FIFO or
  * /dev/zero put there cannot hang the report or fill its memory. */
@@ -44,5 +41,13 @@ bool report_nonchar(const unsigned char *p, size_t len);
 /* Raise a refusal that is no bug of the report program (a template refused,
  * a file that cannot be written): its message with no traceback. */
 int report_refuse(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* report_chart.c */
+/* 'text' for gnuplot: quotes doubled, control characters as spaces. */
+struct strbuf;
+void report_gp_quote(struct strbuf *b, const char *s, size_t n);
+/* A strbuf on the Lua stack that Lua frees (__gc), even on an error. */
+struct strbuf *report_strbuf(lua_State *L);
+int report_l_chart(lua_State *L);
 
 #endif

@@ -2,6 +2,7 @@
  * older version through db/migrations/NNNN-*.sql (both compiled in), after a
  * copy of the file to NAME.bak-vN, under a write lock taken before the
  * version is read, so concurrent first opens agree. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -190,6 +191,7 @@ static int schema_migrate(struct db *db, int v, char *err, size_t len)
 	char name[4200];
 	int rc, runs;
 
+	assert(v > 0 && v < DB_SCHEMA_VERSION);
 	if (sqlite3_db_readonly(db->h, "main") == 1)
 		return db_migrate_refused(db, v, "it is read-only here", -EROFS, err, len);
 	runs = query_int(db, "SELECT EXISTS (SELECT 1 FROM runs)");

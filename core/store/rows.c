@@ -2,13 +2,17 @@
  * TSV and JSON for programs, whose numbers are exact (the shortest %.Ng that
  * reads back as the same double) and whose NULL stays told apart from empty
  * text. */
+#include <assert.h>
 #include <csv.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "store/rows.h"
 #include "base/strbuf.h"
@@ -64,34 +68,13 @@ static bool is_number(sqlite3_stmt *st, int c)
 	return t == SQLITE_INTEGER || t == SQLITE_FLOAT;
 }
 
-void rows_json_string(FILE *out, const char *str, size_t n)
+void rows_json_string(FILE *out, const char *s, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	struct strbuf b = { 0 };
 
-	putc('"', out);
-	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(s + i, n - i);
-
-		if (!len) {
-			fputs("\\ufffd", out);
-			i++;
-			continue;
-		}
-		if (s[i] == '"' || s[i] == '\\')
-			fprintf(out, "\\%c", s[i]);
-		else if (s[i] == '\n')
-			fputs("\\n", out);
-		else if (s[i] == '\t')
-			fputs("\\t", out);
-		else if (s[i] == '\r')
-			fputs("\\r", out);
-		else if (s[i] < 0x20)
-			fprintf(out, "\\u%04x", s[i]);
-		else
-			fwrite(s + i, 1, len, out);
-		i += len;
-	}
-	putc('"', out);
+	sb_json_strn(&b, s, n, SB_JSON_FFFD);
+	fwrite(b.s, 1, b.len, out);
+	sb_free(&b);
 }
 
 static void json_value(FILE *out, sqlite3_stmt *st, int c)
@@ -283,41 +266,40 @@ static char *display_text(const char *s, size_t n)
 	return sb_take(&b);
 }
 
-/* Terminal cells of the UTF-8 character at s, its length in *len: 2 for East
- * Asian wide and full-width characters and emoji, 0 for combining marks and
- * zero-width ones, 1 for the rest and for a byte that starts no character
- * (Unicode's EastAsianWidth W and F, abridged; no locale involved). */
+/* LC_CTYPE C.UTF-8, made once, for wcwidth whatever locale the program runs
+ * in (NULL when the system has none). */
+static locale_t utf8_ctype;
+static pthread_once_t utf8_ctype_once = PTHREAD_ONCE_INIT;
+
+static void utf8_ctype_make(void)
+{
+	utf8_ctype = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/* Terminal cells of the UTF-8 character at s, its length in *len: wcwidth's
+ * (2 for East Asian wide and full-width characters and emoji, 0 for
+ * combining marks and zero-width ones), 1 for a character it calls not
+ * printable and for a byte that starts no character. */
 static unsigned char_cells(const char *s, size_t *len)
 {
-	static const uint32_t wide[][2] = {
-		{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff }, { 0x3400, 0x4dbf },
-		{ 0x4e00, 0x9fff }, { 0xa000, 0xa4cf }, { 0xac00, 0xd7a3 }, { 0xf900, 0xfaff },
-		{ 0xfe30, 0xfe4f }, { 0xff00, 0xff60 }, { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f },
-		{ 0x1f680, 0x1f6ff }, { 0x1f900, 0x1f9ff }, { 0x1fa70, 0x1faff },
-		{ 0x20000, 0x3fffd },
-	}, zero[][2] = {
-		{ 0x0300, 0x036f }, { 0x200b, 0x200f }, { 0x20d0, 0x20ff }, { 0xfe00, 0xfe0f },
-		{ 0xfe20, 0xfe2f },
-	};
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
-	uint32_t c = n == 1 ? u[0] : u[0] & (0x3f >> (n - 1));
+	mbstate_t st = { 0 };
+	locale_t was;
+	wchar_t wc;
+	int w = -1;
 
-	for (size_t i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {	/* cut short: one byte, one cell */
-			*len = 1;
-			return 1;
-		}
-		c = c << 6 | (u[i] & 0x3f);
+	*len = utf8_len((const unsigned char *)s, strnlen(s, 4));
+	if (!*len) {		/* one byte, one cell */
+		*len = 1;
+		return 1;
 	}
-	*len = n;
-	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
-		if (c >= wide[i][0] && c <= wide[i][1])
-			return 2;
-	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
-		if (c >= zero[i][0] && c <= zero[i][1])
-			return 0;
-	return 1;
+	pthread_once(&utf8_ctype_once, utf8_ctype_make);
+	if (!utf8_ctype)
+		return 1;
+	was = uselocale(utf8_ctype);
+	if (mbrtowc(&wc, s, *len, &st) == *len)
+		w = wcwidth(wc);
+	uselocale(was);
+	return w < 0 ? 1 : (unsigned)w;
 }
 
 /* Terminal cells, not bytes or characters. */
@@ -404,7 +386,9 @@ static void table_line(const struct table *t, char *const *cells, FILE *out)
 {
 	for (int c = 0; c < t->ncols; c++) {
 		const char *s = cells[c] ? cells[c] : "";
-		size_t pad = t->width[c] - display_width(s);
+		size_t w = display_width(s), pad = t->width[c] - w;
+
+		assert(w <= t->width[c]);	/* the widest of the column's cells */
 
 		if (c)
 			fputs("  ", out);
@@ -463,6 +447,7 @@ static int64_t rows_table(struct db *db, sqlite3_stmt *st, FILE *out)
 		snprintf(db->err, sizeof(db->err), "out of memory");
 		n = -ENOMEM;
 	} else {
+		assert(t.n % (size_t)(t.ncols ? t.ncols : 1) == 0);	/* whole rows */
 		table_print(&t, st, out);
 		n = rows_end(db, rc, n);
 	}

@@ -1,5 +1,6 @@
 /* The results database: writing runs, steps, samples and events. Every
  * failure leaves its reason in db->err for the caller to report once. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,7 @@ static int sample_bind_step(struct db *db, int64_t step_id, const struct step_sa
 	sqlite3_stmt *st = db->ins_sample;
 	int rc;
 
+	assert(st);		/* prepared as the database opened for writing */
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, step_id);
 	sqlite3_bind_int64(st, 2, (int64_t)s->t);
@@ -321,6 +323,7 @@ static void bind_totals(sqlite3_stmt *st, const struct step_spec *s,
 static int insert_step_targets(struct db *db, int64_t step_id, const struct step_spec *s,
 			       const struct step_totals *t)
 {
+	assert(t->ntargets <= s->wl.ntargets);
 	for (unsigned i = 0; i < t->ntargets && t->tgt; i++) {
 		const uint64_t *c = &t->tgt[i * TGT_COUNTERS];
 		sqlite3_stmt *st = db_prep(db, "INSERT OR REPLACE INTO step_targets (step_id, path, "

@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config ca-certificates perl util-linux \
-	liblua5.4-dev libsqlite3-dev sqlite3 liburing-dev libaio-dev libblkid-dev \
+	liblua5.4-dev libsqlite3-dev sqlite3 liburing-dev libaio-dev libblkid-dev uuid-dev \
 	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio \
 	smartmontools nvme-cli \
 	python3 strace clang >/dev/null

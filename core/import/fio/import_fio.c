@@ -377,12 +377,7 @@ static int fio_locate(struct fio *f)
 
 static void iso_time(double epoch_ms, char *buf, size_t len)
 {
-	time_t s = (time_t)(epoch_ms / 1000);
-	struct tm tm;
-
-	gmtime_r(&s, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + strlen(buf), len - strlen(buf), ".%03dZ", (int)fmod(epoch_ms, 1000) % 1000);
+	util_iso8601((time_t)(epoch_ms / 1000), (unsigned)fmod(epoch_ms, 1000) % 1000, buf, len);
 }
 
 /* The run's end (timestamp_ms, or timestamp in s) and start (the end less
