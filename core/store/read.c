@@ -146,23 +146,29 @@ static bool cursor_step(struct db_cursor *c, enum read_kind kind)
 	return c->rc == SQLITE_ROW;
 }
 
+/* Rows that stopped on an error, not at their end (nor where the caller
+ * stopped reading them). */
+static bool cursor_failed(const struct db_cursor *c)
+{
+	return c->rc != SQLITE_DONE && c->rc != SQLITE_ROW;
+}
+
 int db_read_rewind(struct db_cursor *c)
 {
-	if (c->rc != SQLITE_DONE)
+	if (cursor_failed(c))
 		return -EIO;
 	sqlite3_reset(c->st);
 	return 0;
 }
 
-/* A query that stopped on an error, not at its end, is an error. */
 int db_read_end(struct db_cursor *c)
 {
 	struct db *db = c->db;
-	int rc = c->rc;
+	bool failed = cursor_failed(c);
 
 	sqlite3_finalize(c->st);
 	free(c);
-	if (rc == SQLITE_DONE)
+	if (!failed)
 		return 0;
 	log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
 	return -EIO;

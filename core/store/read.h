@@ -95,8 +95,8 @@ bool db_next_event(struct db_cursor *c, struct db_event_info *row);
  * value): 0, or -EIO when the rows stopped on an error (then db_read_end
  * says why). */
 int db_read_rewind(struct db_cursor *c);
-/* Ends the cursor; the rows that stopped on an error, not at
- * their end, are an error: -EIO, logged. */
+/* Ends the cursor: 0, or -EIO (logged) when its rows stopped on an error
+ * (not at their end, nor where the caller stopped reading). */
 int db_read_end(struct db_cursor *c);
 
 #endif
