@@ -202,33 +202,19 @@ static size_t add_safe(struct name_ctx *c, size_t o, const char *s)
 }
 
 /* label, or the uuid's first 8 characters, as a file-name part */
-static int add_name(void *ctx, int ncols, const char *const *names, const struct db_value *v)
+static void add_name(struct name_ctx *c, const struct db_run_names *r)
 {
-	struct name_ctx *c = ctx;
 	size_t o = strlen(c->out), start;
 
-	(void)ncols, (void)names;
 	if (o && o + 5 < c->len) {
 		strcat(c->out, "-vs-");
 		o += 4;
 	}
 	start = o;
-	o = add_safe(c, o, v[0].type == DB_TEXT ? v[0].s : "");
+	o = add_safe(c, o, r->label ? r->label : "");
 	if (o == start)		/* no label, or nothing of it fit for a file name */
-		o = add_safe(c, o, v[1].type == DB_TEXT ? v[1].s : "run");
+		o = add_safe(c, o, r->uuid8 ? r->uuid8 : "run");
 	c->out[o] = '\0';
-	return 0;
-}
-
-/* v[0] appended as it is */
-static int add_text(void *ctx, int ncols, const char *const *names, const struct db_value *v)
-{
-	struct name_ctx *c = ctx;
-	size_t o = strlen(c->out);
-
-	(void)ncols, (void)names;
-	snprintf(c->out + o, c->len - o, "%s", v[0].type == DB_TEXT ? v[0].s : "");
-	return 0;
 }
 
 static int default_dir(struct db *db, const int64_t *ids, unsigned n, char *out, size_t len)
@@ -237,13 +223,15 @@ static int default_dir(struct db *db, const int64_t *ids, unsigned n, char *out,
 	struct name_ctx c = { names, sizeof(names) };
 
 	for (unsigned i = 0; i < n; i++) {
-		struct db_value id = { .type = DB_INT, .i = ids[i] };
+		struct db_run_names r;
 
-		if (db_report_query(db, "SELECT label, substr(uuid, 1, 8) FROM runs WHERE id = ?1",
-				    &id, 1, add_name, &c, err, sizeof(err))) {
+		if (db_report_run_names(db, ids[i], &r, err, sizeof(err))) {
 			log_error("%s", err);
 			return -EIO;
 		}
+		if (r.uuid)	/* the run is there */
+			add_name(&c, &r);
+		db_run_names_free(&r);
 	}
 	snprintf(out, len, "hbatest-report-%s", names);
 	return 0;
@@ -293,17 +281,19 @@ static int resolve_runs(struct db *db, const struct report_args *a, int64_t *ids
 static int run_uuids(struct db *db, const int64_t *ids, unsigned n, char *out, size_t len)
 {
 	char err[512];
-	struct name_ctx c = { out, len };
 
 	snprintf(out, len, "runs:");
 	for (unsigned i = 0; i < n; i++) {
-		struct db_value id = { .type = DB_INT, .i = ids[i] };
+		struct db_run_names r;
+		size_t o = strlen(out);
 
-		if (db_report_query(db, "SELECT ' ' || uuid FROM runs WHERE id = ?1", &id, 1,
-				    add_text, &c, err, sizeof(err))) {
+		if (db_report_run_names(db, ids[i], &r, err, sizeof(err))) {
 			log_error("%s", err);
 			return -EIO;
 		}
+		if (r.uuid)
+			snprintf(out + o, len - o, " %s", r.uuid);
+		db_run_names_free(&r);
 	}
 	return 0;
 }

@@ -1,69 +1,99 @@
 /* `hbatest show RUN`: a run, its targets, steps, steady states and warnings. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "store/read.h"
 #include "store/rows.h"
 #include "base/log.h"
+#include "base/util.h"
 
 static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 {
-	static const char *const labels[] = { "uuid", "label", "plan", "plan sha256", "host",
-		"version", "command", "started", "finished" };
-	sqlite3_stmt *st;
-	int rc;
+	struct db_run_info r;
+	struct db_target_info t;
+	struct db_cursor *c;
 
-	st = db_read_run(db, id);
-	if (!st)
+	c = db_read_run(db, id);
+	if (!c)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		printf("run %lld%s\n", (long long)id,
-		       sqlite3_column_int(st, 12) ? " [simulated]" : "");
-		for (int i = 0; i < 9; i++) {	/* a tab or newline shown as \t, \n */
-			printf("  %-12s ", labels[i]);
-			rows_put_column(stdout, sqlite3_column_text(st, i)
-					? (const char *)sqlite3_column_text(st, i) : "-", SIZE_MAX);
+	while (db_next_run_info(c, &r)) {
+		const struct { const char *label, *value; } fields[] = {
+			{ "uuid", r.uuid }, { "label", r.label }, { "plan", r.plan_path },
+			{ "plan sha256", r.plan_sha256 }, { "host", r.host },
+			{ "version", r.version }, { "command", r.cmdline },
+			{ "started", r.started_at }, { "finished", r.finished_at },
+		};
+
+		printf("run %lld%s\n", (long long)id, r.simulated ? " [simulated]" : "");
+		/* a tab or newline shown as \t, \n */
+		for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+			printf("  %-12s ", fields[i].label);
+			rows_put_column(stdout, fields[i].value ? fields[i].value : "-", SIZE_MAX);
 			putchar('\n');
 		}
-		snprintf(state, state_len, "%s", db_run_state(st, 9, 10, 11, 18));
+		snprintf(state, state_len, "%s", r.state);
 		printf("  %-12s %s\n", "status", state);
-		printf("  %-12s %d done, %d started", "steps", sqlite3_column_int(st, 15),
-		       sqlite3_column_int(st, 16));
-		if (sqlite3_column_type(st, 17) != SQLITE_NULL)	/* known since schema 5 */
-			printf(", %d planned", sqlite3_column_int(st, 17));
+		printf("  %-12s %d done, %d started", "steps", r.steps.done, r.steps.started);
+		if (r.steps.planned_known)	/* since schema 5 */
+			printf(", %d planned", r.steps.planned);
 		printf("\n");
-		if (sqlite3_column_text(st, 13) && strcmp((const char *)sqlite3_column_text(st, 13),
-							  "hbatest"))
-			printf("  %-12s %s results from '%s'\n", "imported", sqlite3_column_text(st, 13),
-			       sqlite3_column_text(st, 14));
+		if (r.source && strcmp(r.source, "hbatest"))
+			printf("  %-12s %s results from '%s'\n", "imported", r.source, r.source_file);
 	}
-	if (db_read_end(db, st, rc))
+	if (db_read_end(c))
 		return -EIO;
-	st = db_read_targets(db, id);
-	if (!st)
+	c = db_read_targets(db, id);
+	if (!c)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 2) == SQLITE_NULL)	/* imported: size unknown */
-			printf("  %-12s %s (%s)\n", "target", sqlite3_column_text(st, 0),
-			       sqlite3_column_text(st, 1));
+	while (db_next_target(c, &t)) {
+		if (!t.size_known)	/* imported: size unknown */
+			printf("  %-12s %s (%s)\n", "target", t.path, t.kind);
 		else
-			printf("  %-12s %s (%s, %lld bytes)\n", "target", sqlite3_column_text(st, 0),
-			       sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2));
+			printf("  %-12s %s (%s, %lld bytes)\n", "target", t.path, t.kind,
+			       (long long)t.size_bytes);
 	}
-	return db_read_end(db, st, rc);
+	return db_read_end(c);
 }
 
-/* a measured column, or '-' where the step has none (no I/O completed: a
+/* a measured value, or '-' where the step has none (no I/O completed: a
  * step that failed or was stopped before its first second) */
-static void print_measure(sqlite3_stmt *st, int col, int width, const char *fmt)
+static void print_measure(double v, int width, const char *fmt)
 {
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+	if (isnan(v))
 		printf("  %*s", width, "-");
 	else
-		printf(fmt, width, sqlite3_column_double(st, col));
+		printf(fmt, width, v);
+}
+
+static void print_step(const struct db_step_info *s, size_t wide, const char *run_state)
+{
+	bool exec = !strcmp(s->kind, "exec");
+	const char *status = s->status;
+
+	printf("%4d  %-12s  ", s->seq, s->kind);
+	rows_put_column(stdout, s->name, wide);
+	if (status && !strcmp(status, "running") && strcmp(run_state, "running"))
+		status = run_state;
+	printf("  %-11s", status ? status : "?");
+	if (exec)	/* a command: no I/O of ours to count, its time instead */
+		printf("  %10s", "-");
+	else
+		print_measure(s->iops, 10, "  %*.0f");
+	print_measure(s->mbps, 9, "  %*.1f");
+	print_measure(s->mibps, 9, "  %*.1f");
+	print_measure(s->lat_mean_us, 9, "  %*.1f");
+	print_measure(s->lat_p99_us, 9, "  %*.1f");
+	print_measure(s->lat_max_us, 10, "  %*.1f");
+	printf("  %6lld  %s", (long long)s->errors, s->placement);
+	if (exec && !isnan(s->elapsed_s))
+		printf("%sran %.1f s, exit status %d", *s->placement ? "; " : "", s->elapsed_s,
+		       s->exit_status);
+	printf("\n");
 }
 
 /* Step names are printed whole (a cut name can read as another step: "...
@@ -72,86 +102,60 @@ static void print_measure(sqlite3_stmt *st, int col, int width, const char *fmt)
  * the step's end could be stored) shows the run's state, as list does. */
 static int show_steps(struct db *db, int64_t id, const char *run_state)
 {
-	sqlite3_stmt *st;
+	struct db_step_info s;
+	struct db_cursor *c;
 	size_t wide = 30;
-	int rc;
 
-	st = db_read_steps(db, id);
-	if (!st)
+	c = db_read_steps(db, id);
+	if (!c)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {	/* in terminal cells */
-		size_t w = rows_column_width((const char *)sqlite3_column_text(st, 2));
+	while (db_next_step(c, &s)) {	/* in terminal cells */
+		size_t w = rows_column_width(s.name);
 
 		wide = w > wide ? w : wide;
 	}
-	if (rc != SQLITE_DONE)
-		return db_read_end(db, st, rc);
-	sqlite3_reset(st);
+	if (db_read_rewind(c) < 0)
+		return db_read_end(c);
 	printf("\n%4s  %-12s  %-*s  %-11s  %10s  %9s  %9s  %9s  %9s  %10s  %6s  %s\n", "step",
 	       "kind", (int)wide, "name", "status", "IOPS", "MB/s", "MiB/s", "mean us", "p99 us",
 	       "max us", "errors", "placement");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		bool exec = !strcmp((const char *)sqlite3_column_text(st, 1), "exec");
-		const char *status = (const char *)sqlite3_column_text(st, 3);
-
-		printf("%4d  %-12s  ", sqlite3_column_int(st, 0), sqlite3_column_text(st, 1));
-		rows_put_column(stdout, (const char *)sqlite3_column_text(st, 2), wide);
-		if (status && !strcmp(status, "running") && strcmp(run_state, "running"))
-			status = run_state;
-		printf("  %-11s", status ? status : "?");
-		if (exec)	/* a command: no I/O of ours to count, its time instead */
-			printf("  %10s", "-");
-		else
-			print_measure(st, 4, 10, "  %*.0f");
-		for (int col = 5; col <= 8; col++)
-			print_measure(st, col, 9, "  %*.1f");
-		print_measure(st, 9, 10, "  %*.1f");
-		printf("  %6lld  %s", (long long)sqlite3_column_int64(st, 10),
-		       sqlite3_column_text(st, 12));
-		if (exec && sqlite3_column_type(st, 14) != SQLITE_NULL)
-			printf("%sran %.1f s, exit status %d", sqlite3_column_bytes(st, 12) ? "; " : "",
-			       sqlite3_column_double(st, 14), sqlite3_column_int(st, 13));
-		printf("\n");
-	}
-	return db_read_end(db, st, rc);
+	while (db_next_step(c, &s))
+		print_step(&s, wide, run_state);
+	return db_read_end(c);
 }
 
 static int show_steady(struct db *db, int64_t id)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct db_steady_info s;
+	struct db_cursor *c;
 
-	st = db_read_steady(db, id);
-	if (!st)
+	c = db_read_steady(db, id);
+	if (!c)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		printf("\nsteady state '%s': %s after %d rounds", sqlite3_column_text(st, 0),
-		       sqlite3_column_int(st, 1) ? "attained" : "NOT attained",
-		       sqlite3_column_int(st, 2));
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+	while (db_next_steady(c, &s)) {
+		printf("\nsteady state '%s': %s after %d rounds", s.name,
+		       s.attained ? "attained" : "NOT attained", s.rounds);
+		if (s.has_window)
 			printf("; window rounds %d-%d, mean %s %.1f, data excursion %.1f%% (max "
 			       "%.0f%%), slope excursion %.1f%% (max %.0f%%)",
-			       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
-			       sqlite3_column_text(st, 10), sqlite3_column_double(st, 5),
-			       sqlite3_column_double(st, 6), sqlite3_column_double(st, 8),
-			       sqlite3_column_double(st, 7), sqlite3_column_double(st, 9));
+			       s.window_first, s.window_last, s.track, s.mean, s.data_excursion,
+			       s.max_data_excursion, s.slope_excursion, s.max_slope_excursion);
 		printf("\n");
 	}
-	return db_read_end(db, st, rc);
+	return db_read_end(c);
 }
 
 static int show_events(struct db *db, int64_t id)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct db_event_info e;
+	struct db_cursor *c;
 
-	st = db_read_events(db, id);
-	if (!st)
+	c = db_read_events(db, id);
+	if (!c)
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		printf("%s %s: %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
-		       sqlite3_column_text(st, 2));
-	return db_read_end(db, st, rc);
+	while (db_next_event(c, &e))
+		printf("%s %s: %s\n", e.at, e.level, e.message);
+	return db_read_end(c);
 }
 
 int cmd_show(int argc, char **argv)

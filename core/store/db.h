@@ -136,23 +136,14 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);
 struct facts;
 int db_facts_store(struct db *db, int64_t run_id, const char *phase, const struct facts *f);
 
-/* The views' queries (read.c): a prepared statement, or NULL (logged). */
-sqlite3_stmt *db_read_runs(struct db *db);
-sqlite3_stmt *db_read_run(struct db *db, int64_t id);
-sqlite3_stmt *db_read_targets(struct db *db, int64_t id);
-sqlite3_stmt *db_read_steps(struct db *db, int64_t id);
-sqlite3_stmt *db_read_steady(struct db *db, int64_t id);
-sqlite3_stmt *db_read_events(struct db *db, int64_t id);
-/* Finalize; a query that stopped on an error (logged) returns -EIO. */
-int db_read_end(struct db *db, sqlite3_stmt *st, int rc);
-/* A run's state column: 'running' with its process gone reads 'interrupted'. */
+/* The views' rows (list, show) are read through store/read.h. */
 /* SQL: seconds since the heartbeat of runs row r (its start when it has none) */
 #define DB_BEAT_AGE(r) \
 	"((julianday('now') - julianday(COALESCE(" r "heartbeat_at, " r "started_at))) * 86400)"
-const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
-			 int col_age);
-/* The same from the values: state as the run_state view gives it, the run's
- * host, pid and heartbeat age in seconds (< 0: not known). */
+/* A run's state as a person reads it, from the values: state as the
+ * run_state view gives it ('running' with its process gone reads
+ * 'interrupted'), the run's host, pid and heartbeat age in seconds (< 0: not
+ * known). */
 const char *db_state_of(const char *state, const char *host, int64_t pid, double beat_age);
 
 /* merge.c: the runs of the database in_path (attached read-only) that db

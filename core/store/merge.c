@@ -8,19 +8,48 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store/merge_int.h"
+#include "store/db.h"
 #include "base/log.h"
+#include "base/strbuf.h"
 #include "base/util.h"
 
 /* A run's running state reads 'interrupted' once its heartbeat is this old
  * (the run_state view) when its host is not this one. */
 #define MERGE_STALE_S 60
 
+enum link { BY_RUN, BY_STEP };
+
+struct merge_table {
+	const char *name;
+	enum link link;
+	const char *order;	/* of the copy, so ids and rowids keep their order */
+	const char *cols;	/* remapped columns, and their values */
+	const char *vals;
+};
+
+#define NTABLES 8	/* merge_tables[] */
+
+/* The runs columns a resume moves on (take_run, resume_adopt_plan, its end). */
+#define MERGE_MOVING "[\"status\", \"finished_at\", \"pid\", \"host\", \"heartbeat_at\", " \
+	"\"plan_text\", \"plan_sha256\", \"steps_planned\"]"
+
+struct merge {
+	struct db *out;
+	const char *in;
+	char *err;
+	size_t len;
+	char *run_cols, *step_cols;	/* "a", "b", ... (both databases have them) */
+	sqlite3_stmt *copy_run, *same_run, *same_steps, *renew_run;
+	sqlite3_stmt *later[2];		/* src run ?1 later than main's ?2; main's later */
+	sqlite3_stmt *copy[NTABLES], *count_src[NTABLES], *count_out[NTABLES];
+	sqlite3_stmt *drop[NTABLES];	/* main run ?1's rows */
+};
+
 /* The tables a run owns, in the order they are copied (steps before the
  * tables that point at steps). Columns are those both databases have, so an
  * input at an older schema is read as it is: a column it lacks takes its
  * default. */
-const struct merge_table merge_tables[NTABLES] = {
+static const struct merge_table merge_tables[NTABLES] = {
 	{ "targets", BY_RUN, "x.id", NULL, NULL },
 	{ "steps", BY_RUN, "x.seq", NULL, NULL },
 	{ "step_targets", BY_STEP, "x.rowid", NULL, NULL },
@@ -35,14 +64,18 @@ const struct merge_table merge_tables[NTABLES] = {
 	{ "events", BY_RUN, "x.id", NULL, NULL },
 };
 
-int merge_fail(struct merge *m, const char *what)
+static int merge_fail(struct merge *m, const char *what)
 {
 	snprintf(m->err, m->len, "cannot merge '%s' into '%s' (%s): %s", m->in, m->out->path,
 		 what, sqlite3_errmsg(m->out->h));
 	return -EIO;
 }
 
-char *merge_common_cols(struct merge *m, const char *table, const char *pre, const char *skip)
+/* Quoted column names of main.table that src.table has too, but id, the
+ * remapped keys and those of the JSON list skip (NULL: none); prefix each
+ * with pre ("x."). NULL: no such table. */
+static char *merge_common_cols(struct merge *m, const char *table, const char *pre,
+			       const char *skip)
 {
 	sqlite3_stmt *st = db_prep(m->out,
 		"SELECT group_concat(?2 || '\"' || replace(name, '\"', '\"\"') || '\"', ', ') "
@@ -63,13 +96,16 @@ char *merge_common_cols(struct merge *m, const char *table, const char *pre, con
 	return out;
 }
 
-sqlite3_stmt *merge_prep_owned(struct merge *m, char *sql)
+/* Prepare sql (malloc'd) and free it; prepf(m, fmt, ...) formats it. */
+static sqlite3_stmt *merge_prep_owned(struct merge *m, char *sql)
 {
 	sqlite3_stmt *st = sql ? db_prep(m->out, sql) : NULL;
 
 	free(sql);
 	return st;
 }
+
+#define prepf(m, ...) merge_prep_owned((m), util_strdup_printf(__VA_ARGS__))
 
 /* The rows of table t that belong to run ?1 of schema s ("src", "main"). */
 static sqlite3_stmt *count_stmt(struct merge *m, const struct merge_table *t, const char *s)
@@ -112,6 +148,72 @@ static sqlite3_stmt *drop_stmt(struct merge *m, const struct merge_table *t)
 		return prepf(m, "DELETE FROM main.%s WHERE run_id = ?1", t->name);
 	return prepf(m, "DELETE FROM main.%s WHERE step_id IN (SELECT id FROM main.steps "
 		     "WHERE run_id = ?1)", t->name);
+}
+
+/* Table t's part of later_stmt: the earlier copy's rows (of its done steps)
+ * are the later's, and for a step's rows no more and no fewer. */
+static void later_table(struct strbuf *b, const struct merge_table *t, const char *xcols,
+			const char *E, const char *e, const char *L, const char *l)
+{
+	/* as multisets: each row numbered among its equals (row_number), so two
+	 * equal rows of the earlier need two in the later; a set's EXCEPT let
+	 * the later's one stand for both, and the archive's second was lost */
+	if (t->link == BY_RUN) {
+		sb_printf(b, " AND NOT EXISTS (SELECT %s, row_number() OVER (PARTITION BY %s) FROM "
+			  "%s.%s x WHERE x.run_id = %s EXCEPT SELECT %s, row_number() OVER (PARTITION "
+			  "BY %s) FROM %s.%s x WHERE x.run_id = %s)",
+			  xcols, xcols, E, t->name, e, xcols, xcols, L, t->name, l);
+		return;
+	}
+	sb_printf(b, " AND NOT EXISTS (SELECT o.seq, %s, row_number() OVER (PARTITION BY o.seq, "
+		  "%s) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND "
+		  "o.status = 'done' EXCEPT SELECT o.seq, %s, row_number() OVER (PARTITION BY "
+		  "o.seq, %s) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s)",
+		  xcols, xcols, E, t->name, E, e, xcols, xcols, L, t->name, L, l);
+	sb_printf(b, " AND (SELECT count(*) FROM %s.%s x JOIN %s.steps o ON o.id = x.step_id "
+		  "WHERE o.run_id = %s AND o.status = 'done') = (SELECT count(*) FROM %s.%s x "
+		  "JOIN %s.steps o ON o.id = x.step_id WHERE o.run_id = %s AND o.seq IN (SELECT "
+		  "seq FROM %s.steps WHERE run_id = %s AND status = 'done'))",
+		  E, t->name, E, e, L, t->name, L, l, E, e);
+}
+
+/* Is src run ?1 (fwd; else main run ?2), the later, the other copy carried
+ * further by a resume? The earlier is not done; the later holds all it has
+ * for good: the runs columns a resume leaves alone, its done steps with
+ * their rows, its targets, steady states, probes and events (a resume adds
+ * to these); and it went further: done, more steps done, or more events.
+ * The earlier's unfinished steps are those the resume measured anew. */
+static sqlite3_stmt *merge_later_stmt(struct merge *m, bool fwd)
+{
+	const char *L = fwd ? "src" : "main", *l = fwd ? "?1" : "?2";
+	const char *E = fwd ? "main" : "src", *e = fwd ? "?2" : "?1";
+	char *fixed = merge_common_cols(m, "runs", "", MERGE_MOVING), *xcols;
+	struct strbuf b = { 0 };
+	bool ok = fixed != NULL;
+
+	sb_printf(&b, "SELECT (SELECT status != 'done' FROM %s.runs WHERE id = %s) AND NOT "
+		  "EXISTS (SELECT %s FROM %s.runs WHERE id = %s EXCEPT SELECT %s FROM %s.runs "
+		  "WHERE id = %s) AND NOT EXISTS (SELECT %s FROM %s.steps WHERE run_id = %s AND "
+		  "status = 'done' EXCEPT SELECT %s FROM %s.steps WHERE run_id = %s)", E, e,
+		  fixed, E, e, fixed, L, l, m->step_cols, E, e, m->step_cols, L, l);
+	for (unsigned i = 0; ok && i < NTABLES; i++) {
+		if (!strcmp(merge_tables[i].name, "steps"))
+			continue;
+		ok = (xcols = merge_common_cols(m, merge_tables[i].name, "x.", NULL)) != NULL;
+		if (ok)
+			later_table(&b, &merge_tables[i], xcols, E, e, L, l);
+		free(xcols);
+	}
+	sb_printf(&b, " AND ((SELECT status = 'done' FROM %s.runs WHERE id = %s) OR (SELECT "
+		  "count(*) FROM %s.steps WHERE run_id = %s AND status = 'done') > (SELECT "
+		  "count(*) FROM %s.steps WHERE run_id = %s AND status = 'done') OR (SELECT "
+		  "count(*) FROM %s.events WHERE run_id = %s) > (SELECT count(*) FROM %s.events "
+		  "WHERE run_id = %s))", L, l, L, l, E, e, L, l, E, e);
+	free(fixed);
+	if (ok)
+		return merge_prep_owned(m, sb_take(&b));
+	sb_free(&b);
+	return NULL;
 }
 
 static int merge_prepare(struct merge *m)
@@ -233,24 +335,36 @@ static int run_renew(struct merge *m, int64_t a, int64_t b)
 	return copy_rows(m, a, b);
 }
 
+/* One copy of a run, as merge_runs reads it: the input's or the archive's. */
+struct run_copy {
+	const char *status, *host;
+	int64_t pid;
+	double beat_age;	/* s since its heartbeat (its start when none) */
+};
+
+/* A run of the input, and the archive's run of its uuid (there: 0 when
+ * none; out then holds NULLs). */
+struct merge_row {
+	int64_t id, there;
+	const char *uuid, *label;
+	struct run_copy src, out;
+};
+
 /* A run still being written (its process alive, or on another host a
  * fresh heartbeat) may change: it is left for a later merge. */
-static bool run_live(sqlite3_stmt *st, int col)	/* status, host, pid, age from col */
+static bool run_live(const struct run_copy *c)
 {
-	const char *status = (const char *)sqlite3_column_text(st, col);
 	int alive;
 
-	if (!status || strcmp(status, "running"))
+	if (!c->status || strcmp(c->status, "running"))
 		return false;
-	alive = util_process_state((const char *)sqlite3_column_text(st, col + 1),
-				   sqlite3_column_int64(st, col + 2),
-				   sqlite3_column_double(st, col + 3));
-	return alive > 0 || (alive < 0 && sqlite3_column_double(st, col + 3) <= MERGE_STALE_S);
+	alive = util_process_state(c->host, c->pid, c->beat_age);
+	return alive > 0 || (alive < 0 && c->beat_age <= MERGE_STALE_S);
 }
 
-static const char *merge_state(sqlite3_stmt *st, int col)	/* of a run not live */
+static const char *merge_state(const struct run_copy *c)	/* of a run not live */
 {
-	const char *s = (const char *)sqlite3_column_text(st, col);
+	const char *s = c->status;
 
 	return s && !strcmp(s, "running") ? "interrupted" : s ? s : "";
 }
@@ -258,57 +372,62 @@ static const char *merge_state(sqlite3_stmt *st, int col)	/* of a run not live *
 /* A run in both with other content, neither copy live: when one is a later
  * state of the other (later_stmt), that one is kept, the input's replacing
  * the archive's. 1: neither is (an error). */
-static int merge_other(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *n)
+static int merge_other(struct merge *m, const struct merge_row *r, struct db_merge_counts *n)
 {
-	int64_t id = sqlite3_column_int64(st, 0), there = sqlite3_column_int64(st, 7);
-	const char *uuid = (const char *)sqlite3_column_text(st, 1);
-	const char *label = (const char *)sqlite3_column_text(st, 2);
+	const char *label = r->label ? r->label : "";
 
-	if (scalar(m->later[0], id, there) == 1) {
-		log_info("'%s': run %s ('%s') brought forward in '%s' (%s -> %s)", m->in, uuid,
-			 label ? label : "", m->out->path, merge_state(st, 8), merge_state(st, 3));
+	if (scalar(m->later[0], r->id, r->there) == 1) {
+		log_info("'%s': run %s ('%s') brought forward in '%s' (%s -> %s)", m->in, r->uuid,
+			 label, m->out->path, merge_state(&r->out), merge_state(&r->src));
 		n->forward++;
-		return run_renew(m, id, there);
+		return run_renew(m, r->id, r->there);
 	}
-	if (scalar(m->later[1], id, there) == 1) {
+	if (scalar(m->later[1], r->id, r->there) == 1) {
 		log_info("'%s': run %s ('%s') is further along in '%s' (%s, here %s): kept",
-			 m->in, uuid, label ? label : "", m->out->path, merge_state(st, 8),
-			 merge_state(st, 3));
+			 m->in, r->uuid, label, m->out->path, merge_state(&r->out),
+			 merge_state(&r->src));
 		n->older++;
 		return 0;
 	}
 	return 1;
 }
 
-static int merge_run(struct merge *m, sqlite3_stmt *st, struct db_merge_counts *n)
+static int merge_run(struct merge *m, const struct merge_row *r, struct db_merge_counts *n)
 {
-	int64_t id = sqlite3_column_int64(st, 0), there = sqlite3_column_int64(st, 7);
-	const char *uuid = (const char *)sqlite3_column_text(st, 1);
-	const char *label = (const char *)sqlite3_column_text(st, 2);
+	const char *label = r->label ? r->label : "";
 	const char *diff;
 	int rc;
 
-	if (run_live(st, 3)) {
+	if (run_live(&r->src)) {
 		log_warn("'%s': run %s ('%s') is still running: skipped (merge again once it "
-			 "ends)", m->in, uuid, label ? label : "");
+			 "ends)", m->in, r->uuid, label);
 		n->skipped++;
 		return 0;
 	}
-	if (!there) {
+	if (!r->there) {
 		n->copied++;
-		return run_copy(m, id);
+		return run_copy(m, r->id);
 	}
-	diff = run_differs(m, id, there);
+	diff = run_differs(m, r->id, r->there);
 	if (!diff) {
 		n->present++;
 		return 0;
 	}
-	if (!run_live(st, 8) && (rc = merge_other(m, st, n)) <= 0)
+	if (!run_live(&r->out) && (rc = merge_other(m, r, n)) <= 0)
 		return rc;
 	snprintf(m->err, m->len, "run %s ('%s') of '%s' is in '%s' too, with other content "
-		 "(its %s rows differ): nothing of '%s' was merged", uuid, label ? label : "", m->in,
+		 "(its %s rows differ): nothing of '%s' was merged", r->uuid, label, m->in,
 		 m->out->path, diff, m->in);
 	return -EEXIST;
+}
+
+/* status, host, pid, heartbeat age from column col of merge_runs' query */
+static void copy_read(sqlite3_stmt *st, int col, struct run_copy *c)
+{
+	c->status = (const char *)sqlite3_column_text(st, col);
+	c->host = (const char *)sqlite3_column_text(st, col + 1);
+	c->pid = sqlite3_column_int64(st, col + 2);
+	c->beat_age = sqlite3_column_double(st, col + 3);
 }
 
 static int merge_runs(struct merge *m, struct db_merge_counts *n)
@@ -316,12 +435,20 @@ static int merge_runs(struct merge *m, struct db_merge_counts *n)
 	sqlite3_stmt *st = db_prep(m->out, "SELECT r.id, r.uuid, r.label, r.status, r.host, r.pid, "
 		DB_BEAT_AGE("r.") ", COALESCE(o.id, 0), o.status, o.host, o.pid, " DB_BEAT_AGE("o.")
 		" FROM src.runs r LEFT JOIN main.runs o ON o.uuid = r.uuid ORDER BY r.id");
+	struct merge_row r;
 	int rc = 0, step;
 
 	if (!st)
 		return merge_fail(m, "runs");
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
-		rc = merge_run(m, st, n);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		r.id = sqlite3_column_int64(st, 0);
+		r.uuid = (const char *)sqlite3_column_text(st, 1);
+		r.label = (const char *)sqlite3_column_text(st, 2);
+		copy_read(st, 3, &r.src);
+		r.there = sqlite3_column_int64(st, 7);
+		copy_read(st, 8, &r.out);
+		rc = merge_run(m, &r, n);
+	}
 	if (!rc && step != SQLITE_DONE)
 		rc = merge_fail(m, "runs");
 	sqlite3_finalize(st);

@@ -1,14 +1,25 @@
-/* Reading the results database: finding a run, and the queries behind the
- * views (list, show). Each db_read_* returns the statement, prepared and
- * bound, whose columns its comment lists; the caller steps it and gives it
- * to db_read_end, which reports a query that stopped on an error. */
+/* Reading the results database: finding a run, and the views' rows (list,
+ * show) through cursors (read.h): each query's SQL and its column numbers
+ * are here, side by side; a caller reads named fields. */
+#include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "store/db.h"
+#include "store/read.h"
 #include "base/log.h"
 #include "base/util.h"
+
+enum read_kind { READ_RUNS, READ_RUN, READ_TARGETS, READ_STEPS, READ_STEADY, READ_EVENTS };
+
+struct db_cursor {
+	struct db *db;
+	sqlite3_stmt *st;
+	enum read_kind kind;	/* which db_next_* reads its rows */
+	int rc;			/* the last sqlite3_step's */
+};
 
 /* A running run (the run_state view's 'running', or 'interrupted' by a
  * heartbeat over a minute old) reads 'interrupted' when its process is gone
@@ -22,38 +33,6 @@ const char *db_state_of(const char *state, const char *host, int64_t pid, double
 		return state ? state : "?";
 	alive = util_process_state(host, pid, beat_age);
 	return alive == 0 ? "interrupted" : alive == 1 ? "running" : state;
-}
-
-const char *db_run_state(sqlite3_stmt *st, int col_state, int col_host, int col_pid,
-			 int col_age)
-{
-	return db_state_of((const char *)sqlite3_column_text(st, col_state),
-			   (const char *)sqlite3_column_text(st, col_host),
-			   sqlite3_column_int64(st, col_pid), sqlite3_column_double(st, col_age));
-}
-
-/* A query that stopped on an error, not at its end, is an error. */
-int db_read_end(struct db *db, sqlite3_stmt *st, int rc)
-{
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
-	return -EIO;
-}
-
-static sqlite3_stmt *query(struct db *db, const char *sql, int64_t id)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
-		sqlite3_finalize(st);
-		return NULL;
-	}
-	if (id)
-		sqlite3_bind_int64(st, 1, id);
-	return st;
 }
 
 /* The runs a query of db_find_run finds for spec (?1; ?2: not_id): the first
@@ -134,6 +113,83 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	return -ENOENT;
 }
 
+
+/* ---- the views' cursors ------------------------------------------------ */
+
+static struct db_cursor *cursor_open(struct db *db, enum read_kind kind, const char *sql,
+				     int64_t id)
+{
+	struct db_cursor *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		log_error("cannot read database '%s': %s", db->path, strerror(ENOMEM));
+		return NULL;
+	}
+	if (sqlite3_prepare_v2(db->h, sql, -1, &c->st, NULL) != SQLITE_OK) {
+		log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
+		sqlite3_finalize(c->st);
+		free(c);
+		return NULL;
+	}
+	if (id)
+		sqlite3_bind_int64(c->st, 1, id);
+	c->db = db;
+	c->kind = kind;
+	c->rc = SQLITE_DONE;
+	return c;
+}
+
+static bool cursor_step(struct db_cursor *c, enum read_kind kind)
+{
+	assert(c->kind == kind);	/* a row read as the struct of its query */
+	c->rc = sqlite3_step(c->st);
+	return c->rc == SQLITE_ROW;
+}
+
+/* Rows that stopped on an error, not at their end (nor where the caller
+ * stopped reading them). */
+static bool cursor_failed(const struct db_cursor *c)
+{
+	return c->rc != SQLITE_DONE && c->rc != SQLITE_ROW;
+}
+
+int db_read_rewind(struct db_cursor *c)
+{
+	if (cursor_failed(c))
+		return -EIO;
+	sqlite3_reset(c->st);
+	return 0;
+}
+
+int db_read_end(struct db_cursor *c)
+{
+	struct db *db = c->db;
+	bool failed = cursor_failed(c);
+
+	sqlite3_finalize(c->st);
+	free(c);
+	if (!failed)
+		return 0;
+	log_error("cannot read database '%s': %s", db->path, sqlite3_errmsg(db->h));
+	return -EIO;
+}
+
+static const char *text(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+static bool is_null(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL;
+}
+
+/* A measured value: NAN where there is none. */
+static double measure(sqlite3_stmt *st, int col)
+{
+	return is_null(st, col) ? NAN : sqlite3_column_double(st, col);
+}
+
 /* The columns of run_state r's step counts: done, started, planned (NULL
  * when not known: a run made before schema 5). */
 static void step_counts(struct db *db, char *buf, size_t len)
@@ -143,10 +199,24 @@ static void step_counts(struct db *db, char *buf, size_t len)
 		 db_user_version(db) < 5 ? "NULL" : "r.steps_planned");
 }
 
-/* id, uuid (8), label, state, host, pid, started_at, plan_path, simulated,
- * steps done, steps started, steps planned, heartbeat age (s); every run,
- * oldest first */
-sqlite3_stmt *db_read_runs(struct db *db)
+/* step_counts' three columns from col */
+static void read_counts(sqlite3_stmt *st, int col, struct db_step_counts *n)
+{
+	n->done = sqlite3_column_int(st, col);
+	n->started = sqlite3_column_int(st, col + 1);
+	n->planned = sqlite3_column_int(st, col + 2);
+	n->planned_known = !is_null(st, col + 2);
+}
+
+/* state, host, pid and heartbeat age (s) at these columns, as a person
+ * reads the state (db_state_of) */
+static const char *read_state(sqlite3_stmt *st, int state, int host, int pid, int age)
+{
+	return db_state_of(text(st, state), text(st, host), sqlite3_column_int64(st, pid),
+			   sqlite3_column_double(st, age));
+}
+
+struct db_cursor *db_read_runs(struct db *db)
 {
 	char sql[512], counts[256];
 
@@ -154,13 +224,27 @@ sqlite3_stmt *db_read_runs(struct db *db)
 	snprintf(sql, sizeof(sql), "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), "
 		 "r.state, r.host, r.pid, r.started_at, r.plan_path, r.simulated, %s, "
 		 DB_BEAT_AGE("r.") " FROM run_state r ORDER BY r.id", counts);
-	return query(db, sql, 0);
+	return cursor_open(db, READ_RUNS, sql, 0);
 }
 
-/* uuid, label, plan_path, plan_sha256, host, version, cmdline, started_at,
- * finished_at, state, host, pid, simulated, source, source_file, steps done,
- * steps started, steps planned, heartbeat age (s) */
-sqlite3_stmt *db_read_run(struct db *db, int64_t id)
+bool db_next_run_line(struct db_cursor *c, struct db_run_line *r)
+{
+	sqlite3_stmt *st = c->st;
+
+	if (!cursor_step(c, READ_RUNS))
+		return false;
+	r->id = sqlite3_column_int64(st, 0);
+	r->uuid8 = text(st, 1);
+	r->label = text(st, 2);
+	r->state = read_state(st, 3, 4, 5, 12);
+	r->started_at = text(st, 6);
+	r->plan_path = text(st, 7);
+	r->simulated = sqlite3_column_int(st, 8);
+	read_counts(st, 9, &r->steps);
+	return true;
+}
+
+struct db_cursor *db_read_run(struct db *db, int64_t id)
 {
 	char sql[512], counts[256];
 
@@ -168,44 +252,129 @@ sqlite3_stmt *db_read_run(struct db *db, int64_t id)
 	snprintf(sql, sizeof(sql), "SELECT uuid, label, plan_path, plan_sha256, host, version, "
 		 "cmdline, started_at, finished_at, state, host, pid, simulated, source, "
 		 "source_file, %s, " DB_BEAT_AGE("r.") " FROM run_state r WHERE id = ?", counts);
-	return query(db, sql, id);
+	return cursor_open(db, READ_RUN, sql, id);
 }
 
-/* path, kind, size_bytes */
-sqlite3_stmt *db_read_targets(struct db *db, int64_t id)
+bool db_next_run_info(struct db_cursor *c, struct db_run_info *r)
 {
-	return query(db, "SELECT path, kind, size_bytes FROM targets WHERE run_id = ? "
-		     "ORDER BY id", id);
+	sqlite3_stmt *st = c->st;
+
+	if (!cursor_step(c, READ_RUN))
+		return false;
+	r->uuid = text(st, 0);
+	r->label = text(st, 1);
+	r->plan_path = text(st, 2);
+	r->plan_sha256 = text(st, 3);
+	r->host = text(st, 4);
+	r->version = text(st, 5);
+	r->cmdline = text(st, 6);
+	r->started_at = text(st, 7);
+	r->finished_at = text(st, 8);
+	r->state = read_state(st, 9, 10, 11, 18);
+	r->simulated = sqlite3_column_int(st, 12);
+	r->source = text(st, 13);
+	r->source_file = text(st, 14);
+	read_counts(st, 15, &r->steps);
+	return true;
 }
 
-/* seq, kind, name, status, iops, mbps, mibps, lat_mean_us, lat_p99_us,
- * lat_max_us, errors, window_s, placement ('' before schema 4, which show
- * opens read-only without upgrading), exit_status, elapsed_s (exec steps) */
-sqlite3_stmt *db_read_steps(struct db *db, int64_t id)
+struct db_cursor *db_read_targets(struct db *db, int64_t id)
+{
+	return cursor_open(db, READ_TARGETS, "SELECT path, kind, size_bytes FROM targets "
+			   "WHERE run_id = ? ORDER BY id", id);
+}
+
+bool db_next_target(struct db_cursor *c, struct db_target_info *t)
+{
+	if (!cursor_step(c, READ_TARGETS))
+		return false;
+	t->path = text(c->st, 0);
+	t->kind = text(c->st, 1);
+	t->size_known = !is_null(c->st, 2);
+	t->size_bytes = sqlite3_column_int64(c->st, 2);
+	return true;
+}
+
+/* placement is '' before schema 4, which show opens read-only without
+ * upgrading */
+struct db_cursor *db_read_steps(struct db *db, int64_t id)
 {
 	char sql[640];
 
 	snprintf(sql, sizeof(sql), "SELECT v.seq, v.kind, v.name, v.status, v.iops, v.mbps, "
-		 "v.mibps, v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, v.window_s, %s, "
+		 "v.mibps, v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, %s, "
 		 "s.exit_status, s.elapsed_s FROM step_summary v JOIN steps s ON s.id = v.step_id "
 		 "WHERE v.run_id = ? ORDER BY v.seq",
 		 db_user_version(db) < 4 ? "''" : "coalesce(s.placement, '')");
-	return query(db, sql, id);
+	return cursor_open(db, READ_STEPS, sql, id);
 }
 
-/* name, attained, rounds, window_first, window_last, mean, data and slope
- * excursion (% of mean), their maxima (%), track */
-sqlite3_stmt *db_read_steady(struct db *db, int64_t id)
+bool db_next_step(struct db_cursor *c, struct db_step_info *s)
 {
-	return query(db, "SELECT name, attained, rounds, window_first, window_last, mean, "
-		     "data_excursion / mean * 100, slope_excursion / mean * 100, "
-		     "max_data_excursion * 100, max_slope_excursion * 100, track "
-		     "FROM steady_state WHERE run_id = ? ORDER BY id", id);
+	sqlite3_stmt *st = c->st;
+
+	if (!cursor_step(c, READ_STEPS))
+		return false;
+	s->seq = sqlite3_column_int(st, 0);
+	s->kind = text(st, 1);
+	s->name = text(st, 2);
+	s->status = text(st, 3);
+	s->iops = measure(st, 4);
+	s->mbps = measure(st, 5);
+	s->mibps = measure(st, 6);
+	s->lat_mean_us = measure(st, 7);
+	s->lat_p99_us = measure(st, 8);
+	s->lat_max_us = measure(st, 9);
+	s->errors = sqlite3_column_int64(st, 10);
+	s->placement = text(st, 11);
+	s->exit_status = sqlite3_column_int(st, 12);
+	s->elapsed_s = measure(st, 13);
+	return true;
 }
 
-/* at, level, message: the warnings and errors */
-sqlite3_stmt *db_read_events(struct db *db, int64_t id)
+/* the excursions as % of the mean, their maxima as % */
+struct db_cursor *db_read_steady(struct db *db, int64_t id)
 {
-	return query(db, "SELECT at, level, message FROM events WHERE run_id = ? "
-		     "AND level != 'info' ORDER BY id", id);
+	return cursor_open(db, READ_STEADY, "SELECT name, attained, rounds, window_first, "
+			   "window_last, mean, data_excursion / mean * 100, slope_excursion / "
+			   "mean * 100, max_data_excursion * 100, max_slope_excursion * 100, "
+			   "track FROM steady_state WHERE run_id = ? ORDER BY id", id);
+}
+
+bool db_next_steady(struct db_cursor *c, struct db_steady_info *s)
+{
+	sqlite3_stmt *st = c->st;
+
+	if (!cursor_step(c, READ_STEADY))
+		return false;
+	s->name = text(st, 0);
+	s->attained = sqlite3_column_int(st, 1);
+	s->rounds = sqlite3_column_int(st, 2);
+	s->has_window = !is_null(st, 3);
+	s->window_first = sqlite3_column_int(st, 3);
+	s->window_last = sqlite3_column_int(st, 4);
+	s->mean = sqlite3_column_double(st, 5);
+	s->data_excursion = sqlite3_column_double(st, 6);
+	s->slope_excursion = sqlite3_column_double(st, 7);
+	s->max_data_excursion = sqlite3_column_double(st, 8);
+	s->max_slope_excursion = sqlite3_column_double(st, 9);
+	s->track = text(st, 10);
+	return true;
+}
+
+/* the warnings and errors: info events left out */
+struct db_cursor *db_read_events(struct db *db, int64_t id)
+{
+	return cursor_open(db, READ_EVENTS, "SELECT at, level, message FROM events WHERE "
+			   "run_id = ? AND level != 'info' ORDER BY id", id);
+}
+
+bool db_next_event(struct db_cursor *c, struct db_event_info *e)
+{
+	if (!cursor_step(c, READ_EVENTS))
+		return false;
+	e->at = text(c->st, 0);
+	e->level = text(c->st, 1);
+	e->message = text(c->st, 2);
+	return true;
 }

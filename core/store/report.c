@@ -184,3 +184,48 @@ int db_report_run_state(struct db *db, int64_t run_id, char *state, size_t state
 	return db_report_query(db, "SELECT state, host, pid, " DB_BEAT_AGE("") " FROM run_state WHERE id = ?1",
 			       &id, 1, state_of_row, &r, err, len);
 }
+
+static char *text_dup(const struct db_value *v, bool *nomem)
+{
+	char *s = v->type == DB_TEXT ? strdup(v->s) : NULL;
+
+	*nomem = *nomem || (v->type == DB_TEXT && !s);
+	return s;
+}
+
+static int names_of_row(void *ctx, int ncols, const char *const *names,
+			const struct db_value *v)
+{
+	struct db_run_names *r = ctx;
+	bool nomem = false;
+
+	(void)ncols, (void)names;
+	r->label = text_dup(&v[0], &nomem);
+	r->uuid = text_dup(&v[1], &nomem);
+	r->uuid8 = text_dup(&v[2], &nomem);
+	return nomem ? -ENOMEM : 0;
+}
+
+int db_report_run_names(struct db *db, int64_t run_id, struct db_run_names *r, char *err,
+			size_t len)
+{
+	struct db_value id = { .type = DB_INT, .i = run_id };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = db_report_query(db, "SELECT label, uuid, substr(uuid, 1, 8) FROM runs WHERE id = ?1",
+			     &id, 1, names_of_row, r, err, len);
+	if (rc == -ENOMEM)
+		snprintf(err, len, "query on '%s' failed: %s", db->path, strerror(ENOMEM));
+	if (rc)
+		db_run_names_free(r);
+	return rc;
+}
+
+void db_run_names_free(struct db_run_names *r)
+{
+	free(r->label);
+	free(r->uuid);
+	free(r->uuid8);
+	memset(r, 0, sizeof(*r));
+}

@@ -41,4 +41,16 @@ void db_report_set_progress(struct db *db, int (*fn)(void *ctx), void *ctx);
 int db_report_run_state(struct db *db, int64_t run_id, char *state, size_t statelen,
 			char *err, size_t len);
 
+/* What names a run in the report's folder and mark, each malloc'd (NULL:
+ * none; all NULL: no such run), freed by db_run_names_free. */
+struct db_run_names {
+	char *label;
+	char *uuid;
+	char *uuid8;		/* its first 8 characters */
+};
+/* 0, or -EIO/-ENOMEM with err naming the database. */
+int db_report_run_names(struct db *db, int64_t run_id, struct db_run_names *r, char *err,
+			size_t len);
+void db_run_names_free(struct db_run_names *r);
+
 #endif
