@@ -1,10 +1,10 @@
 /* The subcommands of the hbatest binary, one file and one function each,
- * and what they share: the common options, the views' queries. */
+ * and what they share: the options every command takes and how a command
+ * reads its own (cli_getopt). */
 #ifndef HB_CMD_H
 #define HB_CMD_H
 
 #include <getopt.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
