@@ -80,4 +80,12 @@ is "$got" "$want" "mix70's samples: each second's reads and writes from its one 
 like "$(cat "$TMP/err")" "fio job 'mix70': 1 second with a latency entry but no IOPS or bandwidth entry" \
 	"its latency log's last, partial interval is named, not stored"
 
+# a trim job (fio on a loop device): refused, naming the job, nothing written,
+# not stored as a step of 0 IOPS
+"$HB" import fio "$FIX/trim.json" --db "$TMP/trim.db" 2>"$TMP/trim.err"
+is $? 1 "a trim job: exit 1"
+like "$(cat "$TMP/trim.err")" "trim.json:[0-9]+:[0-9]+: jobs\[0\] 'trim4k': a trim job \(hbatest stores reads and writes only\)" \
+	"the error names the file, line, job and why"
+ok $([ ! -e "$TMP/trim.db" ]; echo $?) "no database is made for it"
+
 done_testing

@@ -255,6 +255,24 @@ static int fio_params(struct fio *f, int i, struct fio_job *j, const char *src)
 	return rc == SQLITE_ROW && j->params ? 0 : imp_db_error(f->im);
 }
 
+/* A job that trimmed: hbatest has reads and writes only, and a trim job
+ * stored as one would be a step of 0 IOPS that says nothing of why. */
+static int fio_no_trims(struct fio *f, int i, const struct fio_job *j)
+{
+	char path[64], who[240];
+	double n;
+	int rc;
+
+	snprintf(path, sizeof(path), "$.jobs[%d].trim.total_ios", i);
+	if ((rc = fio_num(f, path, false, &n)) < 0)
+		return rc;
+	snprintf(who, sizeof(who), "jobs[%d] '%.200s'", i, j->name);
+	if ((!isnan(n) && n > 0) || strstr(j->rw, "trim"))
+		return fio_fault(f, path, "%s: %s", who, "a trim job (hbatest stores reads and "
+				 "writes only): leave it out of the file to import the others");
+	return 0;
+}
+
 static int fio_job(struct fio *f, int i, struct fio_job *j)
 {
 	struct fio_lat l[2] = { 0 };
@@ -271,6 +289,8 @@ static int fio_job(struct fio *f, int i, struct fio_job *j)
 	for (int d = 0; d < 2; d++)
 		if ((rc = fio_dir(f, i, d, j, &l[d])) < 0)
 			return rc;
+	if ((rc = fio_no_trims(f, i, j)) < 0)
+		return rc;
 	j->s.iops = j->s.read_iops + j->s.write_iops;
 	fio_combine(j, l);
 	snprintf(path, sizeof(path), "$.jobs[%d].job_runtime", i);
