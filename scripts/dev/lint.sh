@@ -5,6 +5,8 @@
 #   layer and those below, never above; a format folder of import/ never
 #   includes another's.
 #   Only plan/ and report/ include Lua headers; only store/ prepares SQL.
+#   Storage includes no measurement header: the layer above turns what
+#   was measured into the store's rows (store/write.h).
 #   A plugin includes only core/hbatest/*.h and its own NAME_*.h beside it.
 #   Every mutant of tests/mutants.txt finds its string exactly once.
 #   A C file past $WARN_LINES lines, and a function past $WARN_FUNC lines, is
@@ -63,6 +65,8 @@ checks() {
 		breach "a Lua header outside core/plan/ and core/report/"
 	grep -nE 'sqlite3_prepare' $(find core plugins -name '*.[ch]' ! -path 'core/store/*') |
 		breach "sqlite3_prepare outside core/store/"
+	grep -nHE '#include *"measure/' $(find core/store -name '*.[ch]') |
+		breach "storage includes a measurement header"
 	for f in plugins/*/*.c; do	# and its own headers beside it: sim.c, sim_model.h
 		grep -nHE '#include *"' "$f" |
 			grep -vE "#include *\"(hbatest/[a-z_]+|$(basename "$f" .c)_[a-z_]+)\.h\""
