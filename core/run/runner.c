@@ -254,7 +254,7 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		rc = -ESTALE;
 	status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";
 	if ((frc = record_step_end(&c->db, c->step_id, status, spec, t,
-				  rc && rc != -EINTR ? err : NULL)) < 0) {
+				   rc && rc != -EINTR ? err : NULL)) < 0) {
 		if (rc == 0 || rc == -EINTR)
 			snprintf(err, len, "cannot record the results of step %u in '%s': %s",
 				 c->seq, c->db.path, db_errmsg(&c->db));
