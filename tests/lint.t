@@ -35,6 +35,8 @@ plant core/import/fio/fiolog.c '#include "import/iometer/iometer.h"' "one import
 	"one import format includes another"
 plant core/store/read.c '#include <lua.h>' 'a Lua header outside core/plan/ and core/report/' \
 	"storage includes Lua"
+plant core/store/write.c '#include "measure/step.h"' 'storage includes a measurement header' \
+	"storage includes measurement"
 plant core/cmd/list.c 'static void f(void) { sqlite3_prepare_v2(0, 0, 0, 0, 0); }' \
 	'sqlite3_prepare outside core/store/' "a command prepares SQL"
 plant plugins/engines/null.c '#include "base/util.h"' 'a plugin includes more than core/hbatest' \

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,7 @@
 #include <unistd.h>
 
 #include "import/import.h"
-#include "base/hist.h"
+#include "store/write.h"
 #include "base/jsonpos.h"
 #include "base/utf8.h"
 #include "base/util.h"
@@ -224,33 +223,15 @@ int imp_db_error(struct imp *im)
 	return -EIO;
 }
 
-static int imp_done(struct imp *im, sqlite3_stmt *st)
+/* A store writer's failure (its reason in db->err) into im->err; -EIO. */
+static int imp_stored(struct imp *im, int64_t rc)
 {
-	int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
-
-	if (rc != SQLITE_DONE) {
-		imp_db_error(im);
-		sqlite3_finalize(st);
-		return -EIO;
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static void bind_num(sqlite3_stmt *st, int col, double v)
-{
-	if (isnan(v))
-		sqlite3_bind_null(st, col);
-	else
-		sqlite3_bind_double(st, col, v);
-}
-
-static void bind_int(sqlite3_stmt *st, int col, int64_t v)
-{
-	if (v < 0)		/* not known */
-		sqlite3_bind_null(st, col);
-	else
-		sqlite3_bind_int64(st, col, v);
+	if (rc >= 0)
+		return 0;
+	if (!im->err[0])
+		snprintf(im->err, sizeof(im->err), "database '%s': %s", im->db->path,
+			 db_errmsg(im->db));
+	return -EIO;
 }
 
 /* Has a file with this sha256 been imported? Its run in im->err. */
@@ -295,232 +276,113 @@ int db_import_file(struct imp *im, imp_fn fn)
 int64_t imp_run_insert(struct imp *im, const struct imp_run *r)
 {
 	char uuid[37], now[40];
-	sqlite3_stmt *st = db_prep(im->db,
-		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, version, "
-		"cmdline, started_at, finished_at, status, simulated, source, source_file, "
-		"source_sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?,?,?)");
+	struct db_run_row row = {
+		.uuid = r->uuid ? r->uuid : uuid, .label = r->label, .plan_path = im->path,
+		.plan_sha256 = im->sha, .plan_text = r->plan_text, .host = r->host,
+		.version = r->version, .cmdline = r->cmdline,
+		.started_at = r->started_at ? r->started_at : now,
+		.finished_at = r->finished_at, .status = r->status ? r->status : "done",
+		.pid = -1, .source = r->source, .source_file = im->path,
+		.source_sha256 = im->sha, .steps_planned = -1,
+	};
+	int64_t id;
 
-	if (!st)
-		return imp_db_error(im);
 	util_uuid(uuid);
 	util_utc_now(now, sizeof(now));
-	sqlite3_bind_text(st, 1, r->uuid ? r->uuid : uuid, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, r->label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, im->path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, im->sha, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, r->plan_text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, r->host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, r->version, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, r->cmdline, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 9, r->started_at ? r->started_at : now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 10, r->finished_at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 11, r->status ? r->status : "done", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 12, r->source, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 13, im->path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 14, im->sha, -1, SQLITE_TRANSIENT);
-	if (imp_done(im, st) < 0)
+	if (imp_stored(im, id = db_run_insert(im->db, &row)) < 0)
 		return -EIO;
 	if (!im->nruns++)
-		im->first_run = sqlite3_last_insert_rowid(im->db->h);
-	return sqlite3_last_insert_rowid(im->db->h);
-}
-
-static void bind_step_totals(sqlite3_stmt *st, int c, const struct imp_step *s)
-{
-	bind_num(st, c++, s->window_s);
-	bind_int(st, c++, s->read_ops);
-	bind_int(st, c++, s->write_ops);
-	bind_int(st, c++, s->read_bytes);
-	bind_int(st, c++, s->write_bytes);
-	bind_int(st, c++, s->errors);
-	bind_num(st, c++, s->iops);
-	bind_num(st, c++, s->read_iops);
-	bind_num(st, c++, s->write_iops);
-	bind_num(st, c++, s->mbps);
-	bind_num(st, c++, s->lat_mean);
-	bind_num(st, c++, s->lat_p50);
-	bind_num(st, c++, s->lat_p99);
-	bind_num(st, c++, s->lat_p999);
-	bind_num(st, c, s->lat_max);
+		im->first_run = id;
+	return id;
 }
 
 int64_t imp_step_insert(struct imp *im, int64_t run_id, int seq, const struct imp_step *s)
 {
-	sqlite3_stmt *st = db_prep(im->db,
-		"INSERT INTO steps (run_id, seq, kind, name, group_name, params_json, engine, rw, "
-		"bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at, finished_at, "
-		"error_text, axis, axis_value, window_s, read_ops, write_ops, read_bytes, "
-		"write_bytes, errors, iops, read_iops, write_iops, mbps, lat_mean_us, lat_p50_us, "
-		"lat_p99_us, lat_p999_us, lat_max_us) VALUES (?,?,'measure',?,?,?,?,?,?,?,?,?,?,?,"
-		"?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	struct db_step_row row = {
+		.kind = "measure", .name = s->name, .group = s->group,
+		.params_json = s->params_json ? s->params_json : "{}", .engine = s->engine,
+		.rw = s->rw, .bs = s->bs, .write_pct = s->write_pct, .oio = s->oio,
+		.workers = s->workers, .duration_s = s->duration_s, .ramp_s = s->ramp_s,
+		.status = s->status ? s->status : "done", .started_at = s->started_at,
+		.finished_at = s->finished_at, .error_text = s->error_text, .axis = s->axis,
+		.axis_value = s->axis_value, .round = -1, .passes = -1,
+		.tot = { s->window_s, s->read_ops, s->write_ops, s->read_bytes, s->write_bytes,
+			 s->errors, s->iops, s->read_iops, s->write_iops, s->mbps, s->lat_mean,
+			 s->lat_p50, s->lat_p99, s->lat_p999, s->lat_max },
+	};
+	int64_t id;
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_text(st, 3, s->name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, s->group, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, s->params_json ? s->params_json : "{}", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, s->engine, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, s->rw, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, s->bs, -1, SQLITE_TRANSIENT);
-	bind_int(st, 9, s->write_pct);
-	bind_int(st, 10, s->oio);
-	bind_int(st, 11, s->workers);
-	bind_int(st, 12, s->duration_s);
-	bind_int(st, 13, s->ramp_s);
-	sqlite3_bind_text(st, 14, s->status ? s->status : "done", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 15, s->started_at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 16, s->finished_at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 17, s->error_text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 18, s->axis, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 19, s->axis_value, -1, SQLITE_TRANSIENT);
-	bind_step_totals(st, 20, s);
-	if (imp_done(im, st) < 0)
+	if (imp_stored(im, id = db_step_insert(im->db, run_id, seq, &row)) < 0)
 		return -EIO;
 	im->nsteps++;
-	return sqlite3_last_insert_rowid(im->db->h);
+	return id;
 }
 
 int imp_sample_insert(struct imp *im, int64_t step_id, const struct imp_sample *s)
 {
-	sqlite3_stmt *st = db_prep(im->db,
-		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, read_bytes, "
-		"write_bytes, errors, read_lat_mean_us, read_lat_p99_us, write_lat_mean_us, "
-		"write_lat_p99_us, lat_max_us, occupancy) VALUES (?,?,0,?,?,?,?,?,?,?,?,?,?,?)");
+	struct db_sample_row row = {
+		.t = s->t, .secs = 1, .ops = { s->ops[0], s->ops[1] },
+		.bytes = { s->bytes[0], s->bytes[1] }, .errors = s->errors,
+		.lat_mean = { s->lat_mean[0], s->lat_mean[1] },
+		.lat_p99 = { s->lat_p99[0], s->lat_p99[1] }, .lat_max = s->lat_max,
+		.occupancy = s->occupancy,
+	};
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, step_id);
-	sqlite3_bind_int64(st, 2, s->t);
-	sqlite3_bind_int64(st, 3, s->ops[0]);
-	sqlite3_bind_int64(st, 4, s->ops[1]);
-	sqlite3_bind_int64(st, 5, s->bytes[0]);
-	sqlite3_bind_int64(st, 6, s->bytes[1]);
-	sqlite3_bind_int64(st, 7, s->errors);
-	bind_num(st, 8, s->lat_mean[0]);
-	bind_num(st, 9, s->lat_p99[0]);
-	bind_num(st, 10, s->lat_mean[1]);
-	bind_num(st, 11, s->lat_p99[1]);
-	bind_num(st, 12, s->lat_max);
-	bind_num(st, 13, s->occupancy);
-	return imp_done(im, st);
+	return imp_stored(im, db_sample_insert(im->db, step_id, &row));
 }
 
 int imp_hist_insert(struct imp *im, int64_t step_id, const char *dir, const char *counts)
 {
-	sqlite3_stmt *st = db_prep(im->db, "INSERT INTO histograms (step_id, dir, layout, counts) "
-				   "VALUES (?,?,?,?)");
-
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, step_id);
-	sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, HIST_LAYOUT, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, counts, -1, SQLITE_TRANSIENT);
-	return imp_done(im, st);
+	return imp_stored(im, db_hist_insert(im->db, step_id, dir, counts));
 }
 
 int imp_probe_insert(struct imp *im, int64_t run_id, const char *target, const char *probe,
 		     const char *key, const char *value)
 {
-	sqlite3_stmt *st = db_prep(im->db, "INSERT INTO probes (run_id, phase, target, probe, "
-				   "key, value) VALUES (?,'start',?,?,?,?)");
+	struct db_probe_row row = { "start", target, probe, key, value };
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, target, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, probe, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, value, -1, SQLITE_TRANSIENT);
-	return imp_done(im, st);
+	return imp_stored(im, db_probe_insert(im->db, run_id, &row));
 }
 
 int imp_target_insert(struct imp *im, int64_t run_id, const char *path, const char *kind,
 		      int64_t size_bytes)
 {
-	sqlite3_stmt *st = db_prep(im->db, "INSERT OR IGNORE INTO targets (run_id, path, kind, "
-				   "size_bytes) VALUES (?,?,?,?)");
+	struct db_target_row row = { path, kind, size_bytes };
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	bind_int(st, 4, size_bytes);
-	return imp_done(im, st);
+	return imp_stored(im, db_target_insert(im->db, run_id, &row));
 }
 
 int imp_event_insert(struct imp *im, int64_t run_id, const char *at, const char *level,
 		     const char *msg)
 {
-	sqlite3_stmt *st = db_prep(im->db, "INSERT INTO events (run_id, at, level, message) "
-				   "VALUES (?,?,?,?)");
+	struct db_event_row row = { at, level, msg };
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, level, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, msg, -1, SQLITE_TRANSIENT);
-	return imp_done(im, st);
+	return imp_stored(im, db_event_insert(im->db, run_id, &row));
 }
 
 int imp_run_end(struct imp *im, int64_t run_id, const char *status, const char *finished_at,
 		const char *host)
 {
-	sqlite3_stmt *st = db_prep(im->db, "UPDATE runs SET status = ?, finished_at = ?, "
-				   "host = COALESCE(?, host) WHERE id = ?");
+	struct db_run_end e = { .status = status, .finished_at = finished_at, .host = host };
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, finished_at, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, run_id);
-	return imp_done(im, st);
+	return imp_stored(im, db_run_end(im->db, run_id, &e));
 }
 
 int imp_run_planned(struct imp *im, int64_t run_id)
 {
-	sqlite3_stmt *st = db_prep(im->db, "UPDATE runs SET steps_planned = (SELECT count(*) "
-				   "FROM steps WHERE run_id = ?1) WHERE id = ?1");
-
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, run_id);
-	return imp_done(im, st);
+	return imp_stored(im, db_run_planned(im->db, run_id));
 }
 
 int imp_mark_oio_sweeps(struct imp *im, int64_t run_id)
 {
-	sqlite3_stmt *st = db_prep(im->db, "UPDATE steps SET axis = 'oio', axis_value = "
-		"CAST(oio AS TEXT) WHERE run_id = ?1 AND oio IS NOT NULL AND group_name IN "
-		"(SELECT group_name FROM steps WHERE run_id = ?1 GROUP BY group_name, rw, bs, "
-		"write_pct HAVING count(DISTINCT oio) > 1)");
-
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, run_id);
-	return imp_done(im, st);
+	return imp_stored(im, db_mark_oio_sweeps(im->db, run_id));
 }
 
 int imp_step_target_add(struct imp *im, int64_t step_id, const char *path,
 			const int64_t counts[5])
 {
-	sqlite3_stmt *st = db_prep(im->db, "INSERT INTO step_targets (step_id, path, read_ops, "
-		"write_ops, read_bytes, write_bytes, errors) VALUES (?,?,?,?,?,?,?) "
-		"ON CONFLICT (step_id, path) DO UPDATE SET read_ops = read_ops + excluded.read_ops, "
-		"write_ops = write_ops + excluded.write_ops, read_bytes = read_bytes + "
-		"excluded.read_bytes, write_bytes = write_bytes + excluded.write_bytes, "
-		"errors = errors + excluded.errors");
+	struct db_step_target_row row = { path, counts[0], counts[1], counts[2], counts[3],
+					  counts[4] };
 
-	if (!st)
-		return imp_db_error(im);
-	sqlite3_bind_int64(st, 1, step_id);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
-	for (int k = 0; k < 5; k++)
-		sqlite3_bind_int64(st, 3 + k, counts[k]);
-	return imp_done(im, st);
+	return imp_stored(im, db_step_target_put(im->db, step_id, &row, true));
 }

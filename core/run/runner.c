@@ -12,6 +12,7 @@
 #include "measure/loader.h"
 #include "measure/probe.h"
 #include "measure/progress.h"
+#include "run/record.h"
 #include "run/runner.h"
 #include "base/sha256.h"
 #include "base/stop.h"
@@ -55,7 +56,7 @@ static void run_probes(void *vctx, const char *phase)
 	struct facts f;
 
 	probe_collect(c->probe_targets, c->nprobe_targets, &f);
-	if (db_facts_store(&c->db, c->run_id, phase, &f) < 0)
+	if (record_facts(&c->db, c->run_id, phase, &f) < 0)
 		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
 	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++) {
 		const char *msg = facts_find(&f, c->probe_targets[i], "pcie", "link_downtrained");
@@ -143,7 +144,7 @@ static int store_hook(void *vctx, const struct step_sample *s, unsigned n, char 
 
 	if (db_gone(c, err, len))
 		return -ESTALE;
-	rc = db_samples_insert(&c->db, c->step_id, s, n);
+	rc = record_samples(&c->db, c->step_id, s, n);
 	if (rc == -EBUSY) {
 		snprintf(err, len, "database '%s' is busy (%s)", c->db.path, db_errmsg(&c->db));
 	} else if (rc) {
@@ -205,7 +206,14 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 
 	c->seq++;
 	if (c->resume) {
-		rc = resume_step(&c->db, &c->rs, c->seq, spec, t, step_id, err, len);
+		const struct resume_step *done = NULL;
+
+		rc = resume_step(&c->db, &c->rs, c->seq, spec->name, spec->params_json, &done,
+				 err, len);
+		if (rc > 0) {
+			record_resumed(done, t);
+			*step_id = done->id;
+		}
 		if (rc) {
 			step_spec_free(spec);
 			free(spec);
@@ -219,11 +227,7 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 			later += step_secs(&c->steps[i]);
 	}
 	rc = db_gone(c, err, len) ? -ESTALE : 0;
-	for (unsigned i = 0; !rc && i < spec->wl.ntargets && spec->kind != STEP_EXEC; i++)
-		rc = db_target_insert(&c->db, c->run_id, spec->wl.targets[i].path,
-				      target_kind_name(spec->wl.targets[i].kind),
-				      spec->wl.targets[i].size);
-	if (!rc && (c->step_id = db_step_insert(&c->db, c->run_id, (int)c->seq, spec)) < 0)
+	if (!rc && (c->step_id = record_step_begin(&c->db, c->run_id, (int)c->seq, spec)) < 0)
 		rc = (int)c->step_id;
 	if (rc) {
 		if (rc != -ESTALE)
@@ -249,8 +253,8 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	if (db_gone(c, err, len))	/* checked each store, and once more here */
 		rc = -ESTALE;
 	status = rc == 0 ? "done" : rc == -EINTR ? "aborted" : "failed";
-	if ((frc = db_step_finish(&c->db, c->step_id, status, spec, t,
-				  rc && rc != -EINTR ? err : NULL)) < 0) {
+	if ((frc = record_step_end(&c->db, c->step_id, status, spec, t,
+				   rc && rc != -EINTR ? err : NULL)) < 0) {
 		if (rc == 0 || rc == -EINTR)
 			snprintf(err, len, "cannot record the results of step %u in '%s': %s",
 				 c->seq, c->db.path, db_errmsg(&c->db));
@@ -281,7 +285,7 @@ static void steady_hook(void *vctx, const struct steady_result *r)
 {
 	struct run_ctx *c = vctx;
 
-	if (db_steady_insert(&c->db, c->run_id, r) < 0)
+	if (record_steady(&c->db, c->run_id, r) < 0)
 		log_warn("cannot store steady state '%s' in '%s': %s", r->name, c->db.path,
 			 db_errmsg(&c->db));
 	if (r->attained)
@@ -343,8 +347,8 @@ static char *sets_json(const struct plan_opts *po)
 }
 static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t len)
 {
-	struct db_run r = { 0 };
-	char sha[65], host[256] = "";
+	struct db_run_row r = { 0 };
+	char uuid[37], sha[65], host[256] = "";
 	size_t sz;
 	char *text, *cmd, *sets, *tgts;
 	int rc;
@@ -374,7 +378,8 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	}
 	sha256_hex(text, sz, sha);
 	gethostname(host, sizeof(host) - 1);
-	util_uuid(r.uuid);
+	util_uuid(uuid);
+	r.uuid = uuid;
 	cmd = join_args(argc, argv);
 	sets = sets_json(&c->po);
 	tgts = targets_json(&c->po);
@@ -389,7 +394,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	r.cmdline = cmd;
 	r.sets_json = sets;
 	r.steps_planned = (int)c->nsteps;
-	c->run_id = db_run_insert(&c->db, &r);
+	c->run_id = record_run_begin(&c->db, &r);
 	free(text);
 	free(cmd);
 	free(sets);
@@ -486,7 +491,7 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 	run_probes(c, "end");
 	log_info("run %lld %s (%s)", (long long)c->run_id, status, c->db.path);
 	log_set_sink(NULL, NULL);
-	if (db_run_finish(&c->db, c->run_id, status, rc == 0) < 0) {	/* best effort when lost */
+	if (record_run_end(&c->db, c->run_id, status, rc == 0) < 0) {	/* best effort when lost */
 		log_error("cannot record the end of run %lld (%s) in '%s': %s",
 			  (long long)c->run_id, status, c->db.path, db_errmsg(&c->db));
 		status = rc == -EINTR ? "aborted" : "failed";

@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "measure/step.h"
-
 #define DB_SCHEMA_VERSION 6
 
 /* How long a statement waits for another process's lock: between steps a
@@ -35,14 +33,6 @@ struct db {
 	unsigned long long side_dev[2], side_ino[2];
 	uint64_t busy_since, busy_said;	/* the current wait's start; the one told of */
 	bool shm_off;		/* read without a -shm (a full file system): db_open_read */
-};
-
-struct db_run {
-	char uuid[37];
-	const char *label, *plan_path, *plan_sha256, *plan_text;
-	const char *host, *version, *cmdline, *sets_json, *targets_json;
-	bool simulated;
-	int steps_planned;	/* the dry pass's count of steps */
 };
 
 /* Open for writing (creating the file and schema when missing, migrating an
@@ -106,35 +96,11 @@ void db_side_files_drop(struct db *db);
 /* PRAGMA user_version of an open database, or -1 when it cannot be read. */
 int db_user_version(struct db *db);
 
-int64_t db_run_insert(struct db *db, const struct db_run *run);
-/* plan_ended: the plan ran to its end, and steps_planned becomes the number
- * of steps it ran (the dry pass counts hb.steady's every round, and branches
- * on results may differ from the real pass). */
-int db_run_finish(struct db *db, int64_t run_id, const char *status, bool plan_ended);
-int db_run_heartbeat(struct db *db, int64_t run_id);
-int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
-		     uint64_t size);
-int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s);
-/* n seconds in one transaction: all or none. 0, -EBUSY (nothing stored:
- * retry), or another -errno (db_errmsg says why). */
-int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *s,
-		      unsigned n);
-int db_step_finish(struct db *db, int64_t step_id, const char *status,
-		   const struct step_spec *s, const struct step_totals *t,
-		   const char *error_text);
-/* Tries briefly: an event that cannot be stored now (busy) is kept and
- * stored with the next one, or by db_close. */
-int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
-/* Store the events kept while the database was busy; 0 or -errno. */
-int db_event_flush(struct db *db);
-struct steady_result;
-int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r);
+/* The writers and their rows: store/write.h. */
+
 /* RUN as the user wrote it: an id, a label (the newest run with it) or a
  * uuid prefix, in that order. */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t errlen);
-/* The probes' facts of one phase ("start", "end"), in one transaction. */
-struct facts;
-int db_facts_store(struct db *db, int64_t run_id, const char *phase, const struct facts *f);
 
 /* The views' rows (list, show) are read through store/read.h. */
 /* SQL: seconds since the heartbeat of runs row r (its start when it has none) */
@@ -162,6 +128,13 @@ int64_t db_count_runs(struct db *db);
 
 /* For core/store/ only: prepare, the failure's reason in db->err (NULL). */
 sqlite3_stmt *db_prep(struct db *db, const char *sql);
+/* For core/store/ only: SQLite's last message into db->err; db_errno(rc). */
+int db_fail(struct db *db, int rc);
+/* For core/store/ only (write.c): the writer's statements kept for the
+ * connection, prepared by the open; and, for db_close, the events still
+ * kept (busy) stored and those statements finalized. */
+int db_write_prepare(struct db *db);
+void db_write_close(struct db *db);
 /* Default database path: $HBATEST_DB or ./hbatest.db */
 const char *db_default_path(void);
 

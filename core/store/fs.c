@@ -144,3 +144,13 @@ void db_full_message(const char *path, char *err, size_t len)
 		snprintf(err, len, "the file system holding '%s' is full: free some space there",
 			 path);
 }
+
+off_t db_wal_bytes(const char *path)
+{
+	char name[4096];
+	struct stat sb;
+
+	if ((size_t)snprintf(name, sizeof(name), "%s-wal", path) >= sizeof(name))
+		return 0;
+	return stat(name, &sb) ? 0 : sb.st_size;
+}

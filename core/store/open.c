@@ -1,4 +1,4 @@
-/* Opening the results database: the integrity check, the schema (created or
+/* Opening and closing the results database: the integrity check, the schema (created or
  * migrated by migrate.c), read-only opens, locks and errors. */
 #include <ctype.h>
 #include <errno.h>
@@ -21,62 +21,6 @@ const char *db_default_path(void)
 	return p && *p ? p : "hbatest.db";
 }
 
-int db_errno(int rc)
-{
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return -EBUSY;
-	case SQLITE_FULL:
-		return -ENOSPC;
-	case SQLITE_READONLY:
-		return -EROFS;
-	case SQLITE_NOMEM:
-		return -ENOMEM;
-	default:
-		return -EIO;
-	}
-}
-
-const char *db_errmsg(const struct db *db)
-{
-	return db->err[0] ? db->err : "unknown error";
-}
-
-/* SQLite's own busy timeout, with a word when the wait is long: a lock
- * another process holds (an open sqlite3 shell, a long query) would
- * otherwise hold a run, or its Ctrl-C, for a minute in silence. */
-static int busy_wait(void *arg, int count)
-{
-	static const int pause_ms[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 };
-	struct db *db = arg;
-	uint64_t now = util_now_ns();
-	int waited, pause = count < (int)ARRAY_SIZE(pause_ms) ? pause_ms[count] : 100;
-
-	if (count == 0)
-		db->busy_since = now;
-	waited = (int)((now - db->busy_since) / 1000000);
-	if (waited >= db->busy_ms)
-		return 0;
-	if (waited >= DB_BUSY_SAY_MS && db->busy_said != db->busy_since) {
-		db->busy_said = db->busy_since;
-		/* stderr only: an event stored from here would re-enter this
-		 * connection inside its own busy wait */
-		log_console(HB_LOG_WARN, "database '%s' is locked by another process (an open "
-			    "sqlite3 shell, a long query?): waiting up to %d s more", db->path,
-			    (db->busy_ms - waited + 999) / 1000);
-	}
-	sqlite3_sleep(pause < db->busy_ms - waited ? pause : db->busy_ms - waited);
-	return 1;
-}
-
-void db_set_busy_timeout(struct db *db, int ms)
-{
-	if (db->h)
-		sqlite3_busy_handler(db->h, ms > 0 ? busy_wait : NULL, db);
-	db->busy_ms = ms;
-}
-
 bool db_moved(struct db *db)
 {
 	int moved = 0;
@@ -96,13 +40,6 @@ static int side_stat(const char *path, unsigned i, struct stat *sb)
 	if ((size_t)snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]) >= sizeof(name))
 		return -1;
 	return stat(name, sb);
-}
-
-off_t db_wal_bytes(const char *path)
-{
-	struct stat sb;
-
-	return side_stat(path, 0, &sb) ? 0 : sb.st_size;
 }
 
 char *db_ro_uri(const char *path, bool immutable)
@@ -191,18 +128,6 @@ void db_side_files_drop(struct db *db)
 	}
 }
 
-int db_user_version(struct db *db)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* quick_check (or integrity_check): corruption named as corruption. */
 int db_check(struct db *db, bool full, char *err, size_t len)
 {
@@ -235,22 +160,6 @@ int db_check(struct db *db, bool full, char *err, size_t len)
 		 "trusted: restore a copy, or try sqlite3's .recover)", db->path, first,
 		 n > 1 ? ", and more" : "", what);
 	return -EUCLEAN;
-}
-
-static int db_prepare(struct db *db)
-{
-	static const char sample_sql[] =
-		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
-		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
-		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-	static const char event_sql[] =
-		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
-
-	if (sqlite3_prepare_v2(db->h, sample_sql, -1, &db->ins_sample, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->h, event_sql, -1, &db->ins_event, NULL) != SQLITE_OK)
-		return -EIO;
-	return 0;
 }
 
 /* PRAGMA journal_mode=WAL, waiting out another writer. Switching a file in
@@ -463,7 +372,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	}
 	if (v == 0 && db_schema_setup(db, err, len) < 0)
 		goto fail;
-	if (db_prepare(db) < 0) {
+	if (db_write_prepare(db) < 0) {
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
 		goto fail;
 	}
@@ -549,4 +458,18 @@ int db_open_ro(struct db *db, const char *path, bool full, char *err, size_t len
 fail:
 	db_close(db);
 	return -EIO;
+}
+
+void db_close(struct db *db)
+{
+	bool moved;
+
+	db_write_close(db);
+	moved = db_side_files_release(db);
+	if (db->h)
+		sqlite3_close(db->h);
+	if (moved)
+		db_side_files_drop(db);
+	free(db->path);
+	memset(db, 0, sizeof(*db));
 }

@@ -172,18 +172,18 @@ static int load_steps(struct db *db, struct resume *r, char *err, size_t len)
 		s->id = sqlite3_column_int64(st, 1);
 		s->done = sqlite3_column_int(st, 2);
 		s->params_json = strdup((const char *)sqlite3_column_text(st, 3));
-		s->res.iops = sqlite3_column_double(st, 4);
-		s->res.mbps = sqlite3_column_double(st, 5);
-		s->res.read_iops = sqlite3_column_double(st, 6);
-		s->res.write_iops = sqlite3_column_double(st, 7);
-		s->res.lat_mean = sqlite3_column_double(st, 8);
-		s->res.lat_p50 = sqlite3_column_double(st, 9);
-		s->res.lat_p99 = sqlite3_column_double(st, 10);
-		s->res.lat_p999 = sqlite3_column_double(st, 11);
-		s->res.lat_max = sqlite3_column_double(st, 12);
-		s->res.errors = (uint64_t)sqlite3_column_int64(st, 13);
-		s->res.elapsed_s = sqlite3_column_double(st, 14);
-		s->res.exit_status = sqlite3_column_int(st, 15);
+		s->tot.iops = sqlite3_column_double(st, 4);
+		s->tot.mbps = sqlite3_column_double(st, 5);
+		s->tot.read_iops = sqlite3_column_double(st, 6);
+		s->tot.write_iops = sqlite3_column_double(st, 7);
+		s->tot.lat_mean = sqlite3_column_double(st, 8);
+		s->tot.lat_p50 = sqlite3_column_double(st, 9);
+		s->tot.lat_p99 = sqlite3_column_double(st, 10);
+		s->tot.lat_p999 = sqlite3_column_double(st, 11);
+		s->tot.lat_max = sqlite3_column_double(st, 12);
+		s->tot.errors = sqlite3_column_int64(st, 13);
+		s->elapsed_s = sqlite3_column_double(st, 14);
+		s->exit_status = sqlite3_column_int(st, 15);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -481,8 +481,8 @@ static void params_diff(struct db *db, const char *a, const char *b, char *buf, 
 	sqlite3_finalize(st);
 }
 
-int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
-		struct step_totals *t, int64_t *step_id, char *err, size_t len)
+int resume_step(struct db *db, struct resume *r, unsigned seq, const char *name,
+		const char *params_json, const struct resume_step **done, char *err, size_t len)
 {
 	struct resume_step *s = NULL;
 	int same;
@@ -494,7 +494,7 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step
 			s = &r->steps[i];
 	if (!s || !s->done)
 		return delete_from(db, r, seq);
-	if ((same = params_same(db, s->params_json, spec->params_json)) < 0) {
+	if ((same = params_same(db, s->params_json, params_json)) < 0) {
 		snprintf(err, len, "cannot compare step %u with run %lld's in '%s': %s", seq,
 			 (long long)r->run_id, db->path, db_errmsg(db));
 		return same;
@@ -502,16 +502,15 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step
 	if (!same) {
 		char diff[256];
 
-		params_diff(db, s->params_json, spec->params_json, diff, sizeof(diff));
+		params_diff(db, s->params_json, params_json, diff, sizeof(diff));
 		snprintf(err, len, "step %u '%s' is not the step run %lld did there (its "
 			 "parameters differ%s): the plan no longer replays the same steps (or "
 			 "a default changed between hbatest versions)",
-			 seq, spec->name, (long long)r->run_id, diff);
+			 seq, name, (long long)r->run_id, diff);
 		return -EINVAL;
 	}
-	t->res = s->res;
-	*step_id = s->id;
-	log_info("step %u %s: done earlier, not run again", seq, spec->name);
+	*done = s;
+	log_info("step %u %s: done earlier, not run again", seq, name);
 	return 1;
 }
 

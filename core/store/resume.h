@@ -7,14 +7,16 @@
 #include <stdint.h>
 
 #include "store/db.h"
-#include "measure/step.h"
+#include "store/write.h"
 
 struct resume_step {
 	unsigned seq;
 	int64_t id;
 	bool done;
 	char *params_json;
-	struct step_result res;
+	struct db_step_totals tot;	/* read back: NULL reads 0 */
+	double elapsed_s;	/* s: exec steps' wall time */
+	int exit_status;	/* exec steps */
 };
 
 struct resume {
@@ -45,11 +47,13 @@ int resume_load(struct db *db, const char *spec, const char *plan_path, bool for
  * Atomic: of two resumes exactly one wins; the other gets -EBUSY and err
  * naming the pid that holds the run. */
 int resume_reopen(struct db *db, struct resume *r, char *err, size_t errlen);
-/* Step seq of the replay: 1 and its stored results when it was done (the
- * spec must match), 0 when it is to run (unfinished steps are deleted first),
- * or -EINVAL when the plan now asks something else at that step. */
-int resume_step(struct db *db, struct resume *r, unsigned seq, const struct step_spec *spec,
-		struct step_totals *t, int64_t *step_id, char *err, size_t errlen);
+/* Step seq of the replay, named name with params_json: 1 and *done its
+ * stored row when it was done (the parameters must match), 0 when it is to
+ * run (unfinished steps are deleted first), or -EINVAL when the plan now
+ * asks something else at that step. */
+int resume_step(struct db *db, struct resume *r, unsigned seq, const char *name,
+		const char *params_json, const struct resume_step **done, char *err,
+		size_t errlen);
 /* The replay ended after step last: 0 when it matched every step done
  * earlier, or -EINVAL and err naming the steps stored past it (done, or
  * begun and stopped) that the plan (changed, with --force) no longer makes;

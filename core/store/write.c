@@ -1,17 +1,18 @@
-/* The results database: writing runs, steps, samples and events. Every
+/* The results database's one writer of runs, steps, samples, histograms,
+ * targets, probes, events and steady state (the rows: write.h). Every
  * failure leaves its reason in db->err for the caller to report once. */
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "store/db.h"
+#include "store/write.h"
 #include "base/hist.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "measure/worker.h"
 
 #define DB_MAX_PENDING 1000	/* events kept while the database is busy */
 
@@ -21,24 +22,6 @@ struct db_event_entry {
 	const char *level;	/* static */
 	char *msg;
 };
-
-static int db_fail(struct db *db, int rc)
-{
-	snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
-	return db_errno(rc);
-}
-
-int db_exec(struct db *db, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		log_error("database '%s': %s", db->path, msg ? msg : "error");
-		sqlite3_free(msg);
-		return -EIO;
-	}
-	return 0;
-}
 
 /* sqlite3_exec that reports through db->err, not the log */
 static int db_run(struct db *db, const char *sql)
@@ -54,10 +37,24 @@ static void db_rollback(struct db *db)
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-void db_close(struct db *db)
+int db_write_prepare(struct db *db)
 {
-	bool moved;
+	static const char sample_sql[] =
+		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
+		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
+		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	static const char event_sql[] =
+		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
 
+	if (sqlite3_prepare_v2(db->h, sample_sql, -1, &db->ins_sample, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->h, event_sql, -1, &db->ins_event, NULL) != SQLITE_OK)
+		return -EIO;
+	return 0;
+}
+
+void db_write_close(struct db *db)
+{
 	if (db->npending && db->h)
 		db_event_flush(db);
 	for (unsigned i = 0; i < db->npending; i++)
@@ -65,13 +62,6 @@ void db_close(struct db *db)
 	free(db->pending);
 	sqlite3_finalize(db->ins_sample);
 	sqlite3_finalize(db->ins_event);
-	moved = db_side_files_release(db);
-	if (db->h)
-		sqlite3_close(db->h);
-	if (moved)
-		db_side_files_drop(db);
-	free(db->path);
-	memset(db, 0, sizeof(*db));
 }
 
 static int step_done(struct db *db, sqlite3_stmt *st)
@@ -87,66 +77,91 @@ static int step_done(struct db *db, sqlite3_stmt *st)
 	return 0;
 }
 
-sqlite3_stmt *db_prep(struct db *db, const char *sql)
+static void bind_str(sqlite3_stmt *st, int col, const char *s)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		db_fail(db, rc);
-	return st;
+	sqlite3_bind_text(st, col, s, -1, SQLITE_TRANSIENT);
 }
 
-int64_t db_run_insert(struct db *db, const struct db_run *r)
+/* < 0: not known, NULL */
+static void bind_int(sqlite3_stmt *st, int col, int64_t v)
 {
-	char now[40];
+	if (v < 0)
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_int64(st, col, v);
+}
+
+/* NAN: none, NULL */
+static void bind_num(sqlite3_stmt *st, int col, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_double(st, col, v);
+}
+
+int64_t db_run_insert(struct db *db, const struct db_run_row *r)
+{
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
-		"version, cmdline, started_at, heartbeat_at, status, simulated, pid, sets_json, "
-		"targets_json, steps_planned, cwd) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)");
-	char cwd[4096];
+		"version, cmdline, started_at, finished_at, heartbeat_at, status, simulated, pid, "
+		"sets_json, targets_json, source, source_file, source_sha256, steps_planned, cwd) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 
 	if (!st)
 		return -EIO;
-	util_utc_now(now, sizeof(now));
-	sqlite3_bind_text(st, 1, r->uuid, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, r->label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, r->plan_path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, r->plan_sha256, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, r->plan_text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, r->host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, r->version, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, r->cmdline, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 9, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 10, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 11, r->simulated);
-	sqlite3_bind_int64(st, 12, getpid());
-	sqlite3_bind_text(st, 13, r->sets_json, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 14, r->targets_json, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 15, r->steps_planned);
-	if (getcwd(cwd, sizeof(cwd)))	/* relative targets are relative to it */
-		sqlite3_bind_text(st, 16, cwd, -1, SQLITE_TRANSIENT);
+	bind_str(st, 1, r->uuid);
+	bind_str(st, 2, r->label);
+	bind_str(st, 3, r->plan_path);
+	bind_str(st, 4, r->plan_sha256);
+	bind_str(st, 5, r->plan_text);
+	bind_str(st, 6, r->host);
+	bind_str(st, 7, r->version);
+	bind_str(st, 8, r->cmdline);
+	bind_str(st, 9, r->started_at);
+	bind_str(st, 10, r->finished_at);
+	bind_str(st, 11, r->heartbeat_at);
+	bind_str(st, 12, r->status);
+	sqlite3_bind_int(st, 13, r->simulated);
+	bind_int(st, 14, r->pid);
+	bind_str(st, 15, r->sets_json);
+	bind_str(st, 16, r->targets_json);
+	bind_str(st, 17, r->source);
+	bind_str(st, 18, r->source_file);
+	bind_str(st, 19, r->source_sha256);
+	bind_int(st, 20, r->steps_planned);
+	bind_str(st, 21, r->cwd);
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);
 }
 
-int db_run_finish(struct db *db, int64_t run_id, const char *status, bool plan_ended)
+int db_run_end(struct db *db, int64_t run_id, const struct db_run_end *e)
 {
-	char now[40];
 	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, "
-				"heartbeat_at = ?3, steps_planned = CASE WHEN ?5 THEN (SELECT "
-				"count(*) FROM steps WHERE run_id = ?4) ELSE steps_planned END "
-				"WHERE id = ?4");
+				"heartbeat_at = COALESCE(?3, heartbeat_at), host = COALESCE(?6, host), "
+				"steps_planned = CASE WHEN ?5 THEN (SELECT count(*) FROM steps WHERE "
+				"run_id = ?4) ELSE steps_planned END WHERE id = ?4");
 
 	if (!st)
 		return -EIO;
-	util_utc_now(now, sizeof(now));
-	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+	bind_str(st, 1, e->status);
+	bind_str(st, 2, e->finished_at);
+	bind_str(st, 3, e->heartbeat_at);
 	sqlite3_bind_int64(st, 4, run_id);
-	sqlite3_bind_int(st, 5, plan_ended);
+	sqlite3_bind_int(st, 5, e->count_planned);
+	bind_str(st, 6, e->host);
+	return step_done(db, st);
+}
+
+int db_run_planned(struct db *db, int64_t run_id)
+{
+	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET steps_planned = (SELECT count(*) "
+				   "FROM steps WHERE run_id = ?1) WHERE id = ?1");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
 	return step_done(db, st);
 }
 
@@ -163,8 +178,7 @@ int db_run_heartbeat(struct db *db, int64_t run_id)
 	return step_done(db, st);
 }
 
-int db_target_insert(struct db *db, int64_t run_id, const char *path, const char *kind,
-		     uint64_t size)
+int db_target_insert(struct db *db, int64_t run_id, const struct db_target_row *t)
 {
 	sqlite3_stmt *st = db_prep(db, "INSERT OR IGNORE INTO targets (run_id, path, kind, "
 				"size_bytes) VALUES (?,?,?,?)");
@@ -172,67 +186,75 @@ int db_target_insert(struct db *db, int64_t run_id, const char *path, const char
 	if (!st)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)size);
+	bind_str(st, 2, t->path);
+	sqlite3_bind_text(st, 3, t->kind, -1, SQLITE_STATIC);
+	bind_int(st, 4, t->size_bytes);
 	return step_done(db, st);
 }
 
-int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct step_spec *s)
+/* from column c on: window_s, the counts, rates and latencies */
+static void bind_totals(sqlite3_stmt *st, int c, const struct db_step_totals *t)
 {
-	char now[40], bs[256];
+	bind_num(st, c++, t->window_s);	/* a whole number is stored as one */
+	bind_int(st, c++, t->read_ops);
+	bind_int(st, c++, t->write_ops);
+	bind_int(st, c++, t->read_bytes);
+	bind_int(st, c++, t->write_bytes);
+	bind_int(st, c++, t->errors);
+	bind_num(st, c++, t->iops);
+	bind_num(st, c++, t->read_iops);
+	bind_num(st, c++, t->write_iops);
+	bind_num(st, c++, t->mbps);
+	bind_num(st, c++, t->lat_mean);
+	bind_num(st, c++, t->lat_p50);
+	bind_num(st, c++, t->lat_p99);
+	bind_num(st, c++, t->lat_p999);
+	bind_num(st, c, t->lat_max);
+}
+
+int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct db_step_row *s)
+{
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO steps (run_id, seq, kind, name, group_name, tags_json, params_json, "
 		"engine, rw, bs, write_pct, oio, workers, duration_s, ramp_s, status, started_at, "
-		"axis, axis_value, round, passes, on_error) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)");
+		"finished_at, error_text, axis, axis_value, round, passes, on_error, window_s, "
+		"read_ops, write_ops, read_bytes, write_bytes, errors, iops, read_iops, write_iops, "
+		"mbps, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us) VALUES "
+		"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 
 	if (!st)
 		return -EIO;
-	util_utc_now(now, sizeof(now));
-	workload_bs_text(&s->wl, bs, sizeof(bs));
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_text(st, 3, step_kind_name(s->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, s->name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, s->group, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, s->tags, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, s->params_json, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, s->engine ? s->engine->desc->name : NULL, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 9, rw_name(s->wl.rw), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, bs, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 11, (int)s->wl.write_pct);
-	sqlite3_bind_int(st, 12, (int)s->wl.oio);
-	sqlite3_bind_int(st, 13, (int)s->wl.workers);
-	sqlite3_bind_int(st, 14, (int)s->wl.duration);
-	sqlite3_bind_int(st, 15, (int)s->wl.ramp);
-	sqlite3_bind_text(st, 16, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 17, s->axis, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 18, s->axis_value, -1, SQLITE_TRANSIENT);
-	if (s->round)
-		sqlite3_bind_int(st, 19, (int)s->round);
-	if (s->wl.passes)
-		sqlite3_bind_int(st, 20, (int)s->wl.passes);
-	sqlite3_bind_text(st, 21, step_on_error_name(s->on_error), -1, SQLITE_STATIC);
-	if (s->kind == STEP_EXEC) {	/* no workload: leave those columns empty */
-		for (int c = 8; c <= 15; c++)
-			sqlite3_bind_null(st, c);
-		sqlite3_bind_null(st, 21);
-	}
+	sqlite3_bind_text(st, 3, s->kind, -1, SQLITE_STATIC);
+	bind_str(st, 4, s->name);
+	bind_str(st, 5, s->group);
+	bind_str(st, 6, s->tags_json);
+	bind_str(st, 7, s->params_json);
+	bind_str(st, 8, s->engine);
+	bind_str(st, 9, s->rw);
+	bind_str(st, 10, s->bs);
+	bind_int(st, 11, s->write_pct);
+	bind_int(st, 12, s->oio);
+	bind_int(st, 13, s->workers);
+	bind_int(st, 14, s->duration_s);
+	bind_int(st, 15, s->ramp_s);
+	bind_str(st, 16, s->status);
+	bind_str(st, 17, s->started_at);
+	bind_str(st, 18, s->finished_at);
+	bind_str(st, 19, s->error_text);
+	bind_str(st, 20, s->axis);
+	bind_str(st, 21, s->axis_value);
+	bind_int(st, 22, s->round);
+	bind_int(st, 23, s->passes);
+	bind_str(st, 24, s->on_error);
+	bind_totals(st, 25, &s->tot);
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);
 }
 
-static void bind_lat(sqlite3_stmt *st, int col, uint64_t ops, double v)
-{
-	if (ops)
-		sqlite3_bind_double(st, col, v);
-	else
-		sqlite3_bind_null(st, col);
-}
-
-static int sample_bind_step(struct db *db, int64_t step_id, const struct step_sample *s)
+int db_sample_insert(struct db *db, int64_t step_id, const struct db_sample_row *s)
 {
 	sqlite3_stmt *st = db->ins_sample;
 	int rc;
@@ -240,19 +262,19 @@ static int sample_bind_step(struct db *db, int64_t step_id, const struct step_sa
 	assert(st);		/* prepared as the database opened for writing */
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, step_id);
-	sqlite3_bind_int64(st, 2, (int64_t)s->t);
+	sqlite3_bind_int64(st, 2, s->t);
 	sqlite3_bind_int(st, 3, s->ramp);
-	sqlite3_bind_int64(st, 4, (int64_t)s->ops[0]);
-	sqlite3_bind_int64(st, 5, (int64_t)s->ops[1]);
-	sqlite3_bind_int64(st, 6, (int64_t)s->bytes[0]);
-	sqlite3_bind_int64(st, 7, (int64_t)s->bytes[1]);
-	sqlite3_bind_int64(st, 8, (int64_t)s->errors);
-	bind_lat(st, 9, s->ops[0], s->lat_mean[0]);
-	bind_lat(st, 10, s->ops[0], s->lat_p99[0]);
-	bind_lat(st, 11, s->ops[1], s->lat_mean[1]);
-	bind_lat(st, 12, s->ops[1], s->lat_p99[1]);
-	bind_lat(st, 13, s->ops[0] + s->ops[1], s->lat_max);
-	sqlite3_bind_double(st, 14, s->occupancy);
+	sqlite3_bind_int64(st, 4, s->ops[0]);
+	sqlite3_bind_int64(st, 5, s->ops[1]);
+	sqlite3_bind_int64(st, 6, s->bytes[0]);
+	sqlite3_bind_int64(st, 7, s->bytes[1]);
+	sqlite3_bind_int64(st, 8, s->errors);
+	bind_num(st, 9, s->lat_mean[0]);
+	bind_num(st, 10, s->lat_p99[0]);
+	bind_num(st, 11, s->lat_mean[1]);
+	bind_num(st, 12, s->lat_p99[1]);
+	bind_num(st, 13, s->lat_max);
+	bind_num(st, 14, s->occupancy);
 	sqlite3_bind_double(st, 15, s->secs);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
@@ -262,13 +284,13 @@ static int sample_bind_step(struct db *db, int64_t step_id, const struct step_sa
 /* One transaction per batch: usually one second, more after the database
  * was busy. INSERT OR REPLACE: a batch retried after a commit whose outcome
  * was unclear stores the same rows again. */
-int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *s,
+int db_samples_insert(struct db *db, int64_t step_id, const struct db_sample_row *s,
 		      unsigned n)
 {
 	int rc = db_run(db, "BEGIN IMMEDIATE");
 
 	for (unsigned i = 0; !rc && i < n; i++)
-		rc = sample_bind_step(db, step_id, &s[i]);
+		rc = db_sample_insert(db, step_id, &s[i]);
 	if (!rc)
 		rc = db_run(db, "COMMIT");
 	if (rc)
@@ -276,78 +298,76 @@ int db_samples_insert(struct db *db, int64_t step_id, const struct step_sample *
 	return rc;
 }
 
-static int insert_hist(struct db *db, int64_t step_id, const char *dir, const struct hist *h)
+int db_hist_insert(struct db *db, int64_t step_id, const char *dir, const char *counts)
 {
-	char *json = hist_to_json(h);
 	sqlite3_stmt *st = db_prep(db, "INSERT OR REPLACE INTO histograms (step_id, dir, layout, "
 				"counts) VALUES (?,?,?,?)");
 
-	if (!st || !json) {
-		free(json);
-		sqlite3_finalize(st);
+	if (!st)
 		return -EIO;
-	}
 	sqlite3_bind_int64(st, 1, step_id);
 	sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, HIST_LAYOUT, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, json, -1, free);
+	bind_str(st, 4, counts);
 	return step_done(db, st);
 }
 
-static void bind_totals(sqlite3_stmt *st, const struct step_spec *s,
-			const struct step_totals *t)
+static int hist_store(struct db *db, int64_t step_id, const char *dir, const struct hist *h)
 {
-	uint64_t ops = t->ops[0] + t->ops[1];
+	char *json;
+	int rc;
 
-	sqlite3_bind_double(st, 3, t->window_s);	/* a whole number is stored as one */
-	sqlite3_bind_int64(st, 4, (int64_t)t->ops[0]);
-	sqlite3_bind_int64(st, 5, (int64_t)t->ops[1]);
-	sqlite3_bind_int64(st, 6, (int64_t)t->bytes[0]);
-	sqlite3_bind_int64(st, 7, (int64_t)t->bytes[1]);
-	sqlite3_bind_int64(st, 8, (int64_t)t->res.errors);
-	/* no window (it ended in its ramp): no rates, NULL; an exec step's
-	 * MB/s is over its elapsed time */
-	if (t->window_s > 0 || s->kind == STEP_EXEC) {
-		sqlite3_bind_double(st, 9, t->res.iops);
-		sqlite3_bind_double(st, 10, t->res.read_iops);
-		sqlite3_bind_double(st, 11, t->res.write_iops);
-		sqlite3_bind_double(st, 12, t->res.mbps);
-	}
-	bind_lat(st, 13, ops, t->res.lat_mean);
-	bind_lat(st, 14, ops, t->res.lat_p50);
-	bind_lat(st, 15, ops, t->res.lat_p99);
-	bind_lat(st, 16, ops, t->res.lat_p999);
-	bind_lat(st, 17, ops, t->res.lat_max);
+	if (!h || !h->total)
+		return 0;
+	if (!(json = hist_to_json(h)))
+		return -EIO;
+	rc = db_hist_insert(db, step_id, dir, json);
+	free(json);
+	return rc;
 }
 
-static int insert_step_targets(struct db *db, int64_t step_id, const struct step_spec *s,
-			       const struct step_totals *t)
+int db_step_target_put(struct db *db, int64_t step_id, const struct db_step_target_row *t,
+		       bool add)
 {
-	assert(t->ntargets <= s->wl.ntargets);
-	for (unsigned i = 0; i < t->ntargets && t->tgt; i++) {
-		const uint64_t *c = &t->tgt[i * TGT_COUNTERS];
-		sqlite3_stmt *st = db_prep(db, "INSERT OR REPLACE INTO step_targets (step_id, path, "
-					"read_ops, write_ops, read_bytes, write_bytes, errors) "
-					"VALUES (?,?,?,?,?,?,?)");
+	sqlite3_stmt *st = db_prep(db, add ?
+		"INSERT INTO step_targets (step_id, path, read_ops, write_ops, read_bytes, "
+		"write_bytes, errors) VALUES (?,?,?,?,?,?,?) ON CONFLICT (step_id, path) DO UPDATE "
+		"SET read_ops = read_ops + excluded.read_ops, write_ops = write_ops + "
+		"excluded.write_ops, read_bytes = read_bytes + excluded.read_bytes, write_bytes = "
+		"write_bytes + excluded.write_bytes, errors = errors + excluded.errors" :
+		"INSERT OR REPLACE INTO step_targets (step_id, path, read_ops, write_ops, "
+		"read_bytes, write_bytes, errors) VALUES (?,?,?,?,?,?,?)");
 
-		if (!st)
-			return -EIO;
-		sqlite3_bind_int64(st, 1, step_id);
-		sqlite3_bind_text(st, 2, s->wl.targets[i].path, -1, SQLITE_TRANSIENT);
-		for (int k = 0; k < TGT_COUNTERS; k++)
-			sqlite3_bind_int64(st, 3 + k, (int64_t)c[k]);
-		if (step_done(db, st) < 0)
-			return -EIO;
-	}
-	return 0;
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, step_id);
+	bind_str(st, 2, t->path);
+	sqlite3_bind_int64(st, 3, t->read_ops);
+	sqlite3_bind_int64(st, 4, t->write_ops);
+	sqlite3_bind_int64(st, 5, t->read_bytes);
+	sqlite3_bind_int64(st, 6, t->write_bytes);
+	sqlite3_bind_int64(st, 7, t->errors);
+	return step_done(db, st);
 }
 
-static int finish_extra(struct db *db, int64_t step_id, const struct step_spec *s,
-			const struct step_totals *t)
+int db_mark_oio_sweeps(struct db *db, int64_t run_id)
+{
+	sqlite3_stmt *st = db_prep(db, "UPDATE steps SET axis = 'oio', axis_value = "
+		"CAST(oio AS TEXT) WHERE run_id = ?1 AND oio IS NOT NULL AND group_name IN "
+		"(SELECT group_name FROM steps WHERE run_id = ?1 GROUP BY group_name, rw, bs, "
+		"write_pct HAVING count(DISTINCT oio) > 1)");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	return step_done(db, st);
+}
+
+static int finish_extra(struct db *db, int64_t step_id, const struct db_step_end *e)
 {
 	sqlite3_stmt *st;
 
-	if (s->kind != STEP_EXEC && !s->wl.passes)
+	if (!e->exec && !e->fill)
 		return 0;
 	/* a fill's duration: the seconds it has samples in, the last one part */
 	st = db_prep(db, "UPDATE steps SET elapsed_s = ?, exit_status = ?, duration_s = "
@@ -356,50 +376,48 @@ static int finish_extra(struct db *db, int64_t step_id, const struct step_spec *
 		  "ELSE duration_s END WHERE id = ?");
 	if (!st)
 		return -EIO;
-	if (t->res.elapsed_s > 0)
-		sqlite3_bind_double(st, 1, t->res.elapsed_s);
-	if (s->kind == STEP_EXEC)
-		sqlite3_bind_int(st, 2, t->res.exit_status);
+	if (e->elapsed_s > 0)
+		sqlite3_bind_double(st, 1, e->elapsed_s);
+	if (e->exec)
+		sqlite3_bind_int(st, 2, e->exit_status);
 	sqlite3_bind_int64(st, 3, step_id);
 	return step_done(db, st);
 }
 
-int db_step_finish(struct db *db, int64_t step_id, const char *status,
-		   const struct step_spec *s, const struct step_totals *t,
-		   const char *error_text)
+static int finish_row(struct db *db, int64_t step_id, const struct db_step_end *e)
 {
-	char now[40];
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = db_prep(db, "UPDATE steps SET status = ?, finished_at = ?, "
+		  "error_text = ?, placement = ?, window_s = ?, read_ops = ?, write_ops = ?, "
+		  "read_bytes = ?, write_bytes = ?, errors = ?, iops = ?, read_iops = ?, "
+		  "write_iops = ?, mbps = ?, lat_mean_us = ?, lat_p50_us = ?, lat_p99_us = ?, "
+		  "lat_p999_us = ?, lat_max_us = ? WHERE id = ?");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_text(st, 1, e->status, -1, SQLITE_STATIC);
+	bind_str(st, 2, e->finished_at);
+	bind_str(st, 3, e->error_text);
+	bind_str(st, 4, e->placement);
+	bind_totals(st, 5, &e->tot);
+	sqlite3_bind_int64(st, 20, step_id);
+	return step_done(db, st);
+}
+
+int db_step_finish(struct db *db, int64_t step_id, const struct db_step_end *e)
+{
 	int rc;
 
 	if ((rc = db_run(db, "BEGIN IMMEDIATE")) < 0)
 		return rc;
-	st = db_prep(db, "UPDATE steps SET status = ?, finished_at = ?, window_s = ?, "
-		  "read_ops = ?, write_ops = ?, read_bytes = ?, write_bytes = ?, errors = ?, "
-		  "iops = ?, read_iops = ?, write_iops = ?, mbps = ?, lat_mean_us = ?, "
-		  "lat_p50_us = ?, lat_p99_us = ?, lat_p999_us = ?, lat_max_us = ?, "
-		  "error_text = ?, placement = ? WHERE id = ?");
-	if (!st) {
-		db_rollback(db);
-		return -EIO;
-	}
-	util_utc_now(now, sizeof(now));
-	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	bind_totals(st, s, t);
-	sqlite3_bind_text(st, 18, error_text, -1, SQLITE_TRANSIENT);
-	if (t->placement[0])
-		sqlite3_bind_text(st, 19, t->placement, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 20, step_id);
-	rc = step_done(db, st);
-	if (!rc && t->lat[0].total)
-		rc = insert_hist(db, step_id, "read", &t->lat[0]);
-	if (!rc && t->lat[1].total)
-		rc = insert_hist(db, step_id, "write", &t->lat[1]);
+	rc = finish_row(db, step_id, e);
 	if (!rc)
-		rc = insert_step_targets(db, step_id, s, t);
+		rc = hist_store(db, step_id, "read", e->lat[0]);
 	if (!rc)
-		rc = finish_extra(db, step_id, s, t);
+		rc = hist_store(db, step_id, "write", e->lat[1]);
+	for (unsigned i = 0; !rc && i < e->ntargets; i++)
+		rc = db_step_target_put(db, step_id, &e->targets[i], false);
+	if (!rc)
+		rc = finish_extra(db, step_id, e);
 	if (!rc)
 		rc = db_run(db, "COMMIT");
 	if (rc)
@@ -409,7 +427,7 @@ int db_step_finish(struct db *db, int64_t step_id, const char *status,
 
 /* The outcome of this hb.steady that a resume's replay records again: gone,
  * for the new one to take its place. */
-static int steady_forget(struct db *db, int64_t run_id, const struct steady_result *r)
+static int steady_forget(struct db *db, int64_t run_id, const struct db_steady_row *r)
 {
 	sqlite3_stmt *st = db_prep(db, "DELETE FROM steady_state WHERE run_id = ?1 AND name = ?2 "
 				   "AND first_step_id IS ?3");
@@ -422,7 +440,7 @@ static int steady_forget(struct db *db, int64_t run_id, const struct steady_resu
 	return step_done(db, st);
 }
 
-static int steady_add(struct db *db, int64_t run_id, const struct steady_result *r)
+static int steady_add(struct db *db, int64_t run_id, const struct db_steady_row *r)
 {
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO steady_state (run_id, name, attained, rounds, window_first, "
@@ -452,7 +470,7 @@ static int steady_add(struct db *db, int64_t run_id, const struct steady_result 
 	return step_done(db, st);
 }
 
-int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *r)
+int db_steady_insert(struct db *db, int64_t run_id, const struct db_steady_row *r)
 {
 	int rc = db_run(db, "SAVEPOINT steady");	/* both or neither */
 
@@ -466,19 +484,26 @@ int db_steady_insert(struct db *db, int64_t run_id, const struct steady_result *
 	return rc;
 }
 
-static int event_store(struct db *db, const struct db_event_entry *e)
+int db_event_insert(struct db *db, int64_t run_id, const struct db_event_row *e)
 {
 	sqlite3_stmt *st = db->ins_event;
 	int rc;
 
 	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, e->run_id);
+	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, e->at, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, e->level, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, e->msg, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);
+}
+
+static int event_store(struct db *db, const struct db_event_entry *e)
+{
+	struct db_event_row row = { e->at, e->level, e->msg };
+
+	return db_event_insert(db, e->run_id, &row);
 }
 
 int db_event_flush(struct db *db)

@@ -5,6 +5,8 @@
 #   layer and those below, never above; a format folder of import/ never
 #   includes another's.
 #   Only plan/ and report/ include Lua headers; only store/ prepares SQL.
+#   Storage includes no measurement header: the layer above turns what
+#   was measured into the store's rows (store/write.h).
 #   A plugin includes only core/hbatest/*.h and its own NAME_*.h beside it.
 #   No loop of files calling each other (or headers including each other),
 #   and no call up a layer (scripts/dev/calls.pl: the graph from the source).
@@ -65,6 +67,8 @@ checks() {
 		breach "a Lua header outside core/plan/ and core/report/"
 	grep -nE 'sqlite3_prepare' $(find core plugins -name '*.[ch]' ! -path 'core/store/*') |
 		breach "sqlite3_prepare outside core/store/"
+	grep -nHE '#include *"measure/' $(find core/store -name '*.[ch]') |
+		breach "storage includes a measurement header"
 	for f in plugins/*/*.c; do	# and its own headers beside it: sim.c, sim_model.h
 		grep -nHE '#include *"' "$f" |
 			grep -vE "#include *\"(hbatest/[a-z_]+|$(basename "$f" .c)_[a-z_]+)\.h\""
