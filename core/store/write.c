@@ -12,6 +12,7 @@
 #include "store/write.h"
 #include "base/hist.h"
 #include "base/log.h"
+#include "base/strbuf.h"
 #include "base/util.h"
 
 #define DB_MAX_PENDING 1000	/* events kept while the database is busy */
@@ -547,4 +548,45 @@ int db_event(struct db *db, int64_t run_id, const char *level, const char *msg)
 	db->pending = p;
 	db->pending[db->npending++] = e;
 	return rc;
+}
+
+sqlite3_stmt *db_json_row_insert(struct db *db, const char *table, const struct db_json_col *c,
+				  unsigned n)
+{
+	struct strbuf cols = { 0 }, vals = { 0 };
+	sqlite3_stmt *st;
+	char *sql;
+
+	sb_printf(&cols, "INSERT INTO %s (", table);
+	sb_printf(&vals, ") VALUES (");
+	if (!strcmp(table, "samples") || !strcmp(table, "step_targets") ||
+	    !strcmp(table, "histograms")) {
+		sb_printf(&cols, "step_id");
+		sb_printf(&vals, "?3");
+	} else if (strcmp(table, "runs")) {
+		sb_printf(&cols, "run_id");
+		sb_printf(&vals, "?2");
+		if (!strcmp(table, "steady_state")) {
+			sb_printf(&cols, ", first_step_id, last_step_id");
+			sb_printf(&vals, ", ?3, ?4");
+		}
+	}
+	for (unsigned k = 0; k < n; k++) {
+		bool first = k == 0 && !strcmp(table, "runs");
+
+		sb_printf(&cols, "%s\"%s\"", first ? "" : ", ", c[k].name);
+		if (c[k].dflt[0])
+			sb_printf(&vals, "%sCOALESCE(json_extract(?1, '$.\"%s\"'), %s)", first ? "" : ", ",
+				  c[k].name, c[k].dflt);
+		else
+			sb_printf(&vals, "%sjson_extract(?1, '$.\"%s\"')", first ? "" : ", ",
+				  c[k].name);
+	}
+	sb_printf(&vals, ")");
+	sb_printf(&cols, "%s", vals.s);
+	sb_free(&vals);
+	sql = sb_take(&cols);
+	st = db_prep(db, sql);
+	free(sql);
+	return st;
 }

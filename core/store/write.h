@@ -145,4 +145,19 @@ int db_event_flush(struct db *db);
 /* The outcome replaces one a resume's replay records again. */
 int db_steady_insert(struct db *db, int64_t run_id, const struct db_steady_row *r);
 
+/* A column of a table as hbatest's JSON export gives it (pragma table_info). */
+struct db_json_col {
+	char name[64];
+	char type;		/* 'i' INTEGER, 'r' REAL, 't' TEXT */
+	bool required;		/* NOT NULL without a default */
+	char dflt[64];		/* the default's SQL, or "" */
+};
+/* The INSERT of a row of table from its JSON object, the export's form (the
+ * hbatest importer): ?1 the object, whose columns c[0..n) it reads (a
+ * column's default where the object has none); ?2 the run's id (a table of
+ * a run), ?3 the step's (samples, step_targets, histograms; steady_state's
+ * first step) and ?4 steady_state's last step. NULL with db->err. */
+sqlite3_stmt *db_json_row_insert(struct db *db, const char *table, const struct db_json_col *c,
+				  unsigned n);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "store/write.h"
 #include "import/hbatest/hbatest.h"
 #include "import/hbatest/import_hbatest.h"
 #include "base/jsonpos.h"
@@ -24,13 +25,6 @@
 static const char *const hb_tables[] = { "runs", "targets", "steps", "step_targets",
 					 "steady_state", "samples", "histograms", "probes",
 					 "events" };
-
-struct hb_col {
-	char name[64];
-	char type;		/* 'i' INTEGER, 'r' REAL, 't' TEXT */
-	bool required;		/* NOT NULL without a default */
-	char dflt[64];		/* the default's SQL, or "" */
-};
 
 struct hb_run {
 	char uuid[64];
@@ -56,7 +50,7 @@ static int hb_fault(struct hbi *h, const char *path, const char *fmt, const char
 
 /* The columns an export row carries: the table's, without the ids the
  * import assigns (id, run_id, step_id, first_step_id, last_step_id). */
-static int hb_columns(struct hbi *h, const char *table, struct hb_col *c, unsigned *n)
+static int hb_columns(struct hbi *h, const char *table, struct db_json_col *c, unsigned *n)
 {
 	char sql[128];
 	sqlite3_stmt *st;
@@ -138,7 +132,7 @@ static void hb_literal(struct hbi *h, const char *path, char *buf, size_t len)
 
 /* Every key of row i known and of its column's type; required ones there. */
 static int hb_check_row(struct hbi *h, const char *table, int64_t i, const char *row,
-			const struct hb_col *c, unsigned n)
+			const struct db_json_col *c, unsigned n)
 {
 	sqlite3_stmt *st = db_prep(h->im->db, "SELECT key, type, atom FROM json_each(?1)");
 	bool seen[HB_MAX_COLS] = { false };
@@ -187,44 +181,11 @@ static int hb_check_row(struct hbi *h, const char *table, int64_t i, const char 
 }
 
 /* INSERT of one row bound as ?1; ?2 the run id, ?3 and ?4 the step ids. */
-static sqlite3_stmt *hb_insert(struct hbi *h, const char *table, const struct hb_col *c,
+static sqlite3_stmt *hb_insert(struct hbi *h, const char *table, const struct db_json_col *c,
 			       unsigned n)
 {
-	struct strbuf cols = { 0 }, vals = { 0 };
-	sqlite3_stmt *st;
-	char *sql;
+	sqlite3_stmt *st = db_json_row_insert(h->im->db, table, c, n);
 
-	sb_printf(&cols, "INSERT INTO %s (", table);
-	sb_printf(&vals, ") VALUES (");
-	if (!strcmp(table, "samples") || !strcmp(table, "step_targets") ||
-	    !strcmp(table, "histograms")) {
-		sb_printf(&cols, "step_id");
-		sb_printf(&vals, "?3");
-	} else if (strcmp(table, "runs")) {
-		sb_printf(&cols, "run_id");
-		sb_printf(&vals, "?2");
-		if (!strcmp(table, "steady_state")) {
-			sb_printf(&cols, ", first_step_id, last_step_id");
-			sb_printf(&vals, ", ?3, ?4");
-		}
-	}
-	for (unsigned k = 0; k < n; k++) {
-		bool first = k == 0 && !strcmp(table, "runs");
-
-		sb_printf(&cols, "%s\"%s\"", first ? "" : ", ", c[k].name);
-		if (c[k].dflt[0])
-			sb_printf(&vals, "%sCOALESCE(json_extract(?1, '$.\"%s\"'), %s)", first ? "" : ", ",
-				  c[k].name, c[k].dflt);
-		else
-			sb_printf(&vals, "%sjson_extract(?1, '$.\"%s\"')", first ? "" : ", ",
-				  c[k].name);
-	}
-	sb_printf(&vals, ")");
-	sb_printf(&cols, "%s", vals.s);
-	sb_free(&vals);
-	sql = sb_take(&cols);
-	st = db_prep(h->im->db, sql);
-	free(sql);
 	if (!st)
 		imp_db_error(h->im);
 	return st;
@@ -435,7 +396,7 @@ static int hb_is_array(struct hbi *h, const char *table)
 
 static int hb_table(struct hbi *h, const char *table)
 {
-	struct hb_col c[HB_MAX_COLS];
+	struct db_json_col c[HB_MAX_COLS];
 	sqlite3_stmt *rows, *ins = NULL;
 	char path[64];
 	unsigned n = 0;
