@@ -148,6 +148,27 @@ for v in 2 3 4 5; do
 	"$HB" report 1 --db "m$v.db" --out "rep$v" --no-charts >/dev/null 2>err; ok $? "version $v: report reads the migrated database"
 done
 
+# --- a development build's schema 5: samples.secs missing ----------------------
+# samples.secs joined migration 0005 after 0005 had shipped: a database made
+# between the two says version 5 (or 6, migrated since) without the column.
+# Opening it for writing adds the column (1 s a second) and the view's rates
+# (list, which only reads a current file, leaves it).
+for v in 5 6; do
+	make_old "dev$v.db" 5
+	q "dev$v.db" "DROP VIEW sample_total; ALTER TABLE samples DROP COLUMN secs;
+		CREATE VIEW sample_total AS SELECT step_id, t, ramp, read_ops + write_ops AS ops,
+		read_bytes + write_bytes AS bytes, NULL AS lat_mean_us FROM samples;
+		PRAGMA user_version = $v" || fail=1
+	[ $v = 6 ] && q "dev$v.db" "ALTER TABLE runs ADD COLUMN cwd TEXT"
+	n=$(q "dev$v.db" 'SELECT count(*) FROM samples')
+	"$HB" run plan.lua --db "dev$v.db" -q 2>err; rc=$?
+	like "$rc $(echo $(cat err))" "^0 .*database 'dev$v.db' has no samples.secs .*adding it" \
+		"version $v without samples.secs: a run adds it, saying so, and stores"
+	is "$(q "dev$v.db" "SELECT count(*) FROM sample_total WHERE secs = 1 AND iops = ops AND step_id IN (SELECT id FROM steps WHERE run_id = 1)")" \
+		"$n" "version $v: samples.secs there, 1 s each old second, sample_total's rates over it"
+	"$HB" list --db "dev$v.db" >/dev/null 2>err; ok $? "version $v: list reads it"
+done
+
 # --- concurrent first opens agree -----------------------------------------------
 cp v1-ref.db many.db
 pids=""

@@ -213,9 +213,49 @@ static int schema_migrate(struct db *db, int v, char *err, size_t len)
 	return migrate_apply(db, v, err, len);
 }
 
+/* samples.secs joined migration 0005 after 0005 had shipped without it: a
+ * database made by a build between the two says version 5 (or 6, migrated
+ * since) and has no samples.secs, and every command fails on it. Added here
+ * as 0005 adds it, whatever version the file says. */
+static const char secs_repair_sql[] =
+	"ALTER TABLE samples ADD COLUMN secs REAL NOT NULL DEFAULT 1;"
+	"DROP VIEW IF EXISTS sample_total;"
+	"CREATE VIEW sample_total AS "
+	"SELECT step_id, t, ramp, read_ops + write_ops AS ops, read_bytes + write_bytes AS bytes, "
+	"CASE WHEN read_ops + write_ops > 0 THEN "
+	"(COALESCE(read_lat_mean_us, 0) * read_ops + COALESCE(write_lat_mean_us, 0) * write_ops) "
+	"/ (read_ops + write_ops) END AS lat_mean_us, "
+	"secs, (read_ops + write_ops) / secs AS iops, (read_bytes + write_bytes) / 1e6 / secs AS mbps "
+	"FROM samples;";
+
+bool db_schema_repair_due(struct db *db)
+{
+	return query_int(db, "SELECT count(*) FROM pragma_table_info('samples') "
+			 "WHERE name = 'secs'") == 0;
+}
+
+static int schema_repair(struct db *db, char *err, size_t len)
+{
+	char *msg = NULL;
+
+	if (!db_schema_repair_due(db))
+		return 0;
+	if (sqlite3_db_readonly(db->h, "main") == 1)
+		return 0;	/* read as it is: the report's own connection */
+	log_warn("database '%s' has no samples.secs (made by a development build of "
+		 "schema version 5): adding it, 1 s for every stored second", db->path);
+	if (sqlite3_exec(db->h, secs_repair_sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, len, "cannot add samples.secs to database '%s': %s", db->path,
+			 msg ? msg : sqlite3_errmsg(db->h));
+		sqlite3_free(msg);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int schema_locked(struct db *db, char *err, size_t len)
 {
-	int v = db_user_version(db);
+	int v = db_user_version(db), rc;
 
 	if (v < 0) {
 		snprintf(err, len, "database '%s': %s", db->path, sqlite3_errmsg(db->h));
@@ -226,9 +266,10 @@ static int schema_locked(struct db *db, char *err, size_t len)
 			 "up to %d: upgrade hbatest", db->path, v, DB_SCHEMA_VERSION);
 		return -EINVAL;
 	}
-	if (v == DB_SCHEMA_VERSION)
-		return 0;
-	return v ? schema_migrate(db, v, err, len) : schema_create(db, err, len);
+	if (!v)
+		return schema_create(db, err, len);
+	rc = v < DB_SCHEMA_VERSION ? schema_migrate(db, v, err, len) : 0;
+	return rc ? rc : schema_repair(db, err, len);
 }
 
 int db_schema_setup(struct db *db, char *err, size_t len)

@@ -14,6 +14,9 @@ struct db_migration {
 const struct db_migration *db_migration(int version);
 /* Create the schema in a new file, or migrate an older one (after a copy to
  * NAME.bak-vN when it holds runs), under a write lock; err names the file. */
+/* A file at the current version that lacks what a development build left out
+ * (samples.secs): db_schema_setup adds it. */
+bool db_schema_repair_due(struct db *db);
 int db_schema_setup(struct db *db, char *err, size_t len);
 /* rc, with err saying that db, at version v, must be migrated but cannot
  * be (why) and is unchanged, and the fix. */

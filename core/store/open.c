@@ -362,7 +362,8 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 		goto fail;
 	/* an older file is migrated before anything changes it, even its
 	 * journal mode, so its backup is the file as it was */
-	if (v > 0 && v < DB_SCHEMA_VERSION && db_schema_setup(db, err, len) < 0)
+	if (v > 0 && (v < DB_SCHEMA_VERSION || db_schema_repair_due(db)) &&
+	    db_schema_setup(db, err, len) < 0)
 		goto fail;
 	if (db_use_wal(db) != SQLITE_OK ||
 	    sqlite3_exec(db->h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON", NULL,
