@@ -1,11 +1,11 @@
 # hbatest: one non-recursive Makefile.
 #   make            ./hbatest and plugins/*.so
 #   make check      every TAP test, run by prove, JOBS=2 files at a time
-#   make lint       the layout rules (scripts/dev/lint.sh)
-#   make bench      hbatest side by side with fio (scripts/dev/bench.sh), and the
-#                   sim engine's speed (scripts/dev/bench-sim.sh)
+#   make lint       the layout rules (tests/dev/lint.sh)
+#   make bench      hbatest side by side with fio (tests/dev/bench.sh), and the
+#                   sim engine's speed (tests/dev/bench-sim.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
-#   make mutate     plant each mutant of scripts/dev/mutate.sh, expect its tests to fail
+#   make mutate     plant each mutant of tests/dev/mutate.sh, expect its tests to fail
 #   make fuzz       libFuzzer on the readers of untrusted files (tests/fuzz/), with
 #                   clang, ASan and UBSan, FUZZ_SECONDS each (FUZZ="fio ..." for some)
 #   make install PREFIX=/usr/local
@@ -177,22 +177,20 @@ check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 	fi; exit $$rc
 
 lint:
-	@sh scripts/dev/lint.sh
+	@sh tests/dev/lint.sh
 
 bench: all
-	bash scripts/dev/bench.sh
-	bash scripts/dev/bench-sim.sh
+	bash tests/dev/bench.sh
+	bash tests/dev/bench-sim.sh
 
-# scripts/: the Lua modules plans require; scripts/dev/ (bench, lint,
-# dependency installer) stays out.
 bench-report: all
 	bash tests/bench-report.sh
 
 # Not part of check or CI: builds a copy of the tree once per mutant.
-# MUTANTS="3 5" runs only those (numbers from scripts/dev/mutate.sh --list).
+# MUTANTS="3 5" runs only those (numbers from tests/dev/mutate.sh --list).
 .PHONY: mutate
 mutate:
-	@bash scripts/dev/mutate.sh $(MUTANTS)
+	@bash tests/dev/mutate.sh $(MUTANTS)
 
 # make fuzz: the targets of tests/fuzz/targets, each built with clang
 # (libFuzzer, ASan, UBSan) from the core compiled apart into build/fuzz/ (no
@@ -200,7 +198,7 @@ mutate:
 # after the other for FUZZ_SECONDS (tests/fuzz/run.sh: new corpus entries in
 # build/fuzz/corpus/NAME/, crashes in build/fuzz/crash/NAME/). make check
 # runs a short smoke of each (tests/fuzz_smoke.t). Needs clang and
-# libclang-rt-dev (scripts/dev/install-deps.sh installs them).
+# libclang-rt-dev (tests/dev/install-deps.sh installs them).
 FUZZ_CC      ?= clang
 FUZZ_CFLAGS  ?= -O1 -g
 FUZZ_SECONDS ?= 180

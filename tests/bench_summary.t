@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The verdicts of make bench (scripts/dev/bench-summary.sh) on rows of known
+# The verdicts of make bench (tests/dev/bench-summary.sh) on rows of known
 # figures: which fio variant is the better, the ratios paired round by round,
 # the targets missed and in how many rounds, the queue, the closing line. No timing: the
 # figures are made up, every expected value is worked out by hand.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/scripts/dev/bench-summary.sh"
+. "$ROOT/tests/dev/bench-summary.sh"
 
 # rows TOOL IOPS P50 P99 [TOOL IOPS P50 P99 ...]: one run each, 1 CPU second
 # per 100,000 I/Os for fio and 0.5 for hbatest, the mean latency the p50

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }
 EOF
 command -v "$CC" >/dev/null ||
-	no_fuzzer "no $CC: the fuzz targets need clang and its libFuzzer (scripts/dev/install-deps.sh installs them)"
+	no_fuzzer "no $CC: the fuzz targets need clang and its libFuzzer (tests/dev/install-deps.sh installs them)"
 "$CC" -fsanitize=fuzzer,address,undefined -o "$TMP/probe" "$TMP/probe.c" >"$TMP/probe.log" 2>&1 &&
 	"$TMP/probe" -runs=1 >>"$TMP/probe.log" 2>&1 ||
 	no_fuzzer "$CC cannot build a libFuzzer target with ASan and UBSan (is libclang-rt-dev installed?): $(grep -m1 -iE 'error|cannot' "$TMP/probe.log")"

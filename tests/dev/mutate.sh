@@ -4,17 +4,17 @@
 # tests/mutants.txt (its header says the format; make lint checks that each
 # find string occurs exactly once in its file). Exits non-zero when a mutant
 # survives, does not build, or its string no longer matches.
-#   scripts/dev/mutate.sh [--list] [--no-baseline] [N...]   (N: mutant numbers)
+#   tests/dev/mutate.sh [--list] [--no-baseline] [N...]   (N: mutant numbers)
 set -u
 
-# MUT_*[i]: mutant i+1 of tests/mutants.txt, read by scripts/dev/mutants.pl
+# MUT_*[i]: mutant i+1 of tests/mutants.txt, read by tests/dev/mutants.pl
 MUT_FILE=() MUT_PAT=() MUT_REP=() MUT_TESTS=() MUT_WHAT=()
 load_mutants() {
 	local f p r t w
 	while IFS= read -r -d '' f && IFS= read -r -d '' p && IFS= read -r -d '' r &&
 	      IFS= read -r -d '' t && IFS= read -r -d '' w; do
 		MUT_FILE+=("$f") MUT_PAT+=("$p") MUT_REP+=("$r") MUT_TESTS+=("$t") MUT_WHAT+=("$w")
-	done < <(perl "$1/scripts/dev/mutants.pl" "$1/tests/mutants.txt" || echo "mutate.sh: tests/mutants.txt is not readable" >&2)
+	done < <(perl "$1/tests/dev/mutants.pl" "$1/tests/mutants.txt" || echo "mutate.sh: tests/mutants.txt is not readable" >&2)
 	[ ${#MUT_FILE[@]} -gt 0 ] || { echo "mutate.sh: no mutant in $1/tests/mutants.txt" >&2; exit 2; }
 }
 

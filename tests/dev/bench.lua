@@ -1,4 +1,4 @@
--- The hbatest side of scripts/dev/bench.sh: one worker, one step, every key
+-- The hbatest side of tests/dev/bench.sh: one worker, one step, every key
 -- from --set so each row of the table is the same plan.
 local engine = hb.set("engine", "io_uring")
 local rw = hb.set("rw", "randread")

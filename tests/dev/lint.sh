@@ -9,7 +9,7 @@
 #   was measured into the store's rows (store/write.h).
 #   A plugin includes only core/hbatest/*.h and its own NAME_*.h beside it.
 #   No loop of files calling each other (or headers including each other),
-#   and no call up a layer (scripts/dev/calls.pl: the graph from the source).
+#   and no call up a layer (tests/dev/calls.pl: the graph from the source).
 #   Every mutant of tests/mutants.txt finds its string exactly once.
 #   A C file past $WARN_LINES lines, and a function past $WARN_FUNC lines, is
 #   named as a warning (split at a seam, never at a line count), not a breach.
@@ -75,9 +75,9 @@ checks() {
 	done | breach "a plugin includes more than core/hbatest/*.h and its own NAME_*.h"
 	grep -nE '#include *<(lua|lauxlib|lualib|sqlite3)\.h>' plugins/*/*.c |
 		breach "a plugin includes a core library"
-	perl "$LINT_HOME/scripts/dev/calls.pl" $LAYERS
+	perl "$LINT_HOME/tests/dev/calls.pl" $LAYERS
 	[ ! -f tests/mutants.txt ] ||
-		MUTANTS_ROOT=. perl "$LINT_HOME/scripts/dev/mutants.pl" --check tests/mutants.txt
+		MUTANTS_ROOT=. perl "$LINT_HOME/tests/dev/mutants.pl" --check tests/mutants.txt
 }
 
 for f in $(find core plugins $(ls -d tests/unit 2>/dev/null) -name '*.c'); do
@@ -85,7 +85,7 @@ for f in $(find core plugins $(ls -d tests/unit 2>/dev/null) -name '*.c'); do
 	[ "$n" -le "$WARN_LINES" ] ||
 		echo "warning: $f:$n: over $WARN_LINES lines; does it hold two jobs?" >&2
 done
-find core plugins -name '*.c' -exec awk -v max="$WARN_FUNC" -f "$LINT_HOME/scripts/dev/fnlen.awk" {} + >&2
+find core plugins -name '*.c' -exec awk -v max="$WARN_FUNC" -f "$LINT_HOME/tests/dev/fnlen.awk" {} + >&2
 out=$(checks)
 if [ -n "$out" ]; then
 	echo "$out"

@@ -79,7 +79,11 @@ if ($dot eq 'folders') {	# import/fio and the like: their own box
 		my ($a, $b) = map { m{^core/(.*)/[^/]+$} ? $1 : $_ } split /\t/;
 		$n{"$a\t$b"}++ if $a ne $b;
 	}
-	print "digraph layers {\n\trankdir=BT; node [shape=box, fontsize=11];\n";
+	# callers above, what they call below; import's formats in its box
+	print "digraph layers {\n\trankdir=TB; node [shape=box, fontsize=11];\n";
+	my %fmt = map { m{^(import/[^\t]+)} ? ($1 => 1) : () } map { split /\t/ } keys %n;
+	print "\tsubgraph cluster_import { label=\"import\"; \"import\"; ",
+	      join(' ', map { "\"$_\";" } sort keys %fmt), " }\n";
 	for (sort keys %n) {
 		my ($a, $b) = split /\t/;
 		print "\t\"$a\" -> \"$b\" [label=\"$n{$_}\", fontsize=9];\n";

@@ -52,7 +52,7 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-. "$ROOT/scripts/dev/bench-summary.sh"
+. "$ROOT/tests/dev/bench-summary.sh"
 
 # hipri (polled completions) needs poll queues on the device under the file
 DEV=$(basename "$(df --output=source "$DIR" | tail -1)")
@@ -113,7 +113,7 @@ run_fio() {
 run_hb() {
 	local cpu db="$DIR/hb.db"
 	rm -f "$db" "$db"-wal "$db"-shm
-	cpu=$(cpu_of "$HB" run "$ROOT/scripts/dev/bench.lua" --db "$db" --target "$2" -q \
+	cpu=$(cpu_of "$HB" run "$ROOT/tests/dev/bench.lua" --db "$db" --target "$2" -q \
 		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS")
 	sqlite3 "$db" "SELECT placement FROM steps" > "$DIR/placement"
 	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,

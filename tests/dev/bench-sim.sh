@@ -4,7 +4,7 @@
 # examples/raid-suite.lua and one 4k random read step at OIO 256 on the
 # lsi3108-8sas preset (557,000 simulated IOPS), sampled (the default) and
 # with every request simulated (sample_ios = 0).
-#   bash scripts/dev/bench-sim.sh [SECONDS of the 4k step, default 600]
+#   bash tests/dev/bench-sim.sh [SECONDS of the 4k step, default 600]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 HB=./hbatest

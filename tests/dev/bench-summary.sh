@@ -1,4 +1,4 @@
-# The table's verdicts for scripts/dev/bench.sh, apart so that
+# The table's verdicts for tests/dev/bench.sh, apart so that
 # tests/bench_summary.t can check them on rows of known figures.
 # A row's runs, one per line: TOOL (d: fio defaults, t: fio tuned, h: hbatest)
 # TAB iops TAB p50_us TAB p99_us TAB cpu_s TAB ios TAB mean_us; the k-th run
