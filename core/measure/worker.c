@@ -413,8 +413,7 @@ static void finish_fill(struct worker *w, uint64_t now)
  * refill its slot into the batch; false (w->broke) at one the engine could
  * not have returned (not one of this worker's requests in flight, or more
  * bytes than asked), counting none from there on. The test costs the null
- * engine about 3 % of its 41M I/Os a second (12 paired rounds of 2 s, a
- * build without it: median 0.968x); a device's I/Os, 1 ns in microseconds. */
+ * engine a few percent of its rate and a device's I/O nothing that shows. */
 static bool complete(struct worker *w, int n, uint64_t now, bool stopping, unsigned *nb)
 {
 	for (int i = 0; i < n; i++) {

@@ -104,10 +104,10 @@ static size_t parse_fields(const char *s, size_t len, long long *v, int *nv)
 
 /* ms an IOPS or bandwidth entry may come after the job's end: fio writes an
  * entry it computed but had not written yet when it closes the log, a
- * moment after it timed the job (3.33: no rate entry past it seen; a
- * latency log's last one 71 ms on after a verify, 221 ms after a short
- * one, which is why latency entries are not held to it: a second with
- * latency alone is no sample). */
+ * moment after it timed the job. A latency log's last entry can come
+ * hundreds of ms later still (after a verify, after a short job), which is
+ * why latency entries are not held to it: a second with latency alone is no
+ * sample. */
 #define FIOLOG_END_SLACK_MS 500
 
 static const char *const dir_names[2] = { "read", "write" };
