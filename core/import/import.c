@@ -333,7 +333,7 @@ int imp_sample_insert(struct imp *im, int64_t step_id, const struct imp_sample *
 
 int imp_hist_insert(struct imp *im, int64_t step_id, const char *dir, const char *counts)
 {
-	return imp_stored(im, db_hist_insert(im->db, step_id, dir, counts));
+	return imp_stored(im, db_hist_insert(im->db, step_id, dir, counts, false));
 }
 
 int imp_probe_insert(struct imp *im, int64_t run_id, const char *target, const char *probe,

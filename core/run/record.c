@@ -132,8 +132,11 @@ int record_step_end(struct db *db, int64_t step_id, const char *status,
 	};
 	int rc;
 
-	if (t->tgt && t->ntargets && !(tr = calloc(t->ntargets, sizeof(*tr))))
+	if (t->tgt && t->ntargets && !(tr = calloc(t->ntargets, sizeof(*tr)))) {
+		snprintf(db->err, sizeof(db->err), "out of memory for %u targets' counters",
+			 t->ntargets);
 		return -ENOMEM;
+	}
 	for (unsigned i = 0; tr && i < t->ntargets; i++) {
 		const uint64_t *c = &t->tgt[i * TGT_COUNTERS];
 

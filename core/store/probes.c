@@ -46,7 +46,8 @@ int db_probes_insert(struct db *db, int64_t run_id, const struct db_probe_row *p
 	for (unsigned i = 0; i < n && !rc; i++) {
 		sqlite3_reset(st);
 		probe_bind(st, run_id, &p[i]);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0 : db_fail(db, rc);
 	}
 	sqlite3_finalize(st);
 	db_exec(db, rc ? "ROLLBACK" : "COMMIT");

@@ -299,10 +299,12 @@ int db_samples_insert(struct db *db, int64_t step_id, const struct db_sample_row
 	return rc;
 }
 
-int db_hist_insert(struct db *db, int64_t step_id, const char *dir, const char *counts)
+int db_hist_insert(struct db *db, int64_t step_id, const char *dir, const char *counts,
+		   bool replace)
 {
-	sqlite3_stmt *st = db_prep(db, "INSERT OR REPLACE INTO histograms (step_id, dir, layout, "
-				"counts) VALUES (?,?,?,?)");
+	sqlite3_stmt *st = db_prep(db, replace ?
+		"INSERT OR REPLACE INTO histograms (step_id, dir, layout, counts) VALUES (?,?,?,?)" :
+		"INSERT INTO histograms (step_id, dir, layout, counts) VALUES (?,?,?,?)");
 
 	if (!st)
 		return -EIO;
@@ -320,9 +322,12 @@ static int hist_store(struct db *db, int64_t step_id, const char *dir, const str
 
 	if (!h || !h->total)
 		return 0;
-	if (!(json = hist_to_json(h)))
-		return -EIO;
-	rc = db_hist_insert(db, step_id, dir, json);
+	if (!(json = hist_to_json(h))) {
+		snprintf(db->err, sizeof(db->err), "out of memory for step %lld's %s histogram",
+			 (long long)step_id, dir);
+		return -ENOMEM;
+	}
+	rc = db_hist_insert(db, step_id, dir, json, true);
 	free(json);
 	return rc;
 }

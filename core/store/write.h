@@ -126,8 +126,11 @@ int db_step_target_put(struct db *db, int64_t step_id, const struct db_step_targ
 		       bool add);
 /* Steps of a run that differ only in OIO within a group: axis 'oio'. */
 int db_mark_oio_sweeps(struct db *db, int64_t run_id);
-/* counts: JSON [[bucket, count], ...] in HIST_LAYOUT's buckets. */
-int db_hist_insert(struct db *db, int64_t step_id, const char *dir, const char *counts);
+/* counts: JSON [[bucket, count], ...] in HIST_LAYOUT's buckets; replace: a
+ * histogram the step has for dir is replaced (a resumed step's), else it is
+ * an error (an importer's second one). */
+int db_hist_insert(struct db *db, int64_t step_id, const char *dir, const char *counts,
+		   bool replace);
 /* One second, or (db_samples_insert) n in one transaction: all or none; 0,
  * -EBUSY (nothing stored: retry), or another -errno. */
 int db_sample_insert(struct db *db, int64_t step_id, const struct db_sample_row *s);
