@@ -44,7 +44,7 @@ static void mpt_put(struct mpt *m, const char *prefix, const char *key, const ch
 static void mpt_drive_facts(struct mpt *m, const char *prefix, const struct mpt_drive *d)
 {
 	static const struct { const char *key, *name; } f[] = {
-		{ "State", "state" }, { "Size (in MB)/(in sectors)", "size" },
+		{ "State", "state" }, { "Size (in MB)/(in sectors)", "size_mb" },
 		{ "Manufacturer", "vendor" }, { "Model Number", "model" },
 		{ "Firmware Revision", "firmware" }, { "Protocol", "interface" },
 		{ "Drive Type", "media" }, { "GUID", "guid" },
@@ -56,8 +56,11 @@ static void mpt_drive_facts(struct mpt *m, const char *prefix, const struct mpt_
 	while (hb_tool_line(&p, key, sizeof(key), val, sizeof(val)) && key[0] != '-' &&
 	       strncmp(key, "Device is a", 11))
 		for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			if (!strcmp(key, f[i].key))
+			if (!strcmp(key, f[i].key)) {
+				if (i == 1)	/* "488386/1000215215": MB, then sectors */
+					val[strcspn(val, "/")] = '\0';
 				mpt_put(m, prefix, f[i].name, val);
+			}
 }
 
 /* Pass one: every drive of the DISPLAY text, by its enclosure:slot. */
