@@ -163,10 +163,21 @@ static inline int hb_tool_run(const char *path, char *const argv[], unsigned tim
 			rc = hb_tool_read(fds[0], cap, &size, r);
 	}
 	close(fds[0]);
-	if (r->timed_out || rc < 0)
+	/* its output ended: it has until the same limit to exit (a tool that
+	 * closed its stdout and hangs is cut as one that keeps it open) */
+	while (!r->timed_out && rc >= 0 && waitpid(pid, &st, WNOHANG) == 0) {
+		struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+		if (hb_tool_now_ms() >= end)
+			r->timed_out = true;
+		else
+			nanosleep(&nap, NULL);
+	}
+	if (r->timed_out || rc < 0) {
 		kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
 	if (rc < 0) {
 		free(r->out);
 		r->out = NULL;
