@@ -1,4 +1,4 @@
--- hbatest database, schema version 6 (PRAGMA user_version).
+-- hbatest database, schema version 7 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -26,7 +26,10 @@ CREATE TABLE runs (
     source_file  TEXT,               -- imported runs: the file's name
     source_sha256 TEXT,              -- imported runs: the file's sha256
     steps_planned INTEGER,           -- steps the plan will run (dry pass); NULL: not known
-    cwd          TEXT                -- the folder it started in (relative targets); NULL: not known
+    cwd          TEXT,               -- the folder it started in (relative targets); NULL: not known
+    plan_name    TEXT,               -- hb.plan{ name } (since version 7)
+    notes        TEXT,               -- --note and hb.note texts, one per line, in order
+    build_commit TEXT                -- the git commit hbatest was built from; NULL: not known
 );
 
 CREATE TABLE targets (
@@ -170,7 +173,26 @@ CREATE TABLE events (
     message TEXT NOT NULL
 );
 
+-- Telemetry (since version 7): the facts a probe's sample() gives while the
+-- run goes on, every `telemetry` seconds of a step. t is on the samples'
+-- clock: seconds since the step began (step_id NULL: between steps, seconds
+-- since the run began); at is the wall time. source is the probe, key its
+-- fact as in probes ('c0.temperature_c', 'c0.v0.write_policy_effective'),
+-- target the run's target the fact is behind (NULL: a controller, volume or
+-- drive behind none of them).
+CREATE TABLE telemetry (
+    run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step_id INTEGER REFERENCES steps(id) ON DELETE CASCADE,
+    t       REAL NOT NULL,
+    at      TEXT NOT NULL,
+    source  TEXT NOT NULL,
+    key     TEXT NOT NULL,
+    value   TEXT,
+    target  TEXT
+);
+
 CREATE INDEX steps_run ON steps(run_id);
+CREATE INDEX telemetry_run ON telemetry(run_id, step_id, t);
 CREATE INDEX steady_run ON steady_state(run_id);
 CREATE INDEX probes_run ON probes(run_id);
 CREATE INDEX events_run ON events(run_id);
@@ -254,4 +276,4 @@ SELECT run_id, target, min(ord) AS ord,
          AS ceiling_bytes_per_s
 FROM run_testbed WHERE probe = 'pcie' GROUP BY run_id, target;
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

@@ -5,11 +5,13 @@
 # transaction to the tables, columns and views of a new database, its rows
 # intact. A copy that cannot be made (read-only, full disk) leaves the
 # database untouched; a newer database is refused naming both versions.
-# Every older version (2 to 5, tests/fixtures/report/schema-N.sql) migrates
+# Every older version (2 to 6, tests/fixtures/report/schema-N.sql) migrates
 # to the same tables, columns and views, its rows intact.
 . "$(dirname "$0")/lib.sh"
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
+# V: this hbatest's schema version (db/schema.sql's last line)
+V=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$ROOT/db/schema.sql")
 cd "$TMP" || exit 1
 cat > plan.lua <<'LUA'
 hb.plan{ name = "old", defaults = { engine = "null", duration = 1 } }
@@ -59,10 +61,10 @@ for cmd in list show run; do
 	run) "$HB" run plan.lua --db run.db --label "new run" > out 2> err ;;
 	esac
 	is "$?" 0 "$cmd opens the schema-1 database"
-	like "$(cat err)" "database '$cmd.db' has schema version 1: copied it to '$cmd.db.bak-v1' before migrating it to version 6" \
+	like "$(cat err)" "database '$cmd.db' has schema version 1: copied it to '$cmd.db.bak-v1' before migrating it to version $V" \
 		"$cmd says it copied it to $cmd.db.bak-v1"
 	is "$(sha256sum < "$cmd.db.bak-v1")" "$sum" "$cmd: the copy is byte-identical to the original"
-	is "$(q "$cmd.db" 'PRAGMA user_version')" 6 "$cmd: the database is at version 6"
+	is "$(q "$cmd.db" 'PRAGMA user_version')" 7 "$cmd: the database is at version 7"
 	is "$(shape "$cmd.db")" "$(shape fresh.db)" "$cmd: every table, column, index and view of a new database"
 	[ $cmd = run ] || is "$(rows "$cmd.db" | grep -c .)" "$(echo "$old_rows" | grep -c .)" "$cmd: as many rows"
 	[ "$(rows "$cmd.db" | grep -Fvxf - <(echo "$old_rows") | wc -l)" -eq 0 ]
@@ -81,7 +83,7 @@ like "$(head -c 15 list.db.bak-v1)" "SQLite format 3" "the copy is a database"
 # --- report reads a migrated database -------------------------------------------
 cp v1-ref.db report.db
 "$HB" report 1 --db report.db --out rep --no-charts >/dev/null 2>err; ok $? "report opens a schema-1 database"
-[ -s report.db.bak-v1 ] && [ "$(q report.db 'PRAGMA user_version')" = 6 ]; ok $? "after the copy and the migration"
+[ -s report.db.bak-v1 ] && [ "$(q report.db 'PRAGMA user_version')" = "$V" ]; ok $? "after the copy and the migration"
 
 # --- WAL mode, as hbatest's databases are --------------------------------------
 cp v1-ref.db wal.db
@@ -111,7 +113,7 @@ is "$(q walx.db.bak-v1 "SELECT count(*) FROM events WHERE message = 'only in the
 # --- no copy of a database without runs; never over an older copy --------------
 sqlite3 empty.db < "$ROOT/tests/fixtures/report/schema-1.sql"
 "$HB" list --db empty.db >/dev/null 2>err
-is "$(q empty.db 'PRAGMA user_version') $(ls | grep -c '^empty.db.bak')" "6 0" "a schema-1 database without runs: migrated, no copy"
+is "$(q empty.db 'PRAGMA user_version') $(ls | grep -c '^empty.db.bak')" "$V 0" "a schema-1 database without runs: migrated, no copy"
 cp v1-ref.db again.db; echo "an older copy" > again.db.bak-v1
 sum=$(sha256sum < again.db)
 "$HB" list --db again.db >/dev/null 2>err
@@ -129,19 +131,19 @@ is "$(q clash.db 'PRAGMA user_version') $(q clash.db "SELECT count(*) FROM pragm
 	"1 0 0" "nothing of the first two migrations stays: version 1, no on_error, no report views"
 is "$(sha256sum < clash.db)" "$sum" "the database is byte-identical"
 
-# --- from every older version: 2 to 5 as well as 1 ------------------------------
+# --- from every older version: 2 to 6 as well as 1 ------------------------------
 # tests/fixtures/report/schema-N.sql: db/schema.sql as it last was at version N
 # (git show, the commit before version N+1), filled with fresh.db's rows in
 # the columns version N has; list migrates it, report reads it.
-for v in 2 3 4 5; do
+for v in 2 3 4 5 6; do
 	make_old "v$v.db" $v
 	is "$(q "v$v.db" 'PRAGMA user_version') $(q "v$v.db" 'SELECT count(*) FROM steps')" "$v 2" "a schema-$v database holding the run"
 	old=$(rows "v$v.db" "v$v.db")
 	cp "v$v.db" "m$v.db"; sum=$(sha256sum < "m$v.db")
 	"$HB" list --db "m$v.db" >/dev/null 2>err; rc=$?
-	like "$rc $(cat err)" "^0 .*database 'm$v.db' has schema version $v: copied it to 'm$v.db.bak-v$v' before migrating it to version 6" \
+	like "$rc $(cat err)" "^0 .*database 'm$v.db' has schema version $v: copied it to 'm$v.db.bak-v$v' before migrating it to version $V" \
 		"version $v: list migrates it, after a copy"
-	is "$(sha256sum < "m$v.db.bak-v$v") $(q "m$v.db" 'PRAGMA user_version')" "$sum 6" "version $v: the copy byte-identical, the database at version 6"
+	is "$(sha256sum < "m$v.db.bak-v$v") $(q "m$v.db" 'PRAGMA user_version')" "$sum $V" "version $v: the copy byte-identical, the database at version $V"
 	is "$(shape "m$v.db")" "$(shape fresh.db)" "version $v: every table, column, index and view of a new database"
 	new=$(rows "m$v.db" "v$v.db")
 	is "$new" "$old" "version $v: every old row there, unchanged, no other"
@@ -182,7 +184,7 @@ done
 fails=0
 for p in $pids; do wait "$p" || fails=$((fails + 1)); done
 is "$fails $(ls | grep -c '^many.db.bak')" "0 1" "two lists and two runs at once on a schema-1 database: all succeed, one copy"
-is "$(q many.db 'PRAGMA user_version') $(q many.db 'SELECT count(*) FROM runs')" "6 3" "migrated once, the two runs stored"
+is "$(q many.db 'PRAGMA user_version') $(q many.db 'SELECT count(*) FROM runs')" "$V 3" "migrated once, the two runs stored"
 is "$(cat many?.err | grep -c 'copied it to')" 1 "one of them made the copy"
 
 # --- the switch to WAL waits for another writer ----------------------------------
@@ -199,11 +201,11 @@ is "$rc $(q held.db 'PRAGMA journal_mode') $(q held.db 'SELECT count(*) FROM run
 	"0 wal 2 1" "a run on a rollback-mode file whose write lock another process holds waits, then switches it to WAL: both writes kept"
 
 # --- newer than this binary: refused, both versions named -----------------------
-cp fresh.db newer.db; q newer.db "PRAGMA user_version = 7"
+cp fresh.db newer.db; q newer.db "PRAGMA user_version = $((V + 1))"
 sum=$(sha256sum < newer.db)
 for cmd in list run; do
 	if [ $cmd = list ]; then out=$("$HB" list --db newer.db 2>&1); else out=$("$HB" run plan.lua --db newer.db -q 2>&1); fi
-	like "$? $out" "^1 .*database 'newer.db' has schema version 7; this hbatest knows up to 6: upgrade hbatest" \
+	like "$? $out" "^1 .*database 'newer.db' has schema version $((V + 1)); this hbatest knows up to $V: upgrade hbatest" \
 		"$cmd refuses a newer database, naming both versions"
 done
 is "$(sha256sum < newer.db) $(ls | grep -c '^newer.db.bak')" "$sum 0" "and leaves it as it was"
@@ -216,7 +218,7 @@ if is_root; then
 	mount -o remount,ro "$TMP/ro"; ok $? "a read-only file system holding a schema-1 database"
 	for cmd in list run; do
 		if [ $cmd = list ]; then out=$("$HB" list --db ro/old.db 2>&1); else out=$("$HB" run plan.lua --db ro/old.db -q 2>&1); fi
-		like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder and give --db COPY" \
+		like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses $V: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder and give --db COPY" \
 			"$cmd: exit 1, both versions and the fix named"
 	done
 	is "$(sha256sum < ro/old.db) $(ls ro)" "$sum old.db" "the database untouched, no file beside it"
@@ -225,16 +227,16 @@ if is_root; then
 	cp v1-ref.db full/old.db; sum=$(sha256sum < full/old.db)
 	dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
 	out=$("$HB" list --db full/old.db 2>&1); rc=$?
-	like "$rc $out" "^1 .*database 'full/old.db' has schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'full/old.db.bak-v1', but the copy failed: No space left on device; it is unchanged: free some space" \
+	like "$rc $out" "^1 .*database 'full/old.db' has schema version 1 and this hbatest uses $V: it must be migrated, after a copy to 'full/old.db.bak-v1', but the copy failed: No space left on device; it is unchanged: free some space" \
 		"a full disk: exit 1, the copy's failure and the fix named"
 	is "$(sha256sum < full/old.db) $(ls full | tr '\n' ' ')" "$sum filler old.db " "the database untouched, no partial copy left"
 	rm full/filler
 	"$HB" list --db full/old.db >/dev/null 2>&1; ok $? "with space again, it opens"
-	is "$(sha256sum < full/old.db.bak-v1) $(q full/old.db 'PRAGMA user_version')" "$sum 6" "copied, then migrated"
+	is "$(sha256sum < full/old.db.bak-v1) $(q full/old.db 'PRAGMA user_version')" "$sum $V" "copied, then migrated"
 else
 	mkdir ro; cp v1-ref.db ro/old.db; sum=$(sha256sum < ro/old.db); chmod 555 ro
 	out=$("$HB" list --db ro/old.db 2>&1); rc=$?
-	like "$rc $out" "^1 .*schema version 1 and this hbatest uses 6: it must be migrated, after a copy to 'ro/old.db.bak-v1', but the copy failed: Permission denied" \
+	like "$rc $out" "^1 .*schema version 1 and this hbatest uses $V: it must be migrated, after a copy to 'ro/old.db.bak-v1', but the copy failed: Permission denied" \
 		"a read-only folder: exit 1, both versions and the fix named"
 	is "$(sha256sum < ro/old.db) $(ls ro)" "$sum old.db" "the database untouched, no file beside it"
 	chmod 755 ro

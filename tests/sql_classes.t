@@ -31,7 +31,7 @@ a view of the schema (step_summary)|SELECT count(*) AS n FROM step_summary|n\n9
 a view of the schema (run_state)|SELECT label, state FROM run_state|label\tstate\nclasses\tdone
 PRAGMA table_info|PRAGMA table_info(events)|cid\tname\ttype\tnotnull\tdflt_value\tpk\n0\tid\tINTEGER\t0\t\t1\n1\trun_id\tINTEGER\t1\t\t0\n2\tat\tTEXT\t1\t\t0\n3\tlevel\tTEXT\t1\t\t0\n4\tmessage\tTEXT\t1\t\t0
 pragma_table_info as a function|SELECT name FROM pragma_table_info('steps') WHERE cid BETWEEN 5 AND 6|name\ngroup_name\ntags_json
-PRAGMA user_version|PRAGMA user_version|user_version\n6
+PRAGMA user_version|PRAGMA user_version|user_version\n7
 PRAGMA foreign_keys (read)|PRAGMA foreign_keys|foreign_keys\n0
 PRAGMA index_list|SELECT count(*) > 0 AS some FROM pragma_index_list('samples')|some\n1
 EXPLAIN QUERY PLAN|EXPLAIN QUERY PLAN SELECT * FROM runs|id\tparent\tnotused\tdetail\n2\t0\t0\tSCAN runs

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define HB_ABI_MAJOR 1
-#define HB_ABI_MINOR 2
+#define HB_ABI_MINOR 3
 
 #define HB_PLUGIN_SYMBOL "hbatest_plugin"
 
@@ -144,6 +144,17 @@ struct hb_probe_ops {
 		       const struct hb_kv *opts, unsigned nopts,
 		       hb_emit_fn emit, void *emit_ctx);
 	unsigned flags;
+	/* Since ABI 1.3, optional (NULL, or absent from an older plugin's smaller
+	 * struct_size): the facts that change while a run goes on, for telemetry
+	 * every few seconds: temperatures, the write policy in effect, cache
+	 * protection state, link speed and width, volume state and background
+	 * operations. Arguments and return as collect(), keys named as collect()
+	 * names them ("c0.temperature_c", "c0.v0.write_policy_effective"), so a
+	 * sample reads beside the run's start. The core calls it on a thread of
+	 * its own, never on a worker, and never twice at once for one probe. */
+	int (*sample)(const char *sysfs_root, const char *target,
+		      const struct hb_kv *opts, unsigned nopts,
+		      hb_emit_fn emit, void *emit_ctx);
 };
 
 #define HB_PROBE_PER_TARGET (1u << 0)	/* collect() wants a target */

@@ -22,6 +22,7 @@ hb_migrations:
 	migration "0004-run-source-step-placement.sql"
 	migration "0005-runs-steps-planned.sql"
 	migration "0006-runs-cwd.sql"
+	migration "0007-run-notes-telemetry.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations
