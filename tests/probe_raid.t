@@ -51,6 +51,29 @@ ok $? "megaraid: a run on the fixture"
 is "$(run_fact host megaraid c0.model)|$(run_fact host megaraid c0.v0.write_policy_effective)|$(run_fact /dev/sda megaraid c0.v0.strip_kb)" \
 	"AVAGO MegaRAID SAS 9361-8i|WriteBack|256" "megaraid: the run stores the facts, host-level and for its target"
 
+# storcli's cache code, every read-ahead, write and I/O policy it combines (a
+# copy of the recorded answers with the volume's code replaced): a table
+mkdir -p "$TMP/codes"; cp "$TOOLS/storcli64/"* "$TMP/codes/"
+while read -r code want; do
+	sed "s/\"Cache\" : \"RWBD\"/\"Cache\" : \"$code\"/" "$TOOLS/storcli64/vall.json" > "$TMP/codes/vall.json"
+	out=$(PATH="$TMP/codes:/usr/bin:/bin" HBATEST_SYSFS_ROOT="$TMP/none" "$HB" probe 2>&1 </dev/null)
+	is "$(fact megaraid c0.v0.cache) $(fact megaraid c0.v0.read_policy)|$(fact megaraid c0.v0.write_policy_effective)|$(fact megaraid c0.v0.io_policy)" \
+		"$code $want" "megaraid: cache code $code"
+done <<'EOF'
+RWBD ReadAhead|WriteBack|Direct
+RWBC ReadAhead|WriteBack|Cached
+RWTD ReadAhead|WriteThrough|Direct
+RAWBD ReadAhead|AlwaysWriteBack|Direct
+RAWBC ReadAhead|AlwaysWriteBack|Cached
+NRWBD NoReadAhead|WriteBack|Direct
+NRWTD NoReadAhead|WriteThrough|Direct
+NRWTC NoReadAhead|WriteThrough|Cached
+NRAWBD NoReadAhead|AlwaysWriteBack|Direct
+NRAWBC NoReadAhead|AlwaysWriteBack|Cached
+RWBX ||
+XWBD ||
+EOF
+
 # --- Dell PERC H730P: RAID1 write-through, BBU ------------------------------------
 out=$(PATH=$(onpath perc perccli64/perccli64) "$HB" probe 2>&1)
 is "$(fact megaraid tool)|$(fact megaraid c0.model)|$(fact megaraid c0.firmware)|$(fact megaraid c0.temperature_c)" \
@@ -73,6 +96,21 @@ out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_TOOL_TIMEOUT=1 "$HB" probe 2>&1); ok
 is "$(fact megaraid status)" "unavailable: storcli64 did not finish in 1 s (killed)" \
 	"a tool hung after closing its output: cut at the time limit, a fact"
 is "$(pgrep -f 'sleep 30.25')" "" "a tool hung after closing its output: killed, not left running"
+# a tool whose child hangs (a shell script waiting for its own command): the
+# limit kills its process group, the child with it
+printf '#!/bin/sh\nsleep 30.375\nexit 0\n' > "$TMP/odd/storcli64"
+out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_TOOL_TIMEOUT=1 "$HB" probe 2>&1)
+is "$(fact megaraid status)" "unavailable: storcli64 did not finish in 1 s (killed)" \
+	"a tool whose child hangs: cut at the time limit, a fact"
+for _ in $(seq 50); do pgrep -f 'sleep 30.375' >/dev/null || break; sleep 0.1; done
+left=$(pgrep -f 'sleep 30.375')
+is "$left" "" "a tool whose child hangs: the child is killed too (the tool's process group)"
+[ -z "$left" ] || kill $left
+# a tool's own messages on stderr: discarded, never on hbatest's output
+printf '#!/bin/sh\necho "storcli64: a word on stderr" >&2\nexec "%s" "$@"\n' "$TOOLS/storcli64/storcli64" > "$TMP/odd/storcli64"
+out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_SYSFS_ROOT="$TMP/none" "$HB" probe 2>&1)
+is "$(fact megaraid c0.model)|$(grep -c 'a word on stderr' <<< "$out")" "AVAGO MegaRAID SAS 9361-8i|0" \
+	"a tool's stderr: its facts read, its messages not shown"
 printf '#!/bin/sh\necho "{ this is not json"\n' > "$TMP/odd/storcli64"
 out=$(PATH="$TMP/odd:/usr/bin:/bin" "$HB" probe 2>&1); ok $? "garbage output: probe exits 0"
 is "$(fact megaraid status)" "unavailable: storcli64 /call show all J: not the JSON expected" "garbage output: a fact"
@@ -128,6 +166,18 @@ is "$(grep -c '^ *c1\.v0\.d[0-7]\.model  *HUSMM8040ASS200$' <<< "$out")|$(fact a
 	"8|34|SAS 12.0 Gb/s" "adaptec: 8 member drives by serial, models trimmed, temperature, speed"
 is "$(sort -u "$HBATEST_TOOL_LOG")" "arcconf GETCONFIG 1 AL
 arcconf GETVERSION" "adaptec: only GETVERSION and GETCONFIG N AL were run"
+# per target: the logical device whose Unique Identifier (8 hex digits) ends
+# the disk's NAA id (the megaraid fixture's sda given such an id)
+cp -a "$SYS/megaraid-pcie3-x8" "$TMP/arcsys"
+echo "naa.6001b4d0a1b2c3d46a7c55f3" > "$TMP/arcsys/sys/class/block/sda/device/wwid"
+out=$(PATH=$(onpath arc arcconf/arcconf) HBATEST_SYSFS_ROOT="$TMP/arcsys" "$HB" probe /dev/sda 2>&1)
+out=$(awk '/^\/dev\/sda$/ { on = 1 } on' <<< "$out")
+is "$(fact adaptec c1.model)|$(fact adaptec c1.v0.name)|$(fact adaptec c1.v0.raid_level)|$(fact adaptec c1.v0.strip_kb)|$(fact adaptec c1.v0.write_policy_effective)" \
+	"Adaptec ASR8885|bench5|RAID5|256|On" "adaptec: probe /dev/sda names the controller and the logical device that is sda"
+is "$(grep -c '^ *c1\.v0\.d[0-7]\.model  *HUSMM8040ASS200$' <<< "$out")" 8 "and its 8 drives"
+out=$(PATH=$(onpath arc arcconf/arcconf) HBATEST_SYSFS_ROOT="$SYS/megaraid-pcie3-x8" "$HB" probe /dev/sda 2>&1)
+is "$(awk '/^\/dev\/sda$/ { on = 1 } on' <<< "$out" | grep -c 'c1\.')" 0 \
+	"adaptec: a disk whose NAA id does not end so: none of the card's facts"
 out=$(PATH="$TMP/empty" "$HB" probe 2>&1)
 is "$(fact adaptec status)" "skipped: no arcconf on PATH" "adaptec: a missing tool is one fact"
 

@@ -33,7 +33,7 @@ area_of() {
 	core/run/*|core/measure/step*|core/measure/worker*|core/cmd/run.c) echo runner ;;
 	plugins/engines/sim*) echo sim ;;
 	plugins/engines/*) echo engines ;;
-	plugins/probes/*|core/measure/probe*|core/cmd/probe.c) echo probes ;;
+	plugins/probes/*|core/hbatest/tool.h|core/hbatest/sysfs.h|core/measure/probe*|core/cmd/probe.c) echo probes ;;
 	core/store/*) echo store ;;
 	core/plan/*|scripts/*.lua) echo plan ;;
 	core/measure/*) echo measure ;;
