@@ -8,7 +8,7 @@
 #   make mutate     plant each mutant of tests/dev/mutate.sh, expect its tests to fail
 #   make fuzz       libFuzzer on the readers of untrusted files (tests/fuzz/), with
 #                   clang, ASan and UBSan, FUZZ_SECONDS each (FUZZ="fio ..." for some)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (DESTDIR honoured; tests/install.t lists what)
 #   V=1 shows full command lines; WERROR=1 turns warnings into errors (CI).
 #   SANITIZE=1 builds with ASan+UBSan and `make check` fails on any report.
 
@@ -17,6 +17,10 @@ PREFIX    ?= /usr/local
 BINDIR    := $(PREFIX)/bin
 PLUGINDIR := $(PREFIX)/lib/hbatest/plugins
 DATADIR   := $(PREFIX)/share/hbatest
+MANDIR    := $(PREFIX)/share/man
+DOCDIR    := $(PREFIX)/share/doc/hbatest
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  := $(PREFIX)/share/zsh/vendor-completions
 
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
@@ -246,10 +250,24 @@ install: all
 	cp -R reports/. $(DESTDIR)$(DATADIR)/reports/
 	install -d $(DESTDIR)$(DATADIR)/queries
 	install -m 644 db/queries/*.sql $(DESTDIR)$(DATADIR)/queries/
+	install -d $(DESTDIR)$(DATADIR)/plans $(DESTDIR)$(DATADIR)/examples
+	install -m 644 plans/*.lua $(DESTDIR)$(DATADIR)/plans/
+	install -m 644 examples/*.lua $(DESTDIR)$(DATADIR)/examples/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/*.7 $(DESTDIR)$(MANDIR)/man7/
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 scripts/completion/hbatest.bash $(DESTDIR)$(BASHCOMPDIR)/hbatest
+	install -m 644 scripts/completion/_hbatest $(DESTDIR)$(ZSHCOMPDIR)/_hbatest
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md docs/*.png docs/*.svg $(DESTDIR)$(DOCDIR)/docs/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/hbatest
-	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/hbatest $(DESTDIR)$(MANDIR)/man1/hbatest.1 \
+	      $(DESTDIR)$(MANDIR)/man7/hbatest-plan.7 $(DESTDIR)$(BASHCOMPDIR)/hbatest \
+	      $(DESTDIR)$(ZSHCOMPDIR)/_hbatest
+	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf $(B) hbatest $(PLUGINS) $(SKELETONS)

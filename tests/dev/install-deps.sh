@@ -13,7 +13,7 @@ apt-get install -y -qq --no-install-recommends \
 	liblua5.4-dev libsqlite3-dev sqlite3 liburing-dev libaio-dev libblkid-dev uuid-dev \
 	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio \
 	smartmontools nvme-cli \
-	python3 strace clang man-db >/dev/null
+	python3 strace clang man-db zsh >/dev/null
 # libFuzzer for the fuzz targets (make fuzz, tests/fuzz_smoke.t): Debian 12
 # ships it apart from clang; elsewhere it comes with clang's own packages
 if apt-cache show libclang-rt-dev >/dev/null 2>&1; then
