@@ -60,10 +60,10 @@ static const struct command {
 	  "1g of Lua memory and 120 s of Lua and queries unless --lua-memory/--lua-time\n"
 	  "raise them.\n" },
 	{ "sql", cmd_sql,
-	  "sql \"SELECT ...\" | QUERY-NAME [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
+	  "sql \"SELECT ...\" | QUERY-NAME | -f FILE [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
 	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
 	  "sql: reads only (a statement that would write is refused, exit 2); table on a\n"
-	  "terminal, tsv otherwise.\n" },
+	  "terminal, tsv otherwise. -f FILE (or --file) reads the statement from FILE.\n" },
 	{ "export", cmd_export,
 	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]",
 	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"

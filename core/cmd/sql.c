@@ -22,6 +22,7 @@
 
 struct sql_args {
 	const char *query;		/* SQL, or the name of a saved query */
+	const char *file;		/* -f FILE: the statement is this file's */
 	enum rows_format fmt;
 	bool fmt_given, list;
 	struct db_param params[SQL_MAX_PARAMS];
@@ -80,17 +81,39 @@ static bool sql_is_empty(const char *s)
 	return true;
 }
 
-enum sql_opt { OPT_LIST = CLI_OWN, OPT_FORMAT, OPT_PARAM };
+enum sql_opt { OPT_LIST = CLI_OWN, OPT_FORMAT, OPT_PARAM, OPT_FILE };
 
 static const struct option sql_opts[] = {
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "file", required_argument, NULL, OPT_FILE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "param", required_argument, NULL, OPT_PARAM },
 	CLI_COMMON_OPTIONS
 };
 
-static int parse_one(struct sql_args *a, const struct cli_getopt *g, int opt)
+/* -f FILE (getopt saw an unknown short option) or --file FILE: once */
+static int take_file(struct sql_args *a, struct cli_getopt *g, int opt)
 {
+	const char *f = opt == OPT_FILE ? g->arg : cli_getopt_peek(g);
+
+	if (!f || (opt != OPT_FILE && f[0] == '-')) {	/* "-f --db x": no FILE */
+		cli_usage_error("sql", "option '-f' needs a FILE (of SQL)");
+		return -1;
+	}
+	if (opt != OPT_FILE)
+		cli_getopt_skip(g);
+	if (a->file) {
+		cli_usage_error("sql", "-f/--file given twice ('%s', '%s')", a->file, f);
+		return -1;
+	}
+	a->file = f;
+	return 0;
+}
+
+static int parse_one(struct sql_args *a, struct cli_getopt *g, int opt)
+{
+	if (opt == OPT_FILE || (opt == '?' && !strcmp(g->opt, "-f")))
+		return take_file(a, g, opt);
 	if (opt == OPT_LIST) {
 		a->list = true;
 		return 0;
@@ -429,6 +452,35 @@ static int sql_list_saved(void)
 	return EXIT_DONE;
 }
 
+/* sql -f FILE: the file's statement (a regular file), with --param values
+ * as any; a statement on the command line as well is refused. */
+static int sql_from_file(struct sql_args *a)
+{
+	char err[PATH_MAX + 64];
+	char *text;
+	int rc;
+
+	if (a->query || a->list) {
+		cli_usage_error("sql", "-f %s and %s: give the statement one way", a->file,
+				a->list ? "--list" : "a statement");
+		return EXIT_USAGE;
+	}
+	text = db_query_read_file(a->file, err, sizeof(err));
+	if (!text) {
+		log_error("sql -f '%s': %s", a->file, err);
+		return EXIT_FAILED;
+	}
+	if (sql_is_empty(text)) {
+		log_error("sql -f '%s': empty SQL statement (only blanks, ';' or comments)",
+			  a->file);
+		free(text);
+		return EXIT_USAGE;
+	}
+	rc = run_query(a, text);
+	free(text);
+	return rc;
+}
+
 int cmd_sql(int argc, char **argv)
 {
 	struct sql_args a;
@@ -439,6 +491,8 @@ int cmd_sql(int argc, char **argv)
 
 	if (parse_args(&a, argc, argv) < 0)
 		return EXIT_USAGE;
+	if (a.file)
+		return sql_from_file(&a);
 	if (a.list || !a.query)
 		return sql_list_saved();
 	if (sql_is_empty(a.query)) {

@@ -45,7 +45,7 @@ _hbatest()
 	local IFS=$'\n'
 
 	case $prev in
-	--db | --out | --template)
+	--db | --out | --template | -f | --file)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--plugin-path)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
