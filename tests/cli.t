@@ -42,7 +42,7 @@ like "$out" "no database '$TMP/none.db'" "and names the file"
 [ ! -e "$TMP/none.db" ]; ok $? "list does not create a database"
 out=$("$HB" plugins); ok $? "plugins exits 0"
 for e in null psync libaio io_uring; do
-	like "$out" "^$e +engine +1\.2 +$ROOT/plugins/$e\.so" "plugins lists the $e engine with ABI and file"
+	like "$out" "^$e +engine +1\.3 +$ROOT/plugins/$e\.so" "plugins lists the $e engine with ABI and file"
 done
 out=$("$HB" plugins -v)
 like "$out" 'sqpoll=bool' "plugins -v lists engine options"
@@ -65,7 +65,7 @@ like "$out" "warning: plugins '$TMP/dup/a.so' and '$TMP/dup/b.so' are both named
 out=$("$HB" plugins --plugin-path "$TMP/dup2:$TMP/dup2:$TMP/dup" 2>&1)
 is "$(printf '%s\n' "$out" | grep -c 'both named')" 0 \
 	"one folder twice on the path, or a folder after another: no warning"
-like "$out" "^good +engine +1\.2 +$TMP/dup2/c\.so" "and the first folder's plugin is used"
+like "$out" "^good +engine +1\.3 +$TMP/dup2/c\.so" "and the first folder's plugin is used"
 # show prints step names whole: cut at 30, "... QD16" would read as "... QD1"
 printf 'hb.run{ name = "4k random 70/30 read/write QD16", engine = "null", targets = "v", duration = 1 }\nhb.run{ name = "4k random 70/30 read/write QD1", engine = "null", targets = "v", duration = 1 }\n' > "$TMP/names.lua"
 "$HB" run "$TMP/names.lua" --db "$TMP/names.db" -q 2>/dev/null

@@ -10,8 +10,8 @@ SK="$ROOT/build/skeleton"
 ok $? "make built both skeletons ($SK)"
 
 out=$("$HB" plugins --plugin-path "$SK" 2>&1)
-like "$out" "^skeleton +engine +1\.2 +$SK/skeleton\.so +pread/pwrite" "plugins lists the engine skeleton"
-like "$out" "^skeleton_probe +probe +1\.2 +$SK/skeleton_probe\.so" "and the probe skeleton"
+like "$out" "^skeleton +engine +1\.3 +$SK/skeleton\.so +pread/pwrite" "plugins lists the engine skeleton"
+like "$out" "^skeleton_probe +probe +1\.3 +$SK/skeleton_probe\.so" "and the probe skeleton"
 like "$("$HB" plugins -v --plugin-path "$SK")" "^ +sleep_us=int \(microseconds to wait before each request, default 0\)" \
 	"plugins -v shows the engine's option"
 ! "$HB" plugins | grep -q skeleton; ok $? "neither is on the default plugin path"
