@@ -49,7 +49,10 @@ static const struct command {
 	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE },
 	{ "show", cmd_show, "show RUN [--db FILE] [--check]", CHECK_NOTE },
 	{ "plugins", cmd_plugins, "plugins [-v]", NULL },
-	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)", NULL },
+	{ "probe", cmd_probe, "probe [--sample] [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)",
+	  "probe: the facts a run records of the host and each target; --sample: only\n"
+	  "what a telemetry sample reads now (temperatures, write policy in effect, cache\n"
+	  "protection, volume and drive states, PCIe link), from each probe's sample op.\n" },
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"

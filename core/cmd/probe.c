@@ -1,4 +1,5 @@
-/* `hbatest probe [TARGET...]`: what the probes see of the test bed. */
+/* `hbatest probe [--sample] [TARGET...]`: what the probes see of the test
+ * bed, or (--sample) what a telemetry sample of it reads now. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,15 @@
 #include "measure/loader.h"
 #include "measure/probe.h"
 
+enum probe_opt { OPT_SAMPLE = CLI_OWN };
+
 /* The targets, into targets; their number, or -1 after a usage error. */
-static int probe_parse(int argc, char **argv, char **targets)
+static int probe_parse(int argc, char **argv, char **targets, bool *sample)
 {
-	static const struct option opts[] = { CLI_COMMON_OPTIONS };
+	static const struct option opts[] = {
+		{ "sample", no_argument, NULL, OPT_SAMPLE },
+		CLI_COMMON_OPTIONS
+	};
 	struct cli_getopt g;
 	int c, n = 0;
 
@@ -21,6 +27,10 @@ static int probe_parse(int argc, char **argv, char **targets)
 	while ((c = cli_getopt_next(&g)) != CLI_END) {
 		if (c == CLI_ERROR)
 			return -1;
+		if (c == OPT_SAMPLE) {
+			*sample = true;
+			continue;
+		}
 		if (c != CLI_ARG || g.arg[0] == '-') {	/* a target named so: ./-name */
 			cli_usage_error("probe", "unknown option '%s'", g.opt);
 			return -1;
@@ -33,7 +43,8 @@ static int probe_parse(int argc, char **argv, char **targets)
 int cmd_probe(int argc, char **argv)
 {
 	char **targets = calloc((size_t)argc + 1, sizeof(char *));
-	int got = probe_parse(argc, argv, targets);
+	bool sample = false;
+	int got = probe_parse(argc, argv, targets, &sample);
 	struct facts f;
 	unsigned n;
 
@@ -47,9 +58,12 @@ int cmd_probe(int argc, char **argv)
 		if (!strcmp(probe_root(), "/") && access(targets[t], F_OK) != 0)
 			log_warn("'%s' does not exist: its facts, if any, are those of the device "
 				 "that holds its folder", targets[t]);
-	probe_collect(targets, n, &f);
+	if (sample)
+		probe_sample(targets, n, &f);
+	else
+		probe_collect(targets, n, &f);
 	facts_print(&f, stdout);
-	for (unsigned t = 0; t < n; t++)
+	for (unsigned t = 0; t < n && !sample; t++)
 		if (!facts_find(&f, targets[t], "block", "device"))
 			printf("\n%s\n  (not a block device, nor a file on one, under %s)\n",
 			       targets[t], probe_root());

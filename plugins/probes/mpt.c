@@ -323,6 +323,17 @@ static int mpt_collect(const char *root, const char *target, const struct hb_kv 
 	return 0;
 }
 
+/* LIST and N DISPLAY as collect (sas?ircu has no cheaper verb): the IR
+ * volumes' and the drives' state passed on; the driver attributes are
+ * fixed, so without the tool there is nothing to sample. */
+static int mpt_sample(const char *root, const char *target, const struct hb_kv *opts,
+		      unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	struct hb_tool_sample s = { emit, ctx };
+
+	return mpt_collect(root, target, opts, nopts, hb_tool_sample_emit, &s);
+}
+
 static const struct hb_option mpt_options[] = {
 	HB_TOOL_OPTIONS("path of sas3ircu or sas2ircu (no arguments); default: PATH"),
 	{ 0 },
@@ -332,6 +343,7 @@ static const struct hb_probe_ops mpt_ops = {
 	.struct_size = sizeof(struct hb_probe_ops),
 	.collect = mpt_collect,
 	.flags = HB_PROBE_PER_TARGET | HB_PROBE_HOST,
+	.sample = mpt_sample,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "mpt",
