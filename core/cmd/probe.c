@@ -11,13 +11,24 @@
 #include "measure/loader.h"
 #include "measure/probe.h"
 
-enum probe_opt { OPT_SAMPLE = CLI_OWN };
+enum probe_opt { OPT_SAMPLE = CLI_OWN, OPT_PROBE_OPT };
+
+int cli_probe_opt(const char *cmd, const char *spec)
+{
+	int rc = probe_option_add(spec);
+
+	if (rc == -EINVAL)
+		cli_usage_error(cmd, "--probe-opt wants PROBE.KEY=VALUE (such as "
+				"megaraid.tool=/opt/MegaRAID/storcli/storcli64), not '%s'", spec);
+	return rc;
+}
 
 /* The targets, into targets; their number, or -1 after a usage error. */
 static int probe_parse(int argc, char **argv, char **targets, bool *sample)
 {
 	static const struct option opts[] = {
 		{ "sample", no_argument, NULL, OPT_SAMPLE },
+		{ "probe-opt", required_argument, NULL, OPT_PROBE_OPT },
 		CLI_COMMON_OPTIONS
 	};
 	struct cli_getopt g;
@@ -29,6 +40,11 @@ static int probe_parse(int argc, char **argv, char **targets, bool *sample)
 			return -1;
 		if (c == OPT_SAMPLE) {
 			*sample = true;
+			continue;
+		}
+		if (c == OPT_PROBE_OPT) {
+			if (cli_probe_opt("probe", g.arg) < 0)
+				return -1;
 			continue;
 		}
 		if (c != CLI_ARG || g.arg[0] == '-') {	/* a target named so: ./-name */
@@ -43,6 +59,7 @@ static int probe_parse(int argc, char **argv, char **targets, bool *sample)
 int cmd_probe(int argc, char **argv)
 {
 	char **targets = calloc((size_t)argc + 1, sizeof(char *));
+	char err[2048];
 	bool sample = false;
 	int got = probe_parse(argc, argv, targets, &sample);
 	struct facts f;
@@ -54,6 +71,11 @@ int cmd_probe(int argc, char **argv)
 	}
 	n = (unsigned)got;
 	plugins_load();
+	if (probe_options_check(err, sizeof(err)) < 0) {
+		cli_usage_error("probe", "%s", err);
+		free(targets);
+		return EXIT_USAGE;
+	}
 	for (unsigned t = 0; t < n; t++)	/* a file a plan would create: its folder's device */
 		if (!strcmp(probe_root(), "/") && access(targets[t], F_OK) != 0)
 			log_warn("'%s' does not exist: its facts, if any, are those of the device "

@@ -266,8 +266,7 @@ static int adaptec_collect(const char *root, const char *target, const struct hb
 		return -ENOENT;
 	if (!hb_tool_find(name, tool, sizeof(tool))) {
 		if (!target && !strcmp(root, "/"))	/* said once, of the live host */
-			emit(ctx, "status", given ? "skipped: the tool option names no executable file"
-						  : "skipped: no arcconf on PATH");
+			hb_tool_skipped(emit, ctx, given, "arcconf");
 		return target ? -ENOENT : 0;
 	}
 	if (!(m = calloc(1, sizeof(*m))))

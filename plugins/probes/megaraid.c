@@ -347,8 +347,7 @@ static int megaraid_collect(const char *root, const char *target, const struct h
 	if (!name) {	/* said once, of the live host; a fixture tree's tests say it */
 		if (target || strcmp(root, "/"))
 			return -ENOENT;
-		emit(ctx, "status", given ? "skipped: the tool option names no executable file"
-			: "skipped: no storcli64, storcli, perccli64 or perccli on PATH");
+		hb_tool_skipped(emit, ctx, given, "storcli64, storcli, perccli64 or perccli");
 		return 0;
 	}
 	name = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;

@@ -315,9 +315,12 @@ static int mpt_collect(const char *root, const char *target, const struct hb_kv 
 	if (!found && !target) {
 		unsigned hosts = mpt_sysfs(m, root);
 
-		if (hosts || !strcmp(root, "/"))
-			emit(ctx, "status", hosts ? "driver attributes only: no sas3ircu or sas2ircu on PATH"
-					       : "skipped: no sas3ircu or sas2ircu on PATH");
+		if (given && (hosts || !strcmp(root, "/")))
+			hb_tool_skipped(emit, ctx, given, NULL);
+		else if (hosts)
+			emit(ctx, "status", "driver attributes only: no sas3ircu or sas2ircu on PATH");
+		else if (!strcmp(root, "/"))
+			hb_tool_skipped(emit, ctx, NULL, "sas3ircu or sas2ircu");
 	}
 	free(m);
 	return 0;
