@@ -4,23 +4,13 @@
 # arguments): controller, volume and drive facts, host-level and per target,
 # stored by a run; a missing tool, a hung one, garbage, too much output.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_probe.sh"
 
-TOOLS="$ROOT/tests/fixtures/tools"
 SYS="$ROOT/tests/fixtures/sysfs"
 DB="$TMP/r.db"
 export HBATEST_TOOL_LOG="$TMP/tool.log"
 printf 'hb.run{ engine = "null", duration = 1, oio = 1 }\n' > "$TMP/p.lua"
 
-# onpath NAME FIXTURE-PROGRAM...: a PATH folder holding just these stand-ins
-onpath() {
-	local dir="$TMP/bin-$1"; shift
-	rm -rf "$dir"; mkdir -p "$dir"
-	for p in "$@"; do ln -s "$TOOLS/$p" "$dir/"; done
-	echo "$dir:/usr/bin:/bin"
-}
-# fact PROBE KEY (of the last hbatest probe output in $out)
-fact() { awk -v p="$1" -v k="$2" 'substr($0, 3, 1) ~ /[a-z]/ { cur = $1; sub(/^ +[^ ]+/, "") }
-	cur == p && $1 == k { sub(/^ +[^ ]+ +/, ""); print; exit }' <<< "$out"; }
 run_fact() { q "$DB" "SELECT value FROM probes WHERE run_id = (SELECT max(id) FROM runs) AND phase = 'start' AND COALESCE(target, 'host') = '$1' AND probe = '$2' AND key = '$3'"; }
 
 # --- MegaRAID 9361-8i: RAID5 write-back of 8 SAS SSDs, CacheVault ---------------

@@ -79,6 +79,10 @@ void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((forma
 int cli_parse_common(const char *cmd, int argc, char **argv, const char **pos, int npos,
 		     bool *verbose, bool *check);
 
+/* --probe-opt PROBE.KEY=VALUE of probe and run (checked once the plugins
+ * are loaded: probe_options_check): 0, or -1 after a usage error. */
+int cli_probe_opt(const char *cmd, const char *spec);
+
 /* Open the database (--db) read-only for a view; errors are logged. */
 int cli_open_ro(struct db *db, bool full_check);
 

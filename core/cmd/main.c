@@ -28,7 +28,7 @@ static const struct command {
 	{ "run", cmd_run,
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
-	  "                            [--allow-exec] [--lua-memory SIZE]\n"
+	  "                            [--allow-exec] [--lua-memory SIZE] [--probe-opt P.K=V]...\n"
 	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
 	  "                            [--allow-exec] [--lua-memory SIZE]",
 	  "run: the plan runs twice: a dry pass that checks every step without I/O,\n"
@@ -42,6 +42,8 @@ static const struct command {
 	  "  --destroy-data DEV  allow write steps on block device DEV (repeat per device)\n"
 	  "  --resume [RUN]      go on with an unfinished run: done steps are not rerun\n"
 	  "  --force             with --resume: replay a plan whose file has changed\n"
+	  "  --probe-opt P.K=V   probe P's option K (megaraid.tool=PATH, mpt.timeout=30;\n"
+	  "                      repeat; `hbatest plugins -v` lists them)\n"
 	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
 	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
 	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
@@ -49,7 +51,14 @@ static const struct command {
 	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE },
 	{ "show", cmd_show, "show RUN [--db FILE] [--check]", CHECK_NOTE },
 	{ "plugins", cmd_plugins, "plugins [-v]", NULL },
-	{ "probe", cmd_probe, "probe [TARGET...]   (sysfs from $HBATEST_SYSFS_ROOT, default /)", NULL },
+	{ "probe", cmd_probe,
+	  "probe [--sample] [--probe-opt P.K=V]... [TARGET...]   (sysfs from\n"
+	  "                      $HBATEST_SYSFS_ROOT, default /)",
+	  "probe: the facts a run records of the host and each target; --sample: only\n"
+	  "what a telemetry sample reads now (temperatures, write policy in effect, cache\n"
+	  "protection, volume and drive states, PCIe link), from each probe's sample op.\n"
+	  "--probe-opt P.K=V gives probe P its option K, as run takes it: a RAID card's\n"
+	  "tool where PATH has none (megaraid.tool=/opt/MegaRAID/storcli/storcli64).\n" },
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"

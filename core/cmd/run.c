@@ -8,6 +8,7 @@
 #include "measure/guard.h"
 #include "base/log.h"
 #include "measure/loader.h"
+#include "measure/probe.h"
 #include "measure/progress.h"
 #include "run/runner.h"
 #include "base/stop.h"
@@ -116,7 +117,7 @@ static int parse_lua_memory(struct run_ctx *c, const char *v)
 
 enum run_opt {
 	OPT_LABEL = CLI_OWN, OPT_TARGET, OPT_SET, OPT_DESTROY, OPT_LUA_MEMORY, OPT_DRY_RUN,
-	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME,
+	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME, OPT_PROBE_OPT,
 };
 
 static const struct option run_opts[] = {
@@ -129,6 +130,7 @@ static const struct option run_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "allow-exec", no_argument, NULL, OPT_ALLOW_EXEC },	/* only here: a plan cannot set it */
 	{ "resume", optional_argument, NULL, OPT_RESUME },	/* --resume [RUN] */
+	{ "probe-opt", required_argument, NULL, OPT_PROBE_OPT },	/* only here: a tool's path */
 	CLI_COMMON_OPTIONS
 };
 
@@ -199,6 +201,8 @@ static int parse_one(struct run_ctx *c, struct cli_getopt *g, int code)
 	case OPT_RESUME:
 		set_resume(c, g);
 		return 0;
+	case OPT_PROBE_OPT:
+		return cli_probe_opt("run", v) < 0 ? -1 : 0;
 	}
 	if (code == CLI_ARG && v[0] != '-')
 		cli_usage_error("run", "unexpected argument '%s'", v);
@@ -264,6 +268,11 @@ int cmd_run(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	plugins_load();
+	if (probe_options_check(err, sizeof(err)) < 0) {
+		cli_usage_error("run", "%s", err);
+		runner_free(&c);
+		return EXIT_USAGE;
+	}
 	guard_init(cli_db_path(), c.po.path);
 	stop_catch_signals();	/* a signal in the dry pass stops it too, exit 130 */
 	rc = runner_dry_pass(&c, &info, err, sizeof(err));

@@ -263,4 +263,50 @@ static inline bool hb_tool_ask(hb_emit_fn emit, void *ctx, const char *tool, cha
 	return true;
 }
 
+/* The "skipped" fact of a tool probe that found no tool: the path its tool
+ * option gave (when given), else the names it looked for on PATH. */
+static inline void hb_tool_skipped(hb_emit_fn emit, void *ctx, const char *given,
+				   const char *names)
+{
+	char msg[PATH_MAX + 96];
+
+	if (given)
+		snprintf(msg, sizeof(msg), "skipped: the tool option's '%s' is no executable file",
+			 given);
+	else
+		snprintf(msg, sizeof(msg), "skipped: no %s on PATH", names);
+	emit(ctx, "status", msg);
+}
+
+/* A tool probe's sample(): its collect() run with hb_tool_sample_emit in
+ * front of the core's emit, which passes on only the facts that change while
+ * a run goes on, by the last part of their key ("c0.v0.state": "state"), and
+ * "status" (why a sample has no answer). One parser for both ops. */
+struct hb_tool_sample {
+	hb_emit_fn emit;
+	void *ctx;
+};
+
+static inline bool hb_tool_sampled(const char *key)
+{
+	static const char *const keep[] = {
+		"status", "state", "temperature_c", "cache_protection_state",
+		"write_policy_effective", "active_operations",
+	};
+	const char *last = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
+
+	for (unsigned i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (!strcmp(last, keep[i]))
+			return true;
+	return false;
+}
+
+static inline void hb_tool_sample_emit(void *vs, const char *key, const char *value)
+{
+	const struct hb_tool_sample *s = vs;
+
+	if (key && hb_tool_sampled(key))
+		s->emit(s->ctx, key, value);
+}
+
 #endif

@@ -16,11 +16,125 @@ struct emit_ctx {
 	const char *target, *probe;
 };
 
+/* --probe-opt: the specs as given, then per probe the options checked */
+static const char **opt_specs;
+static unsigned nopt_specs;
+static struct probe_opts {
+	const char *probe;	/* the plugin's name */
+	struct hb_kv *kv;	/* malloc'd, keys and values too */
+	unsigned n;
+} *popts;
+static unsigned npopts;
+
 const char *probe_root(void)
 {
 	const char *r = getenv("HBATEST_SYSFS_ROOT");
 
 	return r && *r ? r : "/";
+}
+
+int probe_option_add(const char *spec)
+{
+	const char *dot = strchr(spec, '.'), *eq = strchr(spec, '='), **s;
+
+	if (!dot || !eq || dot == spec || eq < dot + 2 || !eq[1])
+		return -EINVAL;
+	s = realloc(opt_specs, (nopt_specs + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	opt_specs = s;
+	opt_specs[nopt_specs++] = spec;
+	return 0;
+}
+
+const struct hb_kv *probe_options(const char *name, unsigned *n)
+{
+	for (unsigned i = 0; i < npopts; i++)
+		if (!strcmp(popts[i].probe, name)) {
+			*n = popts[i].n;
+			return popts[i].kv;
+		}
+	*n = 0;
+	return NULL;
+}
+
+/* The names of the probes loaded, "a, b, c", for a message. */
+static void probe_names(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < plugins_count() && at < len; i++)
+		if (plugins_at(i)->desc->kind == HB_PLUGIN_PROBE)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       plugins_at(i)->desc->name);
+}
+
+/* The options of probe p: the entry, made when it has none yet. */
+static struct probe_opts *probe_opts_of(const struct plugin *p)
+{
+	struct probe_opts *o;
+
+	for (unsigned i = 0; i < npopts; i++)
+		if (!strcmp(popts[i].probe, p->desc->name))
+			return &popts[i];
+	o = realloc(popts, (npopts + 1) * sizeof(*o));
+	if (!o)
+		return NULL;
+	popts = o;
+	popts[npopts] = (struct probe_opts){ p->desc->name, NULL, 0 };
+	return &popts[npopts++];
+}
+
+/* One spec checked and kept: its value normalised by the option's type. */
+static int probe_option_check(const char *spec, char *err, size_t len)
+{
+	const char *dot = strchr(spec, '.'), *eq = strchr(spec, '=');
+	char name[128], key[128], msg[1024], names[1024];
+	struct hb_kv in = { key, eq + 1 }, *all, *kv;
+	const struct plugin *p;
+	struct probe_opts *o;
+	unsigned n;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(dot - spec), spec);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - dot - 1), dot + 1);
+	if (!(p = plugins_find(name, HB_PLUGIN_PROBE))) {
+		probe_names(names, sizeof(names));
+		snprintf(err, len, "--probe-opt %s: no probe '%s' (probes: %s)", spec, name,
+			 names[0] ? names : "none found");
+		return -EINVAL;
+	}
+	if (plugin_opts_resolve(p, &in, 1, &all, &n, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "--probe-opt %s: %s", spec, msg);
+		return -EINVAL;
+	}
+	o = probe_opts_of(p);
+	for (unsigned i = 0; o && i < o->n; i++)
+		if (!strcmp(o->kv[i].key, key)) {
+			snprintf(err, len, "--probe-opt %s.%s is given twice: give it once", name, key);
+			plugin_opts_free(all, n);
+			return -EINVAL;
+		}
+	if (o && (kv = realloc(o->kv, (o->n + 1) * sizeof(*kv))))
+		o->kv = kv;
+	else
+		kv = NULL;
+	for (unsigned i = 0; kv && i < n; i++)
+		if (!strcmp(all[i].key, key)) {	/* the given one; defaults dropped */
+			o->kv[o->n++] = all[i];
+			all[i] = all[--n];
+			break;
+		}
+	plugin_opts_free(all, n);
+	return kv ? 0 : -ENOMEM;
+}
+
+int probe_options_check(char *err, size_t len)
+{
+	for (unsigned i = 0; i < nopt_specs; i++)
+		if (probe_option_check(opt_specs[i], err, len) < 0)
+			return -EINVAL;
+	return 0;
 }
 
 static void emit(void *vctx, const char *key, const char *value)
@@ -86,10 +200,12 @@ void probe_collect(char *const *targets, unsigned ntargets, struct facts *out)
 		const struct plugin *p = plugins_at(i);
 		const struct hb_probe_ops *ops = p->desc->ops;
 		struct emit_ctx c = { out, NULL, p->desc->name };
+		unsigned n;
+		const struct hb_kv *o = probe_options(p->desc->name, &n);
 
 		if (p->desc->kind == HB_PLUGIN_PROBE &&
 		    (!(ops->flags & HB_PROBE_PER_TARGET) || (ops->flags & HB_PROBE_HOST)))
-			ops->collect(root, NULL, NULL, 0, emit, &c);
+			ops->collect(root, NULL, o, n, emit, &c);
 	}
 	for (unsigned t = 0; t < ntargets; t++) {
 		char dev[PATH_MAX + 8];
@@ -102,9 +218,11 @@ void probe_collect(char *const *targets, unsigned ntargets, struct facts *out)
 			const struct plugin *p = plugins_at(i);
 			const struct hb_probe_ops *ops = p->desc->ops;
 			struct emit_ctx c = { out, targets[t], p->desc->name };
+			unsigned n;
+			const struct hb_kv *o = probe_options(p->desc->name, &n);
 
 			if (p->desc->kind == HB_PLUGIN_PROBE && (ops->flags & HB_PROBE_PER_TARGET))
-				ops->collect(root, dev, NULL, 0, emit, &c);
+				ops->collect(root, dev, o, n, emit, &c);
 		}
 	}
 }
@@ -162,4 +280,37 @@ void facts_free(struct facts *f)
 	}
 	free(f->v);
 	memset(f, 0, sizeof(*f));
+}
+
+/* The sample() op of probe p (NULL: it has none, or an older plugin's ops
+ * end before it). */
+static hb_probe_fn sample_op(const struct plugin *p)
+{
+	const struct hb_probe_ops *ops = p->desc->ops;
+
+	return p->desc->kind == HB_PLUGIN_PROBE && HB_OPS_HAS(ops, sample) ? ops->sample : NULL;
+}
+
+void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
+{
+	const char *root = probe_root();
+	char dev[PATH_MAX + 8];
+
+	memset(out, 0, sizeof(*out));
+	for (int t = -1; t < (int)ntargets; t++) {	/* -1: the host */
+		if (t >= 0 && device_of(root, targets[t], dev, sizeof(dev)) < 0)
+			continue;
+		for (unsigned i = 0; i < plugins_count(); i++) {
+			const struct plugin *p = plugins_at(i);
+			unsigned flags = ((const struct hb_probe_ops *)p->desc->ops)->flags;
+			bool per_target = flags & HB_PROBE_PER_TARGET;
+			struct emit_ctx c = { out, t >= 0 ? targets[t] : NULL, p->desc->name };
+			hb_probe_fn op = sample_op(p);
+			unsigned n;
+			const struct hb_kv *o = probe_options(p->desc->name, &n);
+
+			if (op && (t >= 0 ? per_target : !per_target || (flags & HB_PROBE_HOST)))
+				op(root, t >= 0 ? dev : NULL, o, n, emit, &c);
+		}
+	}
 }

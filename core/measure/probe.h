@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hbatest/plugin.h"
+
 struct fact {
 	char *target;		/* NULL for host facts */
 	char *probe, *key, *value;
@@ -18,9 +20,29 @@ struct facts {
 
 /* $HBATEST_SYSFS_ROOT, or "/" */
 const char *probe_root(void);
+/* --probe-opt PROBE.KEY=VALUE (the command line only: a tool's path runs a
+ * program): kept as given (spec must outlive the run) until
+ * probe_options_check(). 0, or -EINVAL when it is not of that form (or
+ * VALUE is empty). */
+int probe_option_add(const char *spec);
+/* Check each --probe-opt against its probe's option table (plugins loaded)
+ * and normalise it: 0, or -EINVAL with a message naming the probe or the key
+ * in err. */
+int probe_options_check(char *err, size_t len);
+/* The options given for probe name, as collect() and sample() get them (only
+ * those given: an option left out is the probe's own default); NULL and
+ * *n = 0 when none. */
+const struct hb_kv *probe_options(const char *name, unsigned *n);
 /* Host probes, then every per-target probe for each target that is (or lies
  * on) a block device. A probe that does not apply or fails adds nothing. */
 void probe_collect(char *const *targets, unsigned ntargets, struct facts *out);
+/* The same calls to the probes' sample() ops (ABI 1.3; a probe without
+ * one is left out): the facts that change while a run goes on. */
+void probe_sample(char *const *targets, unsigned ntargets, struct facts *out);
+/* A probe's collect() or sample() */
+typedef int (*hb_probe_fn)(const char *sysfs_root, const char *target,
+			   const struct hb_kv *opts, unsigned nopts, hb_emit_fn emit,
+			   void *emit_ctx);
 const char *facts_find(const struct facts *f, const char *target, const char *probe,
 		       const char *key);
 void facts_print(const struct facts *f, FILE *out);

@@ -266,8 +266,7 @@ static int adaptec_collect(const char *root, const char *target, const struct hb
 		return -ENOENT;
 	if (!hb_tool_find(name, tool, sizeof(tool))) {
 		if (!target && !strcmp(root, "/"))	/* said once, of the live host */
-			emit(ctx, "status", given ? "skipped: the tool option names no executable file"
-						  : "skipped: no arcconf on PATH");
+			hb_tool_skipped(emit, ctx, given, "arcconf");
 		return target ? -ENOENT : 0;
 	}
 	if (!(m = calloc(1, sizeof(*m))))
@@ -281,6 +280,17 @@ static int adaptec_collect(const char *root, const char *target, const struct hb
 	return 0;
 }
 
+/* GETVERSION and GETCONFIG N AL as collect: the controller's state and
+ * temperature, the backup unit's state, the logical devices' state and
+ * write-cache status, the drives' state and temperature passed on. */
+static int adaptec_sample(const char *root, const char *target, const struct hb_kv *opts,
+			  unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	struct hb_tool_sample s = { emit, ctx };
+
+	return adaptec_collect(root, target, opts, nopts, hb_tool_sample_emit, &s);
+}
+
 static const struct hb_option adaptec_options[] = {
 	HB_TOOL_OPTIONS("path of arcconf (no arguments); default: PATH"),
 	{ 0 },
@@ -290,6 +300,7 @@ static const struct hb_probe_ops adaptec_ops = {
 	.struct_size = sizeof(struct hb_probe_ops),
 	.collect = adaptec_collect,
 	.flags = HB_PROBE_PER_TARGET | HB_PROBE_HOST,
+	.sample = adaptec_sample,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "adaptec",

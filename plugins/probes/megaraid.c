@@ -347,8 +347,7 @@ static int megaraid_collect(const char *root, const char *target, const struct h
 	if (!name) {	/* said once, of the live host; a fixture tree's tests say it */
 		if (target || strcmp(root, "/"))
 			return -ENOENT;
-		emit(ctx, "status", given ? "skipped: the tool option names no executable file"
-			: "skipped: no storcli64, storcli, perccli64 or perccli on PATH");
+		hb_tool_skipped(emit, ctx, given, "storcli64, storcli, perccli64 or perccli");
 		return 0;
 	}
 	name = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
@@ -371,6 +370,17 @@ static int megaraid_collect(const char *root, const char *target, const struct h
 	return 0;
 }
 
+/* The same three verbs as collect (the controller's temperature and cache
+ * protection, the volumes' state, cache code and operations, the drives'
+ * state and temperature), only those facts passed on. */
+static int megaraid_sample(const char *root, const char *target, const struct hb_kv *opts,
+			   unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	struct hb_tool_sample s = { emit, ctx };
+
+	return megaraid_collect(root, target, opts, nopts, hb_tool_sample_emit, &s);
+}
+
 static const struct hb_option megaraid_options[] = {
 	HB_TOOL_OPTIONS("path of storcli or perccli (no arguments); default: PATH"),
 	{ 0 },
@@ -380,6 +390,7 @@ static const struct hb_probe_ops megaraid_ops = {
 	.struct_size = sizeof(struct hb_probe_ops),
 	.collect = megaraid_collect,
 	.flags = HB_PROBE_PER_TARGET | HB_PROBE_HOST,
+	.sample = megaraid_sample,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "megaraid",

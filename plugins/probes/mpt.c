@@ -315,12 +315,26 @@ static int mpt_collect(const char *root, const char *target, const struct hb_kv 
 	if (!found && !target) {
 		unsigned hosts = mpt_sysfs(m, root);
 
-		if (hosts || !strcmp(root, "/"))
-			emit(ctx, "status", hosts ? "driver attributes only: no sas3ircu or sas2ircu on PATH"
-					       : "skipped: no sas3ircu or sas2ircu on PATH");
+		if (given && (hosts || !strcmp(root, "/")))
+			hb_tool_skipped(emit, ctx, given, NULL);
+		else if (hosts)
+			emit(ctx, "status", "driver attributes only: no sas3ircu or sas2ircu on PATH");
+		else if (!strcmp(root, "/"))
+			hb_tool_skipped(emit, ctx, NULL, "sas3ircu or sas2ircu");
 	}
 	free(m);
 	return 0;
+}
+
+/* LIST and N DISPLAY as collect (sas?ircu has no cheaper verb): the IR
+ * volumes' and the drives' state passed on; the driver attributes are
+ * fixed, so without the tool there is nothing to sample. */
+static int mpt_sample(const char *root, const char *target, const struct hb_kv *opts,
+		      unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	struct hb_tool_sample s = { emit, ctx };
+
+	return mpt_collect(root, target, opts, nopts, hb_tool_sample_emit, &s);
 }
 
 static const struct hb_option mpt_options[] = {
@@ -332,6 +346,7 @@ static const struct hb_probe_ops mpt_ops = {
 	.struct_size = sizeof(struct hb_probe_ops),
 	.collect = mpt_collect,
 	.flags = HB_PROBE_PER_TARGET | HB_PROBE_HOST,
+	.sample = mpt_sample,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "mpt",

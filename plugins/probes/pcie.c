@@ -122,6 +122,13 @@ static void names(const char *root, const char *fn, hb_emit_fn emit, void *ctx)
 	pci_cleanup(pacc);
 }
 
+/* The link as trained now: what sample() reads. */
+static void link_current(const char *root, const char *fn, hb_emit_fn emit, void *ctx)
+{
+	hb_emit_attr(root, fn, "current_link_speed", "current_link_speed", emit, ctx);
+	hb_emit_attr(root, fn, "current_link_width", "current_link_width", emit, ctx);
+}
+
 static void links(const char *root, const char *fn, hb_emit_fn emit, void *ctx)
 {
 	double cur_gts, max_gts;
@@ -130,8 +137,7 @@ static void links(const char *root, const char *fn, hb_emit_fn emit, void *ctx)
 	bool max = link_of(root, fn, "max", &max_gts, &max_w);
 	char buf[128];
 
-	hb_emit_attr(root, fn, "current_link_speed", "current_link_speed", emit, ctx);
-	hb_emit_attr(root, fn, "current_link_width", "current_link_width", emit, ctx);
+	link_current(root, fn, emit, ctx);
 	hb_emit_attr(root, fn, "max_link_speed", "max_link_speed", emit, ctx);
 	hb_emit_attr(root, fn, "max_link_width", "max_link_width", emit, ctx);
 	if (cur)
@@ -152,18 +158,25 @@ static void links(const char *root, const char *fn, hb_emit_fn emit, void *ctx)
 	}
 }
 
-static int pcie_collect(const char *root, const char *target, const struct hb_kv *opts,
-			unsigned nopts, hb_emit_fn emit, void *ctx)
+/* The sysfs folder of the PCI function target hangs off, into fn. */
+static int pcie_target_function(const char *root, const char *target, char *fn, size_t len)
 {
-	char disk[PATH_MAX], dir[PATH_MAX], fn[PATH_MAX], rel[PATH_MAX + 16], drv[PATH_MAX];
-	char real[PATH_MAX];
+	char disk[PATH_MAX], dir[PATH_MAX];
 
-	(void)opts;
-	(void)nopts;
 	if (hb_block_sysdir(root, target, disk, sizeof(disk)))
 		return -ENOENT;
 	hb_block_pathdir(root, disk, dir, sizeof(dir));	/* a multipath head: a path */
-	if (pci_function(dir, fn, sizeof(fn)))
+	return pci_function(dir, fn, len);
+}
+
+static int pcie_collect(const char *root, const char *target, const struct hb_kv *opts,
+			unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	char fn[PATH_MAX], rel[PATH_MAX + 16], drv[PATH_MAX], real[PATH_MAX];
+
+	(void)opts;
+	(void)nopts;
+	if (pcie_target_function(root, target, fn, sizeof(fn)))
 		return -ENOENT;
 	emit(ctx, "address", strrchr(fn, '/') + 1);
 	names(root, fn, emit, ctx);
@@ -177,10 +190,26 @@ static int pcie_collect(const char *root, const char *target, const struct hb_kv
 	return 0;
 }
 
+/* The link as trained now (two sysfs reads, no ID database lookup): a link
+ * that trains down during a run shows here. */
+static int pcie_sample(const char *root, const char *target, const struct hb_kv *opts,
+		       unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	char fn[PATH_MAX];
+
+	(void)opts;
+	(void)nopts;
+	if (pcie_target_function(root, target, fn, sizeof(fn)))
+		return -ENOENT;
+	link_current(root, fn, emit, ctx);
+	return 0;
+}
+
 static const struct hb_probe_ops pcie_ops = {
 	.struct_size = sizeof(struct hb_probe_ops),
 	.collect = pcie_collect,
 	.flags = HB_PROBE_PER_TARGET,
+	.sample = pcie_sample,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "pcie",
