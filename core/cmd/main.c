@@ -28,9 +28,9 @@ static const struct command {
 	{ "run", cmd_run,
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
-	  "                            [--allow-exec] [--lua-memory SIZE]\n"
+	  "                            [--allow-exec] [--lua-memory SIZE] [--note TEXT]...\n"
 	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
-	  "                            [--allow-exec] [--lua-memory SIZE]",
+	  "                            [--allow-exec] [--lua-memory SIZE] [--note TEXT]...",
 	  "run: the plan runs twice: a dry pass that checks every step without I/O,\n"
 	  "then the real one, each second stored as it ends.\n"
 	  "  --label TEXT        a name for the run (list, show, report take it as RUN)\n"
@@ -42,6 +42,7 @@ static const struct command {
 	  "  --destroy-data DEV  allow write steps on block device DEV (repeat per device)\n"
 	  "  --resume [RUN]      go on with an unfinished run: done steps are not rerun\n"
 	  "  --force             with --resume: replay a plan whose file has changed\n"
+	  "  --note TEXT         a note stored with the run (repeat; hb.note in a plan)\n"
 	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
 	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
 	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
