@@ -14,6 +14,7 @@
 #include "measure/progress.h"
 #include "run/record.h"
 #include "run/runner.h"
+#include "run/sim_facts.h"
 #include "base/sha256.h"
 #include "base/stop.h"
 #include "base/strbuf.h"
@@ -68,6 +69,18 @@ static void run_probes(void *vctx, const char *phase)
 		}
 	}
 	log_debug("probes (%s): %u facts", phase, f.n);
+	facts_free(&f);
+}
+
+/* The cards the simulating steps stand for, once a run (a resume has them) */
+static void record_sim_facts(struct run_ctx *c)
+{
+	struct facts f = { 0 };
+
+	sim_facts_collect(c->steps, c->nsteps, &f);
+	if (f.n && record_facts(&c->db, c->run_id, "start", &f) < 0)
+		log_warn("cannot store the simulated cards' facts in '%s': %s", c->db.path,
+			 db_errmsg(&c->db));
 	facts_free(&f);
 }
 
@@ -495,6 +508,8 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 		free(msg);
 	}
 	run_probes(c, "start");
+	if (c->simulated && !c->resume)
+		record_sim_facts(c);
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
 	if (c->resume && rc == 0)	/* as when a replayed step differs: the run keeps its plan */
 		rc = resume_check_end(&c->db, &c->rs, c->seq, err, sizeof(err));
