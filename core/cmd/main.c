@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "base/build_info.h"
 #include "store/db.h"
 #include "base/log.h"
 #include "measure/loader.h"
@@ -72,7 +73,8 @@ static const struct command {
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
 	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
 	  "merge: its databases are its arguments; --db does not apply.\n" },
-	{ "--version", cmd_version, "--version | help", NULL },
+	{ "--version", cmd_version, "--version | -V | help", NULL },
+	{ "-V", cmd_version, NULL, NULL },
 	{ "version", cmd_version, NULL, NULL },
 	{ "help", cmd_help, NULL, NULL },
 	{ "--help", cmd_help, NULL, NULL },
@@ -133,9 +135,12 @@ static bool wants_help(int argc, char **argv)
 
 static int cmd_version(int argc, char **argv)
 {
+	const char *commit = build_commit();
+
 	(void)argc, (void)argv;
 	printf("hbatest %s (plugin ABI %d.%d, database schema %d)\n", HB_VERSION,
 	       HB_ABI_MAJOR, HB_ABI_MINOR, DB_SCHEMA_VERSION);
+	printf("commit %s\n", *commit ? commit : "unknown (not built in a git checkout)");
 	return EXIT_DONE;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/build_info.h"
 #include "measure/exec.h"
 #include "measure/guard.h"
 #include "base/log.h"
@@ -428,6 +429,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	r.sets_json = sets;
 	r.steps_planned = (int)c->nsteps;
 	r.plan_name = c->plan_name;
+	r.build_commit = build_commit();	/* "": NULL */
 	c->run_id = record_run_begin(&c->db, &r);
 	free(text);
 	free(cmd);
