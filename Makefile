@@ -57,6 +57,17 @@ $(shell mkdir -p build && { [ "$$(cat $(MODE_STAMP) 2>/dev/null)" = $(MODE) ] ||
 	echo $(MODE) > $(MODE_STAMP); })
 endif
 
+# The git commit built (hbatest --version, runs.build_commit): 12 hex digits,
+# -dirty when tracked files have changes; empty outside a git checkout (a
+# tarball). build/commit holds the last one built and is rewritten only when
+# it changes, so a new commit rebuilds core/base/build_info.o and relinks,
+# and nothing else.
+BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell \
+	git rev-parse --verify -q HEAD >/dev/null 2>&1 && ! git diff --quiet HEAD -- 2>/dev/null && echo -dirty)
+COMMIT_STAMP := build/commit
+$(shell mkdir -p build && { [ -f $(COMMIT_STAMP) ] && [ "$$(cat $(COMMIT_STAMP))" = "$(BUILD_COMMIT)" ] || \
+	echo "$(BUILD_COMMIT)" > $(COMMIT_STAMP); })
+
 BASEFLAGS := -std=gnu11 -pthread -D_GNU_SOURCE $(WARNFLAGS) $(SANFLAGS)
 CORE_CPPFLAGS := -Icore $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) sqlite3 uuid) \
                  -DHB_VERSION='"$(VERSION)"' -DHB_PLUGIN_DIR='"$(PLUGINDIR)"' \
@@ -107,6 +118,9 @@ $(B)/core/%.o: core/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(BASEFLAGS) $(CORE_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/core/base/build_info.o: $(COMMIT_STAMP)
+$(B)/core/base/build_info.o: CORE_CPPFLAGS += -DHB_BUILD_COMMIT='"$(BUILD_COMMIT)"'
 
 # db/schema.sql is compiled into the binary
 $(B)/core/store/schema.o: core/store/schema.S db/schema.sql

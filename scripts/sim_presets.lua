@@ -13,13 +13,57 @@
 -- The figures each preset is calibrated to, the review's against the model's,
 -- and how each option follows from them: docs/engines.md, "Calibration of the
 -- presets" (tests/simcal.t checks them).
+-- Each preset's facts(opts) says what it simulates: the card and its volume
+-- and drives as the controller probes name them (c0.model, c0.v0.raid_level,
+-- c0.v0.d0.model ...; the runner numbers the cards and adds c0.simulated),
+-- from the options in force (layout = "raid0" makes a RAID0 volume).
 local presets = {}
+
+local function kb(size)
+  local n, unit = tostring(size):match("^(%d+)([kmgKMG]?)$")
+  local mult = { [""] = 1 / 1024, k = 1, m = 1024, g = 1024 * 1024 }
+  return n and math.floor(tonumber(n) * mult[unit:lower()]) or size
+end
+
+-- card: model, firmware, personality, cache_mb, cache_protection,
+-- write_policy, read_policy, drive_model, drive_interface, drive_media
+local function card(c)
+  return function(opts)
+    local f = {}
+    local function add(k, v) if v ~= nil then f[#f + 1] = { k, tostring(v) } end end
+    add("model", c.model)
+    add("firmware", "simulated")
+    add("personality", opts.layout == "jbod" and (c.jbod or "JBOD") or c.personality)
+    add("cache_mb", c.cache_mb)
+    add("cache_protection", c.cache_protection)
+    add("link", opts.link)
+    local drive = "d"
+    if opts.layout ~= "jbod" then
+      add("v0.raid_level", opts.layout:upper())
+      add("v0.strip_kb", kb(opts.strip))
+      add("v0.write_policy", c.write_policy)
+      add("v0.write_policy_effective", c.write_policy)
+      add("v0.read_policy", c.read_policy)
+      add("v0.state", "Optl")
+      drive = "v0.d"
+    end
+    for i = 0, tonumber(opts.drives) - 1 do
+      add(drive .. i .. ".model", c.drive_model)
+      add(drive .. i .. ".interface", c.drive_interface)
+      add(drive .. i .. ".media", "SSD")
+      add(drive .. i .. ".size_mb", math.floor(kb(opts.drive_capacity) / 1024))
+    end
+    return f
+  end
+end
 
 presets["sas2308-8ssd"] = {
   link = "pcie3x8", ctrl_iops = 700000, ctrl_latency_us = 10, layout = "jbod",
   drives = 8, drive_capacity = "256g", drive_read_iops = 46000, drive_write_iops = 36000,
   drive_write_iops_steady = 8000, drive_read_mbps = 540, drive_write_mbps = 400,
   drive_latency_us = 90, drive_write_latency_us = 40,
+  facts = card{ model = "LSI SAS 9207-8e (SAS2308)", personality = "IT", jbod = "IT",
+                drive_model = "Samsung SSD 830", drive_interface = "SATA" },
 }
 
 presets["lsi3108-8sas"] = {
@@ -30,11 +74,15 @@ presets["lsi3108-8sas"] = {
   drive_read_mbps = 1200, drive_write_mbps = 750, drive_latency_us = 80,
   drive_write_latency_us = 30, decline = 1.0, gc_period = 0.05, gc_length = 0.005,
   gc_factor = 0.5, gc_sync = true,
+  facts = card{ model = "LSI MegaRAID SAS 9361-8i (SAS3108)", personality = "RAID-Mode",
+                cache_mb = 1024, cache_protection = "CacheVault", write_policy = "WriteBack",
+                read_policy = "ReadAhead", drive_model = "HGST Ultrastar SSD800MH",
+                drive_interface = "SAS" },
 }
 
 local function derive(base, changes)
   local p = {}
-  for k, v in pairs(presets[base]) do p[k] = v end
+  for k, v in pairs(presets[base]) do p[k] = v end -- facts too
   for k, v in pairs(changes) do p[k] = v end
   return p
 end
@@ -43,6 +91,9 @@ presets["asr8885-8sas"] = derive("lsi3108-8sas", {
   ctrl_iops = 686000, ctrl_write_iops = 590000, ctrl_latency_us = 130,
   ctrl_parity_iops = 31100, ctrl_qd_knee = 32, ctrl_qd_penalty = 0.118,
   ctrl_qd_penalty_mixed = 0.36,
+  facts = card{ model = "Adaptec ASR-8885 (PM8063)", personality = "RAID", write_policy = "WriteBack",
+                read_policy = "ReadAhead", drive_model = "HGST Ultrastar SSD800MH",
+                drive_interface = "SAS" },
 })
 
 presets["lsi3108-8sas-pcie2"] = derive("lsi3108-8sas", { link = "pcie2x8" })

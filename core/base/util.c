@@ -248,3 +248,21 @@ bool util_same_dir(const char *a, const char *b)
 		return !strcmp(a, b);
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
+
+bool util_note_line(const char **s, const char **line, size_t *len)
+{
+	while (**s) {
+		const char *p = *s;
+		size_t n = strcspn(p, "\n");
+
+		*s = p + n + (p[n] == '\n');
+		while (n && strchr(" \t\r", p[n - 1]))
+			n--;
+		if (strspn(p, " \t") < n) {
+			*line = p;
+			*len = n;
+			return true;
+		}
+	}
+	return false;
+}

@@ -38,6 +38,10 @@ char *util_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 
 /* Do paths a and b name one folder (device and inode; the text when either
  * cannot be read)? */
 bool util_same_dir(const char *a, const char *b);
+/* The next line of a note's text at *s (trailing blanks and CR cut, blank
+ * lines skipped): true with *line and *len set and *s past it, false at
+ * the end. A note of several lines is stored as so many notes. */
+bool util_note_line(const char **s, const char **line, size_t *len);
 
 static inline uint64_t util_now_ns(void)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "base/build_info.h"
 #include "store/db.h"
 #include "base/log.h"
 #include "measure/loader.h"
@@ -29,8 +30,9 @@ static const struct command {
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
 	  "                            [--allow-exec] [--lua-memory SIZE] [--probe-opt P.K=V]...\n"
+	  "                            [--note TEXT]...\n"
 	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
-	  "                            [--allow-exec] [--lua-memory SIZE]",
+	  "                            [--allow-exec] [--lua-memory SIZE] [--note TEXT]...",
 	  "run: the plan runs twice: a dry pass that checks every step without I/O,\n"
 	  "then the real one, each second stored as it ends.\n"
 	  "  --label TEXT        a name for the run (list, show, report take it as RUN)\n"
@@ -44,6 +46,7 @@ static const struct command {
 	  "  --force             with --resume: replay a plan whose file has changed\n"
 	  "  --probe-opt P.K=V   probe P's option K (megaraid.tool=PATH, mpt.timeout=30;\n"
 	  "                      repeat; `hbatest plugins -v` lists them)\n"
+	  "  --note TEXT         a note stored with the run (repeat; hb.note in a plan)\n"
 	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
 	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
 	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
@@ -80,7 +83,8 @@ static const struct command {
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
 	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
 	  "merge: its databases are its arguments; --db does not apply.\n" },
-	{ "--version", cmd_version, "--version | help", NULL },
+	{ "--version", cmd_version, "--version | -V | help", NULL },
+	{ "-V", cmd_version, NULL, NULL },
 	{ "version", cmd_version, NULL, NULL },
 	{ "help", cmd_help, NULL, NULL },
 	{ "--help", cmd_help, NULL, NULL },
@@ -141,9 +145,12 @@ static bool wants_help(int argc, char **argv)
 
 static int cmd_version(int argc, char **argv)
 {
+	const char *commit = build_commit();
+
 	(void)argc, (void)argv;
 	printf("hbatest %s (plugin ABI %d.%d, database schema %d)\n", HB_VERSION,
 	       HB_ABI_MAJOR, HB_ABI_MINOR, DB_SCHEMA_VERSION);
+	printf("commit %s\n", *commit ? commit : "unknown (not built in a git checkout)");
 	return EXIT_DONE;
 }
 

@@ -21,12 +21,23 @@ static void estimate_text(const struct run_ctx *c, char *buf, size_t len)
 	util_format_estimate(c->total_secs - c->sim_secs, c->sim_secs, buf, len);
 }
 
+static void print_note(FILE *out, const char *text)
+{
+	const char *line;
+	size_t n;
+
+	while (util_note_line(&text, &line, &n))
+		fprintf(out, "note  %.*s\n", (int)n, line);
+}
+
 static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE *out)
 {
 	char dur[96];
 
 	fprintf(out, "plan %s%s%s: %u step%s\n", c->po.path, info->name ? " - " : "",
 		info->name ? info->name : "", c->nsteps, c->nsteps == 1 ? "" : "s");
+	for (unsigned i = 0; i < c->nnotes + c->nplan_notes; i++)	/* as a run stores them */
+		print_note(out, i < c->nnotes ? c->notes[i] : c->plan_notes[i - c->nnotes]);
 	for (unsigned i = 0; i < c->nsteps; i++) {
 		const struct step_spec *s = &c->steps[i];
 		char bs[256];
@@ -117,7 +128,7 @@ static int parse_lua_memory(struct run_ctx *c, const char *v)
 
 enum run_opt {
 	OPT_LABEL = CLI_OWN, OPT_TARGET, OPT_SET, OPT_DESTROY, OPT_LUA_MEMORY, OPT_DRY_RUN,
-	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME, OPT_PROBE_OPT,
+	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME, OPT_PROBE_OPT, OPT_NOTE,
 };
 
 static const struct option run_opts[] = {
@@ -131,6 +142,7 @@ static const struct option run_opts[] = {
 	{ "allow-exec", no_argument, NULL, OPT_ALLOW_EXEC },	/* only here: a plan cannot set it */
 	{ "resume", optional_argument, NULL, OPT_RESUME },	/* --resume [RUN] */
 	{ "probe-opt", required_argument, NULL, OPT_PROBE_OPT },	/* only here: a tool's path */
+	{ "note", required_argument, NULL, OPT_NOTE },
 	CLI_COMMON_OPTIONS
 };
 
@@ -144,6 +156,29 @@ static int set_label(struct run_ctx *c, const char *label)
 				"UTF-8 text", bad + 1, (unsigned char)label[bad]);
 		return -1;
 	}
+	return 0;
+}
+
+/* --note TEXT, repeatable: UTF-8 text that is not blank */
+static int add_note(struct run_ctx *c, const char *text)
+{
+	size_t n = strlen(text), bad = utf8_invalid_at(text, n);
+	const char **p;
+
+	if (!text[strspn(text, " \t\r\n")]) {
+		cli_usage_error("run", "--note wants some text, not an empty one");
+		return -1;
+	}
+	if (n > bad) {
+		cli_usage_error("run", "--note: byte %zu (0x%02x) is not UTF-8: a note is UTF-8 "
+				"text", bad + 1, (unsigned char)text[bad]);
+		return -1;
+	}
+	p = realloc(c->notes, (c->nnotes + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	c->notes = p;
+	c->notes[c->nnotes++] = text;
 	return 0;
 }
 
@@ -203,6 +238,8 @@ static int parse_one(struct run_ctx *c, struct cli_getopt *g, int code)
 		return 0;
 	case OPT_PROBE_OPT:
 		return cli_probe_opt("run", v) < 0 ? -1 : 0;
+	case OPT_NOTE:
+		return add_note(c, v);
 	}
 	if (code == CLI_ARG && v[0] != '-')
 		cli_usage_error("run", "unexpected argument '%s'", v);

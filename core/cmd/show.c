@@ -12,6 +12,22 @@
 #include "base/log.h"
 #include "base/util.h"
 
+/* The run's notes, a line each, in the order given */
+static void show_notes(const char *notes)
+{
+	const char *line;
+	size_t n;
+
+	while (notes && util_note_line(&notes, &line, &n)) {
+		char *one = strndup(line, n);
+
+		printf("  %-12s ", "note");
+		rows_put_column(stdout, one ? one : "?", SIZE_MAX);
+		putchar('\n');
+		free(one);
+	}
+}
+
 static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 {
 	struct db_run_info r;
@@ -24,8 +40,9 @@ static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 	while (db_next_run_info(c, &r)) {
 		const struct { const char *label, *value; } fields[] = {
 			{ "uuid", r.uuid }, { "label", r.label }, { "plan", r.plan_path },
-			{ "plan sha256", r.plan_sha256 }, { "host", r.host },
-			{ "version", r.version }, { "command", r.cmdline },
+			{ "plan name", r.plan_name }, { "plan sha256", r.plan_sha256 },
+			{ "host", r.host }, { "version", r.version }, { "commit", r.build_commit },
+			{ "command", r.cmdline },
 			{ "started", r.started_at }, { "finished", r.finished_at },
 		};
 
@@ -36,6 +53,7 @@ static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 			rows_put_column(stdout, fields[i].value ? fields[i].value : "-", SIZE_MAX);
 			putchar('\n');
 		}
+		show_notes(r.notes);
 		snprintf(state, state_len, "%s", r.state);
 		printf("  %-12s %s\n", "status", state);
 		printf("  %-12s %d done, %d started", "steps", r.steps.done, r.steps.started);

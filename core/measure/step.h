@@ -24,6 +24,8 @@ struct step_spec {
 	const struct plugin *engine;
 	struct hb_kv *opts;	/* the engine's, resolved */
 	unsigned nopts;
+	struct hb_kv *facts;	/* its preset's facts(opts): what it simulates (probe keys) */
+	unsigned nfacts;
 	struct workload wl;
 	int line;		/* plan line of the call, for messages */
 	char *axis;		/* the key a sweep varies at this step, or NULL */

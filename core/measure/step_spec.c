@@ -251,6 +251,7 @@ void step_spec_free(struct step_spec *s)
 	free(s->cmd);
 	free(s->cpus);
 	plugin_opts_free(s->opts, s->nopts);
+	plugin_opts_free(s->facts, s->nfacts);
 	for (unsigned i = 0; i < s->wl.ntargets; i++)
 		free(s->wl.targets[i].path);
 	free(s->wl.targets);

@@ -489,6 +489,27 @@ static int l_log(lua_State *L)
 	return 0;
 }
 
+/* ---- hb.note(text): stored with the run (the runner splits its lines) -- */
+static int l_note(lua_State *L)
+{
+	struct plan *p = plan_of(L);
+	char err[512];
+	const char *text;
+	size_t n;
+
+	if (lua_type(L, 1) != LUA_TSTRING)
+		return plan_error(L, "%s: %s", "hb.note", lua_pushfstring(L, "the note is a %s: "
+				  "expected a string", luaL_typename(L, 1)));
+	text = lua_tolstring(L, 1, &n);
+	if (plan_text_check(text, n, "hb.note", err, sizeof(err)))
+		return plan_error(L, "%s%s", "", err);
+	if (!text[strspn(text, " \t\r\n")])
+		return plan_error(L, "%s: %s", "hb.note", "an empty note: give some text");
+	if (p->hooks->note)
+		p->hooks->note(p->hooks->ctx, text);
+	return 0;
+}
+
 static int l_sleep(lua_State *L)
 {
 	struct plan *p = plan_of(L);
@@ -549,6 +570,7 @@ static const luaL_Reg hb_funcs[] = {
 	{ "set", l_set },
 	{ "log", l_log },
 	{ "sleep", l_sleep },
+	{ "note", l_note },
 	{ NULL, NULL },
 };
 

@@ -42,6 +42,8 @@ struct plan_hooks {
 	void (*probe)(void *ctx, const char *phase);
 	/* often while Lua runs or hb.sleep waits (the run's heartbeat; NULL: none) */
 	void (*tick)(void *ctx);
+	/* hb.note(text): checked UTF-8 text, in both passes (NULL: dropped) */
+	void (*note)(void *ctx, const char *text);
 };
 
 struct plan_info {

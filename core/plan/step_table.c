@@ -320,6 +320,51 @@ static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
 	return rc;
 }
 
+/* A preset's facts = function(opts): the probe facts (a list of { key,
+ * value }) of what a step using it simulates, from the options in force;
+ * the runner stores them (docs/engines.md). */
+static int preset_facts(struct keyctx *k, const char *engine, struct step_spec *s)
+{
+	lua_State *L = k->L;
+	const char *preset = hb_opt_str(s->opts, s->nopts, "preset");
+	int top = lua_gettop(L), n, rc = 0;
+
+	lua_getglobal(L, "require");
+	lua_pushfstring(L, "%s_presets", engine);
+	if (!preset || lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1) ||
+	    lua_getfield(L, -1, preset) != LUA_TTABLE ||
+	    lua_getfield(L, -1, "facts") != LUA_TFUNCTION) {
+		lua_settop(L, top);	/* expand_preset has said what is wrong */
+		return 0;
+	}
+	lua_createtable(L, 0, (int)s->nopts);
+	for (unsigned i = 0; i < s->nopts; i++) {
+		lua_pushstring(L, s->opts[i].value);
+		lua_setfield(L, -2, s->opts[i].key);
+	}
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+		snprintf(k->err, k->len, "%s: preset '%s': facts(): %s", engine, preset,
+			 lua_isstring(L, -1) ? lua_tostring(L, -1) : "did not return a table");
+		lua_settop(L, top);
+		return -EINVAL;
+	}
+	n = (int)luaL_len(L, -1);
+	s->facts = calloc((size_t)n + 1, sizeof(*s->facts));
+	for (int i = 1; s->facts && i <= n; i++) {
+		lua_rawgeti(L, -1, i);
+		lua_rawgeti(L, -1, 1);
+		lua_rawgeti(L, -2, 2);
+		if (lua_type(L, -2) == LUA_TSTRING && lua_isstring(L, -1)) {
+			s->facts[s->nfacts].key = strdup(lua_tostring(L, -2));
+			s->facts[s->nfacts++].value = strdup(lua_tostring(L, -1));
+		}
+		lua_pop(L, 3);
+	}
+	rc = s->facts ? 0 : -ENOMEM;
+	lua_settop(L, top);
+	return rc;
+}
+
 /* engine = "name"; its options in a key of the same name */
 /* The table of plugin name's options (on the stack top, popped) into in;
  * the values as strings (booleans as "true"/"false"). */
@@ -423,6 +468,8 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 					 k->err, k->len);
 	if (!rc)	/* the engine's own ranges and choices, before any step runs */
 		rc = plugin_opts_check(s->engine, s->opts, s->nopts, k->err, k->len);
+	if (!rc)
+		rc = preset_facts(k, s->engine->desc->name, s);
 	free_opts(in, nin);
 	return rc ? rc : check_other_opts(k, s->engine);
 }

@@ -24,6 +24,21 @@ int64_t record_run_begin(struct db *db, const struct db_run_row *r)
 	return db_run_insert(db, &row);
 }
 
+int record_note(struct db *db, int64_t run_id, const char *text, bool unless_known)
+{
+	const char *line;
+	size_t n;
+	int rc = 0;
+
+	while (!rc && util_note_line(&text, &line, &n)) {
+		char *one = strndup(line, n);
+
+		rc = one ? db_run_note(db, run_id, one, unless_known) : -ENOMEM;
+		free(one);
+	}
+	return rc;
+}
+
 int record_run_end(struct db *db, int64_t run_id, const char *status, bool plan_ended)
 {
 	char now[40];

@@ -14,6 +14,10 @@
 
 /* The run's row, started now by this process in this folder. */
 int64_t record_run_begin(struct db *db, const struct db_run_row *r);
+/* A note (--note, hb.note) appended to the run's notes, a line each of its
+ * lines (blank ones dropped); unless_known: a line the notes hold already
+ * is not added again (a resume). */
+int record_note(struct db *db, int64_t run_id, const char *text, bool unless_known);
 /* plan_ended: the plan ran to its end, and steps_planned becomes the number
  * of steps it ran (the dry pass counts hb.steady's every round, and branches
  * on results may differ from the real pass). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/build_info.h"
 #include "measure/exec.h"
 #include "measure/guard.h"
 #include "base/log.h"
@@ -14,6 +15,7 @@
 #include "measure/progress.h"
 #include "run/record.h"
 #include "run/runner.h"
+#include "run/sim_facts.h"
 #include "base/sha256.h"
 #include "base/stop.h"
 #include "base/strbuf.h"
@@ -68,6 +70,18 @@ static void run_probes(void *vctx, const char *phase)
 		}
 	}
 	log_debug("probes (%s): %u facts", phase, f.n);
+	facts_free(&f);
+}
+
+/* The cards the simulating steps stand for, once a run (a resume has them) */
+static void record_sim_facts(struct run_ctx *c)
+{
+	struct facts f = { 0 };
+
+	sim_facts_collect(c->steps, c->nsteps, &f);
+	if (f.n && record_facts(&c->db, c->run_id, "start", &f) < 0)
+		log_warn("cannot store the simulated cards' facts in '%s': %s", c->db.path,
+			 db_errmsg(&c->db));
 	facts_free(&f);
 }
 
@@ -281,6 +295,26 @@ static void plan_log(void *vctx, const char *msg)
 		log_info("plan: %s", msg);
 }
 
+/* hb.note: the dry pass keeps it for the listing; the real pass stores it
+ * (a resume does not add a line its notes hold already). */
+static void note_hook(void *vctx, const char *text)
+{
+	struct run_ctx *c = vctx;
+	char **p;
+
+	if (c->po.dry) {
+		p = realloc(c->plan_notes, (c->nplan_notes + 1) * sizeof(*p));
+		if (p && (p[c->nplan_notes] = strdup(text)))
+			c->nplan_notes++;
+		c->plan_notes = p ? p : c->plan_notes;
+		return;
+	}
+	log_info("note: %s", text);
+	if (record_note(&c->db, c->run_id, text, c->resume) < 0)
+		log_warn("cannot store a note of run %lld in '%s': %s", (long long)c->run_id,
+			 c->db.path, db_errmsg(&c->db));
+}
+
 static void steady_hook(void *vctx, const struct steady_result *r)
 {
 	struct run_ctx *c = vctx;
@@ -394,6 +428,8 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 	r.cmdline = cmd;
 	r.sets_json = sets;
 	r.steps_planned = (int)c->nsteps;
+	r.plan_name = c->plan_name;
+	r.build_commit = build_commit();	/* "": NULL */
 	c->run_id = record_run_begin(&c->db, &r);
 	free(text);
 	free(cmd);
@@ -424,6 +460,11 @@ void runner_free(struct run_ctx *c)
 	}
 	db_close(&c->db);
 	guard_release();
+	free(c->plan_name);
+	for (unsigned i = 0; i < c->nplan_notes; i++)
+		free(c->plan_notes[i]);
+	free(c->plan_notes);
+	free(c->notes);
 	for (unsigned i = 0; i < c->nprobe_targets; i++)
 		free(c->probe_targets[i]);
 	free(c->probe_targets);
@@ -444,7 +485,8 @@ static void hard_stop_note(const struct run_ctx *c)
 
 int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 {
-	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes, exec_tick };
+	struct plan_hooks hooks = { c, real_step, plan_log, steady_hook, run_probes, exec_tick,
+				    note_hook };
 	struct plan_info info = { 0 };
 	char err[2048];
 	const char *status;
@@ -456,6 +498,10 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	hard_stop_note(c);
+	for (unsigned i = 0; i < c->nnotes; i++)	/* --note: before the plan's */
+		if (record_note(&c->db, c->run_id, c->notes[i], c->resume) < 0)
+			log_warn("cannot store --note '%s' in '%s': %s", c->notes[i], c->db.path,
+				 db_errmsg(&c->db));
 	c->po.dry = false;
 	for (unsigned i = 0; guard_destroys(i); i++) {	/* the dry pass printed them */
 		char *msg = util_strdup_printf("will destroy %s", guard_destroys(i));
@@ -464,6 +510,8 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 		free(msg);
 	}
 	run_probes(c, "start");
+	if (c->simulated && !c->resume)
+		record_sim_facts(c);
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
 	if (c->resume && rc == 0)	/* as when a replayed step differs: the run keeps its plan */
 		rc = resume_check_end(&c->db, &c->rs, c->seq, err, sizeof(err));
@@ -502,9 +550,13 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 /* --resume: the run, its plan, targets and --set values from the database */
 int runner_dry_pass(struct run_ctx *c, struct plan_info *info, char *err, size_t len)
 {
-	struct plan_hooks hooks = { c, dry_step, plan_log, NULL, NULL, NULL };
+	struct plan_hooks hooks = { c, dry_step, plan_log, NULL, NULL, NULL, note_hook };
+	int rc;
 
 	c->po.dry = true;
 	c->po.listing = c->dry_only;
-	return plan_execute(&c->po, &hooks, info, err, len);
+	rc = plan_execute(&c->po, &hooks, info, err, len);
+	if (!rc && info->name)	/* stored with the run (NULL when out of memory) */
+		c->plan_name = strdup(info->name);
+	return rc;
 }

@@ -20,6 +20,8 @@ struct run_ctx {
 	bool dry_only;
 	bool resume, force;
 	const char *resume_spec;	/* RUN after --resume, or NULL */
+	const char **notes;	/* --note, in order (argv's strings) */
+	unsigned nnotes;
 	struct resume rs;
 	/* dry pass */
 	struct step_spec *steps;
@@ -32,6 +34,9 @@ struct run_ctx {
 	char **probe_targets;	/* the real (not virtual) targets of the dry pass */
 	unsigned nprobe_targets;
 	bool link_warned;
+	char *plan_name;	/* hb.plan{ name }, or NULL */
+	char **plan_notes;	/* hb.note in the dry pass: listed, not stored */
+	unsigned nplan_notes;
 	/* real pass */
 	struct db db;
 	int64_t run_id;

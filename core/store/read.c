@@ -246,12 +246,13 @@ bool db_next_run_line(struct db_cursor *c, struct db_run_line *r)
 
 struct db_cursor *db_read_run(struct db *db, int64_t id)
 {
-	char sql[512], counts[256];
+	char sql[1024], counts[256];
 
 	step_counts(db, counts, sizeof(counts));
 	snprintf(sql, sizeof(sql), "SELECT uuid, label, plan_path, plan_sha256, host, version, "
 		 "cmdline, started_at, finished_at, state, host, pid, simulated, source, "
-		 "source_file, %s, " DB_BEAT_AGE("r.") " FROM run_state r WHERE id = ?", counts);
+		 "source_file, %s, " DB_BEAT_AGE("r.") ", %s FROM run_state r WHERE id = ?", counts,
+		 db_user_version(db) < 7 ? "NULL, NULL, NULL" : "plan_name, notes, build_commit");
 	return cursor_open(db, READ_RUN, sql, id);
 }
 
@@ -275,6 +276,9 @@ bool db_next_run_info(struct db_cursor *c, struct db_run_info *r)
 	r->source = text(st, 13);
 	r->source_file = text(st, 14);
 	read_counts(st, 15, &r->steps);
+	r->plan_name = text(st, 19);
+	r->notes = text(st, 20);
+	r->build_commit = text(st, 21);
 	return true;
 }
 

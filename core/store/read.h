@@ -37,6 +37,7 @@ struct db_run_info {
 	bool simulated;
 	const char *source, *source_file;	/* where imported results came from */
 	struct db_step_counts steps;
+	const char *plan_name, *notes, *build_commit;	/* since schema 7; notes: a line each */
 };
 
 /* show: a target of the run. */

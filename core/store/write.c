@@ -106,8 +106,9 @@ int64_t db_run_insert(struct db *db, const struct db_run_row *r)
 	sqlite3_stmt *st = db_prep(db,
 		"INSERT INTO runs (uuid, label, plan_path, plan_sha256, plan_text, host, "
 		"version, cmdline, started_at, finished_at, heartbeat_at, status, simulated, pid, "
-		"sets_json, targets_json, source, source_file, source_sha256, steps_planned, cwd) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		"sets_json, targets_json, source, source_file, source_sha256, steps_planned, cwd, "
+		"plan_name, notes, build_commit) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,''))");
 
 	if (!st)
 		return -EIO;
@@ -132,6 +133,9 @@ int64_t db_run_insert(struct db *db, const struct db_run_row *r)
 	bind_str(st, 19, r->source_sha256);
 	bind_int(st, 20, r->steps_planned);
 	bind_str(st, 21, r->cwd);
+	bind_str(st, 22, r->plan_name);
+	bind_str(st, 23, r->notes);
+	bind_str(st, 24, r->build_commit);
 	if (step_done(db, st) < 0)
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);
@@ -176,6 +180,21 @@ int db_run_heartbeat(struct db *db, int64_t run_id)
 	util_utc_now(now, sizeof(now));
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, run_id);
+	return step_done(db, st);
+}
+
+int db_run_note(struct db *db, int64_t run_id, const char *line, bool unless_known)
+{
+	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET notes = CASE WHEN notes IS NULL THEN ?2 "
+				   "ELSE notes || char(10) || ?2 END WHERE id = ?1 AND NOT (?3 AND "
+				   "instr(char(10) || COALESCE(notes, '') || char(10), "
+				   "char(10) || ?2 || char(10)) > 0)");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_str(st, 2, line);
+	sqlite3_bind_int(st, 3, unless_known);
 	return step_done(db, st);
 }
 

@@ -24,6 +24,9 @@ struct db_run_row {
 	const char *source_file, *source_sha256;	/* imported runs */
 	int steps_planned;	/* steps the plan will run */
 	const char *cwd;	/* the folder relative targets are relative to */
+	const char *plan_name;	/* hb.plan{ name } */
+	const char *notes;	/* one per line, in order */
+	const char *build_commit;	/* git commit of the binary ("" or NULL: not known) */
 };
 
 /* A run's end; host NULL and heartbeat_at NULL: unchanged. count_planned:
@@ -116,6 +119,10 @@ int db_run_end(struct db *db, int64_t run_id, const struct db_run_end *e);
 /* steps_planned becomes the number of steps the run holds. */
 int db_run_planned(struct db *db, int64_t run_id);
 int db_run_heartbeat(struct db *db, int64_t run_id);
+/* One line (no newline in it) appended to the run's notes; unless_known:
+ * not when the notes hold that line already (a resumed run replaying its
+ * plan's hb.note). */
+int db_run_note(struct db *db, int64_t run_id, const char *line, bool unless_known);
 /* A path the run has already is kept as it is. */
 int db_target_insert(struct db *db, int64_t run_id, const struct db_target_row *t);
 int64_t db_step_insert(struct db *db, int64_t run_id, int seq, const struct db_step_row *s);

@@ -1,0 +1,15 @@
+/* What a simulated run simulates: the cards its sim steps use, as the
+ * controller probes would have named real ones, marked simulated. */
+#ifndef HB_RUN_SIM_FACTS_H
+#define HB_RUN_SIM_FACTS_H
+
+#include "measure/probe.h"
+#include "measure/step.h"
+
+/* Each distinct card the simulating steps use (a preset's facts, or a
+ * generic simulated JBOD) as controller c0, c1 ... in plan order, its facts
+ * behind every target of the steps that use it (probe: the engine's name),
+ * with cN.simulated = yes; appended to out. */
+void sim_facts_collect(const struct step_spec *steps, unsigned n, struct facts *out);
+
+#endif

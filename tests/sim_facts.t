@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A sim run records what it simulates: each distinct card its steps use as a
+# controller c0, c1 ... behind the steps' targets (phase start, probe sim), in
+# the controller probes' keys, with cN.simulated = yes.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/s.db"
+fact() { q "$DB" "SELECT value FROM probes WHERE run_id = $1 AND phase = 'start' AND probe = 'sim' AND target = '$2' AND key = '$3'"; }
+
+cat > "$TMP/one.lua" <<'LUA'
+hb.run{ engine = "sim", duration = 1, rw = "randread", oio = 4, targets = { "vd0" },
+        sim = { preset = "lsi3108-8sas" } }
+LUA
+"$HB" run "$TMP/one.lua" --db "$DB" -q 2>/dev/null; ok $? "a sim run with preset lsi3108-8sas"
+is "$(fact 1 vd0 c0.model)" "LSI MegaRAID SAS 9361-8i (SAS3108)" "c0.model is the preset's card"
+is "$(fact 1 vd0 c0.simulated)" yes "c0.simulated = yes"
+is "$(fact 1 vd0 c0.v0.raid_level)/$(fact 1 vd0 c0.v0.strip_kb)/$(fact 1 vd0 c0.v0.write_policy_effective)" \
+	"RAID5/256/WriteBack" "the volume: RAID level, strip, write policy in effect"
+is "$(fact 1 vd0 c0.cache_mb)/$(fact 1 vd0 c0.cache_protection)" "1024/CacheVault" "the cache and its protection"
+is "$(q "$DB" "SELECT count(*) || ' ' || group_concat(DISTINCT value) FROM probes WHERE run_id = 1 AND key GLOB 'c0.v0.d*.model'")" \
+	"8 HGST Ultrastar SSD800MH" "one model fact per simulated drive"
+is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = 1 AND probe = 'sim' AND key GLOB 'c1.*'")" 0 \
+	"one card, one controller"
+
+# two presets: c0 and c1, in plan order; a preset's layout in force; no preset: a JBOD
+cat > "$TMP/two.lua" <<'LUA'
+hb.plan{ defaults = { engine = "sim", duration = 1, rw = "randread", oio = 4 } }
+hb.run{ targets = { "vd0" }, sim = { preset = "asr8885-8sas" } }
+hb.run{ targets = { "vd0" }, sim = { preset = "lsi3108-8sas" } }
+hb.run{ targets = { "vd1" }, sim = { preset = "asr8885-8sas" } }
+hb.run{ targets = { "vd2" }, sim = { preset = "lsi3108-8sas", layout = "raid0" } }
+hb.run{ targets = { "j0", "j1" } }
+LUA
+"$HB" run "$TMP/two.lua" --db "$DB" -q 2>/dev/null; ok $? "a sim run over two presets"
+is "$(fact 2 vd0 c0.model)" "Adaptec ASR-8885 (PM8063)" "the first preset used is c0"
+is "$(fact 2 vd0 c1.model)" "LSI MegaRAID SAS 9361-8i (SAS3108)" "the second is c1, behind the same target"
+is "$(fact 2 vd1 c0.model)" "Adaptec ASR-8885 (PM8063)" "a preset used again keeps its number"
+is "$(fact 2 vd2 c2.v0.raid_level)" "RAID0" "layout = raid0 over the preset: a RAID0 volume (another controller)"
+is "$(fact 2 j1 c3.model)/$(fact 2 j1 c3.simulated)" "simulated JBOD/yes" "a step without a preset: a simulated JBOD"
+is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = 2 AND probe = 'sim' AND key = 'c0.simulated'")" 2 \
+	"each card's facts once per target (vd0, vd1)"
+
+# --dry-run stores nothing; a null run records no simulated card
+sum=$(sha256sum "$DB")
+"$HB" run "$TMP/two.lua" --db "$DB" --dry-run >/dev/null; ok $? "--dry-run"
+is "$(sha256sum "$DB")" "$sum" "stores no facts"
+printf 'hb.run{ engine = "null", duration = 1, targets = { "v" } }\n' > "$TMP/null.lua"
+"$HB" run "$TMP/null.lua" --db "$DB" -q 2>/dev/null; ok $? "a null-engine run"
+is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = 3 AND probe = 'sim'")" 0 "records no simulated card"
+
+# the example comparing the cards, shortened
+"$HB" run "$ROOT/examples/compare-cards.lua" --db "$DB" -q --set card=asr8885-8sas --set seconds=1 \
+	--set ramp=0 --set precondition=1 2>/dev/null; ok $? "examples/compare-cards.lua, shortened"
+is "$(q "$DB" "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT key, value FROM probes WHERE run_id = 4 AND probe = 'sim' AND key GLOB 'c?.v0.raid_level' ORDER BY key)")" \
+	"c0.v0.raid_level=RAID0 c1.v0.raid_level=RAID5" "its RAID0 and RAID5 halves are two volumes of the card"
+is "$(q "$DB" "SELECT count(DISTINCT value) || ' ' || value FROM probes WHERE run_id = 4 AND key GLOB 'c?.model'")" \
+	"1 Adaptec ASR-8885 (PM8063)" "both of the card chosen"
+
+done_testing
