@@ -566,6 +566,7 @@ charts.steady()
 charts.sequential_bars()
 charts.per_target()
 charts.exec_table()
+require("telemetry").charts(runs, add, charts.figure)
 require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------

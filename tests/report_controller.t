@@ -123,4 +123,53 @@ like "$(row ' class="diff"' 'Drives on it')" '<td>8 x Samsung SSD 850 2B6Q, SATA
 like "$(row ' class="diff"' Controller)" 'PERC H730P Mini \(on the host, behind no target\)' \
 	"a card behind no target: shown, said so"
 
+# --- telemetry: a chart per run, events beside their step and on its chart ------------
+cat > "$TMP/tp.lua" <<'LUA'
+hb.plan{ name = "telemetry", defaults = { engine = "null", ramp = 0 } }
+hb.precondition{ name = "precondition", duration = 4, rw = "randwrite", bs = "4k", oio = 4 }
+hb.run{ name = "4k read", rw = "randread", bs = "4k", oio = 32, duration = 2 }
+hb.run{ name = "4k write", rw = "randwrite", bs = "4k", oio = 32, duration = 2 }
+LUA
+PATH=$(onpath tel storcli64/storcli64) HBATEST_SYSFS_ROOT="$SYS/megaraid-pcie3-x8" "$HB" run "$TMP/tp.lua" \
+	--db "$DB" -q --target /dev/sda --label tel 2>>"$TMP/stderr"; ok $? "a run of three steps (the fifth)"
+"$HB" report 5 --db "$DB" --out "$TMP/rt0" >"$TMP/out" 2>"$TMP/err"; ok $? "its report without telemetry exits 0"
+is "$(ls "$TMP/rt0/charts" | grep -c telemetry)|$(grep -c '<h2>Telemetry</h2>' "$TMP/rt0/index.html")" "0|0" \
+	"no telemetry rows: no telemetry chart, no section"
+# telemetry every 0.5 s of the run's first 8 s: two temperatures and a write policy (text: no
+# line), and two warning events: 2.2 s into step 1, 1.4 s into step 3
+q "$DB" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 15),
+	r AS (SELECT id, started_at FROM runs WHERE id = 5)
+	INSERT INTO telemetry (run_id, step_id, t, at, source, key, value, target)
+	SELECT r.id, NULL, n.i * 0.5, strftime('%Y-%m-%dT%H:%M:%fZ', julianday(r.started_at) + n.i * 0.5 / 86400.0),
+	       'megaraid', k.key, CASE k.key WHEN 'c0.temperature_c' THEN 53 + n.i / 4
+	         WHEN 'c0.v0.d0.temperature_c' THEN 30 + n.i / 7
+	         ELSE CASE WHEN n.i < 12 THEN 'WriteBack' ELSE 'WriteThrough' END END, '/dev/sda'
+	FROM n, r, (SELECT 'c0.temperature_c' AS key UNION ALL SELECT 'c0.v0.d0.temperature_c'
+	            UNION ALL SELECT 'c0.v0.write_policy_effective') k;
+	INSERT INTO events (run_id, at, level, message)
+	SELECT 5, strftime('%Y-%m-%dT%H:%M:%fZ', julianday(started_at) + 2.2 / 86400.0), 'warning',
+	       'telemetry: megaraid c0.cache_protection_state Optimal -> Learning in step 1'
+	FROM steps WHERE run_id = 5 AND seq = 1;
+	INSERT INTO events (run_id, at, level, message)
+	SELECT 5, strftime('%Y-%m-%dT%H:%M:%fZ', julianday(started_at) + 1.4 / 86400.0), 'warning',
+	       'telemetry: megaraid c0.v0.write_policy_effective WriteBack -> WriteThrough in step 3'
+	FROM steps WHERE run_id = 5 AND seq = 3"
+"$HB" report 5 --db "$DB" --out "$TMP/rt" --format svg >"$TMP/out" 2>"$TMP/err"; ok $? "its report with telemetry exits 0"
+tsv=$(ls "$TMP"/rt/charts/*-telemetry-run1.tsv 2>/dev/null)
+[ -s "$tsv" ] && [ -s "${tsv%.tsv}.svg" ]; ok $? "a telemetry chart: its data and image"
+is "$(grep '^# series' "$tsv")" "# series 1: megaraid c0.temperature_c
+# series 2: megaraid c0.v0.d0.temperature_c" "a line per numeric key; the write policy (text) is none"
+is "$(grep -vc '^#\|^$' "$tsv")" 32 "every sample of each, 16 a key"
+like "$(sed -n 3p "$tsv")" '^0	53$' "its first: 53 °C at the run's start"
+gp=${tsv%.tsv}.gp
+like "$(cat "$gp")" "array step_label\[3\] = \['step 1', 'step 2', 'step 3'\]" "the three steps marked"
+like "$(cat "$gp")" "nevents = 2" "and the two events"
+like "$(cat "$TMP/rt/index.html")" '<tr class="events"><td></td><td colspan="12"><span class="warn">&#9888; at second 2: telemetry: megaraid c0.cache_protection_state Optimal -&gt; Learning in step 1</span>' \
+	"an event listed under the step it hit"
+like "$(cat "$TMP/rt/index.html")" '&#9888; at second 1: telemetry: megaraid c0.v0.write_policy_effective WriteBack -&gt; WriteThrough in step 3' \
+	"the other under its step"
+sgp=$(ls "$TMP"/rt/charts/*-scatter-run1-step1.gp)
+like "$(cat "$sgp")" 'array event_t\[1\] = \[2\.2\]' "the event on its step's per-second chart, at its second"
+like "$(grep -o 'dashed red: 2 warning events' "$TMP/rt/index.html")" 'dashed red: 2 warning events' "the caption counts them"
+
 done_testing
