@@ -172,4 +172,20 @@ sgp=$(ls "$TMP"/rt/charts/*-scatter-run1-step1.gp)
 like "$(cat "$sgp")" 'array event_t\[1\] = \[2\.2\]' "the event on its step's per-second chart, at its second"
 like "$(grep -o 'dashed red: 2 warning events' "$TMP/rt/index.html")" 'dashed red: 2 warning events' "the caption counts them"
 
+# --- a simulated card (probe 'sim', as a sim run records it) ---------------------------
+q "$DB" "INSERT INTO probes (run_id, phase, target, probe, key, value) VALUES
+	(3, 'start', NULL, 'sim', 'c0.model', 'LSI MegaRAID 9361-8i'), (3, 'start', NULL, 'sim', 'c0.simulated', 'yes'),
+	(3, 'start', NULL, 'sim', 'c0.v0.raid_level', 'RAID5'), (3, 'start', NULL, 'sim', 'c0.v0.strip_kb', '256'),
+	(3, 'start', NULL, 'sim', 'c0.v0.write_policy', 'WriteBack'),
+	(3, 'start', NULL, 'sim', 'c0.v0.d0.model', 'HUSMM8040ASS200'), (3, 'start', NULL, 'sim', 'c0.v0.d1.model', 'HUSMM8040ASS200')"
+is "$(q "$DB" "SELECT c.simulated, v.simulated, v.drive_summary FROM run_controller c JOIN run_volume v USING (run_id, source, controller) WHERE run_id = 3")" \
+	"1|1|2 x HUSMM8040ASS200" "a simulated card and volume: marked simulated"
+"$HB" sql --db "$DB" p99-by-card --param level=RAID5 --param oio=32 --format tsv >"$TMP/q" 2>"$TMP/qerr"
+is "$(sed -n 2p "$TMP/q" | cut -f1,4,9,15 | tr '\t' '|')" "LSI MegaRAID 9361-8i|132|3|1" "p99-by-card counts a simulated card's volume"
+"$HB" report 3 --db "$DB" --out "$TMP/rsim" --no-charts >"$TMP/out" 2>"$TMP/err"; ok $? "report 3 exits 0"
+html=$(sed 's/<tr/\n<tr/g' "$TMP/rsim/index.html")
+is "$(row '' Controller)" '<tr><th>Controller</th><td>LSI MegaRAID 9361-8i (simulated)</td></tr>' \
+	"the simulated card is the one shown (the host's HBA, behind no target, is not)"
+is "$(row '' 'RAID level')" '<tr><th>RAID level</th><td>RAID5</td></tr>' "its volume's RAID level"
+
 done_testing
