@@ -168,6 +168,7 @@ like "$(cat "$TMP/rt/index.html")" '<tr class="events"><td></td><td colspan="12"
 	"an event listed under the step it hit"
 like "$(cat "$TMP/rt/index.html")" '&#9888; at second 1: telemetry: megaraid c0.v0.write_policy_effective WriteBack -&gt; WriteThrough in step 3' \
 	"the other under its step"
+is "$(grep -o '<tr class="events">' "$TMP/rt/index.html" | wc -l)" 2 "two events rows: step 2, which none fell in, has none"
 sgp=$(ls "$TMP"/rt/charts/*-scatter-run1-step1.gp)
 like "$(cat "$sgp")" 'array event_t\[1\] = \[2\.2\]' "the event on its step's per-second chart, at its second"
 like "$(grep -o 'dashed red: 2 warning events' "$TMP/rt/index.html")" 'dashed red: 2 warning events' "the caption counts them"
