@@ -2,6 +2,7 @@
 -- kind of step; one colour per run (runs[i].color) in every chart.
 local compare = require("compare")
 local fmt = require("format")
+local telemetry = require("telemetry")
 
 local charts = {}
 local ctx
@@ -15,6 +16,7 @@ local function figure(c, caption)
   ctx.add("<figure>", c.img, "<figcaption>", esc(caption), ' — <code>', esc(c.gp),
           "</code>, data <code>", esc(c.tsv), "</code></figcaption></figure>")
 end
+charts.figure = figure
 
 -- How many points a chart's series hold (rows with a number as value).
 local function count(rows)
@@ -82,17 +84,20 @@ function charts.scatter()
           local avg = s.status == "done" and s[field] or (n > 0 and sum / n or 0)
           local avg_lat = s.status == "done" and s.lat_mean_us or (ln > 0 and lsum / ln or 1)
           local title = ("%s — %s"):format(r.series_title, s.name)
+          local ev = {}	-- the warnings that fell in it, at their second
+          for _, e in ipairs(telemetry.step_events(r, s)) do ev[#ev + 1] = e.t end
           local c = report.chart{
             name = ("scatter-run%d-step%s"):format(r.index, fmt.int(s.seq)), template = "scatter", embed = "png",
             key_entries = 4,	-- the dots, the latency dots and the two averages
             title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
             series = { { title = r.series_title, color = r.color, rows = rows } },
             args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
-                     ramp_s = s.ramp_s or 0, nsecs = #rows },
+                     ramp_s = s.ramp_s or 0, nsecs = #rows, nevents = #ev, event_t = #ev > 0 and ev or { 0 } },
           }
-          figure(c, ("%s: %s, %s dots (left), mean latency (right, log)%s"):format(
+          figure(c, ("%s: %s, %s dots (left), mean latency (right, log)%s%s"):format(
             title, fmt.plural(#rows, "second"), unit,
-            cut and ("; the last %.0f ms, part of a second, left out"):format(cut * 1000) or ""))
+            cut and ("; the last %.0f ms, part of a second, left out"):format(cut * 1000) or "",
+            #ev > 0 and ("; dashed red: %s (Steps as run lists them)"):format(fmt.plural(#ev, "warning event")) or ""))
         end
       end
     end

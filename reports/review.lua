@@ -7,6 +7,7 @@
 -- It runs in the plan sandbox with the report.* API (docs/reports.md).
 local compare = require("compare")
 local fmt = require("format")
+local cards = require("cards")
 
 local esc = report.escape_html
 local runs = report.runs
@@ -128,9 +129,18 @@ add('<p class="sub">', N > 1 and ("%d runs compared; deltas against %s."):format
     esc(runs[B].name)) or "One run.", "</p>", '<ul class="runs">')
 for _, r in ipairs(runs) do
   add("<li>", run_head(r), ' <code>', esc(r.uuid:sub(1, 8)), "</code> ",
-      esc(r.started_at or ""), "</li>")
+      esc(r.started_at or ""), r.plan_name and r.plan_name ~= "" and
+        (' <span class="plan">plan “' .. esc(r.plan_name) .. "”</span>") or "", "</li>")
 end
-add("</ul></header>")
+add("</ul>")
+-- the runs' notes (run --note, hb.note), one per line, as their runs wrote them
+for _, r in ipairs(runs) do
+  if r.notes and r.notes ~= "" then
+    add('<div class="notes"><span class="swatch" style="background:', r.color, '"></span><b>',
+        esc(r.name), "</b>: ", esc(r.notes):gsub("\n", "<br>"), "</div>")
+  end
+end
+add("</header>")
 -- Steps that failed, were aborted or counted I/O errors: the run, the step,
 -- how far it got and its message, near the top.
 local function step_trouble(s)
@@ -357,42 +367,57 @@ local function run_facts(i)
   cells["Started (UTC)"] = r.started_at
   cells["Finished (UTC)"] = r.finished_at
   cells["State"] = r.state
+  cells["Plan name"] = r.plan_name
+  cells["Build commit"] = r.build_commit
+  cells["Notes"] = r.notes and r.notes ~= "" and r.notes or nil
+  cards.cells(r, cells)
   return cells
 end
 
+-- The rows in order, under the headings of their sections (a heading is
+-- shown when a row under it is).
 local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board", "Driver",
   "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link", "Simulated array",
-  "Drives", "Targets", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Imported from",
-  "Latency", "Started (UTC)",
-  "Finished (UTC)" }
+  "Drives", "Targets" }
+local bed_sections = { { "", bed_order }, { "Controller", cards.controller_rows },
+  { "Volume", cards.volume_rows },
+  { "Run", { "Plan name", "Notes", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Build commit",
+    "Imported from", "Latency", "Started (UTC)", "Finished (UTC)" } } }
 
 -- Rows that differ for every pair of runs: not worth a highlight.
 local always_differ = { ["Started (UTC)"] = true, ["Finished (UTC)"] = true }
+for k in pairs(cards.measured) do always_differ[k] = true end
 
 local bed = {}
 for i = 1, N do bed[i] = run_facts(i) end
 add("<h2>Test bed</h2><table class=\"testbed\"><thead><tr><th></th>")
 for _, r in ipairs(runs) do add("<th>", run_head(r), "</th>") end
 add("</tr></thead><tbody>")
-for _, key in ipairs(bed_order) do
-  local any, same = false, true
-  for i = 1, N do
-    if bed[i][key] then any = true end
-    if bed[i][key] ~= bed[1][key] then same = false end
-  end
-  if any then
-    local highlight = N > 1 and not same and not always_differ[key]
-    add(highlight and '<tr class="diff">' or "<tr>", "<th>", esc(key), "</th>")
+-- a cell's text: notes one per line, a warning (after a NUL) below it
+local function bed_cell(v)
+  local text, warn = v:match("^(.-)%z(.*)$")
+  text = esc(text or v):gsub("\n", "<br>")
+  if warn then return "<td>" .. text .. '<br><span class="warn">&#9888; ' .. esc(warn) .. "</span></td>" end
+  return "<td>" .. (v ~= "" and text or "–") .. "</td>"
+end
+for _, section in ipairs(bed_sections) do
+  local heading = section[1] ~= "" and section[1]
+  for _, key in ipairs(section[2]) do
+    local any, same = false, true
     for i = 1, N do
-      local v = bed[i][key] or ""
-      local text, warn = v:match("^(.-)%z(.*)$")
-      if text then
-        add("<td>", esc(text), '<br><span class="warn">&#9888; ', esc(warn), "</span></td>")
-      else
-        add("<td>", esc(v ~= "" and v or "–"), "</td>")
-      end
+      if bed[i][key] then any = true end
+      if bed[i][key] ~= bed[1][key] then same = false end
     end
-    add("</tr>")
+    if any then
+      if heading then
+        add('<tr class="section"><th colspan="', N + 1, '">', esc(heading), "</th></tr>")
+        heading = nil
+      end
+      local highlight = N > 1 and not same and not always_differ[key]
+      add(highlight and '<tr class="diff">' or "<tr>", "<th>", esc(key), "</th>")
+      for i = 1, N do add(bed_cell(bed[i][key] or "")) end
+      add("</tr>")
+    end
   end
 end
 add("</tbody></table>")
@@ -541,6 +566,7 @@ charts.steady()
 charts.sequential_bars()
 charts.per_target()
 charts.exec_table()
+require("telemetry").charts(runs, add, charts.figure)
 require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------

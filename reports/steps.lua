@@ -1,8 +1,10 @@
 -- "Steps as run": each run's steps with the workload each one ran (kind,
 -- rw, block size, write %, OIO, workers, seconds and ramp, engine, where
 -- its workers were placed, how it ended), the methodology a published
--- comparison states; one table a run, folded when it is long.
+-- comparison states, and under a step the warnings that fell in it (a
+-- telemetry change); one table a run, folded when it is long.
 local fmt = require("format")
+local telemetry = require("telemetry")
 local esc = report.escape_html
 
 local steps_table = {}
@@ -35,7 +37,7 @@ function steps_table.add(runs, steps, add)
     for _, s in ipairs(list) do
       add("<tr>")
       for k, v in ipairs(cells(s)) do add(NUMERIC[k] and '<td class="num">' or "<td>", esc(v), "</td>") end
-      add("</tr>")
+      add("</tr>", telemetry.event_row(r, s, #COLUMNS))	-- the warnings that fell in it
     end
     add("</tbody></table></details>")
   end

@@ -1,7 +1,8 @@
 # Second by second: IOPS or MB/s dots on the left axis, mean latency dots on
 # a log right axis, the step's averages as lines, ramp seconds shaded.
 # Columns: t (s), value, mean latency (us), ramp (0/1).
-# Variables: ylabel, avg_value, avg_lat, ramp_s, nsecs (optional, the seconds:
+# Variables: ylabel, avg_value, avg_lat, ramp_s, nevents and event_t (optional:
+# warning events' seconds, drawn as dashed red lines), nsecs (optional, the seconds:
 # under a minute, larger dots). Time starts at 0: a step of one second, a short fill,
 # gets an axis from 0 to 1 s (gnuplot widens an empty autoscaled range to
 # -1..1 s otherwise); the dots are drawn over the average lines.
@@ -24,6 +25,8 @@ set grid ytics lc rgb '#eeeeee'
 set key at screen 0.5, screen 0.01 center bottom horizontal samplen 2
 set bmargin key_margin
 if (ramp_s > 0) { set object 1 rect from 0, graph 0 to ramp_s, graph 1 behind fc rgb '#eeeeee' fs solid noborder }
+# warning events in the step (nevents, event_t: optional), a dashed red line at their second
+if (exists('nevents')) { do for [k=1:nevents] { set arrow k from event_t[k], graph 0 to event_t[k], graph 1 nohead lw 2 dt 2 lc rgb '#b3261e' front } }
 # the averages leave the ramp out, and so do their lines (drawn over the
 # measured seconds only, column 4 being 0)
 plot datafile using 1:(column(4) == 0 ? avg_value : 1/0) with lines lw 2.5 lc rgb '#000000' notitle, \
