@@ -105,7 +105,7 @@ like "$(row ' class="diff"' 'Member drives')" '<td>8 x HUSMM8040ASS200 A204, SAS
 is "$(row '' 'Controller temperature')" '<tr><th>Controller temperature</th><td>53 °C at the start</td><td>42 °C at the start</td></tr>' \
 	"a temperature is measured, not set: not highlighted"
 like "$(row ' class="diff"' Notes)" '<td>CacheVault replaced<br>fans at 100 %</td><td>–</td>' "Notes in the test bed, one per line"
-like "$(row ' class="diff"' 'Plan name')" '<td>cards</td>' "the plan's name"
+is "$(row '' 'Plan name')" '<tr><th>Plan name</th><td>cards</td><td>cards</td></tr>' "the plan's name, stored by each run (alike: not highlighted)"
 like "$(row ' class="diff"' 'Build commit')" '<td>0123abc</td>' "the build's commit"
 like "$html" '<div class="notes">.*<b>9361-8i</b>: CacheVault replaced<br>fans at 100 %</div>' "the notes at the top"
 like "$html" '9361-8i.*plan “cards”' "the plan's name at the top"
@@ -178,7 +178,8 @@ q "$DB" "INSERT INTO probes (run_id, phase, target, probe, key, value) VALUES
 	(3, 'start', NULL, 'sim', 'c0.model', 'LSI MegaRAID 9361-8i'), (3, 'start', NULL, 'sim', 'c0.simulated', 'yes'),
 	(3, 'start', NULL, 'sim', 'c0.v0.raid_level', 'RAID5'), (3, 'start', NULL, 'sim', 'c0.v0.strip_kb', '256'),
 	(3, 'start', NULL, 'sim', 'c0.v0.write_policy', 'WriteBack'),
-	(3, 'start', NULL, 'sim', 'c0.v0.d0.model', 'HUSMM8040ASS200'), (3, 'start', NULL, 'sim', 'c0.v0.d1.model', 'HUSMM8040ASS200')"
+	(3, 'start', NULL, 'sim', 'c0.v0.d0.model', 'HUSMM8040ASS200'), (3, 'start', NULL, 'sim', 'c0.v0.d1.model', 'HUSMM8040ASS200');
+	UPDATE steps SET params_json = json_set(params_json, '$.sim.layout', 'raid5') WHERE run_id = 3"
 is "$(q "$DB" "SELECT c.simulated, v.simulated, v.drive_summary FROM run_controller c JOIN run_volume v USING (run_id, source, controller) WHERE run_id = 3")" \
 	"1|1|2 x HUSMM8040ASS200" "a simulated card and volume: marked simulated"
 "$HB" sql --db "$DB" p99-by-card --param level=RAID5 --param oio=32 --format tsv >"$TMP/q" 2>"$TMP/qerr"
