@@ -182,13 +182,15 @@ check: export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppr
 endif
 
 # Test files run JOBS at a time: each makes its own temp folder and loop
-# devices (losetup --find), so none waits on another's.
+# devices (losetup --find), so none waits on another's. tests/dev/prove-times.pl
+# is prove (same options, same exit status) that then lists the test files by
+# wall time, slowest first (HB_TIMES=N: how many; 0 for all).
 JOBS ?= 2
 
 check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 	@rm -rf $(SAN_LOG)
 	$(if $(SANFLAGS),@mkdir -p $(SAN_LOG))
-	@prove -j$(JOBS) -f $(UNIT_TESTS) $(wildcard tests/*.t); rc=$$?; \
+	@perl tests/dev/prove-times.pl -j$(JOBS) -f $(UNIT_TESTS) $(wildcard tests/*.t); rc=$$?; \
 	if [ -n "$$(ls -A $(SAN_LOG) 2>/dev/null)" ]; then \
 		for f in $(SAN_LOG)/*; do echo "=== $$f"; cat "$$f"; done; \
 		echo "make check: sanitizer reports in $(SAN_LOG)/ (above)"; exit 1; \

@@ -99,12 +99,27 @@ spin_in_stop "while true do end"
 is "$rc" 130 "a loop in a stop callback ends at the first SIGTERM, exit 130"
 is "$(q "$DB" "SELECT status FROM runs WHERE id = $run")" aborted "and the run is 'aborted'"
 
+# catching PID: until PID catches SIGTERM (its SigCgt has bit 15), which
+# hbatest run sets up just before its dry pass (at most 60 s: a hang guard).
+# (A fixed sleep here let a slow start under load take the signal before
+# the handler, exit 143.)
+catching() {
+	local mask
+	for _ in $(seq 600); do
+		mask=$(sed -n 's/^SigCgt:\t//p' /proc/"$1"/status 2>/dev/null)
+		[ -n "$mask" ] && (( 0x$mask & (1 << 14) )) && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # a loop of pcalls: each call catches the hook's error (raised inside it), so
 # the stop is raised again when the call returns; in the dry pass and after
 printf 'while true do pcall(function() while true do end end) end\n' > "$TMP/pcall.lua"
 "$HB" run "$TMP/pcall.lua" --db "$TMP/pcall.db" 2>"$TMP/stderr" &
 pid=$!
-sleep 1
+catching $pid
 kill -TERM $pid; wait_exit $pid
 is "$rc:$([ -e "$TMP/pcall.db" ] && echo db)" "130:" "a pcall loop in the dry pass stops at SIGTERM, exit 130, no database"
 like "$(cat "$TMP/stderr")" "interrupted in the dry pass \(signal\): nothing was run or written" "and says so"
@@ -125,7 +140,11 @@ LUA
 pid=$!
 DB="$TMP/hang.db" wait_samples 1 2; ok $? "the step's two seconds are stored, the drain begins"
 kill -INT $pid
-for _ in $(seq 100); do grep -q "still in flight" "$TMP/stderr" && break; sleep 0.1; done
+for _ in $(seq 600); do	# until it says so (60 s at most: a hang guard)
+	grep -q "still in flight" "$TMP/stderr" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
 kill -0 $pid 2>/dev/null; ok $? "the first SIGINT waits for the request in flight"
 like "$(cat "$TMP/stderr")" "warning: interrupted: waiting for 1 request still in flight \(for up to 60 s, or the step's longest I/O if longer\); interrupt again to stop at once" \
 	"and says what it waits for and how to stop at once"

@@ -13,9 +13,9 @@ start() {
 	runs=$((runs + 1)) UDB=$TMP/u$runs.db
 	"$HB" run "$1" --db "$UDB" --target "$F" -q 2>>"$TMP/stderr" & pid=$!
 }
-# poll CMD...: until CMD succeeds (10 s at most) while $pid runs
+# poll CMD...: until CMD succeeds while $pid runs (60 s at most: a hang guard)
 poll() {
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		"$@" && return 0
 		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.1
@@ -27,7 +27,7 @@ ring_fd() { ls -l /proc/"$pid"/fd 2>/dev/null | awk '/io_uring/ { print $9; exit
 # it gets the ring's lock at once, so this reads until one read has it all.
 ring_info() {
 	local fd out
-	for _ in $(seq 50); do
+	for _ in $(seq 500); do
 		fd=$(ring_fd)
 		out=$([ -n "$fd" ] && cat /proc/"$pid"/fdinfo/"$fd" 2>/dev/null)
 		case $out in *UserFiles:*UserBufs:*) printf '%s\n' "$out"; return ;; esac
@@ -44,20 +44,28 @@ fdinfo() {
 measuring() { [ "$(sqlite3 "file:$UDB?mode=ro" "SELECT count(*) FROM samples" 2>/dev/null)" -ge 1 ] 2>/dev/null; }
 has_ring() { measuring && [ -n "$(ring_fd)" ]; }
 target_open() { ls -l /proc/"$pid"/fd 2>/dev/null | grep -q -- "-> $F\$"; }
-plan() {	# plan OPTIONS [SECONDS]: a read step with these io_uring options, then a pause
-	printf 'hb.run{ engine = "io_uring", io_uring = { %s }, rw = "randread", oio = 8, duration = %s, size = "8m" }\nhb.sleep(2)\n' \
-		"$1" "${2:-3}" > "$TMP/p.lua"
+step_done() { [ "$(sqlite3 "file:$UDB?mode=ro" "SELECT count(*) FROM steps WHERE status = 'done'" 2>/dev/null)" = 1 ]; }
+# plan OPTIONS [SECONDS]: a read step with these io_uring options (600 s unless
+# given), then a pause of 600 s. What is looked at while the step runs, or in
+# the pause, is looked at before the test ends the run (stop): the times are
+# no deadline for it (a 3 s step with a 2 s pause once ended before a loaded
+# machine had looked).
+plan() {
+	printf 'hb.run{ engine = "io_uring", io_uring = { %s }, rw = "randread", oio = 8, duration = %s, size = "8m" }\nhb.sleep(600)\n' \
+		"$1" "${2:-600}" > "$TMP/p.lua"
 }
+# stop: end the run (SIGINT); its exit status in $rc (130)
+stop() { kill -INT "$pid"; wait "$pid"; rc=$?; }
 
 # --- sqpoll: a kernel poll thread (iou-sqp-PID) in the process, none without ---
 sqp_threads() { [ "$(cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -c '^iou-sqp')" -gt 0 ]; }
 plan "sqpoll = true"; start "$TMP/p.lua"
 poll sqp_threads; ok $? "sqpoll=true: a kernel poll thread (iou-sqp) runs in the process"
 poll has_ring; like "$(fdinfo SqThread)" '^[0-9]+$' "sqpoll=true: the ring names its poll thread's pid in fdinfo"
-wait $pid
+stop
 plan "sqpoll = false"; start "$TMP/p.lua"
 poll has_ring; is "$(fdinfo SqThread) $(sqp_threads && echo thread)" "-1 " "sqpoll=false: no poll thread"
-wait $pid
+stop
 
 # the poll thread submits, so the worker enters the kernel only to wait
 if command -v strace >/dev/null; then
@@ -84,15 +92,20 @@ poll has_ring
 is "$(fdinfo UserFiles UserBufs)" "1 1" "registerfiles=true, fixedbufs=true: the ring holds the target file and a buffer"
 like "$(ring_info | sed -n '/^UserFiles/,/^UserBufs/p')" "0: $F" "the registered file is the target"
 target_open; ok $? "the target is open while the step runs"
-poll eval '! target_open && [ -z "$(ring_fd)" ]'
+stop
+# the step's end: a 1 s step, then looked at in the pause after it
+plan "registerfiles = true, fixedbufs = true" 1; start "$TMP/p.lua"
+poll step_done && poll eval '! target_open && [ -z "$(ring_fd)" ]'
 ok $? "registerfiles=true: the target and the ring are closed at the step's end (during the pause after it)"
-wait $pid
+stop
 plan "registerfiles = false, fixedbufs = false"; start "$TMP/p.lua"
 poll has_ring
 is "$(fdinfo UserFiles UserBufs)" "0 0" "registerfiles=false, fixedbufs=false: the ring holds neither"
-poll eval '! target_open && [ -z "$(ring_fd)" ]'
+stop
+plan "registerfiles = false, fixedbufs = false" 1; start "$TMP/p.lua"
+poll step_done && poll eval '! target_open && [ -z "$(ring_fd)" ]'
 ok $? "registerfiles=false: the target is closed at the step's end"
-wait $pid; ok $? "and the run ends well"
+stop; is "$rc" 130 "and the run ends when stopped in its pause (SIGINT: exit 130)"
 
 # oio up to the plan's 65536 in one worker: more than the kernel's 32768 SQEs
 # a ring may have (it failed at the step's start, after the dry pass passed);

@@ -121,10 +121,11 @@ check_invariant() {
 }
 
 # wait_count DB SQL N: wait until the count SQL gives reaches N (at most
-# 30 s: a guard against hanging, not a measurement)
+# 120 s: a guard against hanging, not a measurement; 30 s is short for a
+# run to reach a later step on a loaded machine)
 wait_count() {
 	local n
-	for _ in $(seq 300); do
+	for _ in $(seq 1200); do
 		n=$(q "$1" "$2" 2>/dev/null)
 		[ "${n:-0}" -ge "$3" ] && return 0
 		sleep 0.1

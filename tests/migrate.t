@@ -93,17 +93,20 @@ sum=$(sha256sum < wal.db)
 is "$(sha256sum < wal.db.bak-v1)" "$sum" "its copy is byte-identical too"
 
 # a WAL holding pages the file lacks (a writer that died): checkpointed first,
-# so the copy holds them
+# so the copy holds them. The writer keeps its connection open (closing it
+# would checkpoint the WAL) until the copy is made: it reads a pipe this test
+# writes to then (a sleep there once ended first on a loaded machine).
 cp v1-ref.db walc.db
 q walc.db "PRAGMA journal_mode = WAL" >/dev/null
+mkfifo walc.gate
 { echo "PRAGMA wal_autocheckpoint = 0; INSERT INTO events (run_id, at, level, message) VALUES (1, 'now', 'info', 'only in the WAL');"
-  sleep 3; } | sqlite3 walc.db >/dev/null &
+  read -r _ < walc.gate; } | sqlite3 walc.db >/dev/null &
 writer=$!
-for _ in $(seq 100); do	# until the row is committed (to the WAL)
+for _ in $(seq 600); do	# until the row is committed (to the WAL); 60 s at most
 	[ "$(q walc.db "SELECT count(*) FROM events WHERE message = 'only in the WAL'")" = 1 ] && break
 	sleep 0.1
 done
-cp walc.db walx.db; cp walc.db-wal walx.db-wal; wait $writer
+cp walc.db walx.db; cp walc.db-wal walx.db-wal; echo > walc.gate; wait $writer
 [ -s walx.db-wal ] && [ "$(sqlite3 'file:walx.db?mode=ro&immutable=1' "SELECT count(*) FROM events WHERE message = 'only in the WAL'")" = 0 ]
 ok $? "a schema-1 database whose last row is in its WAL only"
 "$HB" run plan.lua --db walx.db -q >/dev/null 2>err; ok $? "a run opens it"

@@ -6,18 +6,21 @@
 
 DB="$TMP/p.db"
 F="$TMP/target.dat"
-plan() {	# NAME KEYS: a 3 s io_uring step with two workers and these keys
+plan() {	# NAME KEYS: an io_uring step with two workers and these keys
 	cat > "$TMP/$1.lua" <<LUA
 hb.plan{ name = "$1" }
-hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 3,
+hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 600,
         size = "8m"$2 }
 LUA
 }
-# run_watched NAME [numa]: run the plan; while it runs, print each thread's
-# CPU list (one per line, sorted) and how many pages of mappings that prefer
-# node 0 are in memory (with "numa": looking again until both workers'
-# buffers are, 4 pages in all (oio 4 over 2 workers: 2 slots of 4 KiB each),
-# or the run ends, as a loaded or sanitized run maps them later).
+# run_watched NAME [numa]: run the plan; once its step measures (a second is
+# stored: the workers are up and placed), print each thread's CPU list (one
+# per line, sorted) and how many pages of mappings that prefer node 0 are in
+# memory (with "numa": looking again until both workers' buffers are, 4 pages
+# in all (oio 4 over 2 workers: 2 slots of 4 KiB each), as a loaded or
+# sanitized run maps them later); then stop the run (SIGINT; 0 when it exits
+# 130). The step lasts until then: a 3 s step once ended before a loaded
+# machine had looked. (Each wait: 60 s at most, a hang guard.)
 # Pages, not mappings: two adjacent buffers with the same policy are one
 # mapping when the kernel merges them (seen under the sanitizer).
 # (0 when the process is gone and its numa_maps unreadable)
@@ -26,22 +29,29 @@ prefer0_pages() {
 	     END { print n + 0 }' "/proc/$1/numa_maps" 2>/dev/null || echo 0
 }
 run_watched() {
+	local steps pid i
+	steps=$(sqlite3 "file:$DB?mode=ro" "SELECT count(*) FROM steps" 2>/dev/null)
 	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" -q &
-	local pid=$! i
-	for i in $(seq 50); do	# until the workers are up: 3 threads
-		[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge "${THREADS:-3}" ] && break
+	pid=$!
+	for i in $(seq 600); do	# until the new step has stored a second, and the workers are up
+		[ "$(sqlite3 "file:$DB?mode=ro" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id
+			WHERE t.id > ${steps:-0}" 2>/dev/null)" -ge 1 ] 2>/dev/null &&
+			[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge "${THREADS:-3}" ] && break
+		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	sleep 0.5
 	cat /proc/$pid/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort > "$TMP/$1.cpus"
 	prefer0_pages $pid > "$TMP/$1.numa"
-	while [ "${2:-}" = numa ] && kill -0 $pid 2>/dev/null; do
+	for i in $(seq 600); do
+		[ "${2:-}" = numa ] && kill -0 $pid 2>/dev/null || break
 		[ "$(cat "$TMP/$1.numa")" -ge 4 ] && break
 		sleep 0.1
 		prefer0_pages $pid > "$TMP/$1.numa.new"
 		kill -0 $pid 2>/dev/null && mv "$TMP/$1.numa.new" "$TMP/$1.numa"
 	done
+	kill -INT $pid
 	wait $pid
+	[ $? = 130 ]
 }
 all_cpus=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
 first=$(cut -d, -f1 /sys/devices/system/cpu/online | cut -d- -f1)
@@ -109,7 +119,7 @@ else
 	placement_of() {	# NAME KEYS [WORKERS]: run a step, print its stored placement
 		sed "s/workers = 2/workers = ${3:-2}/" > "$TMP/$1.lua" <<LUA
 hb.plan{ name = "$1" }
-hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 2,
+hb.run{ engine = "io_uring", rw = "randread", oio = 4, workers = 2, duration = 600,
         size = "8m"$2 }
 LUA
 		HBATEST_SYSFS_ROOT="$root" THREADS=$((${3:-2} + 1)) run_watched "$1" &&
@@ -150,7 +160,7 @@ LUA
 	is "$(placement_of irqlegacy "" 1)" "cpus=$first node=0 irq=43" \
 		"a legacy interrupt (the function's irq file) narrows the same way; a port's vectors above it do not count"
 	# run under taskset on another CPU: the interrupt's CPU is not ours to take
-	sed "s/workers = 2/workers = 1/" "$TMP/irqlegacy.lua" > "$TMP/irqset.lua"
+	sed "s/workers = 2/workers = 1/; s/duration = 600/duration = 1/" "$TMP/irqlegacy.lua" > "$TMP/irqset.lua"
 	HBATEST_SYSFS_ROOT="$root" taskset -c "$other_cpu" "$HB" run "$TMP/irqset.lua" --db "$DB" --target "$F" -q
 	is "$(q "$DB" "SELECT placement FROM steps ORDER BY id DESC LIMIT 1")" "cpus=$allowed node=0" \
 		"under taskset -c $other_cpu the interrupt's CPU $first is left alone"

@@ -76,24 +76,26 @@ is "$(fact megaraid c0.v0.d1.model)" "MZ7KM480HMHQ0D3" "perc: member drive model
 out=$(PATH="$TMP/empty" "$HB" probe 2>&1)
 is "$(fact megaraid status)" "skipped: no storcli64, storcli, perccli64 or perccli on PATH" "megaraid: a missing tool is one fact"
 mkdir -p "$TMP/odd"
-printf '#!/bin/sh\nexec sleep 30.125\n' > "$TMP/odd/storcli64"; chmod +x "$TMP/odd/storcli64"
+# (the hung tools sleep a time of this test's own, 30.PID and 31.PID s, so that
+# pgrep finds no other test's: two suites on one machine once met so)
+printf '#!/bin/sh\nexec sleep 30.%s\n' $$ > "$TMP/odd/storcli64"; chmod +x "$TMP/odd/storcli64"
 out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_TOOL_TIMEOUT=1 "$HB" probe 2>&1); ok $? "a hung tool: probe still exits 0"
 is "$(fact megaraid status)" "unavailable: storcli64 did not finish in 1 s (killed)" "a hung tool: cut at the time limit, a fact"
-is "$(pgrep -f 'sleep 30.125')" "" "a hung tool: killed at the limit, not left running"
+is "$(pgrep -fx "sleep 30\\.$$")" "" "a hung tool: killed at the limit, not left running"
 # one that closes its output and hangs: cut at the same limit, not waited for
-printf '#!/bin/sh\nexec >&-\nexec sleep 30.25\n' > "$TMP/odd/storcli64"
+printf '#!/bin/sh\nexec >&-\nexec sleep 31.%s\n' $$ > "$TMP/odd/storcli64"
 out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_TOOL_TIMEOUT=1 "$HB" probe 2>&1); ok $? "a tool hung after closing its output: probe exits 0"
 is "$(fact megaraid status)" "unavailable: storcli64 did not finish in 1 s (killed)" \
 	"a tool hung after closing its output: cut at the time limit, a fact"
-is "$(pgrep -f 'sleep 30.25')" "" "a tool hung after closing its output: killed, not left running"
+is "$(pgrep -fx "sleep 31\\.$$")" "" "a tool hung after closing its output: killed, not left running"
 # a tool whose child hangs (a shell script waiting for its own command): the
 # limit kills its process group, the child with it
-printf '#!/bin/sh\nsleep 30.375\nexit 0\n' > "$TMP/odd/storcli64"
+printf '#!/bin/sh\nsleep 32.%s\nexit 0\n' $$ > "$TMP/odd/storcli64"
 out=$(PATH="$TMP/odd:/usr/bin:/bin" HBATEST_TOOL_TIMEOUT=1 "$HB" probe 2>&1)
 is "$(fact megaraid status)" "unavailable: storcli64 did not finish in 1 s (killed)" \
 	"a tool whose child hangs: cut at the time limit, a fact"
-for _ in $(seq 50); do pgrep -f 'sleep 30.375' >/dev/null || break; sleep 0.1; done
-left=$(pgrep -f 'sleep 30.375')
+for _ in $(seq 50); do pgrep -fx "sleep 32\\.$$" >/dev/null || break; sleep 0.1; done
+left=$(pgrep -fx "sleep 32\\.$$")
 is "$left" "" "a tool whose child hangs: the child is killed too (the tool's process group)"
 [ -z "$left" ] || kill $left
 # a tool's own messages on stderr: discarded, never on hbatest's output

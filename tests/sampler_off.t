@@ -31,9 +31,10 @@ on=$(waits "$TMP/on.trace"); off=$(waits "$TMP/off.trace")
 is "$([ "$on" -ge 4 ] && [ "$off" = 0 ] && echo yes)" yes \
 	"the main thread waits for the workers' seconds with the sampler ($on waits) and not without ($off)"
 # 2 workers x 4 seconds of news and a live line twice a second: tens of
-# wake-ups, where polling every 10 ms made hundreds
+# wake-ups (74 seen on a machine with every CPU busy, where a bound of 60
+# failed 2 runs in 7), where polling every 10 ms makes 400: under half that
 n=$(( on + $(sleeps "$TMP/on.trace") ))
-is "$([ "$n" -lt 60 ] && echo yes)" yes "the sampler is woken, it does not poll ($n sleeps and waits in 4 s)"
+is "$([ "$n" -lt 200 ] && echo yes)" yes "the sampler is woken, it does not poll ($n sleeps and waits in 4 s)"
 # waits the worker's news ended (woken: 0; news before it slept: EAGAIN), not
 # their timeout: about one a second of a 6 s step with one worker (6), where
 # a worker that did not wake it would leave only its finish (1)
