@@ -163,3 +163,34 @@ void facts_free(struct facts *f)
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }
+
+/* The sample() op of probe p (NULL: it has none, or an older plugin's ops
+ * end before it). */
+static hb_probe_fn sample_op(const struct plugin *p)
+{
+	const struct hb_probe_ops *ops = p->desc->ops;
+
+	return p->desc->kind == HB_PLUGIN_PROBE && HB_OPS_HAS(ops, sample) ? ops->sample : NULL;
+}
+
+void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
+{
+	const char *root = probe_root();
+	char dev[PATH_MAX + 8];
+
+	memset(out, 0, sizeof(*out));
+	for (int t = -1; t < (int)ntargets; t++) {	/* -1: the host */
+		if (t >= 0 && device_of(root, targets[t], dev, sizeof(dev)) < 0)
+			continue;
+		for (unsigned i = 0; i < plugins_count(); i++) {
+			const struct plugin *p = plugins_at(i);
+			unsigned flags = ((const struct hb_probe_ops *)p->desc->ops)->flags;
+			bool per_target = flags & HB_PROBE_PER_TARGET;
+			struct emit_ctx c = { out, t >= 0 ? targets[t] : NULL, p->desc->name };
+			hb_probe_fn op = sample_op(p);
+
+			if (op && (t >= 0 ? per_target : !per_target || (flags & HB_PROBE_HOST)))
+				op(root, t >= 0 ? dev : NULL, NULL, 0, emit, &c);
+		}
+	}
+}

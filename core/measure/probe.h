@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hbatest/plugin.h"
+
 struct fact {
 	char *target;		/* NULL for host facts */
 	char *probe, *key, *value;
@@ -21,6 +23,13 @@ const char *probe_root(void);
 /* Host probes, then every per-target probe for each target that is (or lies
  * on) a block device. A probe that does not apply or fails adds nothing. */
 void probe_collect(char *const *targets, unsigned ntargets, struct facts *out);
+/* The same calls to the probes' sample() ops (ABI 1.3; a probe without
+ * one is left out): the facts that change while a run goes on. */
+void probe_sample(char *const *targets, unsigned ntargets, struct facts *out);
+/* A probe's collect() or sample() */
+typedef int (*hb_probe_fn)(const char *sysfs_root, const char *target,
+			   const struct hb_kv *opts, unsigned nopts, hb_emit_fn emit,
+			   void *emit_ctx);
 const char *facts_find(const struct facts *f, const char *target, const char *probe,
 		       const char *key);
 void facts_print(const struct facts *f, FILE *out);
