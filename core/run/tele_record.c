@@ -2,6 +2,7 @@
  * rows of the telemetry table. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/log.h"
 #include "measure/progress.h"
@@ -11,8 +12,10 @@
 static void log_events(struct tele_batch *b)
 {
 	for (unsigned i = 0; i < b->nevents; i++) {
+		const char *note = strstr(b->events[i], "telemetry: ");
+
 		log_warn("%s", b->events[i]);
-		progress_note(b->events[i]);
+		progress_note(note ? note : b->events[i]);	/* the line names the step */
 		free(b->events[i]);
 	}
 	free(b->events);
