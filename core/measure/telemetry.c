@@ -29,6 +29,7 @@ struct telemetry {
 	pthread_cond_t cv;
 	/* under mu: the step being sampled */
 	bool quit, active, engine_clock;
+	bool busy;		/* the thread is in the probes */
 	unsigned every;		/* s */
 	uint64_t t0;		/* ns, CLOCK_MONOTONIC */
 	uint64_t due;		/* s: the next second to sample */
@@ -215,11 +216,13 @@ static void *tele_thread(void *arg)
 		b->step_tag = tl->step_tag;
 		b->t = (double)t;
 		snprintf(label, sizeof(label), "%s", tl->label);
+		tl->busy = true;
 		pthread_mutex_unlock(&tl->mu);
 		util_utc_now(b->at, sizeof(b->at));
 		probe_sample(tl->targets, tl->ntargets, &b->f);
 		watch(tl, b, limit, label);
 		pthread_mutex_lock(&tl->mu);
+		tl->busy = false;
 		if (gen == tl->gen && tl->fail && b->nevents && !tl->failed) {
 			tl->failed = true;
 			snprintf(tl->fail_msg, sizeof(tl->fail_msg), "%s (on_telemetry=\"fail\")",
@@ -336,6 +339,16 @@ void telemetry_step_end(struct telemetry *tl)
 	tl->active = false;
 	tl->gen++;
 	pthread_cond_broadcast(&tl->cv);
+	pthread_mutex_unlock(&tl->mu);
+}
+
+void telemetry_quiet(struct telemetry *tl)
+{
+	if (!tl)
+		return;
+	pthread_mutex_lock(&tl->mu);
+	while (tl->busy)
+		pthread_cond_wait(&tl->cv, &tl->mu);
 	pthread_mutex_unlock(&tl->mu);
 }
 

@@ -45,6 +45,9 @@ void telemetry_at(struct telemetry *tl, uint64_t merged);
 /* The step ended: no new sample for it; one in flight still lands, later,
  * with its step_tag. Never waits. */
 void telemetry_step_end(struct telemetry *tl);
+/* Between steps: wait for a sample still in flight (the probes' collect()
+ * is not to run beside it). */
+void telemetry_quiet(struct telemetry *tl);
 /* A watched change failed the running step (fail): true, the reason in err
  * (NULL: not wanted). */
 bool telemetry_failed(struct telemetry *tl, char *err, size_t errlen);

@@ -56,6 +56,7 @@ static void run_probes(void *vctx, const char *phase)
 	struct run_ctx *c = vctx;
 	struct facts f;
 
+	telemetry_quiet(c->tele);	/* hb.probe between steps: no sample beside it */
 	probe_collect(c->probe_targets, c->nprobe_targets, &f);
 	if (record_facts(&c->db, c->run_id, phase, &f) < 0)
 		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
