@@ -12,7 +12,7 @@ DB="$TMP/e.db"
 PLAN="$ROOT/tests/fixtures/export/plan.lua"
 NASTY_LABEL=$(printf 'x4, "quoted" ""twice"" <script>alert(1)</script>\nline 2\r\n\xc3\xa9\xe6\xbc\xa2 back\\slash')
 NASTY_NAME=$(printf 'a,b "c" <b>\xc3\xbc\ttab\n')
-TABLES="runs targets steps step_targets steady_state samples histograms probes events"
+TABLES="runs targets steps step_targets steady_state samples histograms probes events telemetry"
 ex() { "$HB" export --db "$DB" "$@"; }
 
 "$HB" run "$PLAN" --db "$DB" --label "$NASTY_LABEL" --set "name=$NASTY_NAME" -q 2>>"$TMP/stderr"
@@ -25,6 +25,14 @@ ok $? "a null-engine run (real time, about 9 s)"
 q "$DB" "INSERT INTO probes (run_id, phase, target, probe, key, value) VALUES
 	(1, 'start', 'a', 'aaa', 'k', 'second'), (1, 'start', 'a', 'aaa', 'k', NULL),
 	(1, 'start', 'a', 'aaa', 'j', 'first')"
+# telemetry of each run (no probe here has sample()): one between steps
+# (step NULL), a value with a comma and quotes, a host fact (target NULL)
+for r in 1 2; do
+	q "$DB" "INSERT INTO telemetry (run_id, step_id, t, at, source, key, value, target) VALUES
+	($r, (SELECT min(id) FROM steps WHERE run_id = $r), 0, '2026-12-05T01:00:00.000Z', 'megaraid',
+	 'c0.v0.write_policy_effective', 'WriteBack', '/dev/sdb'),
+	($r, NULL, 12.5, '2026-12-05T01:00:12.500Z', 'megaraid', 'c0.temperature_c', '5\"1, C', NULL)"
+done
 sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 hash=$(sha256sum "$DB" | cut -d' ' -f1)
 
@@ -46,13 +54,14 @@ ORDER = {  # the documented order, on the raw columns (NULL first, as SQLite)
     "probes": lambda r: (r["phase"], r["target"] is not None, r["target"] or "", r["probe"],
                          r["key"], r["rowid"]),
     "events": lambda r: (r["at"], r["id"]),
+    "telemetry": lambda r: r["rowid"],
 }
 
 def expected(table):
     cols = [c[1] for c in con.execute("PRAGMA table_info(%s)" % table)]
     where = ("id = ?" if table == "runs" else "run_id = ?" if "run_id" in cols
              else "step_id IN (SELECT id FROM steps WHERE run_id = ?)")
-    cur = con.execute("SELECT %s, * FROM %s WHERE %s" % ("rowid" if table == "probes" else "NULL",
+    cur = con.execute("SELECT %s, * FROM %s WHERE %s" % ("rowid" if table in ("probes", "telemetry") else "NULL",
                                                           table, where), (run,))
     raw = sorted((dict(zip(["rowid"] + cols, r)) for r in cur), key=ORDER[table])
     out = []
@@ -62,7 +71,7 @@ def expected(table):
             if c in ("id", "run_id"):
                 continue
             if c == "step_id":
-                d["step_seq"] = seq[r[c]]
+                d["step_seq"] = seq.get(r[c])  # telemetry: NULL between steps
             elif c in ("first_step_id", "last_step_id"):
                 d[c[:-3] + "_seq"] = seq.get(r[c])
             else:
@@ -108,7 +117,7 @@ if fmt == "csv":
 elif table == "all":
     doc = json.load(open(path, encoding="utf-8"))
     keys = ["format", "version", "schema_version", "runs", "targets", "steps", "step_targets",
-            "steady_state", "samples", "histograms", "probes", "events"]
+            "steady_state", "samples", "histograms", "probes", "events", "telemetry"]
     if list(doc.keys()) != keys:
         bad.append("document keys %r" % list(doc.keys()))
     ver = con.execute("PRAGMA user_version").fetchone()[0]

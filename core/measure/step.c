@@ -13,6 +13,7 @@
 #include "measure/step_errors.h"
 #include "measure/step_spec.h"
 #include "measure/target.h"
+#include "measure/telemetry.h"
 #include "base/stop.h"
 #include "measure/worker.h"
 
@@ -388,6 +389,11 @@ static void drain_notice(const struct step_run *r, uint64_t *since)
 			 : "for up to 60 s, or the step's longest I/O if longer");
 }
 
+static struct telemetry *tele(const struct step_hooks *hooks)
+{
+	return hooks ? hooks->telemetry : NULL;
+}
+
 /* The sampler: runs on the main thread until every worker has finished.
  * Every second is merged as soon as all workers are past it, whatever the
  * database does; a store that fails for good stops the workers. */
@@ -414,7 +420,11 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 				add_to_totals(r, &smp, &r->pend);
 			next++;
 			merged = true;
+			if (next < total)	/* an engine clock's pace; none at the end */
+				telemetry_at(tele(hooks), next);
 		}
+		if (!atomic_load(&r->sh.abort) && telemetry_failed(tele(hooks), NULL, 0))
+			atomic_store(&r->sh.abort, true);	/* on_telemetry = "fail" */
 		if ((merged || util_now_ns() - q->last_try >= STORE_RETRY_NS) && q->n &&
 		    queue_store(r, hooks) < 0 && q->rc)
 			atomic_store(&r->sh.abort, true);
@@ -472,6 +482,22 @@ static bool sampler_deferred(const struct step_spec *s)
 	return e && !strcmp(e, "1") && s->wl.ramp + s->wl.duration < WORKER_RING;
 }
 
+/* Wait until every worker started has opened its engine: whether all did. */
+static bool workers_ready(struct step_run *r)
+{
+	bool opened = true;
+
+	while (atomic_load(&r->sh.ready) < r->nstarted) {
+		struct timespec ts = { 0, 100 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	for (unsigned i = 0; i < r->nstarted; i++)
+		if (r->workers[i].open_rc)
+			opened = false;
+	return opened;
+}
+
 static void join_workers(struct step_run *r)
 {
 	for (unsigned i = 0; i < r->nstarted && !r->joined; i++)
@@ -510,17 +536,13 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 	if (rc == 0)
 		rc = start_workers(&r, err, len);
 	if (r.nstarted) {
-		while (atomic_load(&r.sh.ready) < r.nstarted) {
-			struct timespec ts = { 0, 100 * 1000 };
-
-			nanosleep(&ts, NULL);
-		}
-		for (unsigned i = 0; i < r.nstarted; i++)
-			if (r.workers[i].open_rc)
-				open_failed = true;
+		open_failed = !workers_ready(&r);
 		if (open_failed || rc)
 			atomic_store(&r.sh.abort, true);
 		r.sh.t0 = util_now_ns();
+		if (!open_failed && rc == 0)	/* the first sample, at second 0 */
+			telemetry_go(tele(hooks), r.sh.t0, r.sh.engine_clock,
+				     spec->wl.ramp + spec->wl.duration);
 		atomic_store_explicit(&r.sh.go, true, memory_order_release);
 		if (!open_failed && rc == 0 && sampler_deferred(spec))
 			join_workers(&r);	/* the seconds wait in the rings */
@@ -537,6 +559,8 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		}
 		if (rc == 0 && hb_stop_requested)
 			rc = -EINTR;
+		if (rc == 0 && telemetry_failed(tele(hooks), err, len))
+			rc = -ECANCELED;
 		for (unsigned i = 0; i < r.nstarted; i++) {
 			struct worker *w = &r.workers[i];
 			double el = (double)(w->end_ns - w->t0) / 1e9;

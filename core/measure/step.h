@@ -11,6 +11,9 @@
 #include "measure/placement.h"
 #include "measure/workload.h"
 
+/* telemetry= when a plan gives none: a probe sample a minute */
+#define STEP_TELEMETRY_DEFAULT 60
+
 enum step_kind { STEP_MEASURE = 0, STEP_PRECONDITION, STEP_STEADY_ROUND, STEP_EXEC };
 /* What an I/O error does: fail the step at once, or count it and go on. */
 enum step_on_error { ON_ERROR_FAIL = 0, ON_ERROR_CONTINUE };
@@ -37,6 +40,9 @@ struct step_spec {
 	enum step_on_error on_error;
 	char *cpus;		/* cpus= CPU list ("0-7,16-23"), or NULL */
 	enum numa_mode numa;	/* numa=: "auto" (the default), "node" or "none" */
+	unsigned telemetry;	/* s between probe samples (telemetry=), 0: none */
+	bool telemetry_fail;	/* on_telemetry="fail": a watched change fails the step */
+	double temp_limit_c;	/* temp_limit_c=: a temperature_c past it is watched; NAN: none */
 };
 
 /* One second of a step, merged over workers. Latencies in us. */
@@ -90,6 +96,8 @@ struct step_hooks {
 	void (*tick)(void *ctx, uint64_t sec, uint64_t total_secs, const struct step_sample *last);
 	/* about once a second while a file target is laid out */
 	void (*layout)(void *ctx, uint64_t done, uint64_t total);
+	/* the run's telemetry (measure/telemetry.h), sampled on the step's clock; NULL: none */
+	struct telemetry *telemetry;
 };
 
 const char *step_kind_name(enum step_kind kind);

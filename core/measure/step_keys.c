@@ -11,7 +11,8 @@
 static const char *const step_keys[] = {
 	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
 	"align", "size", "engine", "targets", "direct", "seed", "group", "tags",
-	"kind", "passes", "axis", "round", "on_error", "cpus", "numa", NULL,
+	"kind", "passes", "axis", "round", "on_error", "cpus", "numa", "telemetry",
+	"on_telemetry", "temp_limit_c", NULL,
 };
 
 static unsigned edit_distance(const char *a, const char *b)

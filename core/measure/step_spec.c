@@ -56,6 +56,12 @@ char *step_params_json(const struct step_spec *s)
 	}
 	if (s->numa != NUMA_AUTO)	/* the default stays out like on_error's */
 		sb_printf(&b, ",\"numa\":\"%s\"", s->numa == NUMA_NONE ? "none" : "node");
+	if (s->telemetry != STEP_TELEMETRY_DEFAULT)	/* and the telemetry keys' */
+		sb_printf(&b, ",\"telemetry\":%u", s->telemetry);
+	if (s->telemetry_fail)
+		sb_printf(&b, ",\"on_telemetry\":\"fail\"");
+	if (!isnan(s->temp_limit_c))
+		sb_printf(&b, ",\"temp_limit_c\":%g", s->temp_limit_c);
 	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
 	for (unsigned i = 0; i < s->nopts; i++) {
 		sb_printf(&b, "%s", i ? "," : "");

@@ -586,6 +586,35 @@ static int get_placement(struct keyctx *k, struct step_spec *s)
 	return rc;
 }
 
+/* telemetry= (seconds between probe samples, 0: none), on_telemetry= ("warn"
+ * or "fail": what a watched change does) and temp_limit_c= (a temperature
+ * past it is a watched change; none by default). */
+static int get_telemetry(struct keyctx *k, struct step_spec *s)
+{
+	char *v = NULL;
+	int t, rc = 0;
+
+	if (get_uint(k, "telemetry", 0, 86400, STEP_TELEMETRY_DEFAULT, &s->telemetry) ||
+	    get_str(k, "on_telemetry", "warn", &v))
+		return -EINVAL;
+	if (!strcmp(v, "fail")) {
+		s->telemetry_fail = true;
+	} else if (strcmp(v, "warn")) {
+		snprintf(k->err, k->len, "on_telemetry=\"%s\": expected \"warn\" (a watched "
+			 "change is a warning event) or \"fail\" (it fails the step)", v);
+		rc = -EINVAL;
+	}
+	free(v);
+	s->temp_limit_c = NAN;
+	t = get_key(k->L, k->idx, k->def, "temp_limit_c");
+	if (!rc && t == LUA_TNUMBER && lua_tonumber(k->L, -1) > 0 && lua_tonumber(k->L, -1) <= 200)
+		s->temp_limit_c = lua_tonumber(k->L, -1);
+	else if (!rc && t != LUA_TNIL)
+		return bad(k, "temp_limit_c", "degrees Celsius, a number above 0 and at most 200");
+	lua_pop(k->L, 1);
+	return rc;
+}
+
 /* The fill rules in step_spec.c, told which of duration and ramp the step
  * gives itself (not through the plan's defaults). */
 static int check_fill(struct keyctx *k, struct step_spec *s)
@@ -623,7 +652,7 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_uint(&k, "seed", 0, 0x7fffffff, DEFAULT_SEED, &seed) ||
 	    get_uint(&k, "passes", 0, 1000, 0, &wl->passes) ||
 	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
-	    get_on_error(&k, s) || get_placement(&k, s) ||
+	    get_on_error(&k, s) || get_placement(&k, s) || get_telemetry(&k, s) ||
 	    check_fill(&k, s) ||
 	    step_get_targets(&k, targets_idx, wl) || get_engine(&k, s))
 		goto fail;

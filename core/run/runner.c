@@ -14,6 +14,7 @@
 #include "measure/probe.h"
 #include "measure/progress.h"
 #include "run/record.h"
+#include "run/tele_record.h"
 #include "run/runner.h"
 #include "run/sim_facts.h"
 #include "base/sha256.h"
@@ -57,6 +58,7 @@ static void run_probes(void *vctx, const char *phase)
 	struct run_ctx *c = vctx;
 	struct facts f;
 
+	telemetry_quiet(c->tele);	/* hb.probe between steps: no sample beside it */
 	probe_collect(c->probe_targets, c->nprobe_targets, &f);
 	if (record_facts(&c->db, c->run_id, phase, &f) < 0)
 		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
@@ -170,14 +172,22 @@ static int store_hook(void *vctx, const struct step_sample *s, unsigned n, char 
 	return rc;
 }
 
+/* The telemetry samples taken so far: their changes logged, their rows stored. */
+static void tele_drain(struct run_ctx *c)
+{
+	if (c->tele || c->tele_held)
+		tele_record(&c->db, c->run_id, &c->tele_held, telemetry_take(c->tele));
+}
+
 static void exec_tick(void *vctx)
 {
 	heartbeat(vctx);
+	tele_drain(vctx);
 }
 
 static void tick_hook(void *vctx, uint64_t sec, uint64_t total, const struct step_sample *s)
 {
-	(void)vctx;
+	tele_drain(vctx);
 	progress_update(sec, total, s);
 }
 
@@ -209,11 +219,27 @@ static void log_step_result(unsigned seq, const struct step_spec *s, const struc
 		 t->res.lat_mean, t->res.lat_p99, t->res.lat_max, (unsigned long long)t->res.errors);
 }
 
+/* A step of I/O, sampled by the probes' telemetry while it runs. */
+static int measure_step(struct run_ctx *c, const struct step_spec *spec, struct step_totals *t,
+			char *err, size_t len)
+{
+	struct step_hooks hooks = { c, store_hook, tick_hook, layout_hook, c->tele };
+	char label[300];
+	int rc;
+
+	snprintf(label, sizeof(label), "step %u '%s'", c->seq, spec->name);
+	telemetry_step_begin(c->tele, spec->telemetry, spec->temp_limit_c, spec->telemetry_fail,
+			     c->step_id, label);
+	db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
+	rc = step_execute(spec, &hooks, t, err, len);
+	telemetry_step_end(c->tele);	/* a sample in flight lands later */
+	return rc;
+}
+
 static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		     int64_t *step_id, char *err, size_t len)
 {
 	struct run_ctx *c = vctx;
-	struct step_hooks hooks = { c, store_hook, tick_hook, layout_hook };
 	double later = 0, later_sim = 0;
 	const char *status;
 	int rc, frc;
@@ -256,13 +282,12 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	if (!progress_enabled())
 		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
 			 spec->name);
-	if (spec->kind == STEP_EXEC) {
+	if (spec->kind == STEP_EXEC)
 		rc = exec_run(spec, t, exec_tick, c, err, len);
-	} else {
-		db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
-		rc = step_execute(spec, &hooks, t, err, len);
-	}
+	else
+		rc = measure_step(c, spec, t, err, len);
 	progress_clear();
+	tele_drain(c);
 	db_set_busy_timeout(&c->db, DB_BUSY_MS);
 	if (db_gone(c, err, len))	/* checked each store, and once more here */
 		rc = -ESTALE;
@@ -512,7 +537,16 @@ int runner_real_pass(struct run_ctx *c, int argc, char **argv)
 	run_probes(c, "start");
 	if (c->simulated && !c->resume)
 		record_sim_facts(c);
+	c->tele = telemetry_new(c->probe_targets, c->nprobe_targets);
 	rc = plan_execute(&c->po, &hooks, &info, err, sizeof(err));
+	telemetry_stop(c->tele);	/* a sample in flight ends within its tools' limits */
+	tele_drain(c);
+	if (c->tele_held)
+		log_warn("telemetry: %u samples not stored: the database '%s' stayed busy",
+			 tele_record_drop(c->tele_held), c->db.path);
+	c->tele_held = NULL;
+	telemetry_free(c->tele);
+	c->tele = NULL;
 	if (c->resume && rc == 0)	/* as when a replayed step differs: the run keeps its plan */
 		rc = resume_check_end(&c->db, &c->rs, c->seq, err, sizeof(err));
 	plan_info_free(&info);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "measure/telemetry.h"
 #include "store/db.h"
 #include "plan/plan.h"
 #include "store/resume.h"
@@ -42,6 +43,8 @@ struct run_ctx {
 	int64_t run_id;
 	unsigned seq;
 	int64_t step_id;
+	struct telemetry *tele;	/* the probes' samples; NULL: no probe has sample() */
+	struct tele_batch *tele_held;	/* samples the database was busy for */
 	uint64_t last_beat;	/* ns */
 	bool step_failed;
 };

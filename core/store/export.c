@@ -31,6 +31,8 @@ static const struct export_table {
 	{ "probes", "probes t JOIN runs r ON r.id = t.run_id WHERE t.run_id = ?1",
 	  "t.phase, t.target, t.probe, t.key, t.rowid" },
 	{ "events", "events t JOIN runs r ON r.id = t.run_id WHERE t.run_id = ?1", "t.at, t.id" },
+	{ "telemetry", "telemetry t JOIN runs r ON r.id = t.run_id LEFT JOIN steps s "
+	  "ON s.id = t.step_id WHERE t.run_id = ?1", "t.rowid" },
 };
 
 int db_export_table_index(const char *name)
@@ -44,7 +46,7 @@ int db_export_table_index(const char *name)
 const char *db_export_table_names(void)
 {
 	return "runs, targets, steps, step_targets, steady_state, samples, histograms, "
-	       "probes, events";
+	       "probes, events, telemetry";
 }
 
 /* One column of the SELECT: what the database column becomes. */

@@ -27,7 +27,7 @@ struct merge_table {
 	const char *vals;
 };
 
-#define NTABLES 8	/* merge_tables[] */
+#define NTABLES 9	/* merge_tables[] */
 
 /* The runs columns a resume moves on (take_run, resume_adopt_plan, its end). */
 #define MERGE_MOVING "[\"status\", \"finished_at\", \"pid\", \"host\", \"heartbeat_at\", " \
@@ -62,6 +62,9 @@ static const struct merge_table merge_tables[NTABLES] = {
 	  "n.seq = o.seq WHERE o.id = x.last_step_id)" },
 	{ "probes", BY_RUN, "x.rowid", NULL, NULL },
 	{ "events", BY_RUN, "x.id", NULL, NULL },
+	{ "telemetry", BY_RUN, "x.rowid", "step_id",	/* NULL between steps */
+	  "(SELECT n.id FROM src.steps o JOIN main.steps n ON n.run_id = ?2 AND "
+	  "n.seq = o.seq WHERE o.id = x.step_id)" },
 };
 
 static int merge_fail(struct merge *m, const char *what)
@@ -197,7 +200,9 @@ static sqlite3_stmt *merge_later_stmt(struct merge *m, bool fwd)
 		  "status = 'done' EXCEPT SELECT %s FROM %s.steps WHERE run_id = %s)", E, e,
 		  fixed, E, e, fixed, L, l, m->step_cols, E, e, m->step_cols, L, l);
 	for (unsigned i = 0; ok && i < NTABLES; i++) {
-		if (!strcmp(merge_tables[i].name, "steps"))
+		/* telemetry: a record beside the steps, which a resume adds to */
+		if (!strcmp(merge_tables[i].name, "steps") ||
+		    !strcmp(merge_tables[i].name, "telemetry"))
 			continue;
 		ok = (xcols = merge_common_cols(m, merge_tables[i].name, "x.", NULL)) != NULL;
 		if (ok)
@@ -214,6 +219,21 @@ static sqlite3_stmt *merge_later_stmt(struct merge *m, bool fwd)
 		return merge_prep_owned(m, sb_take(&b));
 	sb_free(&b);
 	return NULL;
+}
+
+/* Has the input the table (one added by a later schema version)? */
+static bool src_has(struct merge *m, const char *table)
+{
+	sqlite3_stmt *st = db_prep(m->out, "SELECT 1 FROM src.sqlite_master WHERE type = "
+				   "'table' AND name = ?1");
+	bool has;
+
+	if (!st)
+		return true;	/* the copy's prepare says why */
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
 }
 
 static int merge_prepare(struct merge *m)
@@ -238,8 +258,10 @@ static int merge_prepare(struct merge *m)
 	    !m->later[1])
 		return merge_fail(m, "runs and steps");
 	for (unsigned i = 0; i < NTABLES; i++) {
-		m->copy[i] = copy_stmt(m, &merge_tables[i]);
-		m->count_src[i] = count_stmt(m, &merge_tables[i], "src");
+		bool has = src_has(m, merge_tables[i].name);	/* telemetry: since 7 */
+
+		m->copy[i] = has ? copy_stmt(m, &merge_tables[i]) : prepf(m, "SELECT 1 WHERE 0");
+		m->count_src[i] = has ? count_stmt(m, &merge_tables[i], "src") : prepf(m, "SELECT 0");
 		m->count_out[i] = count_stmt(m, &merge_tables[i], "main");
 		m->drop[i] = drop_stmt(m, &merge_tables[i]);
 		if (!m->copy[i] || !m->count_src[i] || !m->count_out[i] || !m->drop[i])

@@ -593,6 +593,9 @@ sqlite3_stmt *db_json_row_insert(struct db *db, const char *table, const struct 
 		if (!strcmp(table, "steady_state")) {
 			sb_printf(&cols, ", first_step_id, last_step_id");
 			sb_printf(&vals, ", ?3, ?4");
+		} else if (!strcmp(table, "telemetry")) {	/* ?3 NULL: between steps */
+			sb_printf(&cols, ", step_id");
+			sb_printf(&vals, ", ?3");
 		}
 	}
 	for (unsigned k = 0; k < n; k++) {
@@ -613,4 +616,34 @@ sqlite3_stmt *db_json_row_insert(struct db *db, const char *table, const struct 
 	st = db_prep(db, sql);
 	free(sql);
 	return st;
+}
+
+/* One sample of the probes (n facts) in one transaction: all or none; 0,
+ * -EBUSY (nothing stored: retry), or another -errno. */
+int db_telemetry_insert(struct db *db, int64_t run_id, const struct db_telemetry_row *r,
+			unsigned n)
+{
+	sqlite3_stmt *st = db_prep(db, "INSERT INTO telemetry (run_id, step_id, t, at, "
+				   "source, key, value, target) VALUES (?,?,?,?,?,?,?,?)");
+	int rc = st ? db_run(db, "BEGIN IMMEDIATE") : -EIO;
+
+	for (unsigned i = 0; !rc && i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run_id);
+		bind_int(st, 2, r[i].step_id);
+		sqlite3_bind_double(st, 3, r[i].t);
+		bind_str(st, 4, r[i].at);
+		bind_str(st, 5, r[i].source);
+		bind_str(st, 6, r[i].key);
+		bind_str(st, 7, r[i].value);
+		bind_str(st, 8, r[i].target);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0 : db_fail(db, rc);
+	}
+	if (st && !rc)
+		rc = db_run(db, "COMMIT");
+	if (rc)
+		db_rollback(db);
+	sqlite3_finalize(st);
+	return rc;
 }

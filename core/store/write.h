@@ -102,6 +102,15 @@ struct db_event_row {
 	const char *msg;
 };
 
+/* One fact of a probe's sample() during a run (the telemetry table). */
+struct db_telemetry_row {
+	int64_t step_id;	/* < 0: between steps */
+	double t;		/* s on the samples' clock (since the run began between steps) */
+	const char *at;		/* ISO-8601 UTC */
+	const char *source, *key, *value;	/* source: the probe */
+	const char *target;	/* the run's target it is behind, NULL: none */
+};
+
 /* The outcome of one hb.steady{}. */
 struct db_steady_row {
 	const char *name, *track;
@@ -152,6 +161,10 @@ int db_event_insert(struct db *db, int64_t run_id, const struct db_event_row *e)
 int db_event(struct db *db, int64_t run_id, const char *level, const char *msg);
 /* Store the events kept while the database was busy; 0 or -errno. */
 int db_event_flush(struct db *db);
+/* n facts of one telemetry sample, in one transaction: all or none; 0,
+ * -EBUSY (nothing stored: retry), or another -errno. */
+int db_telemetry_insert(struct db *db, int64_t run_id, const struct db_telemetry_row *r,
+			unsigned n);
 /* The outcome replaces one a resume's replay records again. */
 int db_steady_insert(struct db *db, int64_t run_id, const struct db_steady_row *r);
 
@@ -165,7 +178,7 @@ struct db_json_col {
 /* The INSERT of a row of table from its JSON object, the export's form (the
  * hbatest importer): ?1 the object, whose columns c[0..n) it reads (a
  * column's default where the object has none); ?2 the run's id (a table of
- * a run), ?3 the step's (samples, step_targets, histograms; steady_state's
+ * a run), ?3 the step's (samples, step_targets, histograms, telemetry; steady_state's
  * first step) and ?4 steady_state's last step. NULL with db->err. */
 sqlite3_stmt *db_json_row_insert(struct db *db, const char *table, const struct db_json_col *c,
 				  unsigned n);

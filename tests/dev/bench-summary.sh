@@ -114,8 +114,10 @@ closing() {
 # under 1 % either way, judged on the median as the rows are, with what the
 # interval adds: a met whose interval reaches past 1 %, a miss whose
 # interval holds no cost, or no interval at all
+# NAME and OFF (optional) say what is measured and how it is off: the
+# telemetry's cost is "telemetry cost" against "telemetry = 0".
 sampler_summary() {
-	awk -F'\t' "$AWK_SORT_N"'
+	awk -F'\t' -v name="${2:-sampler cost}" -v off="${3:-HBATEST_NO_SAMPLER=1}" "$AWK_SORT_N"'
 		# v[1..n] sorted; its median (an even n: the mean of the two middle values)
 		function median(v, n,   m) {
 			m = int((sort_n(v, n) + 1) / 2)
@@ -123,9 +125,9 @@ sampler_summary() {
 		}
 		$1 == "on" { a[++n] = $2 } $1 == "off" { b[++k] = $2 }
 		END {
-			if (!n || n != k) { print "sampler cost: no paired rounds"; exit 1 }
+			if (!n || n != k) { print name ": no paired rounds"; exit 1 }
 			for (i = 1; i <= n; i++) {
-				if (!(a[i] > 0 && b[i] > 0)) { print "sampler cost: round " i " has no IOPS"; exit 1 }
+				if (!(a[i] > 0 && b[i] > 0)) { print name ": round " i " has no IOPS"; exit 1 }
 				r[i] = a[i] / b[i]
 			}
 			med = median(r, n)
@@ -147,9 +149,9 @@ sampler_summary() {
 				verdict = verdict " (by the median; its interval reaches past 1 %)"
 			else if (verdict == "missed" && r[j] <= 1 && r[n + 1 - j] >= 1)
 				verdict = verdict " (the interval holds 0 %: not told apart from no cost)"
-			printf "sampler cost (null 4k QD32, %d paired rounds): %+.1f%%, the median of the " \
-				"rounds with it against without (HBATEST_NO_SAMPLER=1); rounds %+.1f%% to %+.1f%%; " \
-				"%s; medians %.0f and %.0f IOPS; target (under 1 %% either way): %s\n", n,
-				(med - 1) * 100, (r[1] - 1) * 100, (r[n] - 1) * 100, ci, median(a, n), median(b, n),
+			printf "%s (null 4k QD32, %d paired rounds): %+.1f%%, the median of the " \
+				"rounds with it against without (%s); rounds %+.1f%% to %+.1f%%; " \
+				"%s; medians %.0f and %.0f IOPS; target (under 1 %% either way): %s\n", name, n,
+				(med - 1) * 100, off, (r[1] - 1) * 100, (r[n] - 1) * 100, ci, median(a, n), median(b, n),
 				verdict }' "$1"
 }

@@ -13,4 +13,5 @@ hb.run{
   workers = 1,
   duration = tonumber(hb.set("secs", 5)),
   direct = engine ~= "null",
+  telemetry = tonumber(hb.set("telemetry", 60)),
 }

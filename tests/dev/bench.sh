@@ -13,7 +13,8 @@
 # Latency is fio's total latency (lat: from before the submitting call to the
 # completion, --lat_percentiles=1), what hbatest's histogram times too; fio's
 # clat leaves the submitting system call out (docs/benchmarks.md).
-# Then the sampler's own cost (null engine, HBATEST_NO_SAMPLER=1).
+# Then the sampler's own cost (null engine, HBATEST_NO_SAMPLER=1), and
+# telemetry's (telemetry = 1 against 0).
 # Environment: BENCH_SECS (3 s a run), BENCH_ROUNDS (5), BENCH_ROWS (a regex
 # of row names to run), BENCH_DIR (a folder on the file system to test;
 # default /var/tmp, on the root file system), BENCH_CPUS (a CPU list: run
@@ -114,7 +115,8 @@ run_hb() {
 	local cpu db="$DIR/hb.db"
 	rm -f "$db" "$db"-wal "$db"-shm
 	cpu=$(cpu_of "$HB" run "$ROOT/tests/dev/bench.lua" --db "$db" --target "$2" -q \
-		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS")
+		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS" \
+		--set telemetry="${TELEMETRY:-60}")
 	sqlite3 "$db" "SELECT placement FROM steps" > "$DIR/placement"
 	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,
 		read_ops + write_ops, lat_mean_us FROM steps"
@@ -168,8 +170,9 @@ add_row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
 add_row "psync 4k rand QD1" psync "$FILE" randread 4k 1
 want_loop=0
 [[ "$LOOP_ROW" =~ $ROWS ]] && want_loop=1
-if [ ${#SPECS[@]} = 0 ] && [ $want_loop = 0 ] && ! [[ "sampler" =~ $ROWS ]]; then
-	echo "bench: BENCH_ROWS '$ROWS' matches no row (the rows: the table's first column; 'sampler' for the sampler's cost)" >&2
+if [ ${#SPECS[@]} = 0 ] && [ $want_loop = 0 ] && ! [[ "sampler" =~ $ROWS ]] &&
+	! [[ "telemetry" =~ $ROWS ]]; then
+	echo "bench: BENCH_ROWS '$ROWS' matches no row (the rows: the table's first column; 'sampler' for the sampler's cost, 'telemetry' for telemetry's)" >&2
 	exit 2
 fi
 # the target file, when a row reads it: written, then read once so that no
@@ -234,4 +237,22 @@ if [[ "sampler" =~ $ROWS ]]; then
 		printf 'on\t%s\noff\t%s\n' "$on" "$off" >> "$DIR/sampler"
 	done
 	sampler_summary "$DIR/sampler"
+fi
+
+# telemetry's cost: the same, with the probes on the plugin path sampled
+# every second (telemetry = 1; the null target is virtual: host-wide samples)
+# against telemetry = 0
+if [[ "telemetry" =~ $ROWS ]]; then
+	: > "$DIR/telemetry"
+	for r in $(seq $((3 * ROUNDS))); do
+		if [ $((r % 2)) = 1 ]; then
+			on=$(TELEMETRY=1 run_hb null "$DIR/null-target" randread 4k 32)
+			off=$(TELEMETRY=0 run_hb null "$DIR/null-target" randread 4k 32)
+		else
+			off=$(TELEMETRY=0 run_hb null "$DIR/null-target" randread 4k 32)
+			on=$(TELEMETRY=1 run_hb null "$DIR/null-target" randread 4k 32)
+		fi
+		printf 'on\t%s\noff\t%s\n' "$on" "$off" >> "$DIR/telemetry"
+	done
+	sampler_summary "$DIR/telemetry" "telemetry cost" "telemetry = 0"
 fi

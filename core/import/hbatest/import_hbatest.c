@@ -24,7 +24,7 @@
 /* The export's tables in insertion order (parents first). */
 static const char *const hb_tables[] = { "runs", "targets", "steps", "step_targets",
 					 "steady_state", "samples", "histograms", "probes",
-					 "events" };
+					 "events", "telemetry" };
 
 struct hb_run {
 	char uuid[64];
@@ -95,7 +95,8 @@ static bool hb_link_key(const char *table, const char *key)
 		return !strcmp(key, "first_step_seq") || !strcmp(key, "last_step_seq");
 	return !strcmp(key, "step_seq") && (!strcmp(table, "samples") ||
 					    !strcmp(table, "step_targets") ||
-					    !strcmp(table, "histograms"));
+					    !strcmp(table, "histograms") ||
+					    !strcmp(table, "telemetry"));
 }
 
 static bool hb_type_ok(char want, const char *type, bool required)
@@ -232,7 +233,8 @@ static int64_t hb_step_of(struct hbi *h, const char *table, int64_t i, const cha
 			id = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
-	if (id > 0 || (null && strcmp(key, "step_seq")))
+	/* telemetry's step_seq is null between steps */
+	if (id > 0 || (null && (strcmp(key, "step_seq") || !strcmp(table, "telemetry"))))
 		return id > 0 ? id : 0;
 	snprintf(path, sizeof(path), "$.%s[%lld].%s", table, (long long)i, key);
 	return hb_fault(h, path, "%s: %s names no step of its run", table, key);
@@ -351,7 +353,7 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 		    (s2 = hb_step_of(h, table, i, row, run, "last_step_seq")) < 0)
 			return -EINVAL;
 	} else if (!strcmp(table, "samples") || !strcmp(table, "step_targets") ||
-		   !strcmp(table, "histograms")) {
+		   !strcmp(table, "histograms") || !strcmp(table, "telemetry")) {
 		if ((s1 = hb_step_of(h, table, i, row, run, "step_seq")) < 0)
 			return -EINVAL;
 		if (!strcmp(table, "histograms") && (rc = hb_hist_check(h->im, i, row, s1)) < 0)
