@@ -134,6 +134,17 @@ is "$(fact mpt c0.model)|$(fact mpt c0.firmware)|$(fact mpt c0.personality)|$(fa
 	"SAS2008|20.00.07.00|IR|RAID1|Okay (OKY)" "mpt IR: controller, IR personality, a RAID1 volume and its state"
 is "$(fact mpt c0.v0.d0.model)|$(fact mpt c0.v0.d1.model)|$(fact mpt c0.v0.d1.firmware)|$(fact mpt c0.v0.d1.interface)" \
 	"ST300MM0006|ST300MM0006|LS08|SAS" "mpt IR: the two member drives"
+# per target: the RAID1 whose Volume wwid ends the disk's NAA id (the
+# megaraid fixture's sda given such an id), and nothing for another disk
+cp -a "$SYS/megaraid-pcie3-x8" "$TMP/irsys"
+echo "naa.600508e0000000000d40034d51a2b3c4" > "$TMP/irsys/sys/class/block/sda/device/wwid"
+out=$(PATH=$(onpath ir sas2ircu/sas2ircu) HBATEST_SYSFS_ROOT="$TMP/irsys" "$HB" probe /dev/sda 2>&1)
+out=$(awk '/^\/dev\/sda$/ { on = 1 } on' <<< "$out")
+is "$(fact mpt c0.model)|$(fact mpt c0.v0.name)|$(fact mpt c0.v0.raid_level)|$(fact mpt c0.v0.d0.model)|$(fact mpt c0.v0.d1.model)" \
+	"SAS2008|system|RAID1|ST300MM0006|ST300MM0006" "mpt IR: probe /dev/sda names the controller, the RAID1 that is sda and its drives"
+out=$(PATH=$(onpath ir sas2ircu/sas2ircu) HBATEST_SYSFS_ROOT="$SYS/megaraid-pcie3-x8" "$HB" probe /dev/sda 2>&1)
+is "$(awk '/^\/dev\/sda$/ { on = 1 } on' <<< "$out" | grep -c 'c0\.v0\.')" 0 \
+	"mpt IR: a disk whose NAA id does not end so: no volume"
 out=$(PATH="$TMP/empty" HBATEST_SYSFS_ROOT="$SYS/mpt3sas-pcie3-x4" "$HB" probe 2>&1)
 is "$(fact mpt status)|$(fact mpt c0.model)|$(fact mpt c0.firmware)|$(fact mpt c0.nvdata)" \
 	"driver attributes only: no sas3ircu or sas2ircu on PATH|SAS9300-8i|16.00.01.00|0e.01.00.07" \

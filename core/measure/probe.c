@@ -302,10 +302,10 @@ void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
 			continue;
 		for (unsigned i = 0; i < plugins_count(); i++) {
 			const struct plugin *p = plugins_at(i);
-			unsigned flags = ((const struct hb_probe_ops *)p->desc->ops)->flags;
+			hb_probe_fn op = sample_op(p);	/* NULL for an engine: its ops are not a probe's */
+			unsigned flags = op ? ((const struct hb_probe_ops *)p->desc->ops)->flags : 0;
 			bool per_target = flags & HB_PROBE_PER_TARGET;
 			struct emit_ctx c = { out, t >= 0 ? targets[t] : NULL, p->desc->name };
-			hb_probe_fn op = sample_op(p);
 			unsigned n;
 			const struct hb_kv *o = probe_options(p->desc->name, &n);
 
