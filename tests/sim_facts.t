@@ -35,8 +35,10 @@ LUA
 is "$(fact 2 vd0 c0.model)" "Adaptec ASR-8885 (PM8063)" "the first preset used is c0"
 is "$(fact 2 vd0 c1.model)" "LSI MegaRAID SAS 9361-8i (SAS3108)" "the second is c1, behind the same target"
 is "$(fact 2 vd1 c0.model)" "Adaptec ASR-8885 (PM8063)" "a preset used again keeps its number"
-is "$(fact 2 vd2 c2.v0.raid_level)" "RAID0" "layout = raid0 over the preset: a RAID0 volume (another controller)"
-is "$(fact 2 j1 c3.model)/$(fact 2 j1 c3.simulated)" "simulated JBOD/yes" "a step without a preset: a simulated JBOD"
+is "$(fact 2 vd2 c1.v1.raid_level)/$(fact 2 vd2 c1.model)" "RAID0/LSI MegaRAID SAS 9361-8i (SAS3108)" \
+	"layout = raid0 over the preset: the same card (c1), a second volume (v1), RAID0"
+is "$(fact 2 vd2 c1.v0.raid_level)" "" "behind vd2 only the volume its step used"
+is "$(fact 2 j1 c2.model)/$(fact 2 j1 c2.simulated)" "simulated JBOD/yes" "a step without a preset: a simulated JBOD"
 is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = 2 AND probe = 'sim' AND key = 'c0.simulated'")" 2 \
 	"each card's facts once per target (vd0, vd1)"
 
@@ -51,8 +53,8 @@ is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = 3 AND probe = 'sim'")"
 # the example comparing the cards, shortened
 "$HB" run "$ROOT/examples/compare-cards.lua" --db "$DB" -q --set card=asr8885-8sas --set seconds=1 \
 	--set ramp=0 --set precondition=1 2>/dev/null; ok $? "examples/compare-cards.lua, shortened"
-is "$(q "$DB" "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT key, value FROM probes WHERE run_id = 4 AND probe = 'sim' AND key GLOB 'c?.v0.raid_level' ORDER BY key)")" \
-	"c0.v0.raid_level=RAID0 c1.v0.raid_level=RAID5" "its RAID0 and RAID5 halves are two volumes of the card"
+is "$(q "$DB" "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT key, value FROM probes WHERE run_id = 4 AND probe = 'sim' AND key GLOB 'c?.v?.raid_level' ORDER BY key)")" \
+	"c0.v0.raid_level=RAID0 c0.v1.raid_level=RAID5" "its RAID0 and RAID5 halves are two volumes of the one card"
 is "$(q "$DB" "SELECT count(DISTINCT value) || ' ' || value FROM probes WHERE run_id = 4 AND key GLOB 'c?.model'")" \
 	"1 Adaptec ASR-8885 (PM8063)" "both of the card chosen"
 

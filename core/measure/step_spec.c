@@ -60,7 +60,7 @@ char *step_params_json(const struct step_spec *s)
 		sb_printf(&b, ",\"telemetry\":%u", s->telemetry);
 	if (s->telemetry_fail)
 		sb_printf(&b, ",\"on_telemetry\":\"fail\"");
-	if (!isnan(s->temp_limit_c))
+	if (s->temp_limit_c > 0)	/* NaN or 0: none */
 		sb_printf(&b, ",\"temp_limit_c\":%g", s->temp_limit_c);
 	sb_printf(&b, ",\"engine\":\"%s\",\"%s\":{", s->engine->desc->name, s->engine->desc->name);
 	for (unsigned i = 0; i < s->nopts; i++) {

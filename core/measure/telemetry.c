@@ -133,7 +133,7 @@ static char *watch_change(const struct fact *x, const char *old, double limit,
 	if (temperature(x->key)) {
 		double now = atof(x->value), was = old ? atof(old) : -INFINITY;
 
-		if (isnan(limit) || !(now > limit) || was > limit)
+		if (!(limit > 0) || !(now > limit) || was > limit)	/* NaN or 0: no limit */
 			return NULL;
 		return util_strdup_printf("%s: telemetry: %s %s is %s, past the limit of %g "
 					  "(temp_limit_c; it was %s) at t=%.0f s%s%s", label,

@@ -6,10 +6,11 @@
 #include "measure/probe.h"
 #include "measure/step.h"
 
-/* Each distinct card the simulating steps use (a preset's facts, or a
- * generic simulated JBOD) as controller c0, c1 ... in plan order, its facts
- * behind every target of the steps that use it (probe: the engine's name),
- * with cN.simulated = yes; appended to out. */
+/* Each distinct card the simulating steps use (a preset's card facts, or a
+ * generic simulated JBOD) as controller c0, c1 ... in plan order, each
+ * distinct volume (layout) of a card as its v0, v1 ..., their facts behind
+ * every target of the steps that use them (probe: the engine's name), with
+ * cN.simulated = yes; appended to out. */
 void sim_facts_collect(const struct step_spec *steps, unsigned n, struct facts *out);
 
 #endif

@@ -43,6 +43,7 @@ static void spec_init(struct step_spec *s, const struct plugin *engine, unsigned
 	s->wl.duration = 60;
 	s->wl.ramp = 5;
 	s->wl.seed = 1;
+	s->telemetry = STEP_TELEMETRY_DEFAULT;
 	s->wl.direct = true;
 	s->wl.targets = calloc(ntargets ? ntargets : 1, sizeof(*s->wl.targets));
 	for (unsigned i = 0; i < ntargets; i++)
