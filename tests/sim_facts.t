@@ -58,4 +58,26 @@ is "$(q "$DB" "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT key, v
 is "$(q "$DB" "SELECT count(DISTINCT value) || ' ' || value FROM probes WHERE run_id = 4 AND key GLOB 'c?.model'")" \
 	"1 Adaptec ASR-8885 (PM8063)" "both of the card chosen"
 
+# the other card, then SQL and the report by card (issue 34: the RAID5 p99 by
+# card from the views; Controller and Volume rows for two simulated cards)
+"$HB" run "$ROOT/examples/compare-cards.lua" --db "$DB" -q --set card=lsi3108-8sas --set seconds=1 \
+	--set ramp=0 --set precondition=1 2>/dev/null; ok $? "and with the other card"
+is "$(q "$DB" "SELECT group_concat(run_id || ':' || controller || ':' || raid_level || ':' || simulated, ' ') FROM (SELECT * FROM run_volume WHERE run_id IN (4, 5) ORDER BY run_id, controller, volume)")" \
+	"4:c0:RAID0:1 4:c0:RAID5:1 5:c0:RAID0:1 5:c0:RAID5:1" "run_volume: each run's card has a RAID0 and a RAID5 volume, simulated"
+out=$("$HB" sql p99-by-card --param level=RAID5 --param oio=32 --db "$DB" --format csv 2>&1)
+is "$(cut -d, -f1,3,6,7,8 <<< "$out" | grep randwrite | tr -d '"')" \
+"LSI MegaRAID SAS 9361-8i (SAS3108),RAID5,randwrite,4k,RAID5 4k random write
+Adaptec ASR-8885 (PM8063),RAID5,randwrite,4k,RAID5 4k random write" \
+	"p99-by-card: RAID5 4k random write at OIO 32, the two cards best first, from RAID5 steps only"
+is "$(cut -d, -f8 <<< "$out" | grep -c RAID0)" 0 "no RAID0 step counted as RAID5"
+if command -v gnuplot >/dev/null; then
+	"$HB" report 4 5 --db "$DB" --out "$TMP/rep" --no-charts >/dev/null 2>&1; ok $? "a report of the two cards"
+	html=$(sed 's/<tr/\n<tr/g' "$TMP/rep/index.html")
+	like "$(grep -F '<th>Controller</th>' <<< "$html")" "Adaptec ASR-8885 \(PM8063\).*simulated.*LSI MegaRAID SAS 9361-8i \(SAS3108\).*simulated" \
+		"its Controller row names both simulated cards"
+	like "$(grep -F '<th>RAID level</th>' <<< "$html")" "RAID0.*RAID5.*RAID0.*RAID5" "its Volume rows: each card's RAID0 and RAID5"
+else
+	skip "gnuplot is not installed: no report" 3
+fi
+
 done_testing
