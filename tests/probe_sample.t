@@ -114,6 +114,28 @@ printf '#!/bin/sh\necho "{ \\"smartctl\\": { \\"messages\\": [ { \\"string\\": \
 out=$(PATH="$TMP/sm:$PATH" "$HB" probe --sample "$TMP/local.dat" 2>&1)
 is "$(fact smart status)|$(fact smart temperature_c)" "unavailable: Device is in STANDBY mode, exit(2)|" "smart sample: a drive asleep is left asleep, said"
 
+# --- block: the drive's hwmon temperature (NVMe beside its namespaces, drivetemp
+# under a SATA/SCSI disk's device), in collect and in sample; a value that is no
+# temperature is left out
+cp -a "$ROOT/tests/fixtures/sysfs/nvme-pcie4-x4" "$TMP/hwn"
+ctl="$TMP/hwn/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0"
+mkdir -p "$ctl/hwmon3"; echo 41850 > "$ctl/hwmon3/temp1_input"
+out=$(HBATEST_SYSFS_ROOT="$TMP/hwn" "$HB" probe --sample /dev/nvme0n1 2>&1)
+is "$(keys "$out" block | tr '\n' ' ')|$(fact block temperature_c)" "temperature_c |41" \
+	"block sample: an NVMe drive's hwmon temperature (41.85 C), and nothing else"
+out=$(HBATEST_SYSFS_ROOT="$TMP/hwn" "$HB" probe /dev/nvme0n1 2>&1)
+is "$(fact block temperature_c)|$(fact block device)" "41|nvme0n1" "block collect: the temperature beside the other facts"
+cp -a "$ROOT/tests/fixtures/sysfs/megaraid-pcie3-x8" "$TMP/hws"
+dev=$(readlink -f "$TMP/hws/sys/class/block/sda/device")
+mkdir -p "$dev/hwmon/hwmon1"; echo 36000 > "$dev/hwmon/hwmon1/temp1_input"
+out=$(HBATEST_SYSFS_ROOT="$TMP/hws" "$HB" probe --sample /dev/sda 2>&1)
+is "$(fact block temperature_c)" 36 "block sample: a SATA/SCSI disk's drivetemp hwmon temperature"
+echo "N/A" > "$dev/hwmon/hwmon1/temp1_input"
+out=$(HBATEST_SYSFS_ROOT="$TMP/hws" "$HB" probe --sample /dev/sda 2>&1)
+is "$(keys "$out" block | tr '\n' ' ')" "" "block sample: a temp1_input that is no number: no temperature"
+out=$(HBATEST_SYSFS_ROOT="$ROOT/tests/fixtures/sysfs/megaraid-pcie3-x8" "$HB" probe --sample /dev/sda 2>&1)
+is "$(keys "$out" block | tr '\n' ' ')" "" "block sample: no hwmon: nothing"
+
 # --- usage ---------------------------------------------------------------------------
 "$HB" probe --samples >/dev/null 2>&1; is $? 2 "probe --samples (a typo) is a usage error"
 

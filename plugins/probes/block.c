@@ -1,4 +1,6 @@
-/* block probe: what the kernel says of a target's block device. */
+/* block probe: what the kernel says of a target's block device, and its
+ * temperature where the kernel's hwmon has one (sampled during a run). */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,45 @@ static void block_partition(const char *root, const char *target, hb_emit_fn emi
 	emit(ctx, "partition", name);
 	if (block_size(root, dir, buf, sizeof(buf)))
 		emit(ctx, "partition_size_bytes", buf);
+}
+
+/* The drive's temperature from hwmon, in degrees C: the drivetemp driver's
+ * under a SCSI/SATA disk's device (device/hwmon/hwmonN), the NVMe
+ * controller's beside its namespaces (hwmonN in the controller's folder,
+ * the disk's parent). temp1_input holds millidegrees. */
+static bool block_hwmon_temp(const char *root, const char *dir, char *out, size_t len)
+{
+	static const char *const under[] = { "%s/device/hwmon", "%s/device", "%s/.." };
+	char rel[PATH_MAX + 32], path[2 * PATH_MAX + 64], buf[32], *end;
+
+	for (unsigned i = 0; i < sizeof(under) / sizeof(under[0]); i++) {
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(rel, sizeof(rel), under[i], dir);
+		snprintf(path, sizeof(path), "%s/%s", root, rel);
+		if (!(d = opendir(path)))
+			continue;
+		while ((e = readdir(d))) {
+			char in[PATH_MAX + 64 + 256];
+			long milli;
+
+			if (strncmp(e->d_name, "hwmon", 5) || !e->d_name[5])
+				continue;
+			snprintf(in, sizeof(in), "%s/%s/temp1_input", rel, e->d_name);
+			if (hb_sysfs_read(root, in, buf, sizeof(buf)) <= 0)
+				continue;
+			errno = 0;
+			milli = strtol(buf, &end, 10);
+			if (*end || errno || end == buf || milli < -100000 || milli > 250000)
+				continue;	/* not a temperature a drive has */
+			snprintf(out, len, "%ld", milli / 1000);
+			closedir(d);
+			return true;
+		}
+		closedir(d);
+	}
+	return false;
 }
 
 static int block_collect(const char *root, const char *target, const struct hb_kv *opts,
@@ -85,6 +126,23 @@ static int block_collect(const char *root, const char *target, const struct hb_k
 			emit(ctx, "scheduler", buf);
 		}
 	}
+	if (block_hwmon_temp(root, dir, buf, sizeof(buf)))
+		emit(ctx, "temperature_c", buf);
+	return 0;
+}
+
+/* During a run: the drive's temperature (hwmon), nothing else changes. */
+static int block_sample(const char *root, const char *target, const struct hb_kv *opts,
+			unsigned nopts, hb_emit_fn emit, void *ctx)
+{
+	char dir[PATH_MAX], buf[32];
+
+	(void)opts;
+	(void)nopts;
+	if (hb_block_sysdir(root, target, dir, sizeof(dir)))
+		return -ENOENT;
+	if (block_hwmon_temp(root, dir, buf, sizeof(buf)))
+		emit(ctx, "temperature_c", buf);
 	return 0;
 }
 
@@ -92,8 +150,9 @@ static const struct hb_probe_ops block_ops = {
 	.struct_size = sizeof(struct hb_probe_ops),
 	.collect = block_collect,
 	.flags = HB_PROBE_PER_TARGET,
+	.sample = block_sample,
 };
 
 const struct hb_plugin hbatest_plugin = HB_PLUGIN_INIT(HB_PLUGIN_PROBE, "block",
-	"model, serial, size, sector sizes, queue settings of a target's block device",
+	"model, serial, size, sector sizes, queue settings, hwmon temperature of a target's block device",
 	&block_ops, NULL);
