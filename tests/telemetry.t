@@ -89,12 +89,20 @@ B="$TMP/busy.db"
 printf 'hb.run{ engine = "null", duration = 600, telemetry = 1, targets = "/dev/sdt" }\n' > "$TMP/busy.lua"
 "$HB" run "$TMP/busy.lua" --db "$B" --plugin-path "$PP" -q 2>"$TMP/berr" >/dev/null &
 pid=$!
-# seen TEXT N: until stderr holds N lines with TEXT (1: the run ended first)
+# seen TEXT N: until stderr holds N lines with TEXT (1: the run ended first,
+# or an earlier wait failed, or 60 s went by: a run that stopped with the
+# lock held, which then waits the lock's minute at every store, a run that
+# hangs; never a verdict's bound)
+missed=0
 seen() {
-	while [ "$(grep -c -- "$1" "$TMP/berr")" -lt "$2" ]; do
-		kill -0 $pid 2>/dev/null || return 1
+	for _ in $(seq 600); do
+		[ $missed = 0 ] || return 1
+		[ "$(grep -c -- "$1" "$TMP/berr")" -ge "$2" ] && return 0
+		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
+	missed=1
+	return 1
 }
 stored() { sqlite3 "file:$B?mode=ro" "SELECT count(*) FROM telemetry WHERE $1" 2>/dev/null || echo 0; }
 until [ "$(stored 1)" -gt 0 ] || ! kill -0 $pid 2>/dev/null; do sleep 0.1; done
