@@ -70,6 +70,12 @@ is "$(cut -d, -f1,3,6,7,8 <<< "$out" | grep randwrite | tr -d '"')" \
 Adaptec ASR-8885 (PM8063),RAID5,randwrite,4k,RAID5 4k random write" \
 	"p99-by-card: RAID5 4k random write at OIO 32, the two cards best first, from RAID5 steps only"
 is "$(cut -d, -f8 <<< "$out" | grep -c RAID0)" 0 "no RAID0 step counted as RAID5"
+is "$(cut -d, -f1,6,7,8 <<< "$out" | tr -d '"' | grep ',randrw,' | LC_ALL=C sort)" \
+"Adaptec ASR-8885 (PM8063),randrw,8k,RAID5 email
+Adaptec ASR-8885 (PM8063),randrw,8k,RAID5 oltp
+LSI MegaRAID SAS 9361-8i (SAS3108),randrw,8k,RAID5 email
+LSI MegaRAID SAS 9361-8i (SAS3108),randrw,8k,RAID5 oltp" \
+	"p99-by-card: a row per write mix of one rw and bs (OLTP's 33 % and e-mail's 50 % randrw 8k)"
 if command -v gnuplot >/dev/null; then
 	"$HB" report 4 5 --db "$DB" --out "$TMP/rep" --no-charts >/dev/null 2>&1; ok $? "a report of the two cards"
 	html=$(sed 's/<tr/\n<tr/g' "$TMP/rep/index.html")

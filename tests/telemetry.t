@@ -78,6 +78,48 @@ run "$TMP/null.lua" --db "$TMP/n.db"; is $? 0 "a null-engine run with telemetry=
 is "$(q "$TMP/n.db" "SELECT min(t) || '|' || (max(t) < 2) || '|' || (count(*) % 4) FROM telemetry WHERE source = 'tele'")" \
 	"0.0|1|0" "null engine: a sample at second 0, none at or past the step's end, 4 facts each"
 
+# --- a busy database: the samples taken meanwhile kept, then stored ---------
+# Driven by events, not time: the lock is taken once a sample is stored; the
+# policy changes once the run says the database is busy, and changes back
+# once that change is logged (the batch holding it was then taken, and its
+# store tried under the lock); the lock is given back once the second change
+# is logged (the first one's store had then ended).
+echo WriteBack > "$SYS/tele/policy"
+B="$TMP/busy.db"
+printf 'hb.run{ engine = "null", duration = 600, telemetry = 1, targets = "/dev/sdt" }\n' > "$TMP/busy.lua"
+"$HB" run "$TMP/busy.lua" --db "$B" --plugin-path "$PP" -q 2>"$TMP/berr" >/dev/null &
+pid=$!
+# seen TEXT N: until stderr holds N lines with TEXT (1: the run ended first,
+# or an earlier wait failed, or 60 s went by: a run that stopped with the
+# lock held, which then waits the lock's minute at every store, a run that
+# hangs; never a verdict's bound)
+missed=0
+seen() {
+	for _ in $(seq 600); do
+		[ $missed = 0 ] || return 1
+		[ "$(grep -c -- "$1" "$TMP/berr")" -ge "$2" ] && return 0
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	missed=1
+	return 1
+}
+stored() { sqlite3 "file:$B?mode=ro" "SELECT count(*) FROM telemetry WHERE $1" 2>/dev/null || echo 0; }
+until [ "$(stored 1)" -gt 0 ] || ! kill -0 $pid 2>/dev/null; do sleep 0.1; done
+lock_db "$B"
+seen 'kept in memory until it is free' 1; ok $? "busy: the run says the database is busy"
+echo WriteThrough > "$SYS/tele/policy"
+seen "changed from 'WriteBack' to 'WriteThrough'" 1; ok $? "busy: a change sampled meanwhile is logged"
+echo WriteBack > "$SYS/tele/policy"
+seen "changed from 'WriteThrough' to 'WriteBack'" 1; ok $? "busy: and a change back, at a later sample"
+unlock_db
+t1=$(grep -o "changed from 'WriteBack' to 'WriteThrough' at t=[0-9]*" "$TMP/berr" | head -1 | sed 's/.*t=//')
+until [ "$(stored "t > ${t1:-0} + 1")" -gt 0 ] || ! kill -0 $pid 2>/dev/null; do sleep 0.1; done
+kill -INT $pid; wait $pid; is $? 130 "busy: the run stopped by SIGINT once later samples are stored"
+is "$(grep -c 'telemetry: cannot store' "$TMP/berr")" 0 "busy: no telemetry sample dropped"
+is "$(stored "t = ${t1:-0} AND key = 'c0.v0.write_policy_effective' AND target IS NULL AND value = 'WriteThrough'")" 1 \
+	"busy: the sample taken while the database was busy is stored once it is free"
+
 # --- bad values: errors naming the key and the line -------------------------
 bad() {
 	printf 'hb.plan{ defaults = { engine = "null", duration = 1 } }\nhb.run{ %s }\n' "$1" > "$TMP/bad.lua"
