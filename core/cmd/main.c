@@ -30,7 +30,7 @@ static const struct command {
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
 	  "                            [--allow-exec] [--lua-memory SIZE] [--probe-opt P.K=V]...\n"
-	  "                            [--note TEXT]...\n"
+	  "                            [--note TEXT]... [--status-interval SECONDS]\n"
 	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
 	  "                            [--allow-exec] [--lua-memory SIZE] [--note TEXT]...",
 	  "run: the plan runs twice: a dry pass that checks every step without I/O,\n"
@@ -47,6 +47,8 @@ static const struct command {
 	  "  --probe-opt P.K=V   probe P's option K (megaraid.tool=PATH, mpt.timeout=30;\n"
 	  "                      repeat; `hbatest plugins -v` lists them)\n"
 	  "  --note TEXT         a note stored with the run (repeat; hb.note in a plan)\n"
+	  "  --status-interval SECONDS  a status line on stderr every SECONDS (default\n"
+	  "                      60 when stderr is no terminal, none on one; 0: none)\n"
 	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
 	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
 	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"

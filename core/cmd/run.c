@@ -1,4 +1,6 @@
 /* `hbatest run`: its options, the listing of --dry-run, and the two passes. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +130,7 @@ static int parse_lua_memory(struct run_ctx *c, const char *v)
 
 enum run_opt {
 	OPT_LABEL = CLI_OWN, OPT_TARGET, OPT_SET, OPT_DESTROY, OPT_LUA_MEMORY, OPT_DRY_RUN,
-	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME, OPT_PROBE_OPT, OPT_NOTE,
+	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME, OPT_PROBE_OPT, OPT_NOTE, OPT_STATUS_INTERVAL,
 };
 
 static const struct option run_opts[] = {
@@ -143,6 +145,7 @@ static const struct option run_opts[] = {
 	{ "resume", optional_argument, NULL, OPT_RESUME },	/* --resume [RUN] */
 	{ "probe-opt", required_argument, NULL, OPT_PROBE_OPT },	/* only here: a tool's path */
 	{ "note", required_argument, NULL, OPT_NOTE },
+	{ "status-interval", required_argument, NULL, OPT_STATUS_INTERVAL },
 	CLI_COMMON_OPTIONS
 };
 
@@ -179,6 +182,24 @@ static int add_note(struct run_ctx *c, const char *text)
 		return -1;
 	c->notes = p;
 	c->notes[c->nnotes++] = text;
+	return 0;
+}
+
+/* --status-interval SECONDS: whole seconds, 0 for no status line */
+static int set_status_interval(struct run_ctx *c, const char *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || !isdigit((unsigned char)*v) || n > 86400) {
+		cli_usage_error("run", "--status-interval %s: expected whole seconds, 0 (no "
+				"status line) to 86400", v);
+		return -1;
+	}
+	c->status_given = true;
+	c->status_interval = (unsigned)n;
 	return 0;
 }
 
@@ -240,6 +261,8 @@ static int parse_one(struct run_ctx *c, struct cli_getopt *g, int code)
 		return cli_probe_opt("run", v) < 0 ? -1 : 0;
 	case OPT_NOTE:
 		return add_note(c, v);
+	case OPT_STATUS_INTERVAL:
+		return set_status_interval(c, v);
 	}
 	if (code == CLI_ARG && v[0] != '-')
 		cli_usage_error("run", "unexpected argument '%s'", v);
@@ -340,7 +363,9 @@ int cmd_run(int argc, char **argv)
 	log_info("plan %s%s%s: %u step%s, about %s", c.po.path, info.name ? " - " : "",
 		 info.name ? info.name : "", c.nsteps, c.nsteps == 1 ? "" : "s", dur);
 	plan_info_free(&info);
-	progress_init(isatty(STDERR_FILENO));
+	/* status lines for a log: a line a minute unless stderr is a terminal */
+	progress_init(isatty(STDERR_FILENO), c.status_given ? c.status_interval :
+		      isatty(STDERR_FILENO) ? 0 : PROGRESS_STATUS_DEFAULT);
 	log_set_clear_hook(progress_clear);
 	rc = runner_real_pass(&c, argc, argv);
 	runner_free(&c);

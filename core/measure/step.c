@@ -394,6 +394,16 @@ static struct telemetry *tele(const struct step_hooks *hooks)
 	return hooks ? hooks->telemetry : NULL;
 }
 
+/* The live line's news: sec seconds merged, as each is (merged) or by the wall clock */
+static void tell(const struct step_run *r, const struct step_hooks *hooks, struct step_tick *t,
+		 uint64_t sec, bool merged)
+{
+	t->sec = sec;
+	t->elapsed = r->sh.engine_clock ? (double)sec : (double)(util_now_ns() - r->sh.t0) / 1e9;
+	t->merged = merged;
+	hooks->tick(hooks->ctx, t);
+}
+
 /* The sampler: runs on the main thread until every worker has finished.
  * Every second is merged as soon as all workers are past it, whatever the
  * database does; a store that fails for good stops the workers. */
@@ -402,6 +412,8 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 	uint64_t total = r->spec->wl.ramp + r->spec->wl.duration, next = 0;
 	uint64_t last_tick = 0, stop_seen = 0;
 	struct step_sample smp = { 0 };
+	struct step_tick tick = { .total_secs = total, .engine_clock = r->sh.engine_clock };
+	bool per_second = hooks && hooks->tick && r->sh.engine_clock;
 	struct sample_queue *q = &r->q;
 	bool finished = false;
 
@@ -420,6 +432,10 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 				add_to_totals(r, &smp, &r->pend);
 			next++;
 			merged = true;
+			tick.bytes += smp.bytes[0] + smp.bytes[1];
+			tick.last = &smp;
+			if (per_second)	/* a simulator's seconds: status lines keep its pace */
+				tell(r, hooks, &tick, next, true);
 			if (next < total)	/* an engine clock's pace; none at the end */
 				telemetry_at(tele(hooks), next);
 		}
@@ -429,7 +445,7 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 		    queue_store(r, hooks) < 0 && q->rc)
 			atomic_store(&r->sh.abort, true);
 		if (hooks && hooks->tick && util_now_ns() - last_tick >= TICK_NS) {
-			hooks->tick(hooks->ctx, next, total, next ? &smp : NULL);
+			tell(r, hooks, &tick, next, false);
 			last_tick = util_now_ns();
 		}
 		if (hb_stop_requested && !finished)

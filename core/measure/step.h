@@ -85,6 +85,21 @@ struct step_totals {
 	char placement[128];	/* where the workers ran (steps.placement); "" for none chosen */
 };
 
+/* What the sampler tells the live line: about once a wall-clock second, and
+ * on a step that runs on an engine's clock (a simulator's, far faster than
+ * the wall's) each second as it is merged too, so that status lines can keep
+ * the step's own pace. */
+struct step_tick {
+	uint64_t sec;		/* seconds merged so far, on the step's clock */
+	double elapsed;		/* s since the step began on its clock: sec, or on the
+				 * wall clock a little more (the second under way) */
+	uint64_t total_secs;	/* ramp + duration */
+	uint64_t bytes;		/* read and written in those seconds, ramp included */
+	const struct step_sample *last;	/* the last of them; NULL before the first */
+	bool engine_clock;	/* the step's clock is its engine's: merged calls come */
+	bool merged;		/* called as second `sec` was merged, not by the wall clock */
+};
+
 struct step_hooks {
 	void *ctx;
 	/* Store n merged seconds, in order, all or none (the main thread). 0;
@@ -92,8 +107,8 @@ struct step_hooks {
 	 * -errno fails the step. err says why. */
 	int (*store)(void *ctx, const struct step_sample *s, unsigned n, char *err,
 		     size_t errlen);
-	/* about once a wall-clock second, for the live line */
-	void (*tick)(void *ctx, uint64_t sec, uint64_t total_secs, const struct step_sample *last);
+	/* for the live line and status lines (struct step_tick) */
+	void (*tick)(void *ctx, const struct step_tick *t);
 	/* about once a second while a file target is laid out */
 	void (*layout)(void *ctx, uint64_t done, uint64_t total);
 	/* the run's telemetry (measure/telemetry.h), sampled on the step's clock; NULL: none */

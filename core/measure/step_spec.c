@@ -192,15 +192,20 @@ static int set_axis(struct step_spec *s, char *err, size_t len)
 	return -EINVAL;
 }
 
+uint64_t step_fill_bytes(const struct step_spec *s)
+{
+	uint64_t bytes = 0;
+
+	for (unsigned i = 0; s->wl.passes && i < s->wl.ntargets; i++)
+		bytes += workload_span(&s->wl, i) * s->wl.passes;
+	return bytes;
+}
+
 double step_estimate_secs(const struct step_spec *s)
 {
-	double bytes = 0;
-
 	if (!s->wl.passes)
 		return (double)s->wl.ramp + s->wl.duration;
-	for (unsigned i = 0; i < s->wl.ntargets; i++)
-		bytes += (double)workload_span(&s->wl, i) * s->wl.passes;
-	return bytes / 1e9;	/* a fill: guessed at 1 GB/s */
+	return (double)step_fill_bytes(s) / 1e9;	/* a fill: guessed at 1 GB/s */
 }
 
 static void default_name(struct step_spec *s)

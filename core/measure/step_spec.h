@@ -23,6 +23,9 @@ int step_range_bytes(struct workload *wl, double v, char *err, size_t errlen);
 int step_resolve_targets(struct step_spec *s, char *err, size_t errlen);
 /* Seconds the step should take: ramp + duration, or a fill at 1 GB/s. */
 double step_estimate_secs(const struct step_spec *s);
+/* Bytes a fill (passes=) writes: passes x the range of each target; 0 for
+ * any other step. */
+uint64_t step_fill_bytes(const struct step_spec *s);
 /* The parameters as JSON, what steps.params_json stores (malloc'd). */
 char *step_params_json(const struct step_spec *s);
 /* The last rules, once every key is read: axis= (its value), the default

@@ -13,6 +13,7 @@
 #include "measure/loader.h"
 #include "measure/probe.h"
 #include "measure/progress.h"
+#include "measure/step_spec.h"
 #include "run/record.h"
 #include "run/tele_record.h"
 #include "run/runner.h"
@@ -185,10 +186,11 @@ static void exec_tick(void *vctx)
 	tele_drain(vctx);
 }
 
-static void tick_hook(void *vctx, uint64_t sec, uint64_t total, const struct step_sample *s)
+static void tick_hook(void *vctx, const struct step_tick *t)
 {
-	tele_drain(vctx);
-	progress_update(sec, total, s);
+	if (!t->merged)
+		tele_drain(vctx);
+	progress_update(t);
 }
 
 static void layout_hook(void *vctx, uint64_t done, uint64_t total)
@@ -277,8 +279,9 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		goto out;
 	}
 	*step_id = c->step_id;
-	progress_step(c->seq, c->nsteps > c->seq ? c->nsteps : c->seq, spec->name,
-		      step_simulated(spec), later, later_sim);
+	progress_step(&(struct progress_step){ c->seq, c->nsteps > c->seq ? c->nsteps : c->seq,
+		      spec->name, step_simulated(spec), step_secs(spec), later, later_sim,
+		      step_fill_bytes(spec) });
 	if (!progress_enabled())
 		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
 			 spec->name);

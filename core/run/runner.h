@@ -20,6 +20,8 @@ struct run_ctx {
 	const char *label;
 	bool dry_only;
 	bool resume, force;
+	bool status_given;	/* --status-interval was given */
+	unsigned status_interval;	/* s between status lines; 0: none */
 	const char *resume_spec;	/* RUN after --resume, or NULL */
 	const char **notes;	/* --note, in order (argv's strings) */
 	unsigned nnotes;
