@@ -88,6 +88,15 @@ line=$(grep -a '^hbatest: step 1/1 fast | ' "$TMP/n.log" | tail -1)
 like "$line" '\| [0-9.]{1,4}[kMG]? IOPS [0-9.]{1,4} [MGT]B/s p99 [0-9.]{1,4} (us|ms|s) \|' \
 	"the null engine's rates read in three figures and a unit (k/M IOPS, MB/s to TB/s, us to s)"
 
+# --- an exec step: its command may run for hours, and the log says so
+cat > "$TMP/exec.lua" <<'PLAN'
+hb.exec{ cmd = "sleep 3", name = "nap", estimate = 100 }
+PLAN
+"$HB" run "$TMP/exec.lua" --db "$TMP/e.db" --allow-exec --status-interval 1 2>"$TMP/e.log"
+st=$(grep -a '^hbatest: step 1/1 nap | ' "$TMP/e.log")
+like "$(head -1 <<<"$st")" '^hbatest: step 1/1 nap \| [0-9]s, its command running \| plan ETA 1m3[0-9]s$' \
+	"an exec step: status lines while its command runs, the plan ETA counting its estimate= ($(grep -c . <<<"$st") lines)"
+
 # --- the option's values
 "$HB" run "$TMP/null.lua" --db "$TMP/bad.db" --status-interval soon 2>"$TMP/bad.err"
 is $? 2 "--status-interval soon: a usage error"

@@ -14,6 +14,7 @@ static struct {
 	bool live, shown;
 	unsigned interval;	/* s between status lines; 0: none */
 	uint64_t last_status;	/* ns, CLOCK_MONOTONIC: the last status line (or the start) */
+	uint64_t started;	/* ns, CLOCK_MONOTONIC: the step's start */
 	struct progress_step step;
 	char name[80];		/* step.name points here */
 	char note[160];
@@ -43,6 +44,7 @@ void progress_clear(void)
 void progress_step(const struct progress_step *step)
 {
 	pg.step = *step;
+	pg.started = util_now_ns();
 	snprintf(pg.name, sizeof(pg.name), "%s", step->name);
 	pg.step.name = pg.name;
 }
@@ -82,6 +84,21 @@ void progress_layout(uint64_t done, uint64_t total)
 		 pg.step.index, pg.step.count, pg.name,
 		 floor(100.0 * (double)done / (double)total), size);
 	show(text, true, status_due());
+}
+
+void progress_exec(void)
+{
+	char text[256], el[32], eta[96];
+	double secs = (double)(util_now_ns() - pg.started) / 1e9;
+	double left = pg.step.estimate > secs ? pg.step.estimate - secs : 0;
+
+	if (!status_due())
+		return;
+	util_format_duration(secs, el, sizeof(el));
+	util_format_estimate(pg.step.later_real + left, pg.step.later_sim, eta, sizeof(eta));
+	snprintf(text, sizeof(text), "step %u/%u %.40s | %s, its command running | plan ETA %s",
+		 pg.step.index, pg.step.count, pg.name, el, eta);
+	show(text, false, true);
 }
 
 /* s left of the step: a fill's from the rate it has measured (its bytes over

@@ -31,6 +31,9 @@ struct progress_step {
 void progress_step(const struct progress_step *step);
 void progress_update(const struct step_tick *t);
 void progress_layout(uint64_t done, uint64_t total);
+/* About once a second while an exec step's command runs: its status lines
+ * (no live line: the command may write to the terminal). */
+void progress_exec(void);
 /* Clear the line (before a log message or at the end). */
 void progress_clear(void);
 /* Say something once on the line's right (e.g. a warning about the link). */

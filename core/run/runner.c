@@ -184,6 +184,7 @@ static void exec_tick(void *vctx)
 {
 	heartbeat(vctx);
 	tele_drain(vctx);
+	progress_exec();
 }
 
 static void tick_hook(void *vctx, const struct step_tick *t)
