@@ -36,6 +36,7 @@ is "$(comp sql --format '')" "csv json table tsv" "sql --format's values"
 is "$(comp report --format s)" "svg svg,pdf" "report --format's values"
 is "$(comp import '')" "fio hbatest iometer" "import: the formats"
 is "$(comp import fio '')" "a.lua b.txt plans.d" "import FORMAT: files"
+is "$(comp run x.lua --status-interval '')" "" "run --status-interval takes seconds: no file names offered"
 out=$(comp sql '')
 like "$out" "(^| )oio-sweep( |$)" "sql: the saved queries ($out)"
 

@@ -60,7 +60,7 @@ _hbatest()
 		*) words="csv json" ;;
 		esac
 		IFS=' ' COMPREPLY=($(compgen -W "$words" -- "$cur")); return ;;
-	--label | --title | --set | --param | --size | --lua-memory | --lua-time | --what)
+	--label | --title | --set | --param | --size | --lua-memory | --lua-time | --what | --status-interval)
 		return ;;
 	esac
 
