@@ -87,6 +87,11 @@ PLAN
 line=$(grep -a '^hbatest: step 1/1 fast | ' "$TMP/n.log" | tail -1)
 like "$line" '\| [0-9.]{1,4}[kMG]? IOPS [0-9.]{1,4} [MGT]B/s p99 [0-9.]{1,4} (us|ms|s) \|' \
 	"the null engine's rates read in three figures and a unit (k/M IOPS, MB/s to TB/s, us to s)"
+line=$(grep -a '^hbatest: step 1 fast: done: ' "$TMP/n.log")
+like "$line" 'done: [0-9.]{1,4}[kMG]? IOPS, [0-9.]{1,4} [MGT]B/s, mean [0-9.]{1,4} (us|ms|s), p99 [0-9.]{1,4} (us|ms|s), max [0-9.]{1,4} (us|ms|s), 0 errors$' \
+	"the step's result line is scaled too ($line)"
+is "$(sqlite3 "$TMP/n.db" "SELECT iops = round(iops) OR iops <> round(iops, 1) FROM steps WHERE seq = 1")" 1 \
+	"the database keeps the exact IOPS"
 
 # --- an exec step: its command may run for hours, and the log says so
 cat > "$TMP/exec.lua" <<'PLAN'
