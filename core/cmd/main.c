@@ -100,7 +100,8 @@ static const struct command {
 	  "import: a run (or several) a FILE. fio: its JSON output, made with\n"
 	  "--output-format=json or json+ (json+ keeps the latency bins), and the logs of\n"
 	  "its --write_iops_log/--write_bw_log/--write_lat_log given beside it; iometer:\n"
-	  "the results CSV; hbatest: an `hbatest export` JSON. --label names the runs.\n",
+	  "the results CSV; hbatest: an `hbatest export` JSON. --label names the runs.\n"
+	  "Every FILE is checked before any is kept: one refused, nothing is imported.\n",
 	  "hbatest import fio seq.json --label \"fio seq 128k\"\n"
 	  "hbatest import iometer results.csv\n" },
 	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
