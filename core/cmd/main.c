@@ -62,7 +62,7 @@ static const struct command {
 	  "hbatest show 1 --db night.db\n" },
 	{ "plugins", cmd_plugins, "plugins [-v]",
 	  "plugins: the engines and probes found beside the binary and on --plugin-path;\n"
-	  "-v: each one's options.\n",
+	  "[sampled]: a probe that telemetry reads during a run; -v: each one's options.\n",
 	  "hbatest plugins -v\n" },
 	{ "probe", cmd_probe,
 	  "probe [--sample] [--probe-opt P.K=V]... [TARGET...]   (sysfs from\n"

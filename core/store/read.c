@@ -278,12 +278,13 @@ static const char *read_state(sqlite3_stmt *st, int state, int host, int pid, in
 
 struct db_cursor *db_read_runs(struct db *db)
 {
-	char sql[512], counts[256];
+	char sql[640], counts[256];
 
 	step_counts(db, counts, sizeof(counts));
 	snprintf(sql, sizeof(sql), "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), "
 		 "r.state, r.host, r.pid, r.started_at, r.plan_path, r.simulated, %s, "
-		 DB_BEAT_AGE("r.") " FROM run_state r ORDER BY r.id", counts);
+		 DB_BEAT_AGE("r.") ", %s FROM run_state r ORDER BY r.id", counts,
+		 db_user_version(db) < 7 ? "NULL" : "r.notes");
 	return cursor_open(db, READ_RUNS, sql, 0);
 }
 
@@ -301,6 +302,7 @@ bool db_next_run_line(struct db_cursor *c, struct db_run_line *r)
 	r->plan_path = text(st, 7);
 	r->simulated = sqlite3_column_int(st, 8);
 	read_counts(st, 9, &r->steps);
+	r->notes = text(st, 13);
 	return true;
 }
 
