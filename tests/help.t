@@ -4,7 +4,8 @@
 # shares nor the exit codes (those are in `hbatest help` and the man page).
 # Its usage lines name every option of the command's table (the completion
 # reads them), and every example runs as written here: a run with --dry-run,
-# /dev/sdb a sparse file, against a database with the runs they name.
+# /dev/sdb a sparse file, against a database with the runs they name. A
+# usage error points at the command's --help.
 . "$(dirname "$0")/lib.sh"
 
 MAXLINES=30
@@ -36,6 +37,7 @@ for c in $cmds; do
 	printf '%s\n' "$ex" >> "$TMP/examples"
 done
 like "$("$HB" import --help)" "--output-format=json or json\+" "import --help: fio needs its JSON output"
+like "$("$HB" report --bogus 2>&1)" "^\(see hbatest report --help\)$" "a usage error points at the command's --help"
 like "$("$HB" help)" "Exit codes: 0 done" "hbatest help keeps the exit codes"
 like "$("$HB" help)" "man hbatest" "and points at the man page"
 
