@@ -97,8 +97,8 @@ static const struct command {
 	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
 	  "the format: docs/database.md, \"Export format\".\n", NULL },
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]",
-	  "import: a run (or several) a FILE. fio: its JSON output, made with\n"
-	  "--output-format=json or json+ (json+ keeps the latency bins), and the logs of\n"
+	  "import: each FILE becomes a run (or several). fio: its JSON output, made with\n"
+	  "--output-format=json or json+ (json+ adds the latency bins), and the logs of\n"
 	  "its --write_iops_log/--write_bw_log/--write_lat_log given beside it; iometer:\n"
 	  "the results CSV; hbatest: an `hbatest export` JSON. --label names the runs.\n"
 	  "Every FILE is checked before any is kept: one refused, nothing is imported.\n",
