@@ -44,6 +44,9 @@ out=$("$HB" plugins); ok $? "plugins exits 0"
 for e in null psync libaio io_uring; do
 	like "$out" "^$e +engine +1\.3 +$ROOT/plugins/$e\.so" "plugins lists the $e engine with ABI and file"
 done
+like "$out" "^block +probe +1\.3 +$ROOT/plugins/block\.so .* \[sampled\]$" "plugins marks a probe with a sample op"
+! grep -E "^(host|null|nvme) .*\[sampled\]" <<<"$out"; ok $? "and not a probe without one, nor an engine"
+like "$out" "^\[sampled\]: a probe with a sample op" "plugins says what the mark means"
 out=$("$HB" plugins -v)
 like "$out" 'sqpoll=bool' "plugins -v lists engine options"
 out=$("$HB" plugins --plugin-path "$ROOT/build/tests/plugins" 2>&1)

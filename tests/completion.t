@@ -28,6 +28,9 @@ done > missing
 is "$(cat missing)" "" "run's options, from hbatest run --help ($out)"
 rm missing
 is "$(comp report --no)" "--no-charts" "an option's start"
+is "$(comp import --)" "--db --help --label --plugin-path" \
+	"import's options: its own and the common ones, not fio's --output-format its help names"
+is "$(comp sql --fi)" "--file" "sql --file, from its synopsis"
 is "$(comp --db x.db report --bas)" "--baseline" "after an option before the command"
 
 mkdir plans.d; : > a.lua; : > b.txt

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A run's notes (--note, hb.note) and its plan's name: stored in order, a line
-# a note, shown by show, listed (not stored) by --dry-run, kept by a resume;
+# a note, shown by show, the first in list, listed (not stored) by --dry-run,
+# kept by a resume;
 # a note that is not a string is refused with the plan line.
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +28,10 @@ like "$out" "plan name +Night of notes" "show prints the plan name"
 like "$(printf '%s\n' "$out" | grep -E '^  note ' | tr -s ' ' | tr '\n' '|')" \
 	"^ note from the command line\| note a second; é\| note plan note one\| note two lines:\| note second line\|$" \
 	"show prints each note, in order"
+
+out=$("$HB" list --db "$DB")
+like "$(grep '^ *1 ' <<<"$out")" "notes\.lua  note: from the command line \(\+4\)$" \
+	"list: the first note line after the plan, and how many lines follow"
 
 # no note, no name: NULL
 cat > "$TMP/plain.lua" <<'LUA'
@@ -67,4 +72,9 @@ is "$(notes "$id")" "before|plan note one|two lines:|second line|after the resum
 is "$(q "$DB" "SELECT status || ' ' || plan_name FROM runs WHERE id = $id")" "done Night of notes" \
 	"the resumed run is done and keeps its plan name"
 
+long=$(printf 'x%.0s' $(seq 60))
+"$HB" run "$TMP/plain.lua" --db "$DB" -q --note "$long" --note "a	tab" 2>/dev/null
+out=$("$HB" list --db "$DB")
+like "$(tail -1 <<<"$out")" "  note: x{37}\.\.\. \(\+1\)$" "list: a long note cut to 40 cells, '...' saying so"
+like "$(grep '^ *2 ' <<<"$out")" "plain\.lua$" "list: a run without notes ends at its plan"
 done_testing

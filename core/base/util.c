@@ -266,3 +266,26 @@ bool util_note_line(const char **s, const char **line, size_t *len)
 	}
 	return false;
 }
+
+unsigned util_edit_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), d[256];
+
+	if (lb >= 255)
+		return 99;
+	for (unsigned j = 0; j <= lb; j++)
+		d[j] = j;
+	for (unsigned i = 1; i <= la; i++) {
+		unsigned prev = d[0], tmp;
+
+		d[0] = i;
+		for (unsigned j = 1; j <= lb; j++) {
+			tmp = d[j];
+			d[j] = a[i - 1] == b[j - 1] ? prev
+				: 1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1])
+						   : (d[j] < d[j - 1] ? d[j] : d[j - 1]));
+			prev = tmp;
+		}
+	}
+	return d[lb];
+}

@@ -42,6 +42,9 @@ bool util_same_dir(const char *a, const char *b);
  * lines skipped): true with *line and *len set and *s past it, false at
  * the end. A note of several lines is stored as so many notes. */
 bool util_note_line(const char **s, const char **line, size_t *len);
+/* The Levenshtein distance of a and b (insertions, deletions and
+ * substitutions of bytes); 99 when b is 255 bytes or longer. */
+unsigned util_edit_distance(const char *a, const char *b);
 
 static inline uint64_t util_now_ns(void)
 {

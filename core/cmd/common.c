@@ -35,7 +35,7 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see hbatest help)\n");
+	fprintf(stderr, "\n(see hbatest %s --help)\n", cmd);
 }
 
 /* --db FILE (db) or --plugin-path DIR given value v */

@@ -88,6 +88,8 @@ static int import_one(struct db *db, const struct import_format *fmt, struct imp
 		log_error("%s", im->err[0] ? im->err : strerror(-rc));
 		return rc;
 	}
+	if (im->check_only)
+		return 0;
 	if (im->nruns == 1)
 		printf("imported %s as run %lld (%d step%s)\n", im->path, (long long)im->first_run,
 		       im->nsteps, im->nsteps == 1 ? "" : "s");
@@ -106,59 +108,112 @@ static bool import_is_companion(const struct import_format *fmt, const char *con
 	return fmt->companion && fmt->companion(files[i], files, nfiles);
 }
 
+/* The files of one import and what pairs them with their companions. */
+struct import_set {
+	const struct import_format *fmt;
+	const char **files;
+	int nfiles;
+	const char *label;
+	const char *extra[256];
+	bool used[256];
+	int owner[256];
+	unsigned nextra;
+};
+
+/* Each result file of s into db (check: each in a transaction rolled back,
+ * and no file twice): how many failed, each said. */
+static int import_pass(struct db *db, struct import_set *s, bool check, int *imported)
+{
+	char (*sha)[65] = check ? calloc((size_t)s->nfiles, sizeof(*sha)) : NULL;
+	int failed = 0;
+
+	memset(s->used, 0, sizeof(s->used));
+	for (int i = 0; i < s->nfiles; i++) {
+		const char *mine[256];
+		bool mine_used[256] = { false };
+		struct imp im = { .path = s->files[i], .label = s->label, .extra = s->extra,
+				  .nextra = s->nextra, .extra_used = s->used, .check_only = check };
+
+		if (import_is_companion(s->fmt, s->files, s->nfiles, i))
+			continue;
+		if (s->fmt->refused && s->fmt->refused(s->files[i])) {
+			failed++;
+			continue;
+		}
+		if (s->fmt->pair) {	/* only its own companions, each paired once */
+			im.extra = mine, im.extra_used = mine_used, im.nextra = 0;
+			for (unsigned x = 0; x < s->nextra; x++)
+				if (s->owner[x] == i)
+					mine[im.nextra++] = s->extra[x];
+		}
+		if (import_one(db, s->fmt, &im) < 0) {
+			failed++;
+			continue;
+		}
+		for (int j = 0; sha && j < i; j++)
+			if (!strcmp(sha[j], im.sha)) {
+				log_error("'%s' holds what '%s' does: give it once", s->files[i],
+					  s->files[j]);
+				failed++;
+				break;
+			}
+		if (sha)
+			memcpy(sha[i], im.sha, sizeof(sha[i]));
+		*imported += !check;
+	}
+	free(sha);
+	return failed;
+}
+
+/* The companions no file used: each said; how many. */
+static int import_unused(const struct import_set *s)
+{
+	int n = 0;
+
+	for (unsigned x = 0; !s->fmt->pair && x < s->nextra; x++) {
+		if (!s->used[x]) {
+			assert(s->fmt->unused);	/* companions without pair need it */
+			s->fmt->unused(s->extra[x]);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Several files: every one is checked (imported and rolled back) before
+ * any is kept, so that one bad file leaves the database as it was. */
 static int import_files(const struct import_format *fmt, const char **files, int nfiles,
 			const char *label)
 {
-	const char *extra[256];
-	bool used[256] = { false };
-	int owner[256];
-	unsigned nextra = 0;
+	struct import_set s = { .fmt = fmt, .files = files, .nfiles = nfiles, .label = label };
 	char err[1024];
 	struct db db;
-	int rc = EXIT_DONE, imported = 0;
+	int rc = EXIT_DONE, imported = 0, results = 0, bad;
 	bool fresh = access(cli_db_path(), F_OK) != 0;
 
-	for (int i = 0; i < nfiles; i++)
-		if (import_is_companion(fmt, files, nfiles, i) && nextra < 256)
-			extra[nextra++] = files[i];
+	for (int i = 0; i < nfiles; i++) {
+		if (!import_is_companion(fmt, files, nfiles, i))
+			results++;
+		else if (s.nextra < 256)
+			s.extra[s.nextra++] = files[i];
+	}
 	if (db_open(&db, cli_db_path(), true, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
 	}
-	if (fmt->pair && fmt->pair(&db, files, nfiles, extra, nextra, owner) < 0) {
+	if (fmt->pair && fmt->pair(&db, files, nfiles, s.extra, s.nextra, s.owner) < 0) {
 		rc = EXIT_FAILED;
 		goto close;
 	}
-	for (int i = 0; i < nfiles; i++) {
-		const char *mine[256];
-		bool mine_used[256] = { false };
-		struct imp im = { .path = files[i], .label = label, .extra = extra,
-				  .nextra = nextra, .extra_used = used };
-
-		if (import_is_companion(fmt, files, nfiles, i))
-			continue;
-		if (fmt->refused && fmt->refused(files[i])) {
-			rc = EXIT_FAILED;
-			continue;
-		}
-		if (fmt->pair) {	/* only its own companions, each paired once */
-			im.extra = mine, im.extra_used = mine_used, im.nextra = 0;
-			for (unsigned x = 0; x < nextra; x++)
-				if (owner[x] == i)
-					mine[im.nextra++] = extra[x];
-		}
-		if (import_one(&db, fmt, &im) < 0)
-			rc = EXIT_FAILED;
-		else
-			imported++;
+	if (results > 1 && (bad = import_pass(&db, &s, true, &imported) + import_unused(&s))) {
+		log_error("nothing imported: %d of the %d files given %s refused (fix %s or "
+			  "leave %s out)", bad, nfiles, bad == 1 ? "is" : "are",
+			  bad == 1 ? "it" : "them", bad == 1 ? "it" : "them");
+		rc = EXIT_FAILED;
+		goto close;
 	}
-	for (unsigned x = 0; !fmt->pair && x < nextra; x++) {
-		if (!used[x]) {
-			assert(fmt->unused);	/* companions without pair need it */
-			fmt->unused(extra[x]);
-			rc = EXIT_FAILED;
-		}
-	}
+	if (import_pass(&db, &s, false, &imported) + import_unused(&s))
+		rc = EXIT_FAILED;
 close:
 	db_close(&db);
 	if (fresh && !imported)	/* nothing came in: leave no empty database behind */

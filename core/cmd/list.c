@@ -1,4 +1,4 @@
-/* `hbatest list`: one line per run in the database. */
+/* `hbatest list`: one line per run in the database, its first note at its end. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include "store/read.h"
 #include "store/rows.h"
 #include "base/log.h"
+#include "base/util.h"
 
 /* "done/planned": 6/96 for a run stopped at step 7 of 96. Planned is what
  * the dry pass counted, or the steps started when more were (a plan that
@@ -21,6 +22,31 @@ static void steps_text(const struct db_step_counts *n, char *buf, size_t len)
 	if (!n->planned_known || planned < n->started)
 		planned = n->started;
 	snprintf(buf, len, "%d/%d", n->done, planned);
+}
+
+/* After a run's plan: its first note line, cut to NOTE_CELLS terminal
+ * cells ("..." when cut), and "(+N)" for the lines after it. */
+#define NOTE_CELLS 40
+static void put_note(const char *notes)
+{
+	const char *line, *rest = notes;
+	size_t n, more = 0, ignored;
+	char first[512];
+
+	if (!notes || !util_note_line(&rest, &line, &n))
+		return;
+	for (const char *l; util_note_line(&rest, &l, &ignored);)
+		more++;
+	snprintf(first, sizeof(first), "%.*s", (int)n, line);
+	fputs("  note: ", stdout);
+	if (rows_column_width(first) > NOTE_CELLS) {
+		rows_put_column(stdout, first, NOTE_CELLS - 3);
+		fputs("...", stdout);
+	} else {
+		rows_put_column(stdout, first, SIZE_MAX);
+	}
+	if (more)
+		printf(" (+%zu)", more);
 }
 
 /* The steps column: as wide as its widest value ("1234/1234"), at least 9. */
@@ -71,7 +97,9 @@ int cmd_list(int argc, char **argv)
 		rows_put_column(stdout, r.label, 24);
 		printf("  %-11s  %-20.19s  %-*s  ", r.state, r.started_at, wide, steps);
 		rows_put_column(stdout, r.plan_path, SIZE_MAX);
-		printf("%s\n", r.simulated ? "  [simulated]" : "");
+		fputs(r.simulated ? "  [simulated]" : "", stdout);
+		put_note(r.notes);
+		putchar('\n');
 		n++;
 	}
 	rc = db_read_end(c);

@@ -19,12 +19,15 @@ static int cmd_help(int argc, char **argv);
 
 /* One entry a command, in the style of Lua's luaL_Reg; usage is what
  * `hbatest help` prints for it (NULL: an alias of the entry above), notes
- * what it prints after every usage line, and `hbatest CMD --help` both. */
+ * what it prints after every usage line; `hbatest CMD --help` prints both
+ * and the examples (lines of commands that work as written, each checked
+ * by tests/help.t), and points at the man page for the rest. */
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 	const char *notes;
+	const char *examples;
 } commands[] = {
 	{ "run", cmd_run,
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
@@ -50,12 +53,19 @@ static const struct command {
 	  "  --status-interval SECONDS  a status line on stderr every SECONDS (default\n"
 	  "                      60 when stderr is no terminal, none on one; 0: none)\n"
 	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
-	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g); the dry\n"
-	  "pass may spend 10 s in the plan's Lua. SIGINT, SIGTERM and SIGHUP (unless\n"
-	  "ignored, as under nohup) abort the run, recorded, exit 130.\n" },
-	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE },
-	{ "show", cmd_show, "show RUN [--db FILE] [--check]", CHECK_NOTE },
-	{ "plugins", cmd_plugins, "plugins [-v]", NULL },
+	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g).\n",
+	  "hbatest run plans/raid5.lua --target /dev/sdb --destroy-data /dev/sdb --label raid5-wb\n"
+	  "hbatest run plans/raid5.lua --target /dev/sdb --dry-run\n" },
+	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE,
+	  "hbatest list\n"
+	  "hbatest list --db night.db --check\n" },
+	{ "show", cmd_show, "show RUN [--db FILE] [--check]", CHECK_NOTE,
+	  "hbatest show raid5-wb\n"
+	  "hbatest show 1 --db night.db\n" },
+	{ "plugins", cmd_plugins, "plugins [-v]",
+	  "plugins: the engines and probes found beside the binary and on --plugin-path;\n"
+	  "[sampled]: a probe that telemetry reads during a run; -v: each one's options.\n",
+	  "hbatest plugins -v\n" },
 	{ "probe", cmd_probe,
 	  "probe [--sample] [--probe-opt P.K=V]... [TARGET...]   (sysfs from\n"
 	  "                      $HBATEST_SYSFS_ROOT, default /)",
@@ -63,7 +73,9 @@ static const struct command {
 	  "what a telemetry sample reads now (temperatures, write policy in effect, cache\n"
 	  "protection, volume and drive states, PCIe link), from each probe's sample op.\n"
 	  "--probe-opt P.K=V gives probe P its option K, as run takes it: a RAID card's\n"
-	  "tool where PATH has none (megaraid.tool=/opt/MegaRAID/storcli/storcli64).\n" },
+	  "tool where PATH has none (megaraid.tool=/opt/MegaRAID/storcli/storcli64).\n",
+	  "hbatest probe /dev/sdb\n"
+	  "hbatest probe --sample --probe-opt megaraid.tool=/opt/MegaRAID/storcli/storcli64 /dev/sdb\n" },
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
@@ -72,26 +84,38 @@ static const struct command {
 	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts. --format takes svg\n"
 	  "or png with pdf (the page shows one of them). A report program (--template) gets\n"
 	  "1g of Lua memory and 120 s of Lua and queries unless --lua-memory/--lua-time\n"
-	  "raise them.\n" },
+	  "raise them.\n",
+	  "hbatest report raid5-wb raid5-wt --baseline raid5-wt --out raid5-report\n"
+	  "hbatest report raid5-wb --title \"LSI 9361-8i RAID5\" --no-charts\n" },
 	{ "sql", cmd_sql,
-	  "sql \"SELECT ...\" | QUERY-NAME | -f FILE [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
+	  "sql \"SELECT ...\" | QUERY-NAME | -f|--file FILE [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
 	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
 	  "sql: reads only (a statement that would write is refused, exit 2); table on a\n"
-	  "terminal, tsv otherwise. -f FILE (or --file) reads the statement from FILE.\n" },
+	  "terminal, tsv otherwise. -f FILE reads the statement from FILE.\n",
+	  "hbatest sql oio-sweep --param run=raid5-wb --format csv\n"
+	  "hbatest sql \"SELECT id, label, started_at FROM runs\"\n" },
 	{ "export", cmd_export,
 	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]",
 	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
-	  "the format: docs/database.md, \"Export format\".\n" },
-	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]", NULL },
+	  "the format: docs/database.md, \"Export format\".\n", NULL },
+	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]",
+	  "import: each FILE becomes a run (or several). fio: its JSON output, made with\n"
+	  "--output-format=json or json+ (json+ adds the latency bins), and the logs of\n"
+	  "its --write_iops_log/--write_bw_log/--write_lat_log given beside it; iometer:\n"
+	  "the results CSV; hbatest: an `hbatest export` JSON. --label names the runs.\n"
+	  "Every FILE is checked before any is kept: one refused, nothing is imported.\n",
+	  "hbatest import fio seq.json --label \"fio seq 128k\"\n"
+	  "hbatest import iometer results.csv\n" },
 	{ "merge", cmd_merge, "merge OUT.db IN.db...   (runs by uuid; inputs read-only)",
-	  "merge: its databases are its arguments; --db does not apply.\n" },
-	{ "--version", cmd_version, "--version | -V | help", NULL },
-	{ "-V", cmd_version, NULL, NULL },
-	{ "version", cmd_version, NULL, NULL },
-	{ "help", cmd_help, NULL, NULL },
-	{ "--help", cmd_help, NULL, NULL },
-	{ "-h", cmd_help, NULL, NULL },
-	{ NULL, NULL, NULL, NULL }
+	  "merge: its databases are its arguments; --db does not apply.\n",
+	  "hbatest merge all.db lab1.db lab2.db\n" },
+	{ "--version", cmd_version, "--version | -V | help", NULL, NULL },
+	{ "-V", cmd_version, NULL, NULL, NULL },
+	{ "version", cmd_version, NULL, NULL, NULL },
+	{ "help", cmd_help, NULL, NULL, NULL },
+	{ "--help", cmd_help, NULL, NULL, NULL },
+	{ "-h", cmd_help, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
 };
 
 static const char usage_common[] =
@@ -101,7 +125,12 @@ static const char usage_common[] =
 	"-q (less).\n"
 	"RUN is a run id, a label or a uuid prefix (in that order).\n";
 static const char usage_exit[] =
-	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n";
+	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n"
+	"hbatest COMMAND --help: its options and examples; man hbatest: all of it.\n";
+/* the end of every `hbatest CMD --help` */
+static const char usage_more[] =
+	"Every command also takes --db FILE, --plugin-path DIR, -v, -q (hbatest help).\n"
+	"The rest (every option, exit codes, environment): man hbatest\n";
 
 static void print_usage(FILE *out)
 {
@@ -121,7 +150,7 @@ static void print_usage(FILE *out)
 }
 
 /* hbatest CMD --help: the usage of CMD (of the entry an alias follows), its
- * notes, and what every command shares; help itself prints the whole. */
+ * notes, its examples and where the rest is; help itself prints the whole. */
 static int print_command_usage(const struct command *c)
 {
 	if (c->fn == cmd_help)
@@ -129,10 +158,18 @@ static int print_command_usage(const struct command *c)
 	while (!c->usage)
 		c--;
 	printf("usage: hbatest %s\n", c->usage);
-	fputs(usage_common, stdout);
 	if (c->notes)
 		fputs(c->notes, stdout);
-	fputs(usage_exit, stdout);
+	if (c->examples) {
+		fputs("Examples:\n", stdout);
+		for (const char *e = c->examples; *e;) {
+			size_t n = strcspn(e, "\n");
+
+			printf("  %.*s\n", (int)n, e);
+			e += n + (e[n] == '\n');
+		}
+	}
+	fputs(usage_more, stdout);
 	return EXIT_DONE;
 }
 

@@ -266,6 +266,10 @@ int db_import_file(struct imp *im, imp_fn fn)
 	rc = imp_check_dup(im);
 	if (!rc)
 		rc = fn(im);
+	if (!rc && im->check_only) {
+		sqlite3_exec(im->db->h, "ROLLBACK", NULL, NULL, NULL);
+		return 0;
+	}
 	if (!rc && sqlite3_exec(im->db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		rc = imp_db_error(im);
 	if (rc && !sqlite3_get_autocommit(im->db->h))

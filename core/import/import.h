@@ -20,6 +20,8 @@ struct imp {
 	unsigned nextra;
 	bool *extra_used;		/* set by the importer that used extra[i] */
 	bool claim_only;		/* fio: only mark the logs that are this file's */
+	bool check_only;		/* the file read and written, then rolled back:
+					 * import checks every file before it keeps any */
 	char err[1024];			/* "FILE:LINE:COLUMN: what" */
 	int64_t first_run;		/* runs written, for the message */
 	int nruns, nsteps;
@@ -72,7 +74,8 @@ int imp_json_twice(struct imp *im, size_t base, size_t end, const size_t second[
 int imp_db_error(struct imp *im);
 
 /* Import one file in one transaction: 0, -EEXIST (im->err names the run it
- * was imported as), -EINVAL (malformed: im->err) or -EIO. */
+ * was imported as), -EINVAL (malformed: im->err) or -EIO. With check_only
+ * the transaction is rolled back, 0 meaning it would have been imported. */
 typedef int (*imp_fn)(struct imp *im);
 int db_import_file(struct imp *im, imp_fn fn);
 /* Each format's imp_fn is declared in its folder (import/format.h, formats.c). */

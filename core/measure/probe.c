@@ -291,6 +291,11 @@ static hb_probe_fn sample_op(const struct plugin *p)
 	return p->desc->kind == HB_PLUGIN_PROBE && HB_OPS_HAS(ops, sample) ? ops->sample : NULL;
 }
 
+bool probe_can_sample(const struct plugin *p)
+{
+	return sample_op(p) != NULL;
+}
+
 void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
 {
 	const char *root = probe_root();

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "hbatest/plugin.h"
+#include "measure/loader.h"
 
 struct fact {
 	char *target;		/* NULL for host facts */
@@ -36,6 +37,9 @@ const struct hb_kv *probe_options(const char *name, unsigned *n);
 /* Host probes, then every per-target probe for each target that is (or lies
  * on) a block device. A probe that does not apply or fails adds nothing. */
 void probe_collect(char *const *targets, unsigned ntargets, struct facts *out);
+/* Whether plugin p is a probe with a sample() op (ABI 1.3): telemetry and
+ * `probe --sample` read it while a run goes on. */
+bool probe_can_sample(const struct plugin *p);
 /* The same calls to the probes' sample() ops (ABI 1.3; a probe without
  * one is left out): the facts that change while a run goes on. */
 void probe_sample(char *const *targets, unsigned ntargets, struct facts *out);

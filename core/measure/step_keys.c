@@ -7,6 +7,7 @@
 
 #include "measure/step_keys.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 static const char *const step_keys[] = {
 	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
@@ -14,29 +15,6 @@ static const char *const step_keys[] = {
 	"kind", "passes", "axis", "round", "on_error", "cpus", "numa", "telemetry",
 	"on_telemetry", "temp_limit_c", NULL,
 };
-
-static unsigned edit_distance(const char *a, const char *b)
-{
-	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), d[64];
-
-	if (lb >= 63)
-		return 99;
-	for (unsigned j = 0; j <= lb; j++)
-		d[j] = j;
-	for (unsigned i = 1; i <= la; i++) {
-		unsigned prev = d[0], tmp;
-
-		d[0] = i;
-		for (unsigned j = 1; j <= lb; j++) {
-			tmp = d[j];
-			d[j] = a[i - 1] == b[j - 1] ? prev
-				: 1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1])
-						   : (d[j] < d[j - 1] ? d[j] : d[j - 1]));
-			prev = tmp;
-		}
-	}
-	return d[lb];
-}
 
 bool step_key_builtin(const char *k)
 {
@@ -52,7 +30,7 @@ int step_unknown_key(const char *k, char *err, size_t len)
 	unsigned bd = 3;
 
 	for (unsigned i = 0; step_keys[i]; i++) {
-		unsigned d = edit_distance(k, step_keys[i]);
+		unsigned d = util_edit_distance(k, step_keys[i]);
 
 		if (d < bd) {
 			bd = d;

@@ -2,6 +2,7 @@
  * show) through cursors (read.h): each query's SQL and its column numbers
  * are here, side by side; a caller reads named fields. */
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,12 +66,68 @@ static int find_runs(struct db *db, const char *sql, const char *spec, int64_t n
 	return 0;
 }
 
+/* How far label is from what was typed: the edit distance of both in
+ * lower case, at most 1 for a label that starts with it ("raid5" for "raid5-wb");
+ * over NEAR_MAX, or when typed is short, not near. */
+#define NEAR_MAX 3
+static unsigned label_distance(const char *typed, const char *label)
+{
+	char a[256], b[256];
+	size_t la = strlen(typed), lb = strlen(label);
+	unsigned d;
+
+	if (la >= sizeof(a) || lb >= sizeof(b) || la < 2)
+		return NEAR_MAX + 1;
+	for (size_t i = 0; i <= la; i++)
+		a[i] = (char)tolower((unsigned char)typed[i]);
+	for (size_t i = 0; i <= lb; i++)
+		b[i] = (char)tolower((unsigned char)label[i]);
+	d = util_edit_distance(a, b);
+	if (d > 1 && la >= 3 && !strncmp(a, b, la))
+		return 1;
+	/* a short name is near by fewer edits: "ab" is not near "xy", "jbdo" is near "jbod" */
+	return d <= NEAR_MAX && d <= (la + 2) / 3 ? d : NEAR_MAX + 1;
+}
+
+/* The labels nearest spec, quoted ("'a'", "'a' or 'b'", at most 3) into
+ * out: how many (0 when none is near; errors too, the caller's message
+ * stands without them). */
+static int nearest_labels(struct db *db, const char *spec, char *out, size_t len)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT label FROM runs WHERE label <> '' "
+				   "GROUP BY label ORDER BY max(id) DESC");
+	char *kept[3] = { NULL, NULL, NULL };
+	unsigned best = NEAR_MAX + 1;
+	int n = 0;
+
+	out[0] = '\0';
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		const char *l = (const char *)sqlite3_column_text(st, 0);
+		unsigned d = l ? label_distance(spec, l) : NEAR_MAX + 1;
+
+		if (d > NEAR_MAX || d > best || (d == best && n == 3))
+			continue;
+		if (d < best)
+			for (best = d; n > 0; n--)
+				free(kept[n - 1]);
+		if ((kept[n] = strdup(l)))
+			n++;
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s'%s'",
+			 !i ? "" : i == n - 1 ? " or " : ", ", kept[i]);
+	for (int i = 0; i < n; i++)
+		free(kept[i]);
+	return n;
+}
+
 /* RUN as the user wrote it: an id, a label (the newest run with it) or a
  * uuid prefix. A label comes before a uuid prefix: labels such as "a", "b" or
  * "cafe" are also the start of some run's uuid, one run in 16 for "a". */
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 {
-	char others[128], uothers[128];
+	char others[128], uothers[128], near[256];
 	int64_t id, n, uid, un;
 	int rc;
 
@@ -108,8 +165,11 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	}
 	if (uid > 0)
 		return uid;
-	snprintf(err, len, "no run '%s' in '%s' (give an id, a label or a uuid prefix; "
-		 "see hbatest list)", spec, db->path);
+	if (nearest_labels(db, spec, near, sizeof(near)) > 0)
+		snprintf(err, len, "no run '%s' in '%s'; did you mean %s?", spec, db->path, near);
+	else
+		snprintf(err, len, "no run '%s' in '%s' (give an id, a label or a uuid prefix; "
+			 "see hbatest list)", spec, db->path);
 	return -ENOENT;
 }
 
@@ -218,12 +278,13 @@ static const char *read_state(sqlite3_stmt *st, int state, int host, int pid, in
 
 struct db_cursor *db_read_runs(struct db *db)
 {
-	char sql[512], counts[256];
+	char sql[640], counts[256];
 
 	step_counts(db, counts, sizeof(counts));
 	snprintf(sql, sizeof(sql), "SELECT r.id, substr(r.uuid, 1, 8), COALESCE(r.label, ''), "
 		 "r.state, r.host, r.pid, r.started_at, r.plan_path, r.simulated, %s, "
-		 DB_BEAT_AGE("r.") " FROM run_state r ORDER BY r.id", counts);
+		 DB_BEAT_AGE("r.") ", %s FROM run_state r ORDER BY r.id", counts,
+		 db_user_version(db) < 7 ? "NULL" : "r.notes");
 	return cursor_open(db, READ_RUNS, sql, 0);
 }
 
@@ -241,6 +302,7 @@ bool db_next_run_line(struct db_cursor *c, struct db_run_line *r)
 	r->plan_path = text(st, 7);
 	r->simulated = sqlite3_column_int(st, 8);
 	read_counts(st, 9, &r->steps);
+	r->notes = text(st, 13);
 	return true;
 }
 

@@ -27,6 +27,7 @@ struct db_run_line {
 	const char *started_at, *plan_path;
 	bool simulated;
 	struct db_step_counts steps;
+	const char *notes;	/* a line each; NULL: none (or before schema 7) */
 };
 
 /* show: the run itself (a NULL string: not known). */

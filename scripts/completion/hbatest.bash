@@ -1,6 +1,6 @@
 # bash completion for hbatest: commands, each command's options, plan files,
 # run labels and ids from the database, saved query names, import formats.
-# It asks hbatest itself (help, COMMAND --help, sql), so it follows the
+# It asks hbatest itself (help, COMMAND --help's usage lines, sql), so it follows the
 # binary it completes and never drifts from its command table.
 # Installed as PREFIX/share/bash-completion/completions/hbatest; by hand:
 #   . scripts/completion/hbatest.bash
@@ -75,8 +75,11 @@ _hbatest()
 		return
 	fi
 	if [[ $cur == -* ]]; then
-		words=$("$hb" "$cmd" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
-		COMPREPLY=($(compgen -W "$words --help" -- "$cur"))
+		# the options of its synopsis (the usage lines; its notes and examples
+		# may name another tool's, as import's fio --output-format)
+		words=$( ("$hb" "$cmd" --help 2>/dev/null | sed -n '1p; 2,${/^ /!q; p}'
+			echo --db --plugin-path --help) | grep -o -- '--[a-z][a-z-]*' | sort -u)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return
 	fi
 	case $cmd in

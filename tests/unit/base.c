@@ -1,5 +1,5 @@
 /* The one JSON string writer (sb_json_strn, both ways with a byte that is not
- * UTF-8), and base's time stamp, uuid and folder helpers. */
+ * UTF-8), and base's time stamp, uuid, edit distance and folder helpers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +63,14 @@ int main(void)
 	util_uuid(u);
 	ok(strlen(u) == 36 && u[8] == '-' && u[14] == '4' && strchr("89ab", u[19]) &&
 	   strspn(u, "0123456789abcdef-") == 36, "util_uuid: lowercase, version 4: %s", u);
+
+	ok(util_edit_distance("raid5", "raid5") == 0, "util_edit_distance: the same, 0");
+	ok(util_edit_distance("raid-5", "raid5") == 1, "util_edit_distance: one deleted, 1");
+	ok(util_edit_distance("jbdo", "jbod") == 2, "util_edit_distance: two swapped, 2");
+	ok(util_edit_distance("", "oio") == 3 && util_edit_distance("oio", "") == 3,
+	   "util_edit_distance: from and to nothing, the length");
+	memset(buf, 'a', 63), buf[63] = '\0';
+	ok(util_edit_distance("a", buf) == 62, "util_edit_distance: a 63-byte string (past the old 64)");
 
 	check_dirname("plans/a.lua", "plans");
 	check_dirname("a.lua", ".");
