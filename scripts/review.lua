@@ -3,7 +3,9 @@
 -- preconditioning with its descent to steady state second by second, OIO
 -- sweeps per block size, write-mix sweeps, sequential sweeps and server
 -- profiles. Every number comes from hb.set, so one plan serves a long
--- overnight run and a one-minute rehearsal (--set seconds=1 ...).
+-- overnight run and a one-minute rehearsal (--set seconds=1 ...), and
+-- review.engine (plans/jbod-hba.lua's too) the engine: on the sim
+-- (--set sim=PRESET), a rehearsal of the card the plan names.
 local review = {}
 
 review.oio_points = { 2, 4, 8, 16, 32, 64, 128, 256 }
