@@ -10,20 +10,24 @@
 -- point warms up 30 s and measures 120 s; per-drive totals land in
 -- step_targets, so a slow drive or a starved port shows.
 -- How long: 4 points of 2m30s = 10 minutes. Read-only: no --destroy-data.
--- Settings (--set): seconds, ramp, qd, engine, size.
+-- On the simulated 9207-8e with its 8 SSDs (one target per drive), in a second:
+--   hbatest run plans/jbod-hba.lua --set engine=sim --set sim=sas2308-8ssd
+-- (engine=sim alone takes sas2308-8ssd and notes it).
+-- Settings (--set): seconds, ramp, qd, engine, sim, size.
+local review = require "review"
 local seconds = hb.set("seconds", 120)
 local ramp = hb.set("ramp", 30)
 local qd = hb.set("qd", 32)
+local size = hb.set("size", nil)         -- only to rehearse on files
+local rig = review.engine("JBOD")        -- --set engine=, --set sim=; no target: stops
 
 hb.plan{
   name = "JBOD HBA",
   description = "4k random read IOPS and 1M sequential read MB/s over all drives, 4 and 32 workers",
-  defaults = { engine = hb.set("engine", "io_uring"), duration = seconds, ramp = ramp,
-               size = hb.set("size", nil) },  -- size: only to rehearse on files
+  defaults = { engine = rig.engine, sim = rig.sim, duration = seconds, ramp = ramp, size = size },
 }
 
 local drives = #hb.targets
-if drives == 0 then error("give the drives with --target (one per drive)") end
 
 for _, workers in ipairs{ 4, 32 } do
   local oio = workers * drives * qd

@@ -10,6 +10,10 @@
 -- 94 measured points of 30 s warm-up + 120 s.
 --
 -- How long: about 6h25m plus the fill; --dry-run prints the estimate for your
--- settings. Settings (--set): seconds, ramp, precondition, passes (0: no fill),
--- mix_oio, workers, engine, size.
+-- settings. On the simulated card, RAID0, in seconds:
+--   hbatest run plans/raid0.lua --set engine=sim --set sim=lsi3108-8sas \
+--       --set seconds=1 --set ramp=0
+-- (sim=PRESET: a card of scripts/sim_presets.lua; engine=sim alone takes
+-- lsi3108-8sas and notes it). Settings (--set): seconds, ramp, precondition,
+-- passes (0: no fill), mix_oio, workers, engine, sim, size.
 require("review").raid("RAID0")

@@ -15,6 +15,14 @@
 -- estimate for your settings. A one-minute rehearsal on a file:
 --   hbatest run plans/raid5.lua --target /tmp/r5.dat --set size=64m \
 --       --set seconds=1 --set ramp=0 --set precondition=1
+-- A rehearsal of the card on the simulated one, in seconds (the volume is
+-- the sim's, RAID5 as the plan says; its 4k random write peak is reference
+-- 003's 48,554 IOPS at OIO 128, the model 48.6k):
+--   hbatest run plans/raid5.lua --set engine=sim --set sim=lsi3108-8sas \
+--       --set seconds=1 --set ramp=0
+-- sim=PRESET is a card of scripts/sim_presets.lua (asr8885-8sas: the Adaptec
+-- of the same review); engine=sim without it takes lsi3108-8sas, and a note
+-- says so. Without a target, and not on the sim, the plan says what to give.
 -- Settings (--set): seconds, ramp, precondition, passes (0: no fill, for an
--- array filled just before), mix_oio, workers, engine, size.
+-- array filled just before), mix_oio, workers, engine, sim, size.
 require("review").raid("RAID5")

@@ -3,10 +3,78 @@
 -- preconditioning with its descent to steady state second by second, OIO
 -- sweeps per block size, write-mix sweeps, sequential sweeps and server
 -- profiles. Every number comes from hb.set, so one plan serves a long
--- overnight run and a one-minute rehearsal (--set seconds=1 ...).
+-- overnight run and a one-minute rehearsal (--set seconds=1 ...), and
+-- review.engine (plans/jbod-hba.lua's too) the engine: on the sim
+-- (--set sim=PRESET), a rehearsal of the card the plan names.
 local review = {}
 
 review.oio_points = { 2, 4, 8, 16, 32, 64, 128, 256 }
+
+-- The card a plan rehearses on the sim when --set sim= names none: its
+-- review's (reference 003's LSI MegaRAID 9361-8i for RAID5 and RAID0,
+-- reference 000's LSI SAS 9207-8e for JBOD).
+review.sim_defaults = { RAID5 = "lsi3108-8sas", RAID0 = "lsi3108-8sas", JBOD = "sas2308-8ssd" }
+
+-- What a plan says when it has nothing to run on, per layout.
+local no_target = {
+  JBOD = "give the drives with --target, one per drive (--target /dev/sdb --target /dev/sdc ...)",
+  RAID = "give the %s volume with --target /dev/sdX (and --destroy-data /dev/sdX: the suite writes)",
+}
+
+local function preset_names(presets)
+  local names = {}
+  for name in pairs(presets) do names[#names + 1] = name end
+  table.sort(names)
+  return table.concat(names, ", ")
+end
+
+-- The simulated targets when --target names none: the volume, or for JBOD
+-- one per drive of the card.
+local function sim_targets(layout, card)
+  if layout ~= "JBOD" then return { "volume" } end
+  local targets = {}
+  for i = 1, tonumber(card.drives) do targets[i] = "drive" .. i end
+  return targets
+end
+
+-- The engine a ready plan runs on and, on the sim, the card it rehearses.
+-- --set engine= (io_uring unless given); --set sim=PRESET, a card of
+-- scripts/sim_presets.lua, implies engine=sim; engine=sim alone takes the
+-- plan's default card (review.sim_defaults) and says so in a note. On the
+-- sim the layout is the plan's (layout: "RAID5", "RAID0", "JBOD") and the
+-- targets, unless --target names some, the simulated volume or drives.
+-- Without a target, and not on the sim, the plan stops and says what to give.
+-- Returns the step keys of the engine: { engine = ..., sim = {...} }.
+function review.engine(layout)
+  local engine, preset = hb.set("engine", nil), hb.set("sim", nil)
+  if preset and engine and engine ~= "sim" then
+    error(("--set sim=%s is a card of the sim engine, not of engine=%s: give --set engine=sim, "
+           .. "or leave sim= out"):format(preset, engine), 0)
+  end
+  engine = engine or (preset and "sim") or "io_uring"
+  if engine ~= "sim" then
+    if #hb.targets == 0 then
+      error(("no target: %s, or rehearse the plan on a simulated card with --set engine=sim "
+             .. "(--set sim=PRESET picks the card)"):format(
+             (no_target[layout] or no_target.RAID):format(layout)), 0)
+    end
+    return { engine = engine }
+  end
+  local presets = require "sim_presets"
+  local card = presets[preset or review.sim_defaults[layout]]
+  if not card then
+    error(("--set sim=%s: no such card in scripts/sim_presets.lua (it has %s)"):format(
+           preset, preset_names(presets)), 0)
+  end
+  local default = not preset
+  preset = preset or review.sim_defaults[layout]
+  if #hb.targets == 0 then hb.targets = sim_targets(layout, card) end
+  hb.note(("rehearsal on the sim engine: card %s as %s, %d target%s (%s)%s"):format(
+    preset, layout, #hb.targets, #hb.targets == 1 and "" or "s", table.concat(hb.targets, ", "),
+    default and ("; --set engine=sim names no card, so this plan's default; --set sim=PRESET "
+                 .. "picks another of " .. preset_names(presets)) or ""))
+  return { engine = "sim", sim = { preset = preset, layout = layout:lower() } }
+end
 
 -- The settings every review plan reads; returns them as a table.
 function review.settings()
@@ -17,28 +85,22 @@ function review.settings()
     passes = hb.set("passes", 2),              -- sequential fill: x capacity
     mix_oio = hb.set("mix_oio", 64),           -- OIO of the write-mix sweeps
     workers = hb.set("workers", 1),            -- threads (capped at the OIO)
-    engine = hb.set("engine", "io_uring"),
     size = hb.set("size", nil),                -- only for file targets to create
   }
 end
 
--- The targets the OIO is spread over; with none yet, 1, so that the first
--- step, not this arithmetic, says there is no target (and how to give one).
-local function ntargets()
-  return math.max(#hb.targets, 1)
-end
-
--- workers must divide the OIO over workers x targets: use as many as fit.
+-- workers must divide the OIO over workers x targets (review.engine has
+-- made sure of one target): use as many as fit.
 local function workers_for(s, oio)
   local w = math.min(s.workers, oio)
-  while oio % (w * ntargets()) ~= 0 and w > 1 do w = w - 1 end
+  while oio % (w * #hb.targets) ~= 0 and w > 1 do w = w - 1 end
   return w
 end
 
 local function sweep_oio(s, base)
   local results = {}
   for _, oio in ipairs(review.oio_points) do
-    if oio % ntargets() == 0 then
+    if oio % #hb.targets == 0 then
       local step = {}
       for k, v in pairs(base) do step[k] = v end
       step.oio, step.workers, step.axis = oio, workers_for(s, oio), "oio"
@@ -51,10 +113,12 @@ end
 
 function review.raid(layout)
   local s = review.settings()
+  local rig = review.engine(layout)
   hb.plan{
     name = layout .. " review suite",
     description = "precondition, 4k/8k random OIO sweeps, write-mix sweeps, 128k sequential, server profiles",
-    defaults = { engine = s.engine, duration = s.seconds, ramp = s.ramp, size = s.size },
+    defaults = { engine = rig.engine, sim = rig.sim, duration = s.seconds, ramp = s.ramp,
+                 size = s.size },
   }
 
   -- 1. Preconditioning: the SNIA fill, then timed 4k random writes whose

@@ -16,10 +16,10 @@ out=$("$HB" run "$P/snia-iops.lua" --dry-run --target "$F" --set size=64m); ok $
 is "$(printf '%s\n' "$out" | grep -c ' steady-round ')" 1400 "snia-iops lists 25 rounds x 56 steps"
 like "$out" 'estimated time: 23h20m00s' "and 25 rounds of 56 minutes"
 like "$out" '4k w100% round 1 .* rw=randrw bs=4k write_pct=100 ' "the tracked 4k 100% write step is in each round"
-out=$("$HB" run "$P/raid5.lua" --dry-run --set engine=sim --set passes=0 2>&1); rc=$?
+out=$("$HB" run "$P/raid5.lua" --dry-run --set passes=0 2>&1); rc=$?
 ok $((rc == 0)) "raid5.lua --set passes=0 with no target fails"
-like "$out" 'plans/raid5.lua:[0-9]+: .*no target: set hb.targets in the plan' \
-	"and says there is no target and how to give one (was review.lua:28: attempt to perform 'n%0')"
+like "$out" 'plans/raid5.lua:[0-9]+: no target: give the RAID5 volume with --target /dev/sdX .*--set engine=sim' \
+	"and says in its own words there is no target, what to give, and the rehearsal (was review.lua:28: attempt to perform 'n%0')"
 targets=()
 for i in 1 2 3 4 5 6 7 8; do targets+=(--target "drive$i"); done
 out=$("$HB" run "$P/jbod-hba.lua" --dry-run "${targets[@]}" --set engine=null); ok $? "jbod-hba.lua --dry-run on 8 drives"

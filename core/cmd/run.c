@@ -42,13 +42,14 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 		print_note(out, i < c->nnotes ? c->notes[i] : c->plan_notes[i - c->nnotes]);
 	for (unsigned i = 0; i < c->nsteps; i++) {
 		const struct step_spec *s = &c->steps[i];
-		char bs[256];
+		char bs[256], where[PATH_MAX + 32];
 
+		step_where(s, where, sizeof(where));
 		util_format_duration(s->estimate, dur, sizeof(dur));
 		fprintf(out, "%4u  %-12s %-32s %s%-9s ", i + 1, step_kind_name(s->kind),
 			s->name, s->wl.passes ? "~" : "", dur);
 		if (s->kind == STEP_EXEC) {
-			fprintf(out, "cmd=%s  line %d%s\n", s->cmd, s->line,
+			fprintf(out, "cmd=%s  %s%s\n", s->cmd, where,
 				c->po.allow_exec ? "" : "  (needs --allow-exec)");
 			continue;
 		}
@@ -63,8 +64,8 @@ static void print_listing(struct run_ctx *c, const struct plan_info *info, FILE 
 			fprintf(out, "axis=%s ", s->axis);
 		if (s->round)
 			fprintf(out, "round=%u ", s->round);
-		fprintf(out, "engine=%s targets=%u  line %d\n", s->engine->desc->name,
-			s->wl.ntargets, s->line);
+		fprintf(out, "engine=%s targets=%u  %s\n", s->engine->desc->name,
+			s->wl.ntargets, where);
 	}
 	for (unsigned i = 0; guard_destroys(i); i++)
 		fprintf(out, "destroys %s\n", guard_destroys(i));

@@ -31,6 +31,8 @@ struct step_spec {
 	unsigned nfacts;
 	struct workload wl;
 	int line;		/* plan line of the call, for messages */
+	char *module_pos;	/* "scripts/review.lua:64": where in a module of the plan's
+				 * (a require'd file) the call was, or NULL */
 	char *axis;		/* the key a sweep varies at this step, or NULL */
 	char *axis_value;
 	unsigned round;		/* steady-state round, 0: none */
@@ -116,6 +118,9 @@ struct step_hooks {
 };
 
 const char *step_kind_name(enum step_kind kind);
+/* Where the plan made the step, for the listing: "line 20", or for a step a
+ * module made, "line 20 (review.lua:64)" (the module's file name). */
+void step_where(const struct step_spec *s, char *buf, size_t len);
 const char *step_on_error_name(enum step_on_error e);
 /* How long the end of a step keeps retrying to store seconds held while the
  * database was busy: 60 s, or $HBATEST_STORE_RETRY seconds. */

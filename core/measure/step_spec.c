@@ -246,6 +246,16 @@ const char *step_kind_name(enum step_kind kind)
 	return names[kind];
 }
 
+void step_where(const struct step_spec *s, char *buf, size_t len)
+{
+	const char *file = s->module_pos ? strrchr(s->module_pos, '/') : NULL;
+
+	if (!s->module_pos)
+		snprintf(buf, len, "line %d", s->line);
+	else
+		snprintf(buf, len, "line %d (%s)", s->line, file ? file + 1 : s->module_pos);
+}
+
 const char *step_on_error_name(enum step_on_error e)
 {
 	return e == ON_ERROR_CONTINUE ? "continue" : "fail";
@@ -261,6 +271,7 @@ void step_spec_free(struct step_spec *s)
 	free(s->axis_value);
 	free(s->cmd);
 	free(s->cpus);
+	free(s->module_pos);
 	plugin_opts_free(s->opts, s->nopts);
 	plugin_opts_free(s->facts, s->nfacts);
 	for (unsigned i = 0; i < s->wl.ntargets; i++)

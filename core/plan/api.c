@@ -11,6 +11,7 @@
 #include "plan/state.h"
 #include "base/stop.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 /* The plan, the upvalue of every hb.* function (api_open). */
 static struct plan *plan_of(lua_State *L)
@@ -83,28 +84,6 @@ static int caller_line(lua_State *L)
 	return plan_line(L, plan_of(L)->o->path, 1);
 }
 
-/* The innermost line of a module of the plan's (scripts/review.lua, not
- * the plan library hbatest.lua) between the plan and here, if any. */
-static bool module_where(lua_State *L, const char *plan, char *buf, size_t len)
-{
-	lua_Debug ar;
-
-	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		size_t n;
-
-		if (!lua_getinfo(L, "Sl", &ar) || ar.source[0] != '@' || ar.currentline <= 0)
-			continue;
-		if (!strcmp(ar.source + 1, plan))
-			return false;
-		n = strlen(ar.source);
-		if (n >= 12 && !strcmp(ar.source + n - 12, "/hbatest.lua"))
-			continue;
-		snprintf(buf, len, " (at %s:%d)", ar.source + 1, ar.currentline);
-		return true;
-	}
-	return false;
-}
-
 /* Raise "plan.lua:LINE: msg", naming the plan's line even from a module,
  * and then the module's line: "... (at scripts/review.lua:58)". */
 static int plan_error(lua_State *L, const char *fmt, const char *what, const char *msg)
@@ -113,8 +92,12 @@ static int plan_error(lua_State *L, const char *fmt, const char *what, const cha
 	char where[PATH_MAX + 32] = "";
 
 	if (line > 0) {
+		char module[PATH_MAX];
+		int mline = plan_module_line(L, plan_of(L)->o->path, 1, module, sizeof(module));
+
 		lua_pushfstring(L, "%s:%d: ", plan_of(L)->o->path, line);
-		module_where(L, plan_of(L)->o->path, where, sizeof(where));
+		if (mline > 0)
+			snprintf(where, sizeof(where), " (at %s:%d)", module, mline);
 	} else {
 		luaL_where(L, 1);
 	}
@@ -122,6 +105,17 @@ static int plan_error(lua_State *L, const char *fmt, const char *what, const cha
 	lua_pushstring(L, where);
 	lua_concat(L, 3);
 	return lua_error(L);
+}
+
+/* Where the plan made the step: its line, and a module's between them. */
+static void step_position(lua_State *L, struct step_spec *spec)
+{
+	char module[PATH_MAX];
+	int line = plan_module_line(L, plan_of(L)->o->path, 1, module, sizeof(module));
+
+	spec->line = caller_line(L);
+	if (line > 0)
+		spec->module_pos = util_strdup_printf("%s:%d", module, line);
 }
 
 /* Run the step hook. Its time (a device probed, a step run) is not the
@@ -174,7 +168,8 @@ static int run_step(lua_State *L, const char *fn, struct step_spec *spec)
 		free(spec);
 		return luaL_error(L, "out of memory");
 	}
-	spec->line = caller_line(L);
+	step_position(L, spec);
+	plan_layout_check(p, spec);
 	rc = call_step(p, spec, t, &step_id, err, sizeof(err));	/* spec is the hook's */
 	if (rc == 0) {
 		push_results(L, t, step_id, p->o->dry);

@@ -46,13 +46,55 @@ int plan_line(lua_State *L, const char *path, int level)
 	return 0;
 }
 
-/* "plan.lua:12", or "plan.lua" when no line of the plan is on the stack */
-static void plan_where(const struct plan_limits *lim, int line, char *buf, size_t len)
+/* The plan library (scripts/hbatest.lua: hb.sweep, hb.steady) is no module
+ * of the plan's: a position names the line that called it. */
+static bool is_plan_library(const char *source)
 {
-	if (line > 0)
-		snprintf(buf, len, "%s:%d", lim->path, line);
-	else
+	size_t n = strlen(source);
+
+	return n >= 12 && !strcmp(source + n - 12, "/hbatest.lua");
+}
+
+int plan_module_line(lua_State *L, const char *path, int level, char *buf, size_t len)
+{
+	lua_Debug ar;
+	int line = 0;
+
+	for (; lua_getstack(L, level, &ar); level++) {
+		if (!lua_getinfo(L, "Sl", &ar) || ar.source[0] != '@' || ar.currentline <= 0)
+			continue;
+		if (!strcmp(ar.source + 1, path))
+			return line;
+		if (is_plan_library(ar.source))
+			continue;
+		snprintf(buf, len, "%s", ar.source + 1);
+		line = ar.currentline;
+	}
+	return 0;	/* no line of the plan's on the stack */
+}
+
+/* Where the Lua running at stack level `level` is: "plan.lua:12", then
+ * when that code is a module's, its line as Lua names it ("plan.lua:12:
+ * ./mod.lua:5", as a Lua error in a module reads), or "plan.lua" when no
+ * line of the plan is on the stack. Pushes nothing (the allocator calls it). */
+static void plan_where(lua_State *L, const struct plan_limits *lim, int level, char *buf,
+		       size_t len)
+{
+	int line = L ? plan_line(L, lim->path, level) : 0;
+	lua_Debug ar;
+
+	if (line <= 0) {
 		snprintf(buf, len, "%s", lim->path);
+		return;
+	}
+	for (; lua_getstack(L, level, &ar); level++)
+		if (lua_getinfo(L, "Sl", &ar) && ar.source[0] == '@' && ar.currentline > 0)
+			break;
+	if (strcmp(ar.source + 1, lim->path))
+		snprintf(buf, len, "%s:%d: %s:%d", lim->path, line, ar.source + 1,
+			 ar.currentline);
+	else
+		snprintf(buf, len, "%s:%d", lim->path, line);
 }
 
 static void format_mib(uint64_t bytes, char *buf, size_t len)
@@ -63,22 +105,21 @@ static void format_mib(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.0f MiB", (double)bytes / (1 << 20));
 }
 
-static void set_memory_msg(struct plan_limits *lim, int line)
+static void set_memory_msg(struct plan_limits *lim, const char *where)
 {
-	char size[32], where[PATH_MAX + 16];
+	char size[32];
 
 	format_mib(lim->mem_limit, size, sizeof(size));
-	plan_where(lim, line, where, sizeof(where));
 	snprintf(lim->msg, sizeof(lim->msg), "%s: %s's Lua needs more memory than its "
 		 "limit of %s (--lua-memory SIZE raises it)", where,
 		 lim->who ? lim->who : "the plan", size);
 }
 
-static void set_time_msg(struct plan_limits *lim, int line)
+static void set_time_msg(struct plan_limits *lim, lua_State *L)
 {
-	char where[PATH_MAX + 16];
+	char where[2 * PATH_MAX + 32];
 
-	plan_where(lim, line, where, sizeof(where));
+	plan_where(L, lim, 0, where, sizeof(where));
 	if (lim->who)
 		snprintf(lim->msg, sizeof(lim->msg), "%s: %s has run for %u s: does it loop "
 			 "forever? (--lua-time SECONDS raises the limit)", where, lim->who,
@@ -99,13 +140,17 @@ static bool past_time(const struct plan_limits *lim)
 static void check_limits(lua_State *L, struct plan_limits *lim)
 {
 	if (past_time(lim)) {
-		set_time_msg(lim, plan_line(L, lim->path, 0));
+		set_time_msg(lim, L);
 		return;
 	}
 	if (lim->mem > lim->mem_limit) {
 		lua_gc(L, LUA_GCCOLLECT);	/* garbage is not usage */
-		if (lim->mem > lim->mem_limit)
-			set_memory_msg(lim, plan_line(L, lim->path, 0));
+		if (lim->mem > lim->mem_limit) {
+			char where[2 * PATH_MAX + 32];
+
+			plan_where(L, lim, 0, where, sizeof(where));
+			set_memory_msg(lim, where);
+		}
 	}
 }
 
@@ -182,8 +227,7 @@ static void *limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		return NULL;
 	}
 	if (nsize > osize && lim->mem + (nsize - osize) > lim->mem_hard) {
-		if (lim->L)	/* plan_line pushes nothing: safe here */
-			lim->refused_line = plan_line(lim->L, lim->path, 0);
+		plan_where(lim->L, lim, 0, lim->refused_where, sizeof(lim->refused_where));
 		return NULL;
 	}
 	n = realloc(ptr, nsize);
@@ -205,7 +249,6 @@ lua_State *plan_limits_open(struct plan_limits *lim, const char *path, bool dry,
 	lim->path = path;
 	lim->dry = dry;
 	lim->time_limit_s = dry ? PLAN_DRY_LIMIT_S : 0;
-	lim->refused_line = -1;
 	lim->mem_limit = mem_limit ? mem_limit : PLAN_LUA_MEMORY;
 	lim->mem_hard = lim->mem_limit + lim->mem_limit / 8;
 	lim->L = lua_newstate(limits_alloc, lim);
@@ -227,7 +270,7 @@ void plan_limits_for(struct plan_limits *lim, const char *who, unsigned seconds)
 bool plan_limits_over(struct plan_limits *lim)
 {
 	if (!hb_stop_requested && !lim->msg[0] && past_time(lim))
-		set_time_msg(lim, lim->L ? plan_line(lim->L, lim->path, 0) : 0);
+		set_time_msg(lim, lim->L);
 	return hb_stop_requested || lim->msg[0];
 }
 
@@ -269,10 +312,10 @@ static void add_table_text(lua_State *L, int idx, luaL_Buffer *b)
 static void error_value_text(lua_State *L)
 {
 	struct plan_limits *lim = limits_of(L);
-	char where[PATH_MAX + 16];
+	char where[2 * PATH_MAX + 32];
 	luaL_Buffer b;
 
-	plan_where(lim, plan_line(L, lim->path, 1), where, sizeof(where));
+	plan_where(L, lim, 1, where, sizeof(where));
 	luaL_buffinit(L, &b);
 	luaL_addstring(&b, where);
 	if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
@@ -345,7 +388,7 @@ int plan_limits_check(lua_State *L, struct plan_limits *lim, int status, char *e
 	if (lim->interrupted)
 		return -EINTR;
 	if (!lim->msg[0] && status == LUA_ERRMEM)
-		set_memory_msg(lim, lim->refused_line);
+		set_memory_msg(lim, lim->refused_where[0] ? lim->refused_where : lim->path);
 	if (lim->msg[0]) {	/* a limit wins over whatever the plan made of it */
 		snprintf(err, len, "%s", lim->msg);
 		return -EINVAL;

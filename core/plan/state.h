@@ -34,10 +34,11 @@ struct plan_limits {
 	bool interrupted;		/* the stop flag was raised into Lua */
 	uint64_t mem, mem_limit, mem_hard;	/* bytes: in use, the limit, refused beyond */
 	uint64_t start_ns, hook_ns;	/* when the plan started; time in step hooks (gnuplot waits) */
-	int refused_line;		/* where the allocator last refused; -1: never */
+	char refused_where[2 * PATH_MAX + 32];	/* where the allocator last refused ("plan.lua:3",
+						 * a module's line after it); "": never */
 	void (*tick)(void *ctx);	/* called from the instruction hook (plan_hooks) */
 	void *tick_ctx;
-	char msg[PATH_MAX + 256];	/* a limit passed: raised again and again */
+	char msg[2 * PATH_MAX + 256];	/* a limit passed: raised again and again */
 	struct lua_State *L;
 };
 
@@ -61,6 +62,14 @@ int plan_raise_interrupt(struct lua_State *L);
 /* The innermost line in the plan file itself from stack level `level` out
  * (a call may come through a scripts/ module such as hb.sweep), or 0. */
 int plan_line(struct lua_State *L, const char *path, int level);
+/* The line in a module of the plan's (a require'd file such as
+ * scripts/review.lua; not the plan library scripts/hbatest.lua) that the
+ * plan's line called and that led here (from stack level `level` out): of
+ * the module frames between here and the plan, the one nearest the plan, so
+ * a module's helper called from many places names the place. Its file (as
+ * Lua names it) goes to buf; 0 when the plan called directly. */
+int plan_module_line(struct lua_State *L, const char *path, int level, char *buf,
+		     size_t len);
 /* The message handler for lua_pcall: a traceback, and for error values that
  * are not strings (error(42), error({code=1})) a message with the plan line. */
 int plan_traceback(struct lua_State *L);
@@ -83,8 +92,15 @@ struct plan {
 	bool *set_used;
 	char keys_read[256];		/* the hb.set keys read, ", "-separated */
 	char dir[PATH_MAX];		/* folder of the plan file */
+	bool layout_warned;		/* plan_layout_check has warned */
 	struct plan_limits lim;
 };
+
+/* ---- layout.c ---- */
+/* In the dry pass, warn once when a step's engine simulates a layout (its
+ * option layout, as the sim's) that the plan's name or file name does not:
+ * a sim step of JBOD in "RAID5 review suite" or raid5.lua. */
+void plan_layout_check(struct plan *p, const struct step_spec *s);
 
 /* ---- api.c ---- */
 /* The global table hb, its functions holding p as their upvalue, and
