@@ -65,12 +65,12 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
-	  "                      [--lua-memory SIZE] [--lua-time SECONDS] [--db FILE]",
+	  "                      [--lua-memory SIZE] [--lua-time SECONDS] [--only GLOB]... [--db FILE]",
 	  "report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
 	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts. --format takes svg\n"
 	  "or png with pdf (the page shows one of them). A report program (--template) gets\n"
 	  "1g of Lua memory and 120 s of Lua and queries unless --lua-memory/--lua-time\n"
-	  "raise them.\n" },
+	  "raise them. --only GLOB (repeatable) reports the groups whose name matches.\n" },
 	{ "sql", cmd_sql,
 	  "sql \"SELECT ...\" | QUERY-NAME | -f FILE [--param NAME=VALUE]... [--format table|csv|tsv|json]\n"
 	  "                   [--db FILE]   (no argument, or --list: the saved queries)",
