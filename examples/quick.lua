@@ -4,9 +4,9 @@
 --   hbatest run examples/quick.lua --target /tmp/hbatest-quick.dat
 --
 -- It lays out a 256 MiB file (when it does not exist), then measures
--- 4k random reads at two queue depths, a 70/30 read/write mix and 128k
--- sequential reads, each with a 1-second ramp. Durations scale with
--- --set seconds=N.
+-- 4k random reads at two queue depths (a sweep: its report charts IOPS and
+-- latency over OIO), a 70/30 read/write mix and 128k sequential reads, each
+-- with a 1-second ramp. Durations scale with --set seconds=N.
 
 local secs = hb.set("seconds", 4)
 
@@ -20,8 +20,10 @@ if #hb.targets == 0 then
   hb.targets = { "/tmp/hbatest-quick.dat" }
 end
 
-local qd1 = hb.run{ name = "4k random read QD1", rw = "randread", bs = "4k", oio = 1 }
-local qd32 = hb.run{ name = "4k random read QD32", rw = "randread", bs = "4k", oio = 32 }
+-- a sweep, so the report draws its points: IOPS and latency over the queue depth
+local rr = hb.sweep{ base = { name = "4k random read", rw = "randread", bs = "4k" },
+                     group = "4k random read", oio = { 1, 32 } }
+local qd1, qd32 = rr[1], rr[2]
 if not qd32.dry then
   hb.log(string.format("QD32 gives %.1fx the IOPS of QD1", qd32.iops / math.max(qd1.iops, 1)))
 end

@@ -8,6 +8,7 @@
 local compare = require("compare")
 local fmt = require("format")
 local cards = require("cards")
+local layout = require("page")
 
 local esc = report.escape_html
 local runs = report.runs
@@ -102,7 +103,9 @@ for i, r in ipairs(runs) do
     end
   end
 end
+layout.only(steps, report.only)	-- --only GLOB: the groups it names, or a usage error
 local rows = compare.match(steps)
+local id_of = layout.ids()	-- every anchor of the page, unique
 
 local out = {}
 local function add(...)
@@ -133,11 +136,18 @@ for _, r in ipairs(runs) do
         (' <span class="plan">plan “' .. esc(r.plan_name) .. "”</span>") or "", "</li>")
 end
 add("</ul>")
--- the runs' notes (run --note, hb.note), one per line, as their runs wrote them
+-- A run's lines at the top, under the list of runs: its notes (run --note,
+-- hb.note), one per line, as the run wrote them; a line more of the run (when
+-- it was resumed) goes here too.
+local function top_lines(r)
+  local lines = {}
+  if r.notes and r.notes ~= "" then lines[#lines + 1] = esc(r.notes):gsub("\n", "<br>") end
+  return lines
+end
 for _, r in ipairs(runs) do
-  if r.notes and r.notes ~= "" then
+  for _, line in ipairs(top_lines(r)) do
     add('<div class="notes"><span class="swatch" style="background:', r.color, '"></span><b>',
-        esc(r.name), "</b>: ", esc(r.notes):gsub("\n", "<br>"), "</div>")
+        esc(r.name), "</b>: ", line, "</div>")
   end
 end
 add("</header>")
@@ -174,7 +184,7 @@ for i, r in ipairs(runs) do
   end
   -- the steps its plan had left (steps_planned: the dry pass's count, NULL
   -- when not known); a report lists only steps some run has
-  local planned_n = math.tointeger(r.steps_planned)
+  local planned_n = not (report.only and #report.only > 0) and math.tointeger(r.steps_planned)
   local left = planned_n and planned_n - #steps[i] or 0
   local planned = left > 0 and (" It %s %d of its plan’s %d steps%s."):format(
     r.state == "running" and "has started" or "ran", #steps[i], planned_n,
@@ -194,6 +204,10 @@ for i, r in ipairs(runs) do
         table.concat(lines), "</ul></div>")
   end
 end
+
+-- The contents and the headlines go here, once the page is made.
+local top_slot = #out + 1
+add("")
 
 -- ---- test bed -------------------------------------------------------------
 local function fact_map(list)
@@ -469,15 +483,20 @@ for i = 1, N do if i ~= B then csv[1] = csv[1] .. "," .. fmt.csv("delta % " .. r
 for _, r in ipairs(runs) do csv[1] = csv[1] .. "," .. fmt.csv("partial " .. r.name) end
 for _, r in ipairs(runs) do csv[1] = csv[1] .. "," .. fmt.csv("partial note " .. r.name) end
 
-add("<h2>Summary</h2><table class=\"summary\"><thead><tr><th>Step</th><th>Metric</th>")
+-- The summary's table head, repeated in each group's fold.
+local summary_head = { '<table class="summary"><thead><tr><th>Step</th><th>Metric</th>' }
 for i, r in ipairs(runs) do
-  add('<th class="num">', run_head(r), i == B and N > 1 and "<br>(baseline)" or "", "</th>")
+  summary_head[#summary_head + 1] = ('<th class="num">%s%s</th>'):format(run_head(r),
+    i == B and N > 1 and "<br>(baseline)" or "")
 end
 for i = 1, N do
-  if i ~= B then add('<th class="num">Δ ', esc(runs[i].name), "</th>") end
+  if i ~= B then summary_head[#summary_head + 1] = ('<th class="num">Δ %s</th>'):format(esc(runs[i].name)) end
 end
-add("</tr></thead><tbody>")
-for _, row in ipairs(rows) do
+summary_head[#summary_head + 1] = "</tr></thead><tbody>"
+summary_head = table.concat(summary_head)
+
+-- A row of the summary: its metric's value per run, then the deltas.
+local function summary_row(row)
   local s = row.first
   local field, unit = compare.metric(s)
   for _, m in ipairs{ { field, unit, true }, { "lat_p99_us", "p99 latency µs", false } } do
@@ -500,8 +519,7 @@ for _, row in ipairs(rows) do
     for i = 1, N do
       if i ~= B then
         local d, class = compare.delta(vals[i], vals[B], m[3])
-        local txt = d and ("%+.1f %%"):format(d):gsub("^[-+](0%.0 %%)$", "%1") or "–"	-- no "-0.0 %"
-        add(('<td class="num %s">%s</td>'):format(class or "", txt))
+        add(layout.delta_cell(d, class))
         line[#line + 1] = d and ("%.2f"):format(d) or ""
       end
     end
@@ -511,11 +529,35 @@ for _, row in ipairs(rows) do
     csv[#csv + 1] = table.concat(line, ",")
   end
 end
-add("</tbody></table>")
+
+-- The rows by group (a sweep's points, or one step), in the order of the rows.
+local groups = {}
+for _, row in ipairs(rows) do
+  local g = layout.group_of(row.first)
+  if not groups[g] then groups[g] = {}; groups[#groups + 1] = g end
+  table.insert(groups[g], row)
+end
+-- Each group's headline (the leading run at report.at or its highest shared
+-- point) and the anchor of its fold.
+local headlines = {}
+for _, g in ipairs(groups) do
+  local h = layout.headline(groups[g], report.at, N)
+  headlines[g] = { id = id_of("sum", g), html = h and layout.headline_html(h, runs) }
+end
+
+add("<h2>Summary</h2>")
+for _, g in ipairs(groups) do
+  add('<details class="group" id="', headlines[g].id, '"><summary>', esc(g), " <span class=\"count\">(",
+      fmt.plural(#groups[g], "step"), ")</span>", headlines[g].html and
+        ('<span class="headline">' .. headlines[g].html .. "</span>") or "", "</summary>", summary_head)
+  for _, row in ipairs(groups[g]) do summary_row(row) end
+  add("</tbody></table></details>")
+end
 if N > 1 then
   add('<p class="sub">★ best of the row (each run within ', compare.noise_pct,
-      ' % of the best ties for it). Deltas in green are better, red worse (IOPS and MB/s ',
-      "up, latency down); grey: a change under ", compare.noise_pct, " %. A value marked ",
+      ' % of the best ties for it). Each delta has its arrow and sign (▲ + up, ▼ - down); ',
+      "green is better, red worse (IOPS and MB/s up, latency down); grey: a change under ",
+      compare.noise_pct, " %. Click a group to unfold its steps. A value marked ",
       "“aborted/failed after N seconds” is from a step that did not finish: shown, not compared.</p>")
 end
 report.write("data/summary.csv", table.concat(csv, "\n") .. "\n")
@@ -570,9 +612,26 @@ require("telemetry").charts(runs, add, charts.figure)
 require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------
+-- At the top: the contents, then each group's headline linked to its fold.
+local top = { "<!--hbatest:toc-->" }
+local any_headline = false
+for _, g in ipairs(groups) do any_headline = any_headline or headlines[g].html ~= nil end
+if any_headline then
+  top[#top + 1] = '<h2>Headlines</h2><ul class="headlines">'
+  for _, g in ipairs(groups) do
+    local h = headlines[g]
+    if h.html then
+      top[#top + 1] = ('<li><a href="#%s">%s</a>: %s</li>'):format(h.id, esc(g), h.html)
+    end
+  end
+  top[#top + 1] = "</ul>"
+end
+out[top_slot] = table.concat(top)
+local body, toc = layout.anchor(table.concat(out), id_of)
+body = body:gsub("<!%-%-hbatest:toc%-%->", function() return layout.toc_html(toc) end, 1)
 local page = report.read("html/page.html")
 local vars = { title = esc(title), style = report.read("html/style.css"),
-               body = table.concat(out), version = esc(report.version),
+               body = body, version = esc(report.version),
                db = esc(report.db or "the database") }
 page = page:gsub("{{(%w+)}}", function(k) return vars[k] or "" end)
 report.write("index.html", page)

@@ -100,7 +100,7 @@ ok $? "a chart re-renders from its folder with 'gnuplot NN-name.gp'"
 like "$(cat "$html")" '<tr class="diff"><th>Simulated link</th><td>PCIe3 x8, 7.88 GB/s</td><td>PCIe3 x4, 3.94 GB/s</td></tr>' \
 	"test bed: the links side by side, the row highlighted as different"
 like "$(cat "$html")" '<tr><th>Kernel</th>' "rows that are the same are not highlighted"
-like "$(cat "$html")" '<h2>Server profiles</h2><h3>oltp</h3>' "server profiles in a section of their own"
+like "$(cat "$html")" '<h2 id="sec-server-profiles">Server profiles</h2><h3 id="grp-oltp">oltp</h3>' "server profiles in a section of their own"
 
 # --- test bed from probes: a downtrained link is warned ---------------------------------
 printf 'hb.run{ engine = "null", duration = 1, oio = #hb.targets }\n' > "$TMP/null.lua"
@@ -130,9 +130,36 @@ if [ -n "$chrome" ]; then
 		"Chromium, from file:// with no network: every chart image decoded"
 	is "$(grep -c 'CONSOLE' "$TMP/chrome.err")" 0 "and the console shows nothing"
 	rm -f "$TMP/rep/check.html"
+
+	# the two-card page (examples/compare-cards.lua, shortened) at 1280 and 800
+	# pixels wide; SHOTS_DIR=DIR keeps the screenshots there for a person to look at
+	cc="$ROOT/examples/compare-cards.lua"
+	"$HB" run "$cc" --db "$TMP/cards.db" --set card=lsi3108-8sas --label 9361-8i --set seconds=1 \
+		--set precondition=10 -q 2>>"$TMP/stderr" &&
+	"$HB" run "$cc" --db "$TMP/cards.db" --set card=asr8885-8sas --label ASR-8885 --set seconds=1 \
+		--set precondition=10 -q 2>>"$TMP/stderr" &&
+	"$HB" report 9361-8i ASR-8885 --db "$TMP/cards.db" --out "$TMP/cards" >/dev/null 2>>"$TMP/stderr"
+	ok $? "the report of the two simulated cards"
+	shots=${SHOTS_DIR:-$TMP}
+	for w in 1280 800; do
+		rm -f "$shots/report-$w.png"
+		timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
+			--window-size=$w,2000 --screenshot="$shots/report-$w.png" "file://$TMP/cards/index.html" \
+			>/dev/null 2>>"$TMP/chrome.err"
+		like "$(file "$shots/report-$w.png")" "PNG image data, $w x 2000" "Chromium's screenshot of the page at $w pixels wide"
+	done
+	# every link of the page (the contents, the headlines) resolves to an element
+	{ cat "$TMP/cards/index.html"; printf '%s\n' '<script>addEventListener("load", function () {' \
+		'var n = 0, bad = []; for (const a of document.querySelectorAll("a[href^=\"#\"]")) {' \
+		'n++; if (!document.getElementById(decodeURIComponent(a.hash.slice(1)))) bad.push(a.hash); }' \
+		'document.body.setAttribute("data-toc", "links " + n + " missing " + bad.join(" ")); });</script>'; } \
+		> "$TMP/cards/check.html"
+	dom=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
+		--virtual-time-budget=10000 --dump-dom "file://$TMP/cards/check.html" 2>>"$TMP/chrome.err")
+	like "$(printf '%s' "$dom" | grep -o 'data-toc="[^"]*"')" '^data-toc="links [1-9][0-9]+ missing "$' \
+		"Chromium: every anchor of the contents and headlines resolves (--dump-dom)"
 else
-	skip "Chromium is not installed (apt-get install chromium)"
-	skip "Chromium is not installed (apt-get install chromium)"
+	for k in 1 2 3 4 5 6; do skip "Chromium is not installed (apt-get install chromium)"; done
 fi
 
 # --- summary deltas on a hand-made case -----------------------------------------------
@@ -148,16 +175,16 @@ is "$(grep '^1M sequential read,' "$csv")" $'1M sequential read,measure,MB/s,100
 is "$(grep '^"4k randread, oio 2",' "$csv")" $'"4k randread, oio 2",measure,IOPS,1000,900,-10.00,,,,\n"4k randread, oio 2",measure,p99 latency µs,100,80,-20.00,,,,' \
 	"summary: IOPS -10 % and p99 latency -20 %"
 row() { tr -d '\n' < "$TMP/hand/index.html" | grep -o "<tr><td>$1</td><td class=\"metric\">$2</td>[^/]*/td>[^/]*/td>[^/]*/td>"; }
-like "$(row '1M sequential read' 'MB/s')" 'class="num">1,000<.*class="num best">1,100<.*class="num better">\+10.0 %' "MB/s up: better, the higher one best"
-like "$(tr -d '\n' < "$TMP/hand/index.html")" 'p99 latency µs</td><td class="num best">100</td><td class="num best">101</td><td class="num noise">\+1.0 %' \
+like "$(row '1M sequential read' 'MB/s')" 'class="num">1,000<.*class="num best">1,100<.*class="num better" title="better">▲ \+10.0 %' "MB/s up: better, the higher one best, an up arrow and a sign"
+like "$(tr -d '\n' < "$TMP/hand/index.html")" 'p99 latency µs</td><td class="num best">100</td><td class="num best">101</td><td class="num noise" title="within noise">▲ \+1.0 %' \
 	"latency +1 %: noise (grey), and both marked best (within 2 % they tie)"
 like "$(cat "$TMP/hand/index.html")" "★ best of the row \(each run within 2 % of the best ties for it\)" "the legend says so"
-like "$(row '4k randread, oio 2' 'IOPS')" 'class="num worse">-10.0 %' "IOPS down: worse"
-like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td class="num better">-20.0 %' "latency down: better"
+like "$(row '4k randread, oio 2' 'IOPS')" 'class="num worse" title="worse">▼ -10.0 %' "IOPS down: worse, a down arrow and a sign"
+like "$(tr -d '\n' < "$TMP/hand/index.html")" 'class="num best">80.0</td><td class="num better" title="better">▼ -20.0 %' "latency down: better, a down arrow"
 cp "$TMP/hand.db" "$TMP/zero.db"; q "$TMP/zero.db" "UPDATE steps SET iops = CASE run_id WHEN 1 THEN 1000 ELSE 999.6 END WHERE group_name = '4k randread' AND oio = 8"
 "$HB" report 1 2 --db "$TMP/zero.db" --out "$TMP/zero" --no-charts >/dev/null 2>"$TMP/err"
 like "$(tr -d '\n' < "$TMP/zero/index.html" | grep -o '<tr><td>4k randread, oio 8</td><td class="metric">IOPS</td>[^/]*/td>[^/]*/td>[^/]*/td>')" \
-	'class="num best">1,000<.*class="num best">1,000<.*class="num noise">0.0 %<' "a delta of -0.04 %: '0.0 %', not '-0.0 %', both best"
+	'class="num best">1,000<.*class="num best">1,000<.*class="num noise" title="within noise">±0.0 %<' "a delta of -0.04 %: '±0.0 %', not '-0.0 %' (no arrow: no direction), both best"
 "$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/hand2" --no-charts --baseline 2 >/dev/null 2>"$TMP/err"
 is "$(grep '^1M sequential read,measure,MB/s' "$TMP/hand2/data/summary.csv")" "1M sequential read,measure,MB/s,1000,1100,-9.09,,,," \
 	"--baseline 2: deltas against the second run"
@@ -212,7 +239,7 @@ is "$(grep -o '^ss round [0-9]*[^,]*' "$TMP/ss/data/summary.csv" | sort -u | hea
 printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' > "$TMP/exec.lua"
 "$HB" run "$TMP/exec.lua" --db "$TMP/exec.db" --label ex --allow-exec -q 2>>"$TMP/stderr"; ok $? "a run with an exec step"
 "$HB" report ex --db "$TMP/exec.db" --out "$TMP/ex" --no-charts >/dev/null 2>"$TMP/err"; ok $? "its report"
-like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2>Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">[0-9.,]+</td><td class="num">[0-9.,]+</td></tr>' \
+like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2 id="sec-timed-commands">Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">[0-9.,]+</td><td class="num">[0-9.,]+</td></tr>' \
 	"timed commands: the step's elapsed seconds and MB/s"
 
 # --- a run with no points in a chart ----------------------------------------------------
@@ -355,7 +382,7 @@ printf 'hb.plan{ defaults = { size = "8m", ramp = 0, duration = 1, engine = "psy
 if grep -q 'ceiling [0-9.]* GB/s' "$TMP/file/charts/01-sequential-bars.tsv"; then
 	like "$(cat "$TMP/file/index.html")" "dashed: the PCIe link ceiling" "a ceiling known here: the caption says it is dashed"
 else
-	like "$(tr -d '\n' < "$TMP/file/index.html")" "<h2>Sequential throughput</h2>.*no run(&#39;|')s PCIe link is known, so no ceiling is drawn" \
+	like "$(tr -d '\n' < "$TMP/file/index.html")" "<h2 id=\"sec-sequential-throughput\">Sequential throughput</h2>.*no run(&#39;|')s PCIe link is known, so no ceiling is drawn" \
 		"no ceiling known here: heading and caption promise none"
 fi
 

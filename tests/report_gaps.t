@@ -49,7 +49,7 @@ for order in "q1 ab" "ab q1"; do
 	rep $order --out "$TMP/a"; ok $? "report $order (aborted): exit 0"
 	like "$(page "$TMP/a")" '<td class="num partial">67,000<br><span class="note">aborted after 2 seconds</span></td>' \
 		"report $order: the aborted step's stored value, marked"
-	like "$(page "$TMP/a")" "<h3>Steps not in every run</h3><ul><li>4k random read QD4 \(measure\): partial in ab \(aborted after 2 seconds\)</li><li>128k sequential read \(measure\): missing in ab</li></ul>" \
+	like "$(page "$TMP/a")" "<h3 id=\"grp-steps-not-in-every-run\">Steps not in every run</h3><ul><li>4k random read QD4 \(measure\): partial in ab \(aborted after 2 seconds\)</li><li>128k sequential read \(measure\): missing in ab</li></ul>" \
 		"report $order: the list names the aborted step and the one not reached"
 done
 like "$(page "$TMP/a")" 'class="alert"><b>ab</b> is <b>aborted</b>.*<li>step 2 “4k random read QD4” aborted after 2 seconds' \
@@ -292,7 +292,7 @@ like "$? $(cat "$TMP/err")" "^2 hbatest export: option '--out' is empty \(an uns
 printf 'hb.sweep{ base = { engine = "sim", targets = "v", rw = "randread", oio = 8, duration = 1, ramp = 0,\n  sim = { preset = "lsi3108-8sas" } }, group = "bs sweep", bs = { "4k", "64k", "1m" } }\n' > "$TMP/bs.lua"
 "$HB" run "$TMP/bs.lua" --db "$TMP/bs.db" --label bs -q 2>>"$TMP/stderr"
 "$HB" report bs --db "$TMP/bs.db" --out "$TMP/bs" --format svg >/dev/null 2>"$TMP/err"; ok $? "a report of a block-size sweep"
-like "$(page "$TMP/bs")" "<h2>Block-size sweeps</h2><h3>bs sweep</h3>" "it has a section of its own"
+like "$(page "$TMP/bs")" "<h2 id=\"sec-block-size-sweeps\">Block-size sweeps</h2><h3 id=\"grp-bs-sweep\">bs sweep</h3>" "it has a section of its own"
 tsv=$(ls "$TMP"/bs/charts/*-bs-bs-sweep.tsv)
 is "$(grep -v '^#' "$tsv" | awk 'NF { print $1 }' | tr '\n' ' ')" "4 64 1024 " "its x: the block sizes in KiB, in order"
 is "$(grep -v '^#' "$tsv" | awk 'NF { printf "%.1f ", $2 }')" \

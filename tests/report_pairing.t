@@ -36,7 +36,7 @@ while IFS='|' read -r p v other; do
 		"$p=$v: the base run's row has no value of run $p and no delta"
 	is "$(grep -F "step ($other)|,measure," "$csv" | head -1 | sed "s/^[^|]*|//" | cut -d, -f4,6)" "," \
 		"$p=$v: run $p's row ($other) has no base value and no delta"
-	like "$(page "$TMP/$p")" "<h3>Steps not in every run</h3><ul><li>step \(randrw 4k write 30 %, OIO 4\) \(measure\): missing in $p</li><li>step \($other\) \(measure\): missing in base</li></ul>" \
+	like "$(page "$TMP/$p")" "<h3 id=\"grp-steps-not-in-every-run\">Steps not in every run</h3><ul><li>step \(randrw 4k write 30 %, OIO 4\) \(measure\): missing in $p</li><li>step \($other\) \(measure\): missing in base</li></ul>" \
 		"$p=$v: both rows listed as not in every run"
 	like "$(grep '^same,measure,IOPS,' "$csv")" "^same,measure,IOPS,[0-9.]+,[0-9.]+,-?[0-9]+\.[0-9][0-9]," \
 		"$p=$v: the step that is the same in both is one row, with a delta"

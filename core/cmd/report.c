@@ -25,6 +25,7 @@
 
 /* Address space of one gnuplot: a 10000x10000 PNG with its fonts fits. */
 #define GNUPLOT_MEMORY (4ull << 30)
+#define REPORT_MAX_ONLY 32	/* --only given more often than this is refused */
 
 struct report_args {
 	const char *specs[REPORT_MAX_RUNS];
@@ -34,6 +35,8 @@ struct report_args {
 	unsigned width, height;
 	uint64_t lua_memory;	/* --lua-memory; 0: the plan's default */
 	unsigned lua_seconds;	/* --lua-time; 0: REPORT_LUA_SECONDS */
+	const char *only[REPORT_MAX_ONLY];	/* --only GLOB, each given */
+	unsigned nonly;
 };
 
 static int parse_formats(struct report_args *a, const char *list)
@@ -78,7 +81,7 @@ static int parse_size(struct report_args *a, const char *s)
 
 enum report_opt {	/* after --no-charts, those with a value */
 	OPT_NO_CHARTS = CLI_OWN, OPT_OUT, OPT_TITLE, OPT_BASELINE, OPT_TEMPLATE, OPT_FORMAT,
-	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME,
+	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME, OPT_ONLY,
 };
 
 static const struct option report_opts[] = {
@@ -90,6 +93,7 @@ static const struct option report_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "lua-memory", required_argument, NULL, OPT_LUA_MEMORY },
 	{ "lua-time", required_argument, NULL, OPT_LUA_TIME },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
 	CLI_COMMON_OPTIONS
 };
@@ -118,12 +122,24 @@ static int parse_limit(struct report_args *a, int opt, const char *v)
 	return 0;
 }
 
+/* --only GLOB, repeatable: the report program matches the globs (review.lua) */
+static int add_only(struct report_args *a, const char *glob)
+{
+	if (a->nonly == REPORT_MAX_ONLY) {
+		cli_usage_error("report", "--only given more than %d times: join groups in one "
+				"glob (e.g. 'RAID5*')", REPORT_MAX_ONLY);
+		return -1;
+	}
+	a->only[a->nonly++] = glob;
+	return 0;
+}
+
 static int parse_value(struct report_args *a, const struct cli_getopt *g, int opt)
 {
 	const char *v = g->arg;
 
-	if (!*v && (opt == OPT_OUT || opt == OPT_BASELINE ||
-		    opt == OPT_TEMPLATE)) {	/* --out "$DIR" with DIR unset */
+	if (!*v && (opt == OPT_OUT || opt == OPT_BASELINE || opt == OPT_TEMPLATE ||
+		    opt == OPT_ONLY)) {	/* --out "$DIR" with DIR unset */
 		cli_usage_error("report", "option '--%s' is empty (an unset variable?)", g->name);
 		return -1;
 	}
@@ -139,6 +155,8 @@ static int parse_value(struct report_args *a, const struct cli_getopt *g, int op
 		return parse_formats(a, v);
 	else if (opt == OPT_LUA_MEMORY || opt == OPT_LUA_TIME)
 		return parse_limit(a, opt, v);
+	else if (opt == OPT_ONLY)
+		return add_only(a, v);
 	else
 		return parse_size(a, v);
 	return 0;
@@ -340,7 +358,7 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
 		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
 		.width = a->width, .height = a->height, .db = db, .lua_memory = a->lua_memory,
-		.lua_seconds = a->lua_seconds };
+		.lua_seconds = a->lua_seconds, .only = a->only, .nonly = a->nonly };
 	char tmp[PATH_MAX + 32], charts[PATH_MAX + 48], *slash;
 	int rc;
 
@@ -430,7 +448,7 @@ int cmd_report(int argc, char **argv)
 	if (!rc)
 		rc = make_report(&db, &a, ids, baseline, dir, program, &charts_failed, uuids);
 	db_close(&db);
-	if (usage)
+	if (usage || rc == REPORT_EUSAGE)
 		return EXIT_USAGE;
 	if (hb_stop_requested) {
 		log_error("interrupted: no report written, its temporary folder removed");

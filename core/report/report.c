@@ -180,6 +180,14 @@ static int l_gp_quote(lua_State *L)
 	return 1;
 }
 
+/* report.usage(msg): the options given make no report (an --only that
+ * selects nothing); raised without a traceback, and the command exits 2. */
+static int l_usage(lua_State *L)
+{
+	report_of(L)->usage = true;
+	return report_refuse(L, "%s", luaL_checkstring(L, 1));
+}
+
 static int l_log(lua_State *L)
 {
 	log_info("%s", luaL_tolstring(L, 1, NULL));
@@ -226,6 +234,7 @@ static const luaL_Reg report_funcs[] = {
 	{ "escape_html", l_escape_html },
 	{ "gp_quote", l_gp_quote },
 	{ "log", l_log },
+	{ "usage", l_usage },
 	{ NULL, NULL },
 };
 
@@ -265,6 +274,12 @@ static int open_report(lua_State *L)
 		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
 	}
 	lua_setfield(L, -2, "formats");
+	lua_createtable(L, (int)r->o->nonly, 0);
+	for (unsigned i = 0; i < r->o->nonly; i++) {
+		report_push_utf8(L, r->o->only[i], strlen(r->o->only[i]));
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "only");
 	lua_pushinteger(L, r->o->width);
 	lua_setfield(L, -2, "width");
 	lua_pushinteger(L, r->o->height);
@@ -343,6 +358,8 @@ int report_execute(const struct report_opts *o, char *err, size_t len)
 	if (st == LUA_OK)
 		st = lua_pcall(L, 0, 0, 1);
 	rc = program_result(L, &lim, st, err, len);
+	if (rc && r.usage && !hb_stop_requested)
+		rc = REPORT_EUSAGE;
 	db_report_set_progress(o->db, NULL, NULL);
 	lua_close(L);
 	free(src);

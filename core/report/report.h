@@ -4,6 +4,7 @@
 #ifndef HB_LUA_REPORT_H
 #define HB_LUA_REPORT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,13 +25,20 @@ struct report_opts {
 	struct gnuplot *gp;	/* NULL: --no-charts (scripts and data only) */
 	uint64_t lua_memory;	/* bytes the program's Lua may use; 0: PLAN_LUA_MEMORY */
 	unsigned lua_seconds;	/* its time, in Lua and its queries; 0: REPORT_LUA_SECONDS */
+	const char *const *only;	/* --only globs (report.only), nonly of them */
+	unsigned nonly;
 };
 
 /* A report program's own time, in Lua and in its queries (gnuplot's not
  * counted): room for an archive of many runs; report --lua-time sets it. */
 #define REPORT_LUA_SECONDS 120
 
-/* Run the report program. 0, or -errno with err ("review.lua:12: ..."). */
+/* What report_execute returns when the program refused its options through
+ * report.usage (an --only that selects nothing): the command's usage error. */
+#define REPORT_EUSAGE (-EDOM)
+
+/* Run the report program. 0, REPORT_EUSAGE, or -errno with err
+ * ("review.lua:12: ..."). */
 int report_execute(const struct report_opts *o, char *err, size_t len);
 
 #endif
