@@ -50,7 +50,7 @@ truncate -s 1G sdb
 cat > q.lua <<'LUA'
 hb.plan{ name = "c", defaults = { engine = "null", duration = 1 } }
 hb.targets = { "a" }
-hb.run{ rw = "randread", oio = 1, group = "oio", axis = "oio" }
+hb.run{ rw = "randread", oio = 1, group = "4k randread", axis = "oio" }
 LUA
 export HBATEST_DB=$EX/night.db
 for l in raid5-wt raid5-wb; do "$HB" run q.lua --label $l -q || echo "run $l failed"; done > err
