@@ -12,8 +12,13 @@ function charts.setup(c) ctx = c end
 local esc = report.escape_html
 local NaN = "NaN"	-- a missing value in a chart's data (gnuplot skips it)
 
+-- A chart on the page with its caption, which is also its image's alt text
+-- and the SVG's <title> (after the chart's title: report_page.c puts it there).
 local function figure(c, caption)
-  ctx.add("<figure>", c.img, "<figcaption>", esc(caption), ' — <code>', esc(c.gp),
+  local title = c.title or ""
+  local alt = caption:sub(1, #title) == title and caption or ("%s. %s"):format(title, caption)
+  local img = c.embedded and ("<!--hbatest:chart %s %s-->"):format(c.embedded, esc(alt)) or c.img
+  ctx.add("<figure>", img, "<figcaption>", esc(caption), ' — <code>', esc(c.gp),
           "</code>, data <code>", esc(c.tsv), "</code></figcaption></figure>")
 end
 charts.figure = figure
@@ -50,6 +55,47 @@ function charts.left_out(series, drop)
   return ("; no points from %s%s"):format(table.concat(names, ", "), drop and " (left out)" or "")
 end
 
+-- The lowest and highest number in columns cols of the series' rows (only
+-- those above 0 with positive); nil, nil when there is none.
+local function span(series, cols, positive)
+  local lo, hi
+  for _, s in ipairs(series) do
+    for _, row in ipairs(s.rows) do
+      for _, c in ipairs(cols) do
+        local v = fmt.finite(row[c])
+        if v and (not positive or v > 0) then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+      end
+    end
+  end
+  return lo, hi
+end
+
+-- A chart's y axis (prefix "y", or "y2") as its args: ytv, ytl (ticks and
+-- their labels, 800k and 1.2M: format.axis), ylo, yhi, and ylog = 1 for a
+-- log axis, over the numbers in columns cols of the series' rows. how:
+-- "zero", from 0 to room (1.06: 6 %) above the highest; "near", from near
+-- the lowest (a write mix from 420k to 610k) or on a log axis when they span
+-- ten times or more; "log" (up to room times the highest, if given). args
+-- unchanged when there is no number.
+function charts.y_axis(args, series, cols, how, room, prefix)
+  prefix = prefix or "y"
+  local lo, hi = span(series, cols, how ~= "zero")
+  if not lo then return args end
+  local ax
+  if how == "log" or (how == "near" and hi >= lo * 10) then
+    ax = fmt.log_axis(lo, hi * (how == "log" and room or 1))
+  elseif how == "near" then
+    local pad = math.max((hi - lo) * 0.1, hi * 0.02)
+    ax = fmt.axis(math.max(0, lo - pad), hi + pad)
+  else
+    ax = fmt.axis(0, math.max(hi, 0) * (room or 1.06))
+  end
+  args[prefix .. "tv"], args[prefix .. "tl"] = ax.ticks, ax.labels
+  args[prefix .. "lo"], args[prefix .. "hi"] = ax.min, ax.max
+  if ax.log and prefix == "y" then args.ylog = 1 end
+  return args
+end
+
 -- ---- per-second scatter: preconditioning, and steps of 600 s or more ------
 local SAMPLES = [[
   SELECT t, ramp, iops, mbps, lat_mean_us AS lat, secs FROM sample_total WHERE step_id = ?1 ORDER BY t]]
@@ -57,6 +103,10 @@ local SAMPLES = [[
 -- it): its rate, over those few ms, is no dot of the chart (the caption says
 -- so), unless it is all the step has
 local FRAGMENT_S = 0.1
+-- A step of fewer seconds than this (a fill of under a second: its
+-- measurement window, or the seconds sampled) is no scatter: a line under
+-- the heading says so
+local SCATTER_MIN_S = 5
 
 function charts.scatter()
   local heading = false
@@ -76,7 +126,15 @@ function charts.scatter()
           end
           ::next::
         end
-        if #rows > 0 then
+        local secs = math.max(fmt.finite(s.window_s) or 0, #rows + (cut or 0))
+        if #rows > 0 and secs < SCATTER_MIN_S then
+          if not heading then
+            ctx.add("<h2>Preconditioning and long steps, second by second</h2>")
+            heading = true
+          end
+          ctx.add('<p class="note">', esc(("%s — %s: %s, too short for a chart of its seconds"):format(
+            r.series_title, s.name, fmt.plural(tonumber(("%.3g"):format(secs)), "second"))), "</p>")
+        elseif #rows > 0 then
           if not heading then
             ctx.add("<h2>Preconditioning and long steps, second by second</h2>")
             heading = true
@@ -91,8 +149,10 @@ function charts.scatter()
             key_entries = 4,	-- the dots, the latency dots and the two averages
             title = title, columns = { "t_s", unit, "lat_mean_us", "ramp" },
             series = { { title = r.series_title, color = r.color, rows = rows } },
-            args = { ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
+            better = unit .. ": higher is better; latency: lower is better",
+            args = charts.y_axis(charts.y_axis({ ylabel = unit, avg_value = avg or 0, avg_lat = avg_lat or 1,
                      ramp_s = s.ramp_s or 0, nsecs = #rows, nevents = #ev, event_t = #ev > 0 and ev or { 0 } },
+                     { { rows = rows } }, { 2 }, "zero", 1.35), { { rows = rows } }, { 3 }, "log", 2, "y2"),
           }
           figure(c, ("%s: %s, %s dots (left), mean latency (right, log)%s%s"):format(
             title, fmt.plural(#rows, "second"), unit,
@@ -122,26 +182,6 @@ end
 -- Steps whose value is none of the axis's are off it (review.lua, off_axis).
 local x_of = compare.axis_x
 
--- The lowest and highest positive value in columns cols of the series'
--- rows, for a log axis from the tic below the one to the tic above the
--- other (the templates' lo125 and hi125), not to whole decades; nil, nil
--- when there is none (gnuplot autoscales).
-local function log_span(series, cols)
-  local lo, hi
-  for _, s in ipairs(series) do
-    for _, row in ipairs(s.rows) do
-      for _, c in ipairs(cols) do
-        local v = row[c]
-        if type(v) == "number" and v > 0 and v == v then
-          lo, hi = math.min(lo or v, v), math.max(hi or v, v)
-        end
-      end
-    end
-  end
-  if lo and lo == hi then return lo * 0.9, hi * 1.1 end	-- one value, maybe a tic: the tics around it
-  return lo, hi
-end
-
 -- which: nil for every group, or a function(group name) -> bool.
 function charts.sweeps(axis, heading, xlabel, logx, which)
   local groups, all = sweep_groups(axis)
@@ -168,15 +208,17 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
       if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
       ctx.add("<h3>", esc(g), "</h3>")
       local cols = { axis, unit, "lat_mean_us", "lat_p99_us" }
+      -- a write mix's points start near their lowest (a curve from 800k to 420k
+      -- drawn from 0 is flat), and its key sits top right, over the falling curve
       local c = report.chart{ name = axis .. "-" .. g, template = "sweep", title = g .. ": " .. unit,
-        columns = cols, series = series,
-        args = { xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0 } }
+        columns = cols, series = series, better = "higher",
+        args = charts.y_axis({ xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0,
+          keyright = axis == "write_pct" and 1 or 0 }, series, { 2 }, axis == "write_pct" and "near" or "zero") }
       figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
       if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
-      local ylo, yhi = log_span(series, { 3, 4 })
       c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
-        title = g .. ": latency", columns = cols, series = series, key_entries = 2,
-        args = { xlabel = xlabel, logx = logx and 1 or 0, ylo = ylo, yhi = yhi } }
+        title = g .. ": latency", columns = cols, series = series, key_entries = 2, better = "lower",
+        args = charts.y_axis({ xlabel = xlabel, logx = logx and 1 or 0 }, series, { 3, 4 }, "log") }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
       if axis == "write_pct" then charts.rw_latency(g, groups[g], xlabel) end
       charts.percentiles(g, groups[g], axis)
@@ -206,11 +248,11 @@ function charts.rw_latency(g, rows, xlabel)
     series[i] = { title = r.series_title, color = r.color, rows = pts }
   end
   if charts.npoints(series) == 0 then return end
-  local ylo, yhi = log_span(series, { 3, 4 })
   local c = report.chart{ name = "write_pct-" .. g .. "-rw-latency", template = "sweep_lat",
     title = g .. ": read and write p99 latency", columns = { "write_pct", "IOPS", "read_p99_us", "write_p99_us" },
-    series = series, key_entries = 2,
-    args = { xlabel = xlabel, logx = 0, ylo = ylo, yhi = yhi, key3 = " reads p99", key4 = " writes p99" } }
+    series = series, key_entries = 2, better = "lower",
+    args = charts.y_axis({ xlabel = xlabel, logx = 0, key3 = " reads p99", key4 = " writes p99" }, series,
+      { 3, 4 }, "log") }
   figure(c, ("%s: p99 latency of the reads (solid) and of the writes (dashed) over %s, "
     .. "from each direction's histogram%s"):format(g, xlabel, charts.left_out(series)))
 end
@@ -247,7 +289,8 @@ function charts.dots(g, rows, field, unit, xlabel)
   if seconds == 0 then return end
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
     title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
-    series = series, args = { xlabel = xlabel, ylabel = unit, levels = levels } }
+    series = series, better = "higher",
+    args = charts.y_axis({ xlabel = xlabel, ylabel = unit, levels = levels }, series, { 2 }, "zero") }
   figure(c, ("%s: every second of each OIO point (%d in all) and its average%s"):format(g, seconds,
     charts.left_out(series)))
 end
@@ -262,12 +305,15 @@ local function probed_ceiling(run)
   local bps = p and tonumber(p.ceiling_bytes_per_s)
   if not bps then return nil end
   local gen = fmt.pcie_gen(p.link_speed)
-  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.link_width or "?",
-    fmt.gbps(bps))
+  return bps, ("PCIe%s x%s ceiling %s MB/s"):format(gen or "?", p.link_width or "?",
+    fmt.num(bps / 1e6))
 end
 
 local function ceiling_of(run, s)
-  if s.sim_link then return fmt.link_ceiling(s.sim_link) end
+  if s.sim_link then	-- in MB/s, the axis's unit
+    local bps, label = fmt.link_ceiling(s.sim_link)
+    return bps, label and (label:gsub("[%d.]+ GB/s$", fmt.num(bps / 1e6) .. " MB/s"))
+  end
   return probed_ceiling(run)
 end
 
@@ -314,7 +360,7 @@ local function vertical_values(series, nclusters)
   local width, longest = chars_across(true) / math.max(nclusters, 1) * 0.8 / math.max(#series, 1), 0
   for _, s in ipairs(series) do
     for _, row in ipairs(s.rows) do
-      local v = type(row[2]) == "number" and row[2] == row[2] and ("%.0f"):format(row[2]) or ""
+      local v = type(row[2]) == "number" and row[2] == row[2] and fmt.num(row[2]) or ""
       longest = math.max(longest, #v, #(row[6] or ""))
     end
   end
@@ -343,6 +389,14 @@ local function center_ceilings(series, keys, labelled, nclusters)
       end
     end
   end
+end
+
+-- The bars' y axis: from 0 to a third above the highest bar or ceiling
+-- (room for the values, the ceilings' labels and the key), ticks as format.axis.
+local function bar_axis(args, ymax)
+  local ax = fmt.axis(0, ymax * 1.35 + 1)
+  args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, ax.labels
+  return args
 end
 
 function charts.sequential_bars()
@@ -391,9 +445,9 @@ function charts.sequential_bars()
     title = any_ceiling and "Sequential throughput (MB/s) against each run's PCIe link ceiling"
       or "Sequential throughput (MB/s)",
     columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
-    series = series,
-    args = { ylabel = "MB/s (10^6 bytes/s)", ymax = ymax * 1.2 + 1, nclusters = #clusters,
-             vertical = vertical_values(series, #clusters), across = chars_across() } }
+    series = series, better = "higher",
+    args = bar_axis({ ylabel = "MB/s (1 MB = 1,000,000 bytes)", nclusters = #clusters,
+             vertical = vertical_values(series, #clusters), across = chars_across() }, ymax) }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
@@ -436,10 +490,9 @@ function charts.percentiles(g, rows, axis)
   if not any then return end
   local what = ("%s at %s %s"):format(g, ({ oio = "OIO", bs = "bs" })[axis] or "write %",
     row.first.axis_value)
-  local ylo, yhi = log_span(series, { 2 })
   local c = report.chart{ name = axis .. "-" .. g .. "-percentiles", template = "percentiles",
     title = what .. ": latency percentiles", columns = { "nines", "latency_us", "percentile" },
-    series = series, args = { ylo = ylo, yhi = yhi } }
+    series = series, better = "lower", args = charts.y_axis({}, series, { 2 }, "log") }
   figure(c, what .. ": latency percentiles p50 .. p99.99 from the stored histograms")
 end
 
@@ -483,8 +536,9 @@ function charts.per_target()
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
-        args = { ylabel = unit, ymax = ymax * 1.15 + 1, nclusters = #paths,
-                 vertical = vertical_values(series, #paths), across = chars_across() } }
+        better = "higher",
+        args = bar_axis({ ylabel = unit, nclusters = #paths,
+                 vertical = vertical_values(series, #paths), across = chars_across() }, ymax) }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end
@@ -518,9 +572,12 @@ function charts.steady()
           key_entries = 4,	-- the rounds, the mean, the band and the slope
           title = title, columns = { "round", track },
           series = { { title = r.series_title, color = r.color, rows = pts } },
-          args = { ylabel = TRACK_LABEL[track] or track, wfirst = ss.window_first or 0, wlast = ss.window_last or 0,
-                   mean = ss.mean or 0, slope = ss.slope or 0, nrounds = #rounds,
-                   band = (ss.max_data_excursion or 0.2) / 2 } }
+          better = track:match("^lat") and "lower" or "higher",
+          args = charts.y_axis({ ylabel = TRACK_LABEL[track] or track, wfirst = ss.window_first or 0,
+                   wlast = ss.window_last or 0, mean = ss.mean or 0, slope = ss.slope or 0, nrounds = #rounds,
+                   band = (ss.max_data_excursion or 0.2) / 2 },
+                   { { rows = pts }, { rows = { { 0, (ss.mean or 0) * (1 + (ss.max_data_excursion or 0.2) / 2) } } } },
+                   { 2 }, "zero", 1.35) }
         -- the excursions as the limits are given: in % of the window's mean
         local function pct(x) return (ss.mean or 0) ~= 0 and (x or 0) / ss.mean * 100 or 0 end
         figure(c, title .. (". Window rounds %s-%s, mean %s: data excursion %.1f %% of the mean "

@@ -23,6 +23,92 @@ function format.num(v)
   return sign .. int
 end
 
+-- Counts as a chart prints them: 608643 -> "608.6k", 1.2e6 -> "1.2M", four
+-- digits at most; under 10,000 as format.num ("9,500", "3.50"); "–" for
+-- what is no number.
+function format.si(v)
+  v = format.finite(v)
+  if not v then return "–" end
+  local a = math.abs(v)
+  for _, u in ipairs{ { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } } do
+    if a >= (u[2] == "k" and 9999.5 or u[1] * 0.99995) then
+      return ("%.4g%s"):format(v / u[1], u[2])
+    end
+  end
+  return format.num(v)
+end
+
+-- A tick's label: "10k", "1.2M" from 10,000 on (from 1,000 with k: "7.5k"),
+-- else "2,500", "500", "2.5", "0.05" (no trailing zeros).
+function format.tick(v, k)
+  v = format.finite(v) or 0
+  if math.abs(v) >= 9999.5 then return format.si(v) end
+  if k and math.abs(v) >= 999.5 then return ("%.4gk"):format(v / 1e3) end
+  if v == math.floor(v) then return (format.num(v):gsub("%.0+$", "")) end
+  return ("%.6g"):format(v)
+end
+
+-- (an axis reaching 10k labels its thousands 7.5k too, not 7,500)
+local function ticks_of(list)
+  local labels, big = {}, false
+  for _, v in ipairs(list) do big = big or math.abs(v) >= 9999.5 end
+  for k, v in ipairs(list) do labels[k] = format.tick(v, big) end
+  return list, labels
+end
+
+-- A linear axis from lo to hi: 4 to 8 ticks a step of 1, 2, 2.5 or 5 x 10^n
+-- apart, the range widened to the ticks around lo and hi; { min, max,
+-- ticks = { values }, labels = { "200k", ... } }.
+function format.axis(lo, hi)
+  lo, hi = format.finite(lo) or 0, format.finite(hi) or 1
+  if hi <= lo then hi = lo + math.max(math.abs(lo) * 0.1, 1) end
+  local raw = (hi - lo) / 5
+  local mag = 10 ^ math.floor(math.log(raw, 10))
+  local step = 10 * mag
+  for _, m in ipairs{ 1, 2, 2.5, 5 } do
+    if m * mag >= raw * (1 - 1e-9) then step = m * mag; break end
+  end
+  local first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
+  local list = {}
+  for k = first, last do list[#list + 1] = k * step end
+  local values, labels = ticks_of(list)
+  return { min = first * step, max = last * step, ticks = values, labels = labels }
+end
+
+-- A log axis over lo..hi (both > 0): ticks at 1, 2, 5 x 10^n, or finer
+-- (1, 2, 3, 5, 7; then every digit) until at least four are on it, from the
+-- tick at or below lo to the one at or above hi (widened a tick at a time
+-- while fewer than four); min and max a millionth outside them, so gnuplot
+-- labels the end ticks. nil when lo or hi is no positive number.
+local MANTISSAS = { { 1, 2, 5 }, { 1, 2, 3, 5, 7 }, { 1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9 } }
+function format.log_axis(lo, hi)
+  lo, hi = format.finite(lo), format.finite(hi)
+  if not lo or not hi or lo <= 0 or hi <= 0 then return nil end
+  if hi < lo then lo, hi = hi, lo end
+  local list, a, b
+  for _, set in ipairs(MANTISSAS) do
+    list = {}
+    for e = math.floor(math.log(lo, 10)) - 2, math.floor(math.log(hi, 10)) + 2 do
+      for _, m in ipairs(set) do list[#list + 1] = m * 10 ^ e end
+    end
+    a, b = 1, #list
+    for k, v in ipairs(list) do
+      if v <= lo * (1 + 1e-9) then a = k end
+    end
+    for k = #list, 1, -1 do
+      if list[k] >= hi * (1 - 1e-9) then b = k end
+    end
+    if b - a + 1 >= 4 then break end
+  end
+  while b - a + 1 < 4 do
+    if (b - a) % 2 == 0 then a = math.max(a - 1, 1) else b = math.min(b + 1, #list) end
+  end
+  local values, labels = ticks_of(table.move(list, a, b, 1, {}))
+  for k, v in ipairs(values) do values[k] = tonumber(("%.6g"):format(v)) end
+  return { min = values[1] * (1 - 1e-6), max = values[#values] * (1 + 1e-6), ticks = values,
+           labels = labels, log = true }
+end
+
 -- 1 -> "1 second", 4 -> "4 seconds" (plural(n, "match", "matches") for
 -- others); "? seconds" when n is no number
 function format.plural(n, one, many)

@@ -77,6 +77,7 @@ function telemetry.charts(runs, add, figure)
       end
       local c = report.chart{ name = ("telemetry-run%d"):format(r.index), template = "telemetry",
         title = r.series_title .. " — telemetry", columns = { "t_s", "value" }, series = series,
+        better = ylabel(keys):find("^temperature") and "lower" or "temperatures: lower is better",
         args = { ylabel = ylabel(keys), tmax = tmax, nsteps = #from, nevents = #ev,
                  step_from = #from > 0 and from or { 0 }, step_to = #to > 0 and to or { 0 },
                  step_label = #label > 0 and label or { "" }, event_t = #ev > 0 and ev or { 0 } } }

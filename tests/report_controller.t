@@ -126,7 +126,7 @@ like "$(row ' class="diff"' Controller)" 'PERC H730P Mini \(on the host, behind 
 # --- telemetry: a chart per run, events beside their step and on its chart ------------
 cat > "$TMP/tp.lua" <<'LUA'
 hb.plan{ name = "telemetry", defaults = { engine = "null", ramp = 0, telemetry = 0 } }
-hb.precondition{ name = "precondition", duration = 4, rw = "randwrite", bs = "4k", oio = 4 }
+hb.precondition{ name = "precondition", duration = 5, rw = "randwrite", bs = "4k", oio = 4 }
 hb.run{ name = "4k read", rw = "randread", bs = "4k", oio = 32, duration = 2 }
 hb.run{ name = "4k write", rw = "randwrite", bs = "4k", oio = 32, duration = 2 }
 LUA

@@ -21,7 +21,8 @@
 /* What report_chart.c writes before every template (build_gp). */
 static const char *const core_names[] = {
 	"datafile", "nseries", "formats", "fmt", "chart_title", "titles", "colors", "points",
-	"key", "dec125", "lo125", "hi125", "m125", "key_margin", "small_font",
+	"key", "dec125", "lo125", "hi125", "m125", "key_margin", "small_font", "si", "sep_", "num",
+	"ptype", "ptype_open", "dtype", "note", "key_inside",
 };
 
 /* A coordinate word of a position (offset character 1, 2): gnuplot reads it

@@ -322,6 +322,11 @@ static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, in
 		lua_settop(L, ser);
 		longest = chars > longest ? chars : longest;
 	}
+	/* key_inside: a key of at most 8 lines of at most 40 characters goes
+	 * inside the plot, beside the points; a bigger one would hide them, and
+	 * goes under the plot, in key_margin */
+	snprintf(line, sizeof(line), "key_inside = %d\n", (unsigned)n * each <= 8 && longest <= 40);
+	sb_printf(b, "%s", line);
 	if (each > 1 && longest < 48)	/* the template's own entries ("±5 % of the window mean") */
 		longest = 48;
 	cols = per_row / (unsigned)(longest + 7);
@@ -361,6 +366,42 @@ static const char log_tics_125[] =
 	"* dec125(v) * (1 - 1e-6))\n"
 	"hi125(v) = (m125 = v * 1.0 / dec125(v), (m125 <= 1 + 1e-9 ? 1 : m125 <= 2 + 1e-9 ? 2 : "
 	"m125 <= 5 + 1e-9 ? 5 : 10) * dec125(v) * (1 + 1e-6))\n";
+
+/* Numbers as a review prints them, for the templates' legends and labels:
+ * si(608643) "608.6k", si(1.2e6) "1.2M" (four digits at most); num(608643)
+ * "608,643", num(3.5) "3.50", num(42.25) "42.2" (reports/format.lua's
+ * format.num). And per series a point type and a dash of its own besides its
+ * colour (ptype: filled circle, square, triangle, diamond...; ptype_open the
+ * same shapes open; dtype: solid, dashed, dash-dot...), so that runs differ
+ * in print and to a reader who cannot tell the colours apart. */
+static const char number_funcs[] =
+	"si(v) = abs(v) >= 999.95e9 ? sprintf('%.4gT', v / 1e12) : abs(v) >= 999.95e6 ? "
+	"sprintf('%.4gG', v / 1e9) : abs(v) >= 999.95e3 ? sprintf('%.4gM', v / 1e6) : "
+	"abs(v) >= 9999.5 ? sprintf('%.4gk', v / 1e3) : num(v)\n"
+	"sep_(n) = n < 1000 ? sprintf('%d', n) : sep_(int(n / 1000)) . sprintf(',%03d', n % 1000)\n"
+	"num(v) = abs(v) < 10 ? sprintf('%.2f', v) : abs(v) < 100 ? sprintf('%.1f', v) : "
+	"(v < 0 ? '-' : '') . sep_(int(abs(v) + 0.5))\n"
+	"array ptype[8] = [7, 5, 9, 13, 11, 15, 3, 1]\n"
+	"array ptype_open[8] = [6, 4, 8, 12, 10, 14, 3, 1]\n"
+	"array dtype[8] = [1, 2, 4, 5, 3, 1, 2, 4]\n";
+
+/* note: "higher is better", "lower is better" (better = 'higher', 'lower'),
+ * or the chart's own text ("IOPS: higher is better; latency: lower"), drawn
+ * in the top right corner over the plot; '' draws none. */
+static void add_note(lua_State *L, struct strbuf *b, int spec)
+{
+	const char *better;
+
+	lua_getfield(L, spec, "better");
+	better = lua_tostring(L, -1);
+	sb_printf(b, "%s", "note = ");
+	if (better && (!strcmp(better, "higher") || !strcmp(better, "lower")))
+		sb_printf(b, "'%s is better'", better);
+	else
+		add_value(L, b, -1, "better");
+	lua_pop(L, 1);
+	sb_printf(b, "%c", '\n');
+}
 
 /* A name gnuplot reads as one identifier (it keeps 50 characters). */
 static bool ident_ok(const char *k)
@@ -490,11 +531,15 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	add_series_array(L, b, ser, nseries, "colors", "color");
 	add_points(L, b, ser, nseries);
 	sb_printf(b, "%s", log_tics_125);
+	sb_printf(b, "%s", number_funcs);
+	add_note(L, b, spec);
 	add_key_margin(L, b, spec, ser, nseries, r);
 	lua_pop(L, 1);
 	add_args(L, b, spec);
 	sb_printf(b, "%s", "set datafile separator '\\t'\n\n");
 	add_terminals(r, b, base);
+	sb_printf(b, "%s", "if (strlen(note) > 0) { set label 990 note at graph 1, graph 1 right "
+		  "offset 0, 0.6 font small_font tc rgb '#555555' front }\n");
 	sb_printf(b, "%.*s", (int)bodylen, body);
 	sb_printf(b, "%s", "\nunset output\n}\n");
 }
@@ -520,12 +565,42 @@ static const char *read_template(lua_State *L, const char *name, size_t *n)
 	return body;
 }
 
+/* Text for an HTML attribute (and the SVG's <title>, XML): UTF-8 made
+ * valid, & < > " ' as entities, so that no "-->" ends the chart's marker. */
+static void add_html(struct strbuf *b, const char *s)
+{
+	struct strbuf t = { 0 };
+
+	add_text(&t, s, strlen(s), 0, NULL);
+	for (const char *p = t.s ? t.s : ""; *p; p++) {
+		switch (*p) {
+		case '&': sb_printf(b, "%s", "&amp;"); break;
+		case '<': sb_printf(b, "%s", "&lt;"); break;
+		case '>': sb_printf(b, "%s", "&gt;"); break;
+		case '"': sb_printf(b, "%s", "&quot;"); break;
+		case '\'': sb_printf(b, "%s", "&#39;"); break;
+		default: sb_printf(b, "%c", *p);
+		}
+	}
+	sb_free(&t);
+}
+
+/* The result: base, the files' names, embedded (the image the page shows,
+ * "NN-name.svg"), title, and img, the page's marker for it: "<!--hbatest:chart
+ * NN-name.svg ALT-->", ALT the title as HTML (the image's alt text and the
+ * SVG's <title>: report_page.c); charts.figure puts its caption there too. */
 static void push_result(lua_State *L, struct report *r, const char *base, const char *embed)
 {
 	static const char *const exts[] = { "gp", "tsv", "svg", "png", "pdf" };
+	struct strbuf *alt = report_strbuf(L);
 	char rel[256];
 
-	lua_createtable(L, 0, 6);
+	lua_getfield(L, 1, "title");
+	add_html(alt, lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
+	lua_pop(L, 1);
+	lua_createtable(L, 0, 8);
+	lua_getfield(L, 1, "title");
+	lua_setfield(L, -2, "title");
 	lua_pushstring(L, base);
 	lua_setfield(L, -2, "base");
 	for (unsigned i = 0; i < ARRAY_SIZE(exts); i++) {
@@ -535,7 +610,9 @@ static void push_result(lua_State *L, struct report *r, const char *base, const 
 	}
 	if (!strcmp(embed, "png") ? !r->o->png : !r->o->svg)
 		embed = r->o->svg ? "svg" : "png";
-	lua_pushfstring(L, "<!--hbatest:chart %s.%s-->", base, embed);
+	lua_pushfstring(L, "%s.%s", base, embed);
+	lua_setfield(L, -2, "embedded");
+	lua_pushfstring(L, "<!--hbatest:chart %s.%s %s-->", base, embed, alt->s ? alt->s : "");
 	lua_setfield(L, -2, "img");
 }
 

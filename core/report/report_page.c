@@ -48,8 +48,68 @@ static bool chart_name_ok(const char *name)
 	       !strstr(name, "..") && (!strcmp(name + n - 4, ".svg") || !strcmp(name + n - 4, ".png"));
 }
 
-static int embed_one(struct strbuf *out, const char *dir, const char *name, bool rendered,
-		     char *err, size_t len)
+/* alt as an attribute's text: it comes as HTML (report_chart.c's marker),
+ * and a quote or bracket a report program left in it is made an entity. */
+static void add_alt(struct strbuf *b, const char *alt)
+{
+	for (const char *p = alt; *p; p++) {
+		if (*p == '"')
+			sb_printf(b, "%s", "&quot;");
+		else if (*p == '<')
+			sb_printf(b, "%s", "&lt;");
+		else if (*p == '>')
+			sb_printf(b, "%s", "&gt;");
+		else
+			sb_printf(b, "%c", *p);
+	}
+}
+
+/* path's text made b's; 0 or -EIO with err. */
+static int write_all(const char *path, const struct strbuf *b, char *err, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	bool ok = f && fwrite(b->s ? b->s : "", 1, b->len, f) == b->len;
+
+	if (f && fclose(f))
+		ok = false;
+	if (!ok) {
+		snprintf(err, len, "cannot write '%s': %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+#define SVG_TITLE "<title>Gnuplot</title>"
+
+/* charts/NN-name.svg titled with alt (gnuplot titles every SVG "Gnuplot"),
+ * whichever image the page shows; nothing when there is no such SVG. */
+static int title_svg(const char *dir, const char *name, const char *alt, char *err, size_t len)
+{
+	char path[PATH_MAX];
+	struct strbuf b = { 0 };
+	char *text, *t;
+	size_t n;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/charts/%.*s.svg", dir, (int)(strlen(name) - 4), name);
+	text = util_read_file(path, &n);
+	if (!text || !(t = strstr(text, SVG_TITLE))) {
+		free(text);
+		return 0;
+	}
+	sb_printf(&b, "%.*s<title>", (int)(t - text), text);
+	add_alt(&b, alt);
+	sb_printf(&b, "</title>%s", t + strlen(SVG_TITLE));
+	rc = write_all(path, &b, err, len);
+	free(text);
+	sb_free(&b);
+	return rc;
+}
+
+/* alt: the marker's text after the name (the chart's title and what it
+ * shows), else the name. */
+static int embed_one(struct strbuf *out, const char *dir, const char *name, const char *alt,
+		     bool rendered, char *err, size_t len)
 {
 	char path[PATH_MAX];
 	size_t n;
@@ -69,14 +129,17 @@ static int embed_one(struct strbuf *out, const char *dir, const char *name, bool
 			  (int)(strlen(name) - 4), name, (int)(strlen(name) - 4), name);
 		return 0;
 	}
+	if (*alt && (rc = title_svg(dir, name, alt, err, len)) < 0)
+		return rc;
 	snprintf(path, sizeof(path), "%s/charts/%s", dir, name);
 	img = (unsigned char *)util_read_file(path, &n);
 	if (!img) {
 		snprintf(err, len, "gnuplot wrote no 'charts/%s': %s", name, strerror(errno));
 		return -EIO;
 	}
-	sb_printf(out, "<img class=\"chart\" alt=\"%s\" src=\"data:image/%s;base64,", name,
-		  svg ? "svg+xml" : "png");
+	sb_printf(out, "%s", "<img class=\"chart\" alt=\"");
+	add_alt(out, *alt ? alt : name);
+	sb_printf(out, "\" src=\"data:image/%s;base64,", svg ? "svg+xml" : "png");
 	rc = base64(out, img, n);
 	sb_printf(out, "\">");
 	free(img);
@@ -89,7 +152,6 @@ static int embed_file(const char *dir, const char *file, bool rendered, char *er
 	struct strbuf out = { 0 };
 	size_t n;
 	char *text, *p, *m;
-	FILE *f;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -99,26 +161,32 @@ static int embed_file(const char *dir, const char *file, bool rendered, char *er
 		return -errno;
 	}
 	for (p = text; !rc && (m = strstr(p, MARK)); ) {
-		char name[128];
+		char name[128], *alt;
 		char *end = strstr(m, "-->");
+		size_t nlen;
 
 		sb_printf(&out, "%.*s", (int)(m - p), p);
-		if (!end || (size_t)(end - m - strlen(MARK)) >= sizeof(name))
+		if (!end)
 			break;
-		snprintf(name, sizeof(name), "%.*s", (int)(end - m - strlen(MARK)), m + strlen(MARK));
+		m += strlen(MARK);
+		nlen = strcspn(m, " ");	/* the name ends at a space or at "-->" */
+		nlen = m + nlen > end ? (size_t)(end - m) : nlen;
+		if (nlen >= sizeof(name))
+			break;
+		snprintf(name, sizeof(name), "%.*s", (int)nlen, m);
+		alt = strndup(m + nlen + (m[nlen] == ' '), (size_t)(end - m) - nlen - (m[nlen] == ' '));
 		p = end + 3;
-		if (!chart_name_ok(name))
+		if (!alt)
+			rc = -ENOMEM;
+		else if (!chart_name_ok(name))
 			sb_printf(&out, "<!-- not a chart: %s -->", "?");
 		else
-			rc = embed_one(&out, dir, name, rendered, err, len);
+			rc = embed_one(&out, dir, name, alt, rendered, err, len);
+		free(alt);
 	}
 	if (!rc) {
 		sb_printf(&out, "%s", p);
-		f = fopen(path, "w");
-		if (!f || fwrite(out.s, 1, out.len, f) != out.len || fclose(f)) {
-			snprintf(err, len, "cannot write '%s': %s", path, strerror(errno));
-			rc = -EIO;
-		}
+		rc = write_all(path, &out, err, len);
 	}
 	free(text);
 	sb_free(&out);

@@ -5,17 +5,20 @@
 # the series position the ceiling label is centred on (1.5: between the
 # bars of series 1 and 2, which share that ceiling) or NaN.
 # Variables: ylabel, ymax, nclusters, vertical (optional: 1 turns the values
-# upright), across (optional: characters across the chart).
+# upright), across (optional: characters across the chart), ytv and ytl
+# (optional: the y ticks and their labels, 2,000 or 800k).
 set title chart_title
 set ylabel ylabel
 set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
-set key at screen 0.5, screen 0.01 center bottom horizontal
+# the key inside the plot, over the bars (the axis has room), or under it when it is big
+if (key_inside) { set key inside top center horizontal opaque box lc rgb '#cccccc' } else { set key at screen 0.5, screen 0.01 center bottom horizontal }
 set style fill solid 0.9 noborder
 bw = 0.8 / nseries
 set boxwidth bw
 set yrange [0:ymax]
+if (exists('ytv')) { set ytics (); do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) } }
 set xrange [-0.6:nclusters - 0.4]
 set xtics scale 0
 # The step names under the clusters, wrapped at spaces to the width of a
@@ -34,7 +37,7 @@ wrap2(w, rest, out, line) = strlen(line) == 0 ? wrap_(rest, out, w) : \
 wrap(s) = strlen(s) > 300 ? s : wrap_(s, "", "")	# (gnuplot limits the recursion)
 nlines(s) = strstrt(s, "\n") == 0 ? 1 : 1 + nlines(s[strstrt(s, "\n") + 1:])
 stats datafile index 0 using (nlines(wrap(strcol(3)))) nooutput
-set bmargin key_margin - 1 + STATS_max
+set bmargin (key_inside ? 2 : key_margin - 1) + STATS_max
 off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
 # A bar without a value or a known ceiling has NaN there (a run without
 # points: a row of NaN): its line is skipped (1/0), its labels are empty and
@@ -42,7 +45,7 @@ off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
 # whose every point is undefined.
 known(c) = strcol(c) eq 'NaN' ? 1/0 : column(c)
 or0(c) = strcol(c) eq 'NaN' ? 0 : column(c)
-barval(c) = strcol(c) eq 'NaN' ? '' : sprintf('%.0f', column(c))
+barval(c) = strcol(c) eq 'NaN' ? '' : num(column(c))
 text(c) = strcol(c) eq 'NaN' ? '' : strcol(c)
 at(c, i) = valid(c) && column(c) == column(c) ? column(c) : i	# (NaN, or no column c: six columns)
 # Bars too narrow for their values side by side (vertical = 1, set by the

@@ -1,6 +1,7 @@
-# Latency over a sweep: mean (solid) and p99 (dashed) per run, log y axis.
+# Latency over a sweep: mean (solid, filled points) and p99 (dashed, open
+# points) per run, each run its colour and point type, log y axis.
 # Columns: x, value, mean latency (us), p99 latency (us). Variables: xlabel, logx,
-# ylo and yhi (the lowest and highest latency; optional), key3 and key4 (what
+# ytv, ytl, ylo, yhi (the y axis's ticks, labels and range; optional), key3 and key4 (what
 # the two latency columns are, after each run's title; ' mean' and ' p99'
 # unless given: a write-mix sweep's reads' and writes' p99).
 set title chart_title
@@ -9,19 +10,19 @@ set ylabel 'latency (µs, log scale)'
 set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics mytics lc rgb '#dddddd' lw 1
-set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
-set bmargin key_margin
+# the key inside the plot where the points are not, or under it when it is big (key_inside)
+if (key_inside) { set key inside top left vertical opaque box lc rgb '#cccccc' samplen 4 spacing 1.2 } else { set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3; set bmargin key_margin }
 set logscale y
-set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000)
+set ytics ('0.01' 0.01, '0.1' 0.1, '1' 1, '10' 10, '100' 100, '1,000' 1000, '10k' 10000, '100k' 100000, '1M' 1000000)
 if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics autofreq }
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
-# the y axis from the tic below the lowest point (ylo) to the one above the
-# highest (yhi), not to whole decades
-if (exists('ylo') && exists('yhi')) { set yrange [lo125(ylo):hi125(yhi)] }
+# the y axis from the tic below the lowest point to the one above the highest,
+# at least four tics
+if (exists('ytv')) { set ytics (); do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) }; set yrange [ylo:yhi] }
 key3 = exists('key3') ? key3 : ' mean'
 key4 = exists('key4') ? key4 : ' p99'
 plot for [i=1:nseries] datafile index (i-1) using 1:3 with linespoints \
-     lw 2.5 pt 7 ps 1.0 lc rgb colors[i] title key(i, key3), \
+     lw 2.5 pt ptype[i] ps 1.2 lc rgb colors[i] title key(i, key3), \
      for [i=1:nseries] datafile index (i-1) using 1:4 with linespoints \
-     lw 2 dt 2 pt 6 ps 1.0 lc rgb colors[i] title key(i, key4)
+     lw 2 dt 2 pt ptype_open[i] ps 1.2 lc rgb colors[i] title key(i, key4)

@@ -4,26 +4,28 @@
 # vertical lines. Columns: t (s), value.
 # Variables: ylabel, nsteps, step_from, step_to, step_label (arrays of
 # nsteps, at least one element), nevents, event_t (array of nevents, at least
-# one element), tmax (s, the run's end).
+# one element), tmax (s, the run's end). Past 20 minutes the time axis is in
+# minutes, past 10 hours in hours. Each key its colour, point type and dash.
 set title chart_title
-set xlabel 'time since the run began (s)'
+xdiv = tmax > 36000 ? 3600 : tmax > 1200 ? 60 : 1
+set xlabel 'time since the run began ' . (xdiv == 3600 ? '(h)' : xdiv == 60 ? '(min)' : '(s)')
 set ylabel ylabel
 set border 3 lc rgb '#444444'
 set tics nomirror
 set grid ytics lc rgb '#e4e4e4' lw 1
-set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3
-set bmargin key_margin
+# the key inside the plot where the points are not, or under it when it is big (key_inside)
+if (key_inside) { set key inside bottom right vertical opaque box lc rgb '#cccccc' samplen 4 } else { set key at screen 0.5, screen 0.01 center bottom horizontal samplen 3; set bmargin key_margin }
 set tmargin 4
-set xrange [0:tmax > 0 ? tmax : 1]
+set xrange [0:(tmax > 0 ? tmax : 1) * 1.0 / xdiv]
 set offsets 0, 0, graph 0.12, graph 0.05
 do for [k=1:nsteps] {
-  set object k rect from step_from[k], graph 0 to step_to[k], graph 1 behind \
+  set object k rect from step_from[k] * 1.0 / xdiv, graph 0 to step_to[k] * 1.0 / xdiv, graph 1 behind \
       fc rgb (k % 2 == 1 ? '#e6ebf3' : '#f3f5f9') fs solid noborder
-  set label k step_label[k] at (step_from[k] + step_to[k]) / 2.0, graph 1.02 center font small_font tc rgb '#555555'
+  set label k step_label[k] at (step_from[k] + step_to[k]) / 2.0 / xdiv, graph 1.02 center font small_font tc rgb '#555555'
 }
 do for [k=1:nevents] {
-  set arrow k from event_t[k], graph 0 to event_t[k], graph 1 nohead lw 2 dt 2 lc rgb '#b3261e' front
+  set arrow k from event_t[k] * 1.0 / xdiv, graph 0 to event_t[k] * 1.0 / xdiv, graph 1 nohead lw 2 dt 2 lc rgb '#b3261e' front
 }
-plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints \
-     lw 2.5 pt 7 ps 0.7 lc rgb colors[i] title key(i, ''), \
+plot for [i=1:nseries] datafile index (i-1) using ($1 / xdiv):2 with linespoints \
+     lw 2.5 pt ptype[i] ps 0.8 dt dtype[i] lc rgb colors[i] title key(i, ''), \
      for [j=1:(nevents > 0 ? 1 : 0)] keyentry with lines lw 2 dt 2 lc rgb '#b3261e' title 'warning event'
