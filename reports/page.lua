@@ -178,7 +178,8 @@ end
 -- A figure's entry: its chart's name (NN-name.svg) as id; as text its
 -- caption without the group's name the heading above says, to its first ";"
 local function figure_entry(id, inner, id_of, group)
-  local name = inner:match("<!%-%-hbatest:chart %d+%-(.-)%.%a+%-%->") or "chart"
+  -- the marker: "<!--hbatest:chart NN-name.svg ALT-->" (ALT: the chart's title)
+  local name = inner:match("<!%-%-hbatest:chart %d+%-([^ ]-)%.%a+[ %-]") or "chart"
   id = id or id_of("chart", name)
   local text = (inner:match("<figcaption>(.-) — <code>") or inner:match("<figcaption>(.-)</figcaption>")
     or name):gsub("<[^>]*>", "")
