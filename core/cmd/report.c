@@ -34,6 +34,9 @@ struct report_args {
 	unsigned width, height;
 	uint64_t lua_memory;	/* --lua-memory; 0: the plan's default */
 	unsigned lua_seconds;	/* --lua-time; 0: REPORT_LUA_SECONDS */
+	const char *at[REPORT_MAX_AT];	/* --at AXIS=VALUE, each axis once */
+	unsigned nat;
+	bool mib;		/* --units MiB */
 };
 
 static int parse_formats(struct report_args *a, const char *list)
@@ -78,7 +81,7 @@ static int parse_size(struct report_args *a, const char *s)
 
 enum report_opt {	/* after --no-charts, those with a value */
 	OPT_NO_CHARTS = CLI_OWN, OPT_OUT, OPT_TITLE, OPT_BASELINE, OPT_TEMPLATE, OPT_FORMAT,
-	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME,
+	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME, OPT_AT, OPT_UNITS,
 };
 
 static const struct option report_opts[] = {
@@ -90,6 +93,8 @@ static const struct option report_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "lua-memory", required_argument, NULL, OPT_LUA_MEMORY },
 	{ "lua-time", required_argument, NULL, OPT_LUA_TIME },
+	{ "at", required_argument, NULL, OPT_AT },
+	{ "units", required_argument, NULL, OPT_UNITS },
 	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
 	CLI_COMMON_OPTIONS
 };
@@ -118,6 +123,42 @@ static int parse_limit(struct report_args *a, int opt, const char *v)
 	return 0;
 }
 
+/* --at AXIS=VALUE (the point of the ranked bars; the runs' steps say
+ * whether it is one, report.c's Lua) and --units MB|MiB */
+static int parse_point(struct report_args *a, int opt, const char *v)
+{
+	size_t n = strcspn(v, "=");
+
+	if (opt == OPT_UNITS) {
+		if (strcmp(v, "MB") && strcmp(v, "MiB")) {
+			cli_usage_error("report", "--units '%s': give MB (10^6 bytes, the default) "
+					"or MiB (2^20 bytes)", v);
+			return -1;
+		}
+		a->mib = !strcmp(v, "MiB");
+		return 0;
+	}
+	if (!n || !v[n] || !v[n + 1] || n > 40 ||
+	    v[strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_")] != '=') {
+		cli_usage_error("report", "--at '%s': give AXIS=VALUE, e.g. --at oio=32 or "
+				"--at write_pct=50", v);
+		return -1;
+	}
+	for (unsigned i = 0; i < a->nat; i++) {
+		if (!strncmp(a->at[i], v, n + 1)) {
+			cli_usage_error("report", "--at '%s': the axis %.*s has a point already "
+					"('%s'): give each axis once", v, (int)n, v, a->at[i]);
+			return -1;
+		}
+	}
+	if (a->nat == REPORT_MAX_AT) {
+		cli_usage_error("report", "--at '%s': at most %d axes", v, REPORT_MAX_AT);
+		return -1;
+	}
+	a->at[a->nat++] = v;
+	return 0;
+}
+
 static int parse_value(struct report_args *a, const struct cli_getopt *g, int opt)
 {
 	const char *v = g->arg;
@@ -139,6 +180,8 @@ static int parse_value(struct report_args *a, const struct cli_getopt *g, int op
 		return parse_formats(a, v);
 	else if (opt == OPT_LUA_MEMORY || opt == OPT_LUA_TIME)
 		return parse_limit(a, opt, v);
+	else if (opt == OPT_AT || opt == OPT_UNITS)
+		return parse_point(a, opt, v);
 	else
 		return parse_size(a, v);
 	return 0;
@@ -340,7 +383,7 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
 		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
 		.width = a->width, .height = a->height, .db = db, .lua_memory = a->lua_memory,
-		.lua_seconds = a->lua_seconds };
+		.lua_seconds = a->lua_seconds, .at = a->at, .nat = a->nat, .mib = a->mib };
 	char tmp[PATH_MAX + 32], charts[PATH_MAX + 48], *slash;
 	int rc;
 
@@ -430,7 +473,7 @@ int cmd_report(int argc, char **argv)
 	if (!rc)
 		rc = make_report(&db, &a, ids, baseline, dir, program, &charts_failed, uuids);
 	db_close(&db);
-	if (usage)
+	if (usage || rc == REPORT_USAGE)
 		return EXIT_USAGE;
 	if (hb_stop_requested) {
 		log_error("interrupted: no report written, its temporary folder removed");

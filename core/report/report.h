@@ -4,6 +4,7 @@
 #ifndef HB_LUA_REPORT_H
 #define HB_LUA_REPORT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +25,15 @@ struct report_opts {
 	struct gnuplot *gp;	/* NULL: --no-charts (scripts and data only) */
 	uint64_t lua_memory;	/* bytes the program's Lua may use; 0: PLAN_LUA_MEMORY */
 	unsigned lua_seconds;	/* its time, in Lua and its queries; 0: REPORT_LUA_SECONDS */
+	const char *const *at;	/* --at "AXIS=VALUE", as report.at { AXIS = "VALUE" } */
+	unsigned nat;
+	bool mib;		/* --units MiB: report.units is "MiB", else "MB" */
 };
+
+#define REPORT_MAX_AT 16	/* --at options */
+/* report_execute's result when the program called report.usage_error (an
+ * option's value that none of the runs has): the command exits 2 */
+#define REPORT_USAGE (-EDOM)
 
 /* A report program's own time, in Lua and in its queries (gnuplot's not
  * counted): room for an archive of many runs; report --lua-time sets it. */
