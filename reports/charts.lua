@@ -165,18 +165,7 @@ function charts.scatter()
 end
 
 -- ---- sweeps: one chart per group, one line per run ----------------------------
-local function sweep_groups(axis)
-  local groups, order = {}, {}
-  for _, row in ipairs(ctx.rows) do
-    local s = row.first
-    if s.kind == "measure" and s.axis == axis then
-      local g = (s.group_name and s.group_name ~= "") and s.group_name or s.name
-      if not groups[g] then groups[g] = {}; order[#order + 1] = g end
-      table.insert(groups[g], row)
-    end
-  end
-  return groups, order
-end
+local function sweep_groups(axis) return require("at").groups(ctx.rows, axis) end
 
 -- A point's x: the swept value; a block size in KiB ("4k" -> 4, "1m" -> 1024).
 -- Steps whose value is none of the axis's are off it (review.lua, off_axis).
@@ -590,7 +579,17 @@ function charts.steady()
 end
 
 -- ---- exec steps (scrub, copy): a table of time and MB/s per run ---------------
+-- 3725 -> "1:02:05", 3.46 -> "0:00:03.5" (tenths under a minute)
+local function hms(sec)
+  sec = fmt.finite(sec)
+  if not sec then return "–" end
+  if sec < 59.95 then return ("0:00:%04.1f"):format(sec) end
+  sec = math.floor(sec + 0.5)
+  return ("%.0f:%02d:%02d"):format(sec // 3600, sec % 3600 // 60, sec % 60)
+end
+
 function charts.exec_table()
+  local mib = report.units == "MiB"	-- --units MiB
   local list = {}
   for _, row in ipairs(ctx.rows) do
     if row.first.kind == "exec" then list[#list + 1] = row end
@@ -598,7 +597,8 @@ function charts.exec_table()
   if #list == 0 then return end
   ctx.add("<h2>Timed commands</h2><table><thead><tr><th>Step</th>")
   for _, r in ipairs(ctx.runs) do
-    ctx.add('<th class="num">', esc(r.series_title), " s</th>", '<th class="num">MB/s</th>')
+    ctx.add('<th class="num">', esc(r.series_title), " time (h:m:s)</th>", '<th class="num">',
+      mib and "MiB/s" or "MB/s", "</th>")
   end
   ctx.add("</tr></thead><tbody>")
   for _, row in ipairs(list) do
@@ -606,9 +606,9 @@ function charts.exec_table()
     for i = 1, #ctx.runs do
       local s = row.steps[i]
       local bad = s and s.exit_status and s.exit_status ~= 0
-      ctx.add('<td class="num">', s and fmt.num(s.elapsed_s) or "–",
+      ctx.add('<td class="num">', s and hms(s.elapsed_s) or "–",
         bad and (' <span class="warn">exit ' .. s.exit_status .. "</span>") or "", "</td>",
-        '<td class="num">', s and fmt.num(s.mbps) or "–", "</td>")
+        '<td class="num">', s and fmt.num(mib and s.mbps and s.mbps * 1e6 / 2 ^ 20 or s.mbps) or "–", "</td>")
     end
     ctx.add("</tr>")
   end

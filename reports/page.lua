@@ -64,7 +64,7 @@ function page.only(steps, globs)
     if not matched[k] then
       local some = {}
       for n = 1, math.min(#names, 8) do some[n] = "'" .. names[n] .. "'" end
-      report.usage(("--only '%s' matches no group of these runs (a glob over the whole group "
+      report.usage_error(("--only '%s' matches no group of these runs (a glob over the whole group "
         .. "name, any case; groups: %s%s)"):format(g, table.concat(some, ", "),
         #names > 8 and (", and %d more"):format(#names - 8) or ""))
     end

@@ -594,6 +594,11 @@ end
 -- ---- charts ------------------------------------------------------------------
 local charts = require("charts")
 charts.setup{ runs = runs, steps = steps, rows = rows, add = add, label = step_label }
+-- The ranked bars and latency curves lead the charts; drawn last, so the
+-- others keep their numbers (NN-), into a slot of the page kept here.
+require("at").check(rows)
+local lead, lead_at = {}, #out + 1
+out[lead_at] = ""
 charts.scatter()
 -- Server profiles (scripts/profiles.lua: oltp, email, webserver, fileserver)
 -- get a section of their own, as in published reviews.
@@ -609,6 +614,18 @@ charts.sequential_bars()
 charts.per_target()
 charts.exec_table()
 require("telemetry").charts(runs, add, charts.figure)
+local function lead_add(...) for _, x in ipairs{ ... } do lead[#lead + 1] = x end end
+local lead_ctx = { runs = runs, rows = rows, baseline = B, add = lead_add,
+  figure = function(c, caption)	-- charts.figure's HTML, moved into the slot
+    local n = #out
+    charts.figure(c, caption)
+    lead_add(table.unpack(out, n + 1))
+    for k = #out, n + 1, -1 do out[k] = nil end
+  end }
+require("ranked").charts(lead_ctx)
+require("curves").charts(lead_ctx)
+require("precondition").charts(lead_ctx)
+out[lead_at] = table.concat(lead)
 require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------

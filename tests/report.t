@@ -31,13 +31,16 @@ is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left 
 
 # charts: one scatter per run and preconditioning step, four per OIO sweep
 # group (value, second by second, latency, percentiles), four per write-mix
-# group, one for sequential bars
-ngp=$(ls "$TMP/rep/charts"/*.gp | wc -l)
+# group, one for sequential bars (and the ranked bars, latency curves and
+# preconditioning of every run, drawn after them: tests/report_ranked.t)
+older() { grep -Ev '^[0-9]+-(ranked|iops-latency|precondition)-'; }
+ngp=$(ls "$TMP/rep/charts" | grep '\.gp$' | older | wc -l)
+nall=$(ls "$TMP/rep/charts"/*.gp | wc -l)	# every chart, the new kinds too
 want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
 	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
 	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
 is "$ngp" "$want" "the chart list follows the steps: $want charts"
-is "$(ls "$TMP/rep/charts" | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
+is "$(ls "$TMP/rep/charts" | older | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
 	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-rw-latency write-pct-4k-write-mix-percentiles sequential-bars " \
 	"the charts, in page order"
 for f in "$TMP/rep/charts"/*.gp; do
@@ -85,7 +88,7 @@ is "$(series "$sc" 1 | awk -F'\t' '{ n++; s += $2 } END { print n, s }')" \
 # --- self-contained, escaped --------------------------------------------------------
 html="$TMP/rep/index.html"
 is "$(grep -o '<img class="chart"[^>]*>' "$html" | grep -vc 'src="data:image/')" 0 "every chart is inside the page (data: URI)"
-is "$(grep -o '<img class="chart"' "$html" | wc -l)" "$ngp" "one image per chart"
+is "$(grep -o '<img class="chart"' "$html" | wc -l)" "$nall" "one image per chart"
 is "$(grep -Eoi '(src|href)="[a-z]+:' "$html" | grep -vic 'src="data:')" 0 "no link to anything outside the page"
 is "$(grep -c '<script' "$html")" 0 "no <script> in the page: the label's is escaped"
 grep -q 'x4 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;' "$html"; ok $? "the label escaped in HTML"
@@ -126,7 +129,7 @@ if [ -n "$chrome" ]; then
 		> "$TMP/rep/check.html"
 	dom=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --enable-logging=stderr \
 		--v=0 --virtual-time-budget=10000 --dump-dom "file://$TMP/rep/check.html" 2>"$TMP/chrome.err")
-	is "$(printf '%s' "$dom" | grep -o 'data-check="[^"]*"')" "data-check=\"images $ngp/$ngp\"" \
+	is "$(printf '%s' "$dom" | grep -o 'data-check="[^"]*"')" "data-check=\"images $nall/$nall\"" \
 		"Chromium, from file:// with no network: every chart image decoded"
 	is "$(grep -c 'CONSOLE' "$TMP/chrome.err")" 0 "and the console shows nothing"
 	rm -f "$TMP/rep/check.html"
@@ -201,7 +204,7 @@ q "$TMP/hand.db" "DELETE FROM steps WHERE run_id = 2 AND group_name = '4k write 
 "$HB" report 1 2 --db "$TMP/hand.db" --out "$TMP/miss" --no-charts >/dev/null 2>"$TMP/err"; ok $? "a report of runs missing some steps"
 like "$(tr -d '\n' < "$TMP/miss/index.html")" 'Steps not in every run</h3><ul>.*<li>4k write mix, write % 50 \(measure\): missing in x4' "the unmatched step is listed"
 rep 1 --out "$TMP/one"; ok $? "a report of one run"
-is "$(ls "$TMP/one/charts"/*.gp | wc -l)" "$((want - 1))" "one scatter fewer"
+is "$(ls "$TMP/one/charts" | grep '\.gp$' | older | wc -l)" "$((want - 1))" "one scatter fewer"
 sleep 0 & dead=$!; wait $dead
 q "$TMP/hand.db" "UPDATE runs SET status = 'running', finished_at = NULL, pid = $dead, host = '$(hostname)' WHERE id = 2;
 	UPDATE steps SET status = 'running', iops = NULL, mbps = NULL WHERE run_id = 2 AND seq = 1"
@@ -240,8 +243,12 @@ is "$(grep -o '^ss round [0-9]*[^,]*' "$TMP/ss/data/summary.csv" | sort -u | hea
 printf 'hb.exec{ cmd = "true", bytes = 5000000, name = "scrub <pool> & co" }\n' > "$TMP/exec.lua"
 "$HB" run "$TMP/exec.lua" --db "$TMP/exec.db" --label ex --allow-exec -q 2>>"$TMP/stderr"; ok $? "a run with an exec step"
 "$HB" report ex --db "$TMP/exec.db" --out "$TMP/ex" --no-charts >/dev/null 2>"$TMP/err"; ok $? "its report"
-like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2 id="sec-timed-commands">Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">[0-9.,]+</td><td class="num">[0-9.,]+</td></tr>' \
-	"timed commands: the step's elapsed seconds and MB/s"
+like "$(tr -d '\n' < "$TMP/ex/index.html")" '<h2 id="sec-timed-commands">Timed commands</h2>.*<tr><td>scrub &lt;pool&gt; &amp; co</td><td class="num">0:00:[0-9]{2}\.[0-9]</td><td class="num">[0-9.,]+</td></tr>' \
+	"timed commands: the step's elapsed time (h:m:s) and MB/s"
+cp "$TMP/exec.db" "$TMP/exec2.db"; q "$TMP/exec2.db" "UPDATE steps SET elapsed_s = 3725.4, mbps = 100 WHERE kind = 'exec'"
+"$HB" report ex --db "$TMP/exec2.db" --out "$TMP/ex2" --no-charts --units MiB >/dev/null 2>"$TMP/err"; ok $? "its report with --units MiB, the step made 3725.4 s at 100 MB/s"
+like "$(tr -d '\n' < "$TMP/ex2/index.html")" '<th class="num">ex time \(h:m:s\)</th><th class="num">MiB/s</th>.*<td class="num">1:02:05</td><td class="num">95\.4</td>' \
+	"an hour and more as h:m:s, and MiB/s under --units MiB"
 
 # --- a run with no points in a chart ----------------------------------------------------
 # Run 1 lacks the 4k randwrite sweep and the sequential step that run 2 has: its

@@ -37,6 +37,9 @@ struct report_args {
 	unsigned lua_seconds;	/* --lua-time; 0: REPORT_LUA_SECONDS */
 	const char *only[REPORT_MAX_ONLY];	/* --only GLOB, each given */
 	unsigned nonly;
+	const char *at[REPORT_MAX_AT];	/* --at AXIS=VALUE, each axis once */
+	unsigned nat;
+	bool mib;		/* --units MiB */
 };
 
 static int parse_formats(struct report_args *a, const char *list)
@@ -81,7 +84,7 @@ static int parse_size(struct report_args *a, const char *s)
 
 enum report_opt {	/* after --no-charts, those with a value */
 	OPT_NO_CHARTS = CLI_OWN, OPT_OUT, OPT_TITLE, OPT_BASELINE, OPT_TEMPLATE, OPT_FORMAT,
-	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME, OPT_ONLY,
+	OPT_SIZE, OPT_LUA_MEMORY, OPT_LUA_TIME, OPT_ONLY, OPT_AT, OPT_UNITS,
 };
 
 static const struct option report_opts[] = {
@@ -94,6 +97,8 @@ static const struct option report_opts[] = {
 	{ "lua-memory", required_argument, NULL, OPT_LUA_MEMORY },
 	{ "lua-time", required_argument, NULL, OPT_LUA_TIME },
 	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "at", required_argument, NULL, OPT_AT },
+	{ "units", required_argument, NULL, OPT_UNITS },
 	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
 	CLI_COMMON_OPTIONS
 };
@@ -134,6 +139,42 @@ static int add_only(struct report_args *a, const char *glob)
 	return 0;
 }
 
+/* --at AXIS=VALUE (the point of the ranked bars; the runs' steps say
+ * whether it is one, report.c's Lua) and --units MB|MiB */
+static int parse_point(struct report_args *a, int opt, const char *v)
+{
+	size_t n = strcspn(v, "=");
+
+	if (opt == OPT_UNITS) {
+		if (strcmp(v, "MB") && strcmp(v, "MiB")) {
+			cli_usage_error("report", "--units '%s': give MB (10^6 bytes, the default) "
+					"or MiB (2^20 bytes)", v);
+			return -1;
+		}
+		a->mib = !strcmp(v, "MiB");
+		return 0;
+	}
+	if (!n || !v[n] || !v[n + 1] || n > 40 ||
+	    v[strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_")] != '=') {
+		cli_usage_error("report", "--at '%s': give AXIS=VALUE, e.g. --at oio=32 or "
+				"--at write_pct=50", v);
+		return -1;
+	}
+	for (unsigned i = 0; i < a->nat; i++) {
+		if (!strncmp(a->at[i], v, n + 1)) {
+			cli_usage_error("report", "--at '%s': the axis %.*s has a point already "
+					"('%s'): give each axis once", v, (int)n, v, a->at[i]);
+			return -1;
+		}
+	}
+	if (a->nat == REPORT_MAX_AT) {
+		cli_usage_error("report", "--at '%s': at most %d axes", v, REPORT_MAX_AT);
+		return -1;
+	}
+	a->at[a->nat++] = v;
+	return 0;
+}
+
 static int parse_value(struct report_args *a, const struct cli_getopt *g, int opt)
 {
 	const char *v = g->arg;
@@ -157,6 +198,8 @@ static int parse_value(struct report_args *a, const struct cli_getopt *g, int op
 		return parse_limit(a, opt, v);
 	else if (opt == OPT_ONLY)
 		return add_only(a, v);
+	else if (opt == OPT_AT || opt == OPT_UNITS)
+		return parse_point(a, opt, v);
 	else
 		return parse_size(a, v);
 	return 0;
@@ -358,7 +401,8 @@ static int make_report(struct db *db, const struct report_args *a, const int64_t
 	struct report_opts o = { .program = program, .title = a->title, .runs = ids,
 		.nruns = a->nspecs, .baseline = baseline, .svg = a->svg, .png = a->png, .pdf = a->pdf,
 		.width = a->width, .height = a->height, .db = db, .lua_memory = a->lua_memory,
-		.lua_seconds = a->lua_seconds, .only = a->only, .nonly = a->nonly };
+		.lua_seconds = a->lua_seconds, .only = a->only, .nonly = a->nonly, .at = a->at,
+		.nat = a->nat, .mib = a->mib };
 	char tmp[PATH_MAX + 32], charts[PATH_MAX + 48], *slash;
 	int rc;
 

@@ -2,6 +2,7 @@
  * (inside the report's folder only), report.read (the report's own assets),
  * report.escape_html, and require over reports/ then scripts/. Charts are in
  * report_chart.c, the files and refusals both use in report_files.c. */
+#include <assert.h>
 #include <errno.h>
 #include <lauxlib.h>
 #include <limits.h>
@@ -180,14 +181,6 @@ static int l_gp_quote(lua_State *L)
 	return 1;
 }
 
-/* report.usage(msg): the options given make no report (an --only that
- * selects nothing); raised without a traceback, and the command exits 2. */
-static int l_usage(lua_State *L)
-{
-	report_of(L)->usage = true;
-	return report_refuse(L, "%s", luaL_checkstring(L, 1));
-}
-
 static int l_log(lua_State *L)
 {
 	log_info("%s", luaL_tolstring(L, 1, NULL));
@@ -226,6 +219,34 @@ static void push_runs(lua_State *L, struct report *r)
 	}
 }
 
+/* report.usage_error(msg): an option's value the runs cannot answer (--at a
+ * point none has, an --only that selects nothing); the command exits 2 with
+ * msg, no traceback */
+static int l_usage_error(lua_State *L)
+{
+	struct report *r = report_of(L);
+
+	r->usage = true;
+	return report_refuse(L, "%s", luaL_checkstring(L, 1));
+}
+
+/* report.at = { AXIS = "VALUE" } from --at, report.units from --units */
+static void push_options(lua_State *L, const struct report_opts *o)
+{
+	lua_createtable(L, 0, (int)o->nat);
+	for (unsigned i = 0; i < o->nat; i++) {
+		const char *eq = strchr(o->at[i], '=');
+
+		assert(eq);	/* cmd/report.c checked AXIS=VALUE */
+		lua_pushlstring(L, o->at[i], (size_t)(eq - o->at[i]));
+		report_push_utf8(L, eq + 1, strlen(eq + 1));
+		lua_rawset(L, -3);
+	}
+	lua_setfield(L, -2, "at");
+	lua_pushstring(L, o->mib ? "MiB" : "MB");
+	lua_setfield(L, -2, "units");
+}
+
 static const luaL_Reg report_funcs[] = {
 	{ "sql", l_sql },
 	{ "write", l_write },
@@ -234,7 +255,7 @@ static const luaL_Reg report_funcs[] = {
 	{ "escape_html", l_escape_html },
 	{ "gp_quote", l_gp_quote },
 	{ "log", l_log },
-	{ "usage", l_usage },
+	{ "usage_error", l_usage_error },
 	{ NULL, NULL },
 };
 
@@ -288,6 +309,7 @@ static int open_report(lua_State *L)
 	lua_setfield(L, -2, "version");
 	report_push_utf8(L, r->o->db->path, strlen(r->o->db->path));
 	lua_setfield(L, -2, "db");
+	push_options(L, r->o);
 	lua_setglobal(L, "report");
 	return 0;
 }

@@ -27,14 +27,19 @@ struct report_opts {
 	unsigned lua_seconds;	/* its time, in Lua and its queries; 0: REPORT_LUA_SECONDS */
 	const char *const *only;	/* --only globs (report.only), nonly of them */
 	unsigned nonly;
+	const char *const *at;	/* --at "AXIS=VALUE", as report.at { AXIS = "VALUE" } */
+	unsigned nat;
+	bool mib;		/* --units MiB: report.units is "MiB", else "MB" */
 };
 
+#define REPORT_MAX_AT 16	/* --at options */
 /* A report program's own time, in Lua and in its queries (gnuplot's not
  * counted): room for an archive of many runs; report --lua-time sets it. */
 #define REPORT_LUA_SECONDS 120
 
 /* What report_execute returns when the program refused its options through
- * report.usage (an --only that selects nothing): the command's usage error. */
+ * report.usage_error (an --only that selects nothing, an --at no run has):
+ * the command exits 2, as for a usage error. */
 #define REPORT_EUSAGE (-EDOM)
 
 /* Run the report program. 0, REPORT_EUSAGE, or -errno with err

@@ -22,7 +22,7 @@ struct report {
 	struct sandbox_finder finder;	/* require(): reports/, then scripts/ */
 	char plain_err[PATH_MAX + 1024];	/* the last refusal raised: no traceback */
 	struct plan_limits *lim;	/* memory and time (limits.c) */
-	bool usage;			/* the program called report.usage */
+	bool usage;			/* report.usage_error was called */
 };
 
 /* report_files.c */

@@ -1,0 +1,76 @@
+-- IOPS-latency curves: per group swept over OIO, mean and p99 latency over
+-- IOPS (MB/s for blocks of 64k and more), one pair of lines per run, the
+-- points labelled with their OIO: how much latency each rate costs.
+local at = require("at")
+local fmt = require("format")
+local ticks = require("ticks")
+local curves = {}
+local esc = report.escape_html
+
+-- The runs' points of one group: series (one per run, rows { x, mean, p99,
+-- OIO }, by OIO), the unit of x, and the lowest and highest latency.
+local function points(ctx, rows)
+  local series, unit, lo, hi, xmax = {}, nil, nil, nil, 0
+  for i, r in ipairs(ctx.runs) do
+    local pts = {}
+    for _, row in ipairs(rows) do
+      local s = row.steps[i]
+      local x, u = nil, nil
+      if s and s.status == "done" then x, u = at.value(s) end
+      local mean, p99 = fmt.finite(s and s.lat_mean_us), fmt.finite(s and s.lat_p99_us)
+      if fmt.finite(x) and (mean or p99) then
+        unit = unit or u
+        pts[#pts + 1] = { x, mean or "NaN", p99 or "NaN", tostring(s.axis_value), oio = tonumber(s.axis_value) or 0 }
+        for _, v in ipairs{ mean, p99 } do
+          if v and v > 0 then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+        end
+        xmax = math.max(xmax, x)
+      end
+    end
+    table.sort(pts, function(a, b) return a.oio < b.oio end)
+    if #pts > 0 then series[#series + 1] = { title = r.series_title, color = r.color, rows = pts } end
+  end
+  return series, unit, lo, hi, xmax
+end
+
+-- The y axis: log when the latencies span a decade or more, else linear
+-- from near the lowest (not from 0, which would flatten the curves).
+local function y_axis(lo, hi)
+  if hi / lo >= 10 then
+    local ytv, ytl, ylo, yhi = ticks.log(lo, hi)
+    return ytv, ytl, ylo, yhi, 1
+  end
+  local span = hi - lo > 0 and hi - lo or hi * 0.1
+  local ytv, ytl, yhi = ticks.linear(math.max(0, lo - span * 0.15), hi + span * 0.05, 5, ticks.us)
+  return ytv, ytl, ytv[1], yhi, 0
+end
+
+local function chart(ctx, g, rows)
+  local series, unit, lo, hi, xmax = points(ctx, rows)
+  if #series == 0 or not lo then return end
+  local xtv, xtl, xtop = ticks.linear(0, xmax * 1.05, 6)
+  local ytv, ytl, ylo, yhi, logy = y_axis(lo, hi)
+  local c = report.chart{ name = "iops-latency-" .. g, template = "iops_latency",
+    title = ("%s: latency over %s"):format(g, unit), key_entries = 2,
+    columns = { unit, "lat_mean_us", "lat_p99_us", "oio" }, series = series,
+    args = { xlabel = unit .. " (each point labelled with its OIO)",
+             ylabel = logy == 1 and "latency (µs, log scale)" or "latency (µs)",
+             xmax = xtop, xtv = xtv, xtl = xtl, ytv = ytv, ytl = ytl, ylo = ylo, yhi = yhi,
+             logy = logy, note = "lower and further right is better" } }
+  ctx.figure(c, ("%s: mean (solid, filled) and p99 (dashed, open) latency over %s, one pair of "
+    .. "lines per run, each point labelled with its OIO%s"):format(g, unit,
+    #series < #ctx.runs and ("; %d of %d runs have points"):format(#series, #ctx.runs) or ""))
+end
+
+-- ctx: { runs =, rows =, add =, figure = }
+function curves.charts(ctx)
+  local groups, order = at.groups(ctx.rows, "oio")
+  local heading = "Latency over IOPS"
+  for _, g in ipairs(order) do
+    if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
+    ctx.add("<h3>", esc(g), "</h3>")
+    chart(ctx, g, groups[g])
+  end
+end
+
+return curves

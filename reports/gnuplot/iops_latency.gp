@@ -1,0 +1,31 @@
+# Latency over throughput: per run its OIO sweep as two curves, mean latency
+# (solid, filled points) and p99 (dashed, open points), each run its colour
+# and its own point shape, the mean's points labelled with their OIO.
+# Columns: IOPS (or MB/s), mean latency (us), p99 latency (us), OIO.
+# Variables: xlabel, ylabel, xmax, xtv and xtl (x tics' values and labels),
+# ytv and ytl (y's), ylo, yhi, logy (1: log y axis), note.
+set title chart_title
+set xlabel xlabel
+set ylabel ylabel
+set border 3 lc rgb '#444444'
+set tics nomirror
+set grid xtics ytics lc rgb '#dddddd' lw 1
+set key inside left top vertical Left reverse samplen 3 spacing 1.1 opaque
+if (logy) { set logscale y } else { unset logscale y }
+set xrange [0:xmax]
+set yrange [ylo:yhi]
+set xtics scale 1 ()
+do for [k=1:|xtv|] { set xtics add (xtl[k] xtv[k]) }
+set ytics scale 1 ()
+do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) }
+set label 1 note at graph 1, graph 1.02 right font small_font tc rgb '#555555'
+# per run a shape, filled for the mean and open for p99
+array filled[6] = [7, 5, 9, 13, 11, 15]
+array open[6] = [6, 4, 8, 12, 10, 14]
+shape(i) = (i - 1) % 6 + 1
+plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints lw 2.5 dt 1 \
+       pt filled[shape(i)] ps 1.3 lc rgb colors[i] title key(i, ' mean'), \
+     for [i=1:nseries] datafile index (i-1) using 1:3 with linespoints lw 2 dt 2 \
+       pt open[shape(i)] ps 1.3 lc rgb colors[i] title key(i, ' p99'), \
+     for [i=1:nseries] datafile index (i-1) using 1:2:(sprintf('%s', strcol(4))) with labels \
+       offset 0,-1.1 font small_font tc rgb colors[i] notitle

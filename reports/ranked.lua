@@ -1,0 +1,84 @@
+-- Ranked bars: for each group swept over OIO or write % (or an axis --at
+-- names), the runs at one point (reports/at.lua), best on top, each bar
+-- labelled with its value and its delta against the baseline run.
+local at = require("at")
+local compare = require("compare")
+local fmt = require("format")
+local ticks = require("ticks")
+local ranked = {}
+local esc = report.escape_html
+
+-- The bars of one group at row: { run =, value =, unit = }, best first.
+local function bars_at(runs, row)
+  local bars = {}
+  for i, r in ipairs(runs) do
+    local s = row.steps[i]
+    local v, unit = nil, nil
+    if s and s.status == "done" then v, unit = at.value(s) end
+    if fmt.finite(v) then bars[#bars + 1] = { run = r, index = i, value = v, unit = unit } end
+  end
+  table.sort(bars, function(a, b)
+    if a.value ~= b.value then return a.value > b.value end
+    return a.index < b.index
+  end)
+  return bars
+end
+
+-- "+3.2 %" ("−" for a fall), or "baseline"; nil without a baseline value
+local function delta_text(v, base, is_base)
+  if is_base then return "(baseline)" end
+  local d = compare.delta(v, base, true)
+  if not d then return nil end
+  local t = ("%+.1f %%"):format(d):gsub("^[-+](0%.0 %%)$", "%1")
+  return (t:gsub("^%-", "−"))
+end
+
+local function chart(ctx, g, axis, row, why, bars)
+  local base
+  for _, b in ipairs(bars) do if b.index == ctx.baseline then base = b.value end end
+  local series, n = {}, #bars
+  for k, b in ipairs(bars) do
+    local d = delta_text(b.value, base, b.index == ctx.baseline)
+    local label = fmt.num(b.value) .. " " .. b.unit .. (d and ("  " .. d) or "")
+    b.label = label
+    series[k] = { title = b.run.series_title, color = b.run.color,
+                  rows = { { n - k + 1, b.value, label, b.run.series_title } } }
+  end
+  local unit, point = bars[1].unit, at.point_text(axis, row.first.axis_value)
+  -- room right of the longest bar for its label (about 20 characters)
+  local xtv, xtl, xmax = ticks.linear(0, bars[1].value * 1.35, 5)
+  local c = report.chart{ name = ("ranked-%s-%s-%s"):format(g, axis, row.first.axis_value), template = "ranked",
+    title = ("%s: %s at %s"):format(g, unit, point),
+    columns = { "position", unit, "label", "run" }, series = series,
+    args = { xlabel = unit, xmax = xmax, xtv = xtv, xtl = xtl, nbars = n,
+             note = "higher is better" } }
+  local how = ({ given = "the point --at gives", ["highest shared"] = "the highest point every run has",
+    highest = "the highest point the most runs have" })[why] or
+    ("the highest point the runs share (%s: this group has no such point)"):format(why:match("not (.*)$") or why)
+  ctx.figure(c, ("%s: the runs at %s (%s), best on top; each bar gives its %s and its delta against "
+    .. "%s%s"):format(g, point, how, unit, ctx.runs[ctx.baseline].name,
+    base and "" or " (which has no value here: no deltas)"))
+end
+
+-- ctx: { runs =, rows =, add =, figure =, baseline = (an index of runs) }
+function ranked.charts(ctx)
+  at.check(ctx.rows)
+  local axes = { "oio", "write_pct" }
+  for _, axis in ipairs(at.given_axes()) do
+    if axis ~= "oio" and axis ~= "write_pct" then axes[#axes + 1] = axis end
+  end
+  local heading = "Ranked at one point"
+  for _, axis in ipairs(axes) do
+    local groups, order = at.groups(ctx.rows, axis)
+    for _, g in ipairs(order) do
+      local row, why = at.point(groups[g], axis, #ctx.runs)
+      local bars = row and bars_at(ctx.runs, row) or {}
+      if #bars >= 2 then	-- one bar ranks nothing: the sweep's charts show it
+        if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
+        chart(ctx, g, axis, row, why, bars)
+      end
+    end
+  end
+end
+
+return ranked
