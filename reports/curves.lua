@@ -53,10 +53,11 @@ local function chart(ctx, g, rows)
   local c = report.chart{ name = "iops-latency-" .. g, template = "iops_latency",
     title = ("%s: latency over %s"):format(g, unit), key_entries = 2,
     columns = { unit, "lat_mean_us", "lat_p99_us", "oio" }, series = series,
+    better = "lower and further right is better",
     args = { xlabel = unit .. " (each point labelled with its OIO)",
              ylabel = logy == 1 and "latency (µs, log scale)" or "latency (µs)",
              xmax = xtop, xtv = xtv, xtl = xtl, ytv = ytv, ytl = ytl, ylo = ylo, yhi = yhi,
-             logy = logy, note = "lower and further right is better" } }
+             logy = logy } }
   ctx.figure(c, ("%s: mean (solid, filled) and p99 (dashed, open) latency over %s, one pair of "
     .. "lines per run, each point labelled with its OIO%s"):format(g, unit,
     #series < #ctx.runs and ("; %d of %d runs have points"):format(#series, #ctx.runs) or ""))

@@ -72,8 +72,8 @@ local function chart(ctx, row, d)
   local what = row.first.name or "?"
   local c = report.chart{ name = "precondition-" .. what, template = "precondition", embed = "png",
     title = ("%s: %s second by second"):format(what, d.unit), columns = { "t_" .. d.tunit, d.unit, "rolling" },
-    series = d.series, args = { xlabel = "time (" .. d.tunit .. ")", ylabel = d.unit, ymax = ytop,
-      ytv = ytv, ytl = ytl, dot = d.longest < 600 and 0.8 or 0.35, note = "higher is better",
+    series = d.series, better = "higher", args = { xlabel = "time (" .. d.tunit .. ")", ylabel = d.unit, ymax = ytop,
+      ytv = ytv, ytl = ytl, dot = d.longest < 600 and 0.8 or 0.35,
       mark_every = math.max(1, #d.series[1].rows // 8) } }
   ctx.figure(c, ("%s: every second of each run (dots) and its rolling average over %s (lines)%s"):format(
     what, fmt.plural(d.w, "second"), #d.series < #ctx.runs and

@@ -49,9 +49,8 @@ local function chart(ctx, g, axis, row, why, bars)
   local xtv, xtl, xmax = ticks.linear(0, bars[1].value * 1.35, 5)
   local c = report.chart{ name = ("ranked-%s-%s-%s"):format(g, axis, row.first.axis_value), template = "ranked",
     title = ("%s: %s at %s"):format(g, unit, point),
-    columns = { "position", unit, "label", "run" }, series = series,
-    args = { xlabel = unit, xmax = xmax, xtv = xtv, xtl = xtl, nbars = n,
-             note = "higher is better" } }
+    columns = { "position", unit, "label", "run" }, series = series, better = "higher",
+    args = { xlabel = unit, xmax = xmax, xtv = xtv, xtl = xtl, nbars = n } }
   local how = ({ given = "the point --at gives", ["highest shared"] = "the highest point every run has",
     highest = "the highest point the most runs have" })[why] or
     ("the highest point the runs share (%s: this group has no such point)"):format(why:match("not (.*)$") or why)

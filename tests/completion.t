@@ -37,6 +37,8 @@ mkdir plans.d; : > a.lua; : > b.txt
 is "$(comp run '')" "a.lua plans.d" "run: plan files and folders, nothing else"
 is "$(comp sql --format '')" "csv json table tsv" "sql --format's values"
 is "$(comp report --format s)" "svg svg,pdf" "report --format's values"
+is "$(comp report r --units '')" "MB MiB" "report --units's values"
+is "$(comp report r --at '')" "" "report --at takes AXIS=VALUE: no file names"
 is "$(comp import '')" "fio hbatest iometer" "import: the formats"
 is "$(comp import fio '')" "a.lua b.txt plans.d" "import FORMAT: files"
 is "$(comp run x.lua --status-interval '')" "" "run --status-interval takes seconds: no file names offered"

@@ -79,12 +79,14 @@ static const struct command {
 	{ "report", cmd_report,
 	  "report RUN... [--out DIR] [--title TEXT] [--baseline RUN]\n"
 	  "                      [--format svg,png,pdf] [--size WxH] [--template FILE] [--no-charts]\n"
-	  "                      [--lua-memory SIZE] [--lua-time SECONDS] [--only GLOB]... [--db FILE]",
+	  "                      [--lua-memory SIZE] [--lua-time SECONDS] [--only GLOB]...\n"
+	  "                      [--at AXIS=VALUE]... [--units MB|MiB] [--db FILE]",
 	  "report: writes DIR/index.html (one self-contained page) and DIR/charts/ (gnuplot\n"
 	  "scripts, data, SVG/PNG); needs gnuplot unless --no-charts. --format takes svg\n"
 	  "or png with pdf (the page shows one of them). A report program (--template) gets\n"
 	  "1g of Lua memory and 120 s of Lua and queries unless --lua-memory/--lua-time\n"
-	  "raise them. --only GLOB (repeatable) reports the groups whose name matches.\n",
+	  "raise them. --only GLOB (repeatable) reports the groups whose name matches;\n"
+	  "--at oio=32 ranks the runs at that point; --units MiB for binary throughput.\n",
 	  "hbatest report raid5-wb raid5-wt --baseline raid5-wt --out raid5-report\n"
 	  "hbatest report raid5-wb --title \"LSI 9361-8i RAID5\" --only '4k*' --no-charts\n" },
 	{ "sql", cmd_sql,

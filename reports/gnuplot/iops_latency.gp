@@ -3,7 +3,7 @@
 # and its own point shape, the mean's points labelled with their OIO.
 # Columns: IOPS (or MB/s), mean latency (us), p99 latency (us), OIO.
 # Variables: xlabel, ylabel, xmax, xtv and xtl (x tics' values and labels),
-# ytv and ytl (y's), ylo, yhi, logy (1: log y axis), note.
+# ytv and ytl (y's), ylo, yhi, logy (1: log y axis).
 set title chart_title
 set xlabel xlabel
 set ylabel ylabel
@@ -18,7 +18,6 @@ set xtics scale 1 ()
 do for [k=1:|xtv|] { set xtics add (xtl[k] xtv[k]) }
 set ytics scale 1 ()
 do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) }
-set label 1 note at graph 1, graph 1.02 right font small_font tc rgb '#555555'
 # per run a shape, filled for the mean and open for p99
 array filled[6] = [7, 5, 9, 13, 11, 15]
 array open[6] = [6, 4, 8, 12, 10, 14]

@@ -4,7 +4,7 @@
 # Columns: t (minutes, or hours: xlabel says), value, rolling average.
 # Variables: xlabel, ylabel, ymax, ytv and ytl (the y tics' values and
 # labels: 200k, 1.2M), dot (the dots' size), mark_every (a shape on the
-# average line every so many points, as in the key), note.
+# average line every so many points, as in the key).
 set title chart_title
 set xlabel xlabel
 set ylabel ylabel
@@ -18,7 +18,6 @@ set format x '%g'
 set yrange [0:ymax]
 set ytics scale 1 ()
 do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) }
-set label 1 note at graph 1, graph 1.02 right font small_font tc rgb '#555555'
 array shapes[6] = [7, 5, 9, 13, 11, 15]
 shape(i) = shapes[(i - 1) % 6 + 1]
 plot for [i=1:nseries] datafile index (i-1) using 1:2 with points pt shape(i) ps dot \

@@ -2,7 +2,7 @@
 # run, each bar labelled with its value and its delta against the baseline.
 # Columns: position (1 = the bottom bar), value, label, run name.
 # Variables: xlabel, xmax, xtv and xtl (the x tics' values and labels:
-# 200k, 1.2M), nbars, note ("higher is better").
+# 200k, 1.2M), nbars.
 set title chart_title
 set xlabel xlabel
 set border 3 lc rgb '#444444'
@@ -15,7 +15,6 @@ set yrange [0.4:nbars + 0.6]
 set xtics scale 1 ()
 do for [k=1:|xtv|] { set xtics add (xtl[k] xtv[k]) }
 set ytics scale 0
-set label 1 note at graph 1, graph 1.02 right font small_font tc rgb '#555555'
 plot for [i=1:nseries] datafile index (i-1) \
        using ($2 / 2):1:(0):2:($1 - 0.35):($1 + 0.35):ytic(strcol(4)) with boxxyerror \
        lc rgb colors[i] notitle, \

@@ -53,6 +53,8 @@ _hbatest()
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--baseline | --resume)
 		COMPREPLY=($(compgen -W "$(_hbatest_runs "$hb")" -- "$cur")); return ;;
+	--units)
+		COMPREPLY=($(compgen -W "MB MiB" -- "$cur")); return ;;
 	--format)
 		case $cmd in
 		report) words="svg png pdf svg,pdf png,pdf" ;;
@@ -60,7 +62,7 @@ _hbatest()
 		*) words="csv json" ;;
 		esac
 		IFS=' ' COMPREPLY=($(compgen -W "$words" -- "$cur")); return ;;
-	--label | --title | --set | --param | --size | --lua-memory | --lua-time | --what | --status-interval)
+	--label | --title | --set | --param | --size | --lua-memory | --lua-time | --what | --status-interval | --at | --only)
 		return ;;
 	esac
 
