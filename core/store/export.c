@@ -44,6 +44,8 @@ static const struct export_table {
 	  RUN_ORDER("t.run_id") "t.at, t.id" },
 	{ "telemetry", "telemetry t JOIN runs r ON r.id = t.run_id LEFT JOIN steps s "
 	  "ON s.id = t.step_id WHERE t.run_id" IN_RUNS, RUN_ORDER("t.run_id") "t.rowid" },
+	{ "resumes", "resumes t JOIN runs r ON r.id = t.run_id WHERE t.run_id" IN_RUNS,
+	  RUN_ORDER("t.run_id") "t.at, t.rowid" },
 };
 
 /* A table of tables[]; NULL: not one. */
