@@ -111,8 +111,25 @@ local function volume_cells(cells, list)
   end
 end
 
--- Adds run r's Controller and Volume cells to cells (absent: the run has none).
+-- Each resume of run r in words (the view run_resume, since schema 8, as
+-- show says them), a line each under its end in the Run section.
+local function resume_lines(r, cells)
+  if #report.sql("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'run_resume'") == 0 then
+    return
+  end
+  local lines = {}
+  for _, x in ipairs(report.sql("SELECT summary FROM run_resume WHERE run_id = ?1 ORDER BY at, ord", r.id)) do
+    lines[#lines + 1] = x.summary
+  end
+  if #lines > 0 then
+    cells["Finished (UTC)"] = (cells["Finished (UTC)"] or "–") .. "\n" .. table.concat(lines, "\n")
+  end
+end
+
+-- Adds run r's Controller and Volume cells to cells (absent: the run has
+-- none), and its resumes to the Run section's "Finished (UTC)".
 function cards.cells(r, cells)
+  resume_lines(r, cells)
   if not have_views() then return end
   local cs, host_wide = measured(report.sql(
     "SELECT * FROM run_controller WHERE run_id = ?1 ORDER BY ord", r.id))

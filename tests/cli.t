@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 out=$("$HB" --version); ok $? "--version exits 0"
-like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.3, database schema 7\)' "--version names the ABI and schema"
+like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.3, database schema 8\)' "--version names the ABI and schema"
 out=$("$HB" help); ok $? "help exits 0"
 like "$out" 'hbatest run PLAN.lua' "help shows the run synopsis"
 # CMD --help and -h: that command's usage on stdout, nothing on stderr, exit 0

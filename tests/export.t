@@ -12,7 +12,7 @@ DB="$TMP/e.db"
 PLAN="$ROOT/tests/fixtures/export/plan.lua"
 NASTY_LABEL=$(printf 'x4, "quoted" ""twice"" <script>alert(1)</script>\nline 2\r\n\xc3\xa9\xe6\xbc\xa2 back\\slash')
 NASTY_NAME=$(printf 'a,b "c" <b>\xc3\xbc\ttab\n')
-TABLES="runs targets steps step_targets steady_state samples histograms probes events telemetry"
+TABLES="runs targets steps step_targets steady_state samples histograms probes events telemetry resumes"
 ex() { "$HB" export --db "$DB" "$@"; }
 
 "$HB" run "$PLAN" --db "$DB" --label "$NASTY_LABEL" --set "name=$NASTY_NAME" -q 2>>"$TMP/stderr"
@@ -33,6 +33,11 @@ for r in 1 2; do
 	 'c0.v0.write_policy_effective', 'WriteBack', '/dev/sdb'),
 	($r, NULL, 12.5, '2026-12-05T01:00:12.500Z', 'megaraid', 'c0.temperature_c', '5\"1, C', NULL)"
 done
+# resumes (run --resume records them): two of run 1, a quote in the host, NULLs
+q "$DB" "INSERT INTO resumes (run_id, at, last_seen_at, idle_s, was_status, steps_kept, rerun_from,
+	forced, host, pid) VALUES (1, '2026-12-05T02:00:00.000Z', '2026-12-05T01:00:00.000Z', 3600.25,
+	'running', 3, 4, 0, 'h\"1, x', 42), (1, '2026-12-05T01:30:00.000Z', NULL, NULL, 'aborted', 0, NULL, 1, NULL, NULL),
+	(2, '2026-12-05T03:00:00.000Z', '2026-12-05T02:59:00.000Z', 60, 'failed', 1, 2, 0, 'h', 7)"
 sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 hash=$(sha256sum "$DB" | cut -d' ' -f1)
 
@@ -55,13 +60,14 @@ ORDER = {  # the documented order, on the raw columns (NULL first, as SQLite)
                          r["key"], r["rowid"]),
     "events": lambda r: (r["at"], r["id"]),
     "telemetry": lambda r: r["rowid"],
+    "resumes": lambda r: (r["at"], r["rowid"]),
 }
 
 def expected(table):
     cols = [c[1] for c in con.execute("PRAGMA table_info(%s)" % table)]
     where = ("id = ?" if table == "runs" else "run_id = ?" if "run_id" in cols
              else "step_id IN (SELECT id FROM steps WHERE run_id = ?)")
-    cur = con.execute("SELECT %s, * FROM %s WHERE %s" % ("rowid" if table in ("probes", "telemetry") else "NULL",
+    cur = con.execute("SELECT %s, * FROM %s WHERE %s" % ("rowid" if table in ("probes", "telemetry", "resumes") else "NULL",
                                                           table, where), (run,))
     raw = sorted((dict(zip(["rowid"] + cols, r)) for r in cur), key=ORDER[table])
     out = []
@@ -117,7 +123,7 @@ if fmt == "csv":
 elif table == "all":
     doc = json.load(open(path, encoding="utf-8"))
     keys = ["format", "version", "schema_version", "runs", "targets", "steps", "step_targets",
-            "steady_state", "samples", "histograms", "probes", "events", "telemetry"]
+            "steady_state", "samples", "histograms", "probes", "events", "telemetry", "resumes"]
     if list(doc.keys()) != keys:
         bad.append("document keys %r" % list(doc.keys()))
     ver = con.execute("PRAGMA user_version").fetchone()[0]

@@ -28,10 +28,6 @@ for c in $cmds; do
 	case $c in list | show) own="--check" ;; esac
 	missing=$(for o in $own; do grep -qxF -- "$o" <<<"$syn" || printf '%s ' "$o"; done)
 	is "$missing" "" "$c --help: its usage lines name every option of its table"
-	if [ "$c" = export ]; then	# its help text is the export work's (issue 36, item 6)
-		skip "export --help: examples to come with export of several runs"
-		continue
-	fi
 	ex=$(sed -n '/^Examples:$/,/^[^ ]/s/^  hbatest /hbatest /p' <<<"$out")
 	[ -n "$ex" ] && [ "$(wc -l <<<"$ex")" -le 3 ]; ok $? "$c --help: one to three examples"
 	printf '%s\n' "$ex" >> "$TMP/examples"

@@ -406,8 +406,8 @@ q "$old" "INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'curren
 	INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'ceiling_current_bytes_per_s', '3938461538')"
 is "$(q "$old" 'PRAGMA user_version')/${fail:-0}" "1/0" "a version-1 database holding the file run"
 "$HB" report file --db "$old" --out "$TMP/old" >/dev/null 2>"$TMP/err"; ok $? "its report"
-like "$(cat "$TMP/err" | tr '\n' ' ')" "migrating database '.*old.db' from schema version 4 to 5 .*from schema version 5 to 6 \\(0006-runs-cwd.sql\\).*from schema version 6 to 7 \\(0007-run-notes-telemetry.sql\\)" "the database is migrated to version 7, step by step"
-is "$(q "$old" 'PRAGMA user_version')" 7 "it is at version 7"
+like "$(cat "$TMP/err" | tr '\n' ' ')" "migrating database '.*old.db' from schema version 4 to 5 .*from schema version 5 to 6 \\(0006-runs-cwd.sql\\).*from schema version 6 to 7 \\(0007-run-notes-telemetry.sql\\).*from schema version 7 to 8 \\(0008-resumes.sql\\)" "the database is migrated to version 8, step by step"
+is "$(q "$old" 'PRAGMA user_version')" 8 "it is at version 8"
 is "$(q "$old" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name")" \
 	"$(q "$TMP/file.db" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name")" \
 	"with the views of a new database"

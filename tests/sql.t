@@ -246,7 +246,7 @@ sql "SELECT 1" --format xml; is $? 2 "--format xml: exit 2"
 # --- saved queries ---------------------------------------------------------------
 sql --list
 names=$(sed -n 's/^  \([a-z0-9-]\+\) .*/\1/p' "$TMP/out" | tr '\n' ' ')
-is "$names" "compare oio-sweep p99-by-card runs samples steady-state testbed write-mix " "sql --list: the saved queries, by name"
+is "$names" "compare oio-sweep p99-by-card runs samples side-by-side steady-state testbed write-mix " "sql --list: the saved queries, by name"
 like "$(cat "$TMP/out")" "oio-sweep +IOPS, MB/s and latency over OIO" "each with its description"
 like "$(cat "$TMP/out")" "params: run \(RUN" "and its parameters"
 "$HB" sql --db "$DB" >"$TMP/out2" 2>&1; cmp -s "$TMP/out" "$TMP/out2"; ok $? "sql without an argument lists them too"

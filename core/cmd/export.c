@@ -1,5 +1,6 @@
-/* `hbatest export RUN`: a run's rows as CSV (one table a file, steps unless
- * --what) or JSON (one table, or the whole run as one document), to stdout
+/* `hbatest export RUN...`: runs' rows as CSV (one table or view a file, steps
+ * unless --what) or JSON (one table or view, or the whole runs as one
+ * document), to stdout
  * or to --out FILE, which is written whole or not at all (a regular file;
  * a pipe, a terminal or a character device such as /dev/null is written to
  * as it is, a block device is refused). */
@@ -19,8 +20,9 @@
 #include "measure/target.h"
 
 struct export_args {
-	const char *spec, *out;
-	int table;		/* index of --what; -1: the whole run (JSON) */
+	const char **specs, *out;
+	int nspecs;
+	const char *what;	/* a table or view; NULL: the whole runs (JSON) */
 	enum rows_format fmt;
 };
 
@@ -41,12 +43,7 @@ static int parse_value(struct export_args *a, int opt, const char *v)
 	} else if (opt == OPT_OUT) {
 		a->out = strcmp(v, "-") ? v : NULL;	/* "-": stdout */
 	} else if (opt == OPT_WHAT) {
-		a->table = db_export_table_index(v);
-		if (a->table < 0) {
-			cli_usage_error("export", "--what '%s': give one of %s", v,
-					db_export_table_names());
-			return -1;
-		}
+		a->what = v;	/* checked against the database's schema */
 	} else if (rows_format_parse(v, &a->fmt) < 0 ||
 		   (a->fmt != ROWS_CSV && a->fmt != ROWS_JSON)) {
 		cli_usage_error("export", "--format '%s': give csv or json", v);
@@ -60,7 +57,10 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 	struct cli_getopt g;
 	int opt;
 
-	*a = (struct export_args){ .table = -1, .fmt = ROWS_CSV };
+	*a = (struct export_args){ .fmt = ROWS_CSV };
+	a->specs = calloc((size_t)argc + 1, sizeof(*a->specs));
+	if (!a->specs)
+		return -1;
 	cli_getopt_init(&g, "export", argc, argv, export_opts);
 	while ((opt = cli_getopt_next(&g)) != CLI_END) {
 		if (opt == CLI_ERROR)
@@ -68,19 +68,19 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 		if (opt == OPT_OUT || opt == OPT_WHAT || opt == OPT_FORMAT) {
 			if (parse_value(a, opt, g.arg) < 0)
 				return -1;
-		} else if (opt == CLI_ARG && g.arg[0] != '-' && !a->spec) {
-			a->spec = g.arg;
+		} else if (opt == CLI_ARG && g.arg[0] != '-') {
+			a->specs[a->nspecs++] = g.arg;
 		} else {
 			cli_usage_error("export", "unexpected argument '%s'", g.opt);
 			return -1;
 		}
 	}
-	if (!a->spec) {
+	if (!a->nspecs) {
 		cli_usage_error("export", "give a run (an id, a label or a uuid prefix)");
 		return -1;
 	}
-	if (a->table < 0 && a->fmt == ROWS_CSV)
-		a->table = db_export_table_index("steps");
+	if (!a->what && a->fmt == ROWS_CSV)
+		a->what = "steps";
 	return 0;
 }
 
@@ -194,47 +194,105 @@ static bool out_is_db(const char *out, const char *db)
 	return false;
 }
 
-static int export_run(struct db *db, const struct export_args *a, int64_t id, FILE *out)
+/* --what: a table of the export format or a view of the database's schema. */
+static bool what_known(struct db *db, const char *what)
+{
+	char *names;
+
+	if (!what || db_export_has(db, what))
+		return true;
+	names = db_export_names(db);
+	cli_usage_error("export", "--what '%s': give one of %s", what, names ? names : "");
+	free(names);
+	return false;
+}
+
+/* The ids of the runs named, each once (a run named twice is exported
+ * once, where first named); 0, or -1 with the reason logged. */
+static int find_runs(struct db *db, const struct export_args *a, int64_t *ids, size_t *n)
+{
+	char err[512];
+
+	*n = 0;
+	for (int i = 0; i < a->nspecs; i++) {
+		int64_t id = db_find_run(db, a->specs[i], err, sizeof(err));
+		bool seen = false;
+
+		if (id < 0) {
+			log_error("%s", err);
+			return -1;
+		}
+		for (size_t k = 0; k < *n; k++)
+			seen |= ids[k] == id;
+		if (!seen)
+			ids[(*n)++] = id;
+	}
+	return 0;
+}
+
+static int export_runs(struct db *db, const struct export_args *a, const int64_t *ids,
+		       size_t n, FILE *out)
 {
 	int rc;
 
-	if (a->table < 0)
-		rc = db_export_run_json(db, id, out);
+	if (!a->what)
+		rc = db_export_runs_json(db, ids, n, out);
 	else
-		rc = db_export_table(db, id, a->table, a->fmt, out);
-	if (rc < 0)
-		log_error("cannot export run '%s' from '%s': %s", a->spec, db->path,
+		rc = db_export_rows(db, ids, n, a->what, a->fmt, out);
+	if (rc < 0 && a->nspecs == 1)
+		log_error("cannot export run '%s' from '%s': %s", a->specs[0], db->path,
+			  db_errmsg(db));
+	else if (rc < 0)
+		log_error("cannot export %d runs from '%s': %s", a->nspecs, db->path,
 			  db_errmsg(db));
 	return rc;
+}
+
+/* The runs named, found and checked before --out is touched. */
+static int export_open(struct db *db, const struct export_args *a, int64_t **ids, size_t *n)
+{
+	if (cli_open_ro(db, false) < 0)
+		return EXIT_FAILED;
+	if (!what_known(db, a->what)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
+	*ids = calloc((size_t)a->nspecs, sizeof(**ids));
+	if (!*ids || find_runs(db, a, *ids, n) < 0) {
+		free(*ids);
+		db_close(db);
+		return EXIT_FAILED;
+	}
+	return EXIT_DONE;
 }
 
 int cmd_export(int argc, char **argv)
 {
 	struct export_args a;
-	char tmp[PATH_MAX + 16], real[PATH_MAX], err[512];
+	char tmp[PATH_MAX + 16], real[PATH_MAX];
 	FILE *out = stdout;
 	struct db db;
-	int64_t id;
+	int64_t *ids = NULL;
+	size_t n = 0;
 	int rc;
 
-	if (parse_args(&a, argc, argv) < 0)
+	if (parse_args(&a, argc, argv) < 0 || (a.out && out_is_db(a.out, cli_db_path()))) {
+		free(a.specs);
 		return EXIT_USAGE;
-	if (a.out && out_is_db(a.out, cli_db_path()))
-		return EXIT_USAGE;
-	if (cli_open_ro(&db, false) < 0)
-		return EXIT_FAILED;
-	id = db_find_run(&db, a.spec, err, sizeof(err));	/* before --out is touched */
-	if (id < 0) {
-		log_error("%s", err);
-		db_close(&db);
-		return EXIT_FAILED;
 	}
-	if (a.out && !(out = open_out(a.out, tmp, sizeof(tmp), real))) {
-		db_close(&db);
-		return EXIT_FAILED;
+	if ((rc = export_open(&db, &a, &ids, &n)) != EXIT_DONE) {
+		free(a.specs);
+		return rc;
 	}
-	rc = export_run(&db, &a, id, out);
+	if (a.out && !(out = open_out(a.out, tmp, sizeof(tmp), real)))
+		rc = -1;
+	else
+		rc = export_runs(&db, &a, ids, n, out);
 	db_close(&db);
+	free(ids);
+	free(a.specs);
+	if (!out)
+		return EXIT_FAILED;
 	if (out != stdout)
 		return close_out(out, tmp, real, rc == 0) ? EXIT_FAILED : EXIT_DONE;
 	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {

@@ -97,9 +97,12 @@ static const struct command {
 	  "hbatest sql oio-sweep --param run=raid5-wb --format csv\n"
 	  "hbatest sql \"SELECT id, label, started_at FROM runs\"\n" },
 	{ "export", cmd_export,
-	  "export RUN [--what TABLE] [--format csv|json] [--out FILE] [--db FILE]",
-	  "export: CSV (default --what steps) or JSON (without --what: the whole run);\n"
-	  "the format: docs/database.md, \"Export format\".\n", NULL },
+	  "export RUN... [--what TABLE|VIEW] [--format csv|json] [--out FILE] [--db FILE]",
+	  "export: CSV (default --what steps) or JSON (without --what: the whole runs,\n"
+	  "which import hbatest reads back); --what takes any table or view of the\n"
+	  "schema; the format: docs/database.md, \"Export format\".\n",
+	  "hbatest export raid5-wb > raid5-wb-steps.csv\n"
+	  "hbatest export raid5-wb raid5-wt --what step_summary --out both.csv\n" },
 	{ "import", cmd_import, "import iometer|fio|hbatest FILE... [--label TEXT] [--db FILE]",
 	  "import: each FILE becomes a run (or several). fio: its JSON output, made with\n"
 	  "--output-format=json or json+ (json+ adds the latency bins), and the logs of\n"

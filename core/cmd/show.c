@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "store/read.h"
+#include "store/resume.h"
 #include "store/rows.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -26,6 +27,15 @@ static void show_notes(const char *notes)
 		putchar('\n');
 		free(one);
 	}
+}
+
+/* A resume of the run in words, in the run's fields. */
+static void show_resume(const char *line, void *arg)
+{
+	(void)arg;
+	printf("  ");
+	rows_put_column(stdout, line, SIZE_MAX);
+	putchar('\n');
 }
 
 static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
@@ -63,7 +73,7 @@ static int show_run(struct db *db, int64_t id, char *state, size_t state_len)
 		if (r.source && strcmp(r.source, "hbatest"))
 			printf("  %-12s %s results from '%s'\n", "imported", r.source, r.source_file);
 	}
-	if (db_read_end(c))
+	if (db_read_end(c) || resume_history(db, id, show_resume, NULL) < 0)
 		return -EIO;
 	c = db_read_targets(db, id);
 	if (!c)

@@ -27,7 +27,7 @@ struct merge_table {
 	const char *vals;
 };
 
-#define NTABLES 9	/* merge_tables[] */
+#define NTABLES 10	/* merge_tables[] */
 
 /* The runs columns a resume moves on (take_run, resume_adopt_plan, its end). */
 #define MERGE_MOVING "[\"status\", \"finished_at\", \"pid\", \"host\", \"heartbeat_at\", " \
@@ -65,6 +65,7 @@ static const struct merge_table merge_tables[NTABLES] = {
 	{ "telemetry", BY_RUN, "x.rowid", "step_id",	/* NULL between steps */
 	  "(SELECT n.id FROM src.steps o JOIN main.steps n ON n.run_id = ?2 AND "
 	  "n.seq = o.seq WHERE o.id = x.step_id)" },
+	{ "resumes", BY_RUN, "x.rowid", NULL, NULL },	/* steps by seq: nothing to remap */
 };
 
 static int merge_fail(struct merge *m, const char *what)
@@ -200,9 +201,11 @@ static sqlite3_stmt *merge_later_stmt(struct merge *m, bool fwd)
 		  "status = 'done' EXCEPT SELECT %s FROM %s.steps WHERE run_id = %s)", E, e,
 		  fixed, E, e, fixed, L, l, m->step_cols, E, e, m->step_cols, L, l);
 	for (unsigned i = 0; ok && i < NTABLES; i++) {
-		/* telemetry: a record beside the steps, which a resume adds to */
+		/* telemetry, resumes: records beside the steps, which a resume adds
+		 * to (and a resume's row says its steps once the replay reached them) */
 		if (!strcmp(merge_tables[i].name, "steps") ||
-		    !strcmp(merge_tables[i].name, "telemetry"))
+		    !strcmp(merge_tables[i].name, "telemetry") ||
+		    !strcmp(merge_tables[i].name, "resumes"))
 			continue;
 		ok = (xcols = merge_common_cols(m, merge_tables[i].name, "x.", NULL)) != NULL;
 		if (ok)
@@ -258,7 +261,7 @@ static int merge_prepare(struct merge *m)
 	    !m->later[1])
 		return merge_fail(m, "runs and steps");
 	for (unsigned i = 0; i < NTABLES; i++) {
-		bool has = src_has(m, merge_tables[i].name);	/* telemetry: since 7 */
+		bool has = src_has(m, merge_tables[i].name);	/* telemetry: since 7; resumes: 8 */
 
 		m->copy[i] = has ? copy_stmt(m, &merge_tables[i]) : prepf(m, "SELECT 1 WHERE 0");
 		m->count_src[i] = has ? count_stmt(m, &merge_tables[i], "src") : prepf(m, "SELECT 0");

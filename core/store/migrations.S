@@ -23,6 +23,7 @@ hb_migrations:
 	migration "0005-runs-steps-planned.sql"
 	migration "0006-runs-cwd.sql"
 	migration "0007-run-notes-telemetry.sql"
+	migration "0008-resumes.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations

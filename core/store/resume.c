@@ -290,6 +290,54 @@ int resume_load(struct db *db, const char *spec, const char *plan_path, bool for
 	return check_relative_targets(db, r, err, len);
 }
 
+/* The resume's row, before take_run moves the heartbeat: the run's last
+ * sign of life is the latest of its heartbeat (every 10 s), its end, and
+ * its steps' starts and ends (a run stopped by a signal ended then; one
+ * killed beat, or began its last step, last). */
+static int record_resume(struct db *db, struct resume *r, const char *now, const char *host)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "INSERT INTO resumes (run_id, at, last_seen_at, idle_s, "
+			       "was_status, forced, host, pid) SELECT id, ?2, seen, "
+			       "(julianday(?2) - julianday(seen)) * 86400, status, ?3, ?4, ?5 FROM "
+			       "(SELECT id, status, nullif(max(coalesce(heartbeat_at, ''), "
+			       "coalesce(finished_at, ''), started_at, coalesce((SELECT "
+			       "max(max(started_at, coalesce(finished_at, ''))) FROM steps WHERE "
+			       "run_id = ?1), '')), '') AS seen FROM runs WHERE id = ?1)", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 3, r->new_text != NULL);
+	sqlite3_bind_text(st, 4, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 5, getpid());
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	r->resume_row = rc == 0 ? sqlite3_last_insert_rowid(db->h) : 0;
+	return rc;
+}
+
+/* The steps the replay kept and the first it ran anew, as they are now. */
+static int record_steps(struct db *db, const struct resume *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!r->resume_row)
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "UPDATE resumes SET steps_kept = ?1, rerun_from = ?2 "
+			       "WHERE rowid = ?3", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int(st, 1, (int)r->kept);
+	if (r->rerun_from)
+		sqlite3_bind_int(st, 2, (int)r->rerun_from);
+	sqlite3_bind_int64(st, 3, r->resume_row);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The lock that keeps a run to one process is the run's row: taking it is
  * a compare-and-set in one IMMEDIATE transaction (status and pid as
  * resume_load read them), so of two resumes that read the same state only
@@ -303,6 +351,8 @@ static int take_run(struct db *db, struct resume *r)
 
 	util_utc_now(now, sizeof(now));
 	gethostname(host, sizeof(host) - 1);
+	if ((rc = record_resume(db, r, now, host)) < 0)
+		return rc;
 	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET status = 'running', finished_at = NULL, "
 			       "pid = ?1, host = ?2, heartbeat_at = ?3 "
 			       "WHERE id = ?6 AND status = ?7 AND pid IS ?8", -1, &st,
@@ -423,6 +473,9 @@ static int delete_from(struct db *db, struct resume *r, unsigned seq)
 			 seq, sqlite3_changes(db->h), sqlite3_changes(db->h) == 1 ? "" : "s");
 	sqlite3_finalize(st);
 	r->truncated = true;
+	r->rerun_from = seq;
+	if (!rc)
+		rc = record_steps(db, r);
 	return rc;
 }
 
@@ -502,6 +555,7 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const char *name,
 	if (!same) {
 		char diff[256];
 
+		record_steps(db, r);	/* the steps kept before it, for show */
 		params_diff(db, s->params_json, params_json, diff, sizeof(diff));
 		snprintf(err, len, "step %u '%s' is not the step run %lld did there (its "
 			 "parameters differ%s): the plan no longer replays the same steps (or "
@@ -510,6 +564,7 @@ int resume_step(struct db *db, struct resume *r, unsigned seq, const char *name,
 		return -EINVAL;
 	}
 	*done = s;
+	r->kept = seq;
 	log_info("step %u %s: done earlier, not run again", seq, name);
 	return 1;
 }
@@ -521,6 +576,11 @@ int resume_check_end(struct db *db, struct resume *r, unsigned last, char *err, 
 
 	if (r->truncated)	/* the steps from there on started over */
 		return 0;
+	if (record_steps(db, r) < 0) {	/* every step done earlier kept */
+		snprintf(err, len, "cannot record the resume of run %lld in '%s': %s",
+			 (long long)r->run_id, db->path, sqlite3_errmsg(db->h));
+		return -EIO;
+	}
 	/* done, or begun and stopped (aborted, failed): either way a step of the
 	 * run that the plan no longer has, which a 'done' run would keep */
 	st = db_prep(db, "WITH d AS (SELECT seq, name, status FROM steps WHERE run_id = ?1 AND "
@@ -567,4 +627,29 @@ void resume_free(struct resume *r)
 	free(r->plan_path);
 	free(r->new_text);
 	memset(r, 0, sizeof(*r));
+}
+
+int resume_history(struct db *db, int64_t run_id, void (*fn)(const char *line, void *arg),
+		   void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, "SELECT name FROM sqlite_master WHERE type = 'view' "
+				   "AND name = 'run_resume'");
+	bool has;
+	int rc;
+
+	if (!st)
+		return -EIO;
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!has)	/* a database before schema 8, read as it is */
+		return 0;
+	if (!(st = db_prep(db, "SELECT summary FROM run_resume WHERE run_id = ?1 ORDER BY at, ord")))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn((const char *)sqlite3_column_text(st, 0), arg);
+	if (rc != SQLITE_DONE)
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
 }

@@ -37,13 +37,18 @@ struct resume {
 	char old_sha[65], new_sha[65];
 	int steps_planned;	/* the replay's dry pass count, stored with the text */
 	bool plan_adopted;	/* the text, hash and count above are stored */
+	/* this resume's row of resumes (since schema 8): the steps the replay
+	 * kept (1 to kept) and the first it runs anew (0: none yet) */
+	int64_t resume_row;	/* 0: none */
+	unsigned kept, rerun_from;
 };
 
 /* Find the run (spec: id, label, uuid prefix; NULL: the newest unfinished
  * one, of plan_path when given), check it can resume, and load it. */
 int resume_load(struct db *db, const char *spec, const char *plan_path, bool force,
 		struct resume *r, char *err, size_t errlen);
-/* Take the run for this process: running again, under our pid and host.
+/* Take the run for this process: running again, under our pid and host,
+ * with a row in resumes (when, how long the run sat idle, --force).
  * Atomic: of two resumes exactly one wins; the other gets -EBUSY and err
  * naming the pid that holds the run. */
 int resume_reopen(struct db *db, struct resume *r, char *err, size_t errlen);
@@ -64,5 +69,10 @@ int resume_check_end(struct db *db, struct resume *r, unsigned last, char *err, 
  * that fails leaves the run's plan as it was). Once; 0 or -EIO. */
 int resume_adopt_plan(struct db *db, struct resume *r);
 void resume_free(struct resume *r);
+/* Each resume of run_id in words (the view run_resume's summary: "resumed
+ * at ..., idle 3h12m, steps 1-5 kept, step 6 onwards rerun"), oldest first,
+ * to fn; none before schema 8. 0, or -EIO with db->err. */
+int resume_history(struct db *db, int64_t run_id, void (*fn)(const char *line, void *arg),
+		   void *arg);
 
 #endif

@@ -24,7 +24,7 @@
 /* The export's tables in insertion order (parents first). */
 static const char *const hb_tables[] = { "runs", "targets", "steps", "step_targets",
 					 "steady_state", "samples", "histograms", "probes",
-					 "events", "telemetry" };
+					 "events", "telemetry", "resumes" };
 
 struct hb_run {
 	char uuid[64];
