@@ -69,7 +69,8 @@ function curves.charts(ctx)
   local heading = "Latency over IOPS"
   for _, g in ipairs(order) do
     if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
-    ctx.add("<h3>", esc(g), "</h3>")
+    -- its own id: the group's grp-NAME is its section's heading further down
+    ctx.add('<h3 id="lat-', require("page").slug(g), '">', esc(g), "</h3>")
     chart(ctx, g, groups[g])
   end
 end

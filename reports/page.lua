@@ -162,6 +162,7 @@ local function slug(s)
   s = s:gsub("<[^>]*>", ""):gsub("&%w+;", ""):lower():gsub("[^%w]+", "-")
   return (s:gsub("^%-+", ""):gsub("%-+$", ""))
 end
+page.slug = slug
 
 -- An id from prefix and name, made unique on the page (-2, -3 ...).
 function page.ids()

@@ -33,7 +33,8 @@ is "$(tail -n +2 "$TMP/ss.csv" | cut -d, -f19 | paste -sd' ')" \
 ex 2 --what run_controller >"$TMP/rc.csv"; ok $? "--what run_controller"
 is "$(head -1 "$TMP/rc.csv" | cut -d, -f1-2)" "run_uuid,run_id" "a view without run_uuid gets it first"
 ex 1 2 --what sample_total >"$TMP/st.csv"; ok $? "--what sample_total (a view by step)"
-is "$(tail -n +2 "$TMP/st.csv" | cut -d, -f1 | sort -u | paste -sd' ')" "\"$u1\" \"$u2\"" "its rows carry their runs"
+is "$(tail -n +2 "$TMP/st.csv" | cut -d, -f1 | sort -u | paste -sd' ')" \
+   "$(printf '"%s"\n' "$u1" "$u2" | sort | paste -sd' ')" "its rows carry their runs"
 is "$(tail -n +2 "$TMP/st.csv" | wc -l)" "$(q "$DB" "SELECT count(*) FROM sample_total")" "every sample of both runs"
 ex 2 --what run_state --format json >"$TMP/rs.json"; ok $? "--what run_state (the run's own row)"
 like "$(cat "$TMP/rs.json")" "\"uuid\": \"$u2\"" "run 2's row"
