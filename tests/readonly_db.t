@@ -5,6 +5,8 @@
 # that cannot be replayed there is an error naming it; a file that is no
 # database is still called so, and an older one is refused with the fix.
 . "$(dirname "$0")/lib.sh"
+# V: this hbatest's schema version (db/schema.sql's last line)
+V=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$ROOT/db/schema.sql")
 
 cd "$TMP" || exit 1
 cat > plan.lua <<'LUA'
@@ -71,7 +73,7 @@ if is_root; then
 	is "$? $out" "0 message
 only in the WAL" "with its -shm beside it, the -wal's frames are read"
 	out=$("$HB" list --db ro/old.db 2>&1)
-	like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses 7: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder" \
+	like "$? $out" "^1 .*database 'ro/old.db' has schema version 1 and this hbatest uses $V: it must be migrated, after a copy to 'ro/old.db.bak-v1', but it is read-only here; it is unchanged: make the file and its folder writable, or copy it to a writable folder" \
 		"an older WAL database: both versions and the fix named"
 	is "$(files ro)" "$before" "every file as it was, none added"
 	for _ in $(seq 7); do skip "a read-only folder (chmod 555): root may write in it"; done
