@@ -56,7 +56,7 @@ like "$(cat err)" "telemetry: megaraid c0\\.v0\\.write_policy_effective changed"
 is "$(q n.db "SELECT group_concat(status) FROM steps ORDER BY seq")" "done,done,done,done" "every step done"
 
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed: no report" 4; done_testing; exit 0; }
-"$HB" report night --db n.db --out rep >out 2>rerr; ok $? "its report"
+"$HB" report night --db n.db --out rep >out 2>rerr; ok $? "its report ($(head -c 300 rerr))"
 html=$(cat rep/index.html)
 like "$html" "telemetry: megaraid c0\\.v0\\.write_policy_effective changed from &#39;WriteBack&#39; to &#39;WriteThrough&#39;|telemetry: megaraid c0\\.v0\\.write_policy_effective changed from 'WriteBack' to 'WriteThrough'" \
 	"the report shows the change"

@@ -380,10 +380,26 @@ static const char number_funcs[] =
 	"abs(v) >= 9999.5 ? sprintf('%.4gk', v / 1e3) : num(v)\n"
 	"sep_(n) = n < 1000 ? sprintf('%d', n) : sep_(int(n / 1000)) . sprintf(',%03d', n % 1000)\n"
 	"num(v) = abs(v) < 10 ? sprintf('%.2f', v) : abs(v) < 100 ? sprintf('%.1f', v) : "
-	"(v < 0 ? '-' : '') . sep_(int(abs(v) + 0.5))\n"
-	"array ptype[8] = [7, 5, 9, 13, 11, 15, 3, 1]\n"
-	"array ptype_open[8] = [6, 4, 8, 12, 10, 14, 3, 1]\n"
-	"array dtype[8] = [1, 2, 4, 5, 3, 1, 2, 4]\n";
+	"(v < 0 ? '-' : '') . sep_(int(abs(v) + 0.5))\n";
+
+/* ptype, ptype_open and dtype: eight styles, repeated to one per series (a
+ * telemetry chart may draw ten keys: ptype[9] must exist). */
+static void add_styles(struct strbuf *b, int nseries)
+{
+	static const struct { const char *name; int v[8]; } st[] = {
+		{ "ptype", { 7, 5, 9, 13, 11, 15, 3, 1 } },
+		{ "ptype_open", { 6, 4, 8, 12, 10, 14, 3, 1 } },
+		{ "dtype", { 1, 2, 4, 5, 3, 1, 2, 4 } },
+	};
+	int n = nseries > 8 ? nseries : 8;
+
+	for (size_t k = 0; k < sizeof(st) / sizeof(st[0]); k++) {
+		sb_printf(b, "array %s[%d] = [", st[k].name, n);
+		for (int i = 0; i < n; i++)
+			sb_printf(b, "%s%d", i ? ", " : "", st[k].v[i % 8]);
+		sb_printf(b, "%s", "]\n");
+	}
+}
 
 /* note: "higher is better", "lower is better" (better = 'higher', 'lower'),
  * or the chart's own text ("IOPS: higher is better; latency: lower"), drawn
@@ -532,6 +548,7 @@ static void build_gp(lua_State *L, int spec, struct strbuf *b, const char *base,
 	add_points(L, b, ser, nseries);
 	sb_printf(b, "%s", log_tics_125);
 	sb_printf(b, "%s", number_funcs);
+	add_styles(b, nseries);
 	add_note(L, b, spec);
 	add_key_margin(L, b, spec, ser, nseries, r);
 	lua_pop(L, 1);
