@@ -58,8 +58,9 @@ local function chart(ctx, g, rows)
              ylabel = logy == 1 and "latency (µs, log scale)" or "latency (µs)",
              xmax = xtop, xtv = xtv, xtl = xtl, ytv = ytv, ytl = ytl, ylo = ylo, yhi = yhi,
              logy = logy } }
-  ctx.figure(c, ("%s: mean (solid, filled) and p99 (dashed, open) latency over %s, one pair of "
-    .. "lines per run, each point labelled with its OIO%s"):format(g, unit,
+  -- the caption's start, to " over " or " (", is the chart's entry in the contents
+  ctx.figure(c, ("%s: mean and p99 latency against %s (mean solid and filled, p99 dashed and "
+    .. "open), one pair of lines per run, each point labelled with its OIO%s"):format(g, unit,
     #series < #ctx.runs and ("; %d of %d runs have points"):format(#series, #ctx.runs) or ""))
 end
 

@@ -35,6 +35,8 @@ like "$html" '<h3 id="grp-4k-randread">4k randread</h3>' "ids from the names: a 
 like "$html" '<figure id="chart-oio-4k-randread-latency">' "a chart's, from its file name without its number"
 like "$html" '<a href="#grp-4k-randread">4k randread</a>: <span class="charts"><a href="#chart-oio-4k-randread">IOPS</a>' \
 	"the contents list a group's charts on its line"
+like "$html" '<a href="#lat-4k-randread">4k randread</a>: <span class="charts"><a href="#chart-iops-latency-4k-randread">mean and p99 latency against IOPS</a>' \
+	"latency over IOPS: its own heading id, and the contents say what the chart shows (it said 'mean')"
 
 # --- headlines: the leader at the highest point both runs have, from the database ----
 lead=$("$HB" sql --db "$DB" --format tsv "SELECT r.label, s.iops FROM steps s JOIN runs r ON r.id = s.run_id
