@@ -24,12 +24,13 @@ local function bars_at(runs, row)
   return bars
 end
 
--- "+3.2 %" ("−" for a fall), or "baseline"; nil without a baseline value
+-- "+3.2 %" ("−" for a fall; "±0.0 %", as on the page, for no change), or
+-- "baseline"; nil without a baseline value
 local function delta_text(v, base, is_base)
   if is_base then return "(baseline)" end
   local d = compare.delta(v, base, true)
   if not d then return nil end
-  local t = ("%+.1f %%"):format(d):gsub("^[-+](0%.0 %%)$", "%1")
+  local t = ("%+.1f %%"):format(d):gsub("^[-+](0%.0 %%)$", "±%1")
   return (t:gsub("^%-", "−"))
 end
 

@@ -45,6 +45,7 @@ expect() {
 		v = sprintf("%.0f", $2); s = ""; n = length(v)
 		for (i = 1; i <= n; i++) { s = s substr(v, i, 1); if ((n - i) % 3 == 0 && i < n) s = s "," }
 		d = $1 == base ? "(baseline)" : sprintf("%+.1f %%", ($2 - bv) / bv * 100)
+		if (d ~ /^[-+]0\.0 %$/) d = "±0.0 %"
 		sub(/^-/, "−", d); print $1 " [simulated]\t" $2 "\t" s " IOPS  " d }'
 }
 # the bars as expect() gives them: values compared to 1e-6, labels exactly
@@ -110,5 +111,11 @@ awk -F'\t' '/^# series/ { n = 0 } !/^#/ && NF == 3 { v[++n] = $2; s = 0; k = 0
 	for (j = n; j > n - 5 && j > 0; j--) { s += v[j]; k++ } if (($3 - s / k) ^ 2 > 1e-9 * $3 ^ 2) bad = 1 }
 	END { exit bad }' "$pre"; ok $? "its line: the rolling average of the last 5 seconds"
 grep -q "xlabel = 'time (s)'" "${pre%.tsv}.gp"; ok $? "the time axis says its unit"
+
+# --- a run equal to the baseline: no change has no direction, as on the page ----------
+"$HB" run "$TMP/plan.lua" --db "$DB" --label a2 -q 2>>"$TMP/stderr"; ok $? "run a2, the same card as a"
+"$HB" report a a2 --db "$DB" --out "$TMP/same" --no-charts >/dev/null 2>&1; ok $? "the report of a and a2"
+like "$(cat "$(chart "$TMP/same" 'ranked-4k-randread-oio-64' tsv)")" $'IOPS  \xc2\xb10\\.0 %\ta2 \\[simulated\\]' \
+	"an equal run's delta reads ±0.0 % (it read 0.0 %, with neither sign nor the page's ±)"
 
 done_testing
