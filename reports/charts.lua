@@ -285,17 +285,23 @@ function charts.dots(g, rows, field, unit, xlabel)
 end
 
 -- ---- sequential throughput bars against the PCIe ceiling ------------------------
-local function probed_ceiling(run)
-  run.pcie = run.pcie or report.sql([[
-      SELECT link_speed, link_width, ceiling_bytes_per_s FROM run_pcie
-      WHERE run_id = ?1 AND ceiling_bytes_per_s IS NOT NULL ORDER BY ord LIMIT 1]], run.id)[1]
-      or false
-  local p = run.pcie
+-- The payload ceiling of a probed link, a row of the view run_pcie (or
+-- nil): bytes/s and its label "PCIe3 x8 ceiling 7,877 MB/s"; nil when the
+-- probe gave no ceiling (reports/controllers.lua sums these per controller).
+function charts.pcie_ceiling(p)
   local bps = p and tonumber(p.ceiling_bytes_per_s)
   if not bps then return nil end
   local gen = fmt.pcie_gen(p.link_speed)
   return bps, ("PCIe%s x%s ceiling %s MB/s"):format(gen or "?", p.link_width or "?",
     fmt.num(bps / 1e6))
+end
+
+local function probed_ceiling(run)
+  run.pcie = run.pcie or report.sql([[
+      SELECT link_speed, link_width, ceiling_bytes_per_s FROM run_pcie
+      WHERE run_id = ?1 AND ceiling_bytes_per_s IS NOT NULL ORDER BY ord LIMIT 1]], run.id)[1]
+      or false
+  return charts.pcie_ceiling(run.pcie)
 end
 
 local function ceiling_of(run, s)

@@ -612,6 +612,9 @@ charts.sweeps("bs", "Block-size sweeps", "block size (KiB)", true)
 charts.steady()
 charts.sequential_bars()
 charts.per_target()
+-- steps on several controllers: a stack per controller against their links' sum (reference 004)
+require("controllers").charts{ runs = runs, rows = rows, add = add, figure = charts.figure,
+  label = step_label, ceiling = charts.pcie_ceiling }
 charts.exec_table()
 require("telemetry").charts(runs, add, charts.figure)
 local function lead_add(...) for _, x in ipairs{ ... } do lead[#lead + 1] = x end end
