@@ -54,7 +54,7 @@ local function target_controllers(r)
       out[path] = { key = "pci " .. x.address, link = links[path],
         label = (model and model .. " " or "") .. short_address(x.address) }
     elseif x.card then
-      out[path] = { key = x.card_source .. " " .. x.card,
+      out[path] = { key = x.card_source .. " " .. x.card, link = links[path],
         label = (model and model .. " " or "") .. x.card_source .. " " .. x.card }
     end
   end

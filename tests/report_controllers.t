@@ -6,7 +6,9 @@
 # step_targets rates (MB/s for 1m blocks, IOPS for 4k); a dashed line at the
 # sum of those controllers' PCIe link ceilings (MB/s charts only); stacks
 # labelled by model and PCI address, the direction note, titled SVG and alt
-# text; a table of each controller's targets, rate and share of its link.
+# text; a table of each controller's targets, rate and share of its link;
+# controllers a card probe names (cN.model per target, no PCI address: a
+# simulated card's shape) are stacked and their links summed too.
 # The runs are real (null engine) on a fixture sysfs of two cards: the
 # MegaRAID of megaraid-pcie3-x8 (/dev/sda at 02:00.0, PCIe3 x8) and the
 # SAS3008 of mpt3sas-pcie3-x4 (/dev/sdb.. at 03:00.0, PCIe3 trained x4).
@@ -26,7 +28,7 @@ hb.sweep{ base = { rw = "randread", bs = "4k", targets = { "/dev/sda", "/dev/sdb
           group = "4k randread", oio = { 2, 4 } }
 hb.run{ name = "one card", rw = "read", bs = "1m", oio = 2, targets = { "/dev/sdb", "/dev/sdc" } }
 LUA
-for l in a b; do
+for l in a b c; do
 	HBATEST_SYSFS_ROOT="$SYS" "$HB" run "$TMP/p.lua" --db "$DB" -q --label "$l" 2>>"$TMP/stderr"
 	ok $? "run $l on two cards (null engine, fixture sysfs)"
 done
@@ -63,7 +65,7 @@ want() {	# want GROUP-OR-NAME FIELD
 	         ELSE 'SAS9300-8i 03:00.0' END, s.axis_value, r.label, printf('%.3f', sum(t.$2))
 	  FROM step_target_rate t JOIN steps s ON s.id = t.step_id JOIN runs r ON r.id = s.run_id
 	  JOIN run_testbed a ON a.run_id = s.run_id AND a.target = t.path AND a.probe = 'pcie' AND a.key = 'address'
-	  WHERE coalesce(s.group_name, s.name) = '$1'
+	  WHERE coalesce(s.group_name, s.name) = '$1' AND r.label IN ('a', 'b')
 	  GROUP BY 1, 2, 3 ORDER BY 1, CAST(s.axis_value AS INTEGER), r.label" | cut -d'|' -f1,4
 }
 is "$(stacks "$SEQ")" "$(want 'seq read 1m' mbps)" \
@@ -130,6 +132,21 @@ is "$rows" "|seq read 1m|a|MegaRAID SAS 9361-8i 02:00.0|/dev/sda|2,800|2,670|PCI
 |seq read 1m|a|SAS9300-8i 03:00.0|/dev/sdb, /dev/sdc|2,300|2,193|PCIe3 x4 ceiling 3,938 MB/s|58 %|
 |seq read 1m|a|sum of 2 controllers|3 targets|5,100|4,863|11,815 MB/s|43 %|" \
 	"the table: per controller its targets, MB/s, IOPS, link ceiling and share of it; then the sum"
+
+# --- controllers a card probe names, no PCI address (as a simulated card's may) -----
+# run c: its targets' pcie address facts taken out; a card probe's cN.model
+# recorded for each target (sdb and sdc behind one) places them instead
+q "$DB" "DELETE FROM probes WHERE run_id = 3 AND probe = 'pcie' AND key = 'address';
+INSERT INTO probes VALUES (3, 'start', '/dev/sda', 'sim', 'c0.model', 'Sim A'),
+  (3, 'start', '/dev/sdb', 'sim', 'c1.model', 'Sim B'), (3, 'start', '/dev/sdc', 'sim', 'c1.model', 'Sim B'),
+  (3, 'start', '/dev/sdc', 'sim', 'c1.v0.model', 'not the card')"
+"$HB" report c --db "$DB" --out "$TMP/c" 2>>"$TMP/rerr" >/dev/null
+ok $? "hbatest report c exits 0"
+C=$(ls "$TMP/c/charts/"*-controllers-seq-read-1m.tsv)
+is "$(stacks "$C")" "Sim A sim c0|2240.000
+Sim B sim c1|1840.000" "a card probe's controllers: named by its cN.model and cN, their targets summed"
+is "$(awk -F'\t' '/^# series 1/ { on = 1; next } /^# series/ { on = 0 } on && !/^#/ && NF > 5 { printf "%.3f\n", $9 }' "$C")" \
+	"$ceil" "their ceiling: the sum of their targets' links (run_pcie)"
 
 # --- a report of the one-card step alone: no such chart ------------------------------
 "$HB" report a b --db "$DB" --out "$TMP/one" --only 'one card' 2>>"$TMP/rerr" >/dev/null
