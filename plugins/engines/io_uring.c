@@ -34,7 +34,6 @@ struct uring_state {
 };
 
 static const struct hb_option uring_options[] = {
-	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ "sqpoll", HB_OPT_BOOL, "false", "a kernel thread polls the submission queue (no submit syscalls)" },
 	{ "fixedbufs", HB_OPT_BOOL, "true", "register the I/O buffers once (IORING_REGISTER_BUFFERS)" },
 	{ "registerfiles", HB_OPT_BOOL, "true", "register the target files once (fixed files)" },
@@ -42,6 +41,7 @@ static const struct hb_option uring_options[] = {
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
+	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
 
