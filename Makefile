@@ -2,8 +2,9 @@
 #   make            ./hbatest and plugins/*.so
 #   make check      every TAP test, run by prove, JOBS=2 files at a time
 #   make lint       the layout rules (tests/dev/lint.sh)
-#   make bench      hbatest side by side with fio (tests/dev/bench.sh), and the
-#                   sim engine's speed (tests/dev/bench-sim.sh)
+#   make bench      hbatest side by side with fio (tests/dev/bench.sh), the fio
+#                   profile, ceiling and null-per-core rows (bench-ceiling.sh),
+#                   and the sim engine's speed (tests/dev/bench-sim.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make mutate     plant each mutant of tests/dev/mutate.sh, expect its tests to fail
 #   make fuzz       libFuzzer on the readers of untrusted files (tests/fuzz/), with
@@ -201,6 +202,7 @@ lint:
 
 bench: all
 	bash tests/dev/bench.sh
+	bash tests/dev/bench-ceiling.sh
 	bash tests/dev/bench-sim.sh
 
 bench-report: all

@@ -9,6 +9,7 @@ local compare = require("compare")
 local fmt = require("format")
 local cards = require("cards")
 local layout = require("page")
+local crosscheck = require("crosscheck")	-- a note on a delta against a fio run not run alike
 
 local esc = report.escape_html
 local runs = report.runs
@@ -519,7 +520,7 @@ local function summary_row(row)
     for i = 1, N do
       if i ~= B then
         local d, class = compare.delta(vals[i], vals[B], m[3])
-        add(layout.delta_cell(d, class))
+        add(crosscheck.cell(layout.delta_cell(d, class), runs[i], row.steps[i], runs[B], row.steps[B]))
         line[#line + 1] = d and ("%.2f"):format(d) or ""
       end
     end

@@ -586,6 +586,23 @@ static int get_placement(struct keyctx *k, struct step_spec *s)
 	return rc;
 }
 
+/* An engine's preset "fio" (io_uring, libaio: fio's defaults, for a
+ * cross-check) places nothing, as fio pins nothing: numa="none" unless the
+ * step gives numa or cpus (docs/engines.md, "Cross-checking with fio"). */
+static int preset_placement(struct keyctx *k, struct step_spec *s)
+{
+	const char *preset = hb_opt_str(s->opts, s->nopts, "preset");
+	int t;
+
+	if (!preset || strcmp(preset, "fio") || s->cpus)
+		return 0;
+	t = get_key(k->L, k->idx, k->def, "numa");
+	lua_pop(k->L, 1);
+	if (t == LUA_TNIL)
+		s->numa = NUMA_NONE;
+	return 0;
+}
+
 /* telemetry= (seconds between probe samples, 0: none), on_telemetry= ("warn"
  * or "fail": what a watched change does) and temp_limit_c= (a temperature
  * past it is a watched change; none by default). */
@@ -654,7 +671,8 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	    get_uint(&k, "round", 0, 100000, 0, &s->round) || get_kind(&k, s) ||
 	    get_on_error(&k, s) || get_placement(&k, s) || get_telemetry(&k, s) ||
 	    check_fill(&k, s) ||
-	    step_get_targets(&k, targets_idx, wl) || get_engine(&k, s))
+	    step_get_targets(&k, targets_idx, wl) || get_engine(&k, s) ||
+	    preset_placement(&k, s))
 		goto fail;
 	uint64_t align = 0;
 

@@ -1,5 +1,5 @@
 /* io_uring engine: batched submission, registered files and buffers,
- * optional SQ polling; submits and waits in one system call, bounded by the
+ * optional SQ polling (preset = "fio": none of these, as fio's defaults); submits and waits in one system call, bounded by the
  * ring's own periodic timeout rather than a timer armed for every wait. */
 #include <errno.h>
 #include <liburing.h>
@@ -41,6 +41,7 @@ static const struct hb_option uring_options[] = {
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
+	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -94,6 +95,9 @@ static void uring_register(struct uring_state *st, const struct hb_engine_setup 
 			s->log(HB_LOG_DEBUG, "io_uring: cannot register %zu bytes of buffers "
 			       "(%d); RLIMIT_MEMLOCK?", s->buf_len, rc);
 	}
+	s->log(HB_LOG_DEBUG, "io_uring: worker %u: files %s, buffers %s", s->worker,
+	       st->fixed_files ? "registered" : "not registered",
+	       st->fixed_bufs ? "registered" : "not registered");
 }
 
 static int uring_open(const struct hb_engine_setup *s, void **ctx)

@@ -20,6 +20,7 @@ struct libaio_state {
 
 static const struct hb_option libaio_options[] = {
 	{ "submit_batch", HB_OPT_INT, "4", "requests per io_submit (like fio's iodepth_batch_submit)" },
+	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's libaio defaults submit, for a cross-check (scripts/libaio_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
 

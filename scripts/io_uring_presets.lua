@@ -1,0 +1,19 @@
+-- Presets for the io_uring engine: io_uring = { preset = "fio" }. Options
+-- given next to the preset win over its values.
+--
+-- fio: submit and reap as fio's io_uring engine does with its defaults, for a
+--   cross-check against a fio run (docs/engines.md, "Cross-checking with
+--   fio"): no registered buffers (fio's fixedbufs=0) or files
+--   (registerfiles=0), no SQ polling (sqthread_poll=0), one request per
+--   submitting call (iodepth_batch_submit=1) and every wait for at least one
+--   completion (iodepth_batch_complete_min=1). The step's numa defaults to
+--   "none" with it, as fio pins nothing (core/plan/step_table.c).
+return {
+  fio = {
+    fixedbufs = false,
+    registerfiles = false,
+    sqpoll = false,
+    submit_batch = 1,
+    wait_nr = 1,
+  },
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# make bench's fio profile, ceiling and null-per-core rows
+# (tests/dev/bench-ceiling.sh): the verdicts on runs of made-up figures
+# (bench-ceiling-summary.sh: the reference fio run, the paired ratios, the
+# targets), then the script itself, one row at a time with 1 s runs and one
+# round, printing its fields. No timing threshold: the figures of a real run
+# are not judged here.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/dev/bench-ceiling-summary.sh"
+
+# run ROUND NAME IOPS CPU: one run of 100,000 I/Os, p50 10 us, p99 20 us
+runs() { : > "$TMP/rows"; }
+run() { printf '%s\t%s\t%s\t10\t20\t%s\t100000\n' "$1" "$2" "$3" "$4" >> "$TMP/rows"; }
+line() { ceiling_summary "$1" "$2" "${3:-2}" "$TMP/rows" | grep -F -- "$4" | sed 's/.*  //'; }
+
+# fio profile: against fio's defaults, within 3 % either way
+runs
+run 0 "fio dflt" 100 1; run 0 "hb preset fio" 102 0.8
+run 1 "hb preset fio" 90 0.8; run 1 "fio dflt" 100 1
+run 2 "fio dflt" 200 1; run 2 "hb preset fio" 196 0.8
+is "$(line "fio profile io_uring QD1" profile 2 "hb preset fio")" \
+	"IOPS 0.980x, CPU/I/O 0.800x fio dflt: met (IOPS within 3 %)" \
+	"profile: the median of the rounds' ratios (1.02, 0.90, 0.98), met at 0.98"
+run 3 "fio dflt" 100 1; run 3 "hb preset fio" 80 0.8
+run 4 "fio dflt" 100 1; run 4 "hb preset fio" 104 0.8
+is "$(line "fio profile io_uring QD1" profile 2 "hb preset fio")" \
+	"IOPS 0.980x, CPU/I/O 0.800x fio dflt: met (IOPS within 3 %)" "five rounds: the third of 0.80 0.90 0.98 1.02 1.04"
+runs
+run 0 "fio dflt" 100 1; run 0 "hb preset fio" 104 1
+is "$(line x profile 2 "hb preset fio")" "IOPS 1.040x, CPU/I/O 1.000x fio dflt: missed (IOPS within 3 %)" \
+	"profile: 4 % faster than fio is a miss too (the preset is to match it)"
+
+# ceiling: the best fio variant by median IOPS is the reference
+runs
+for r in 0 1 2; do
+	run $r "fio 1x32" 100 1; run $r "fio 2x128" $((200 + r)) 2
+	run $r "hb default" $((198 + r)) 1.9; run $r "hb 2 workers" 150 1.5
+done
+is "$(line ceiling ceiling 2 "fio 2x128  ")" "reference (best fio)" "ceiling: fio's best variant is the reference"
+is "$(line ceiling ceiling 2 "hb default")" \
+	"IOPS 0.990x, CPU/I/O 0.950x fio 2x128: met (IOPS >= 0.98x, CPU/I/O <= 1.00x)" \
+	"ceiling: hbatest at 0.99x the best with less CPU per I/O: met"
+is "$(line ceiling ceiling 2 "hb 2 workers")" \
+	"IOPS 0.746x, CPU/I/O 0.750x fio 2x128: missed (IOPS >= 0.98x, CPU/I/O <= 1.00x)" \
+	"ceiling: below 0.98x: missed"
+runs
+run 0 "fio 1x32" 100 1; run 0 "hb default" 100 1.2
+is "$(line ceiling ceiling 2 "hb default")" \
+	"IOPS 1.000x, CPU/I/O 1.200x fio 1x32: missed (IOPS >= 0.98x, CPU/I/O <= 1.00x)" \
+	"ceiling: as many IOPS with more CPU per I/O: missed"
+
+# null per core: IOPS divided by the CPUs, against the better fio
+runs
+run 0 "fio dflt" 400 1; run 0 "fio tuned" 800 1; run 0 "hb" 1600 0.5
+is "$(ceiling_summary "null per core" null 4 "$TMP/rows" | awk '$1 == "hb" { print $2 }')" 400 \
+	"null: hbatest's IOPS per core (1600 over 4 CPUs)"
+is "$(line "null per core" null 4 "hb ")" "IOPS 2.000x, CPU/I/O 0.500x fio tuned: met (IOPS >= 1.50x)" \
+	"null: against the better fio, the target 1.50x"
+
+# the script: each kind of row alone, 1 s runs, one round, a 16 MiB file
+if command -v fio >/dev/null && command -v jq >/dev/null; then
+	bench() {
+		BENCH_DIR=$TMP BENCH_SECS=1 BENCH_ROUNDS=1 BENCH_SIZE_MB=16 BENCH_ROWS=$1 \
+			bash "$ROOT/tests/dev/bench-ceiling.sh" 2>"$TMP/bench.err"
+	}
+	out=$(bench 'fio profile io_uring QD1'); ok $? "BENCH_ROWS='fio profile io_uring QD1' runs"
+	like "$out" "fio profile io_uring QD1 +fio dflt +[0-9]+ " "its fio line: the row, the run, IOPS"
+	like "$out" "hb preset fio +[0-9]+ .* IOPS [0-9.]+x, CPU/I/O [0-9.]+x fio dflt: (met|missed)" \
+		"its hbatest line: IOPS, the ratios against fio's defaults and the verdict"
+	is "$(grep -c '^ceiling\|^null\|libaio' <<<"$out")" 0 "and no other row"
+	out=$(bench 'null per core'); ok $? "BENCH_ROWS='null per core' runs"
+	like "$out" "hb +[0-9]+ .* IOPS [0-9.]+x, CPU/I/O [0-9.]+x fio (dflt|tuned): (met|missed) \(IOPS >= 1.50x\)" \
+		"its hbatest line against the better fio"
+	out=$(bench 'nothing'); rc=$?
+	is "$rc $out" "0 " "a BENCH_ROWS matching none of these rows runs nothing"
+	like "$(cat "$TMP/bench.err")" "no row matches BENCH_ROWS 'nothing'" "and says so"
+	is "$(ls "$TMP" | grep -c hbatest-ceiling)" 0 "the script leaves no folder behind"
+else
+	skip "fio or jq is not installed"
+fi
+done_testing

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The io_uring and libaio engines' preset "fio" (a cross-check with fio's
+# defaults, docs/engines.md): no registered buffers or files (the engine's
+# debug line), one request per submitting call (strace), no placement
+# (numa "none" in params_json and steps.placement); options and step keys
+# given beside it win; an unknown preset is an error that names it.
+. "$(dirname "$0")/lib.sh"
+
+F="$TMP/t.dat"
+dd if=/dev/zero of="$F" bs=1M count=16 status=none
+# step NAME ENGINE OPTS [STEP KEYS]: a 1 s QD8 random read step
+step() {
+	printf 'hb.run{ name = "%s", engine = "%s", %s = { %s }, %s rw = "randread", oio = 8, duration = 1, size = "8m" }\n' \
+		"$1" "$2" "$2" "$3" "${4:+$4,}"
+}
+# run NAME PLAN-LINES: run it verbosely into $TMP/NAME.db, stderr in $TMP/NAME.err
+run() {
+	printf '%s\n' "$2" > "$TMP/$1.lua"
+	"$HB" run "$TMP/$1.lua" --db "$TMP/$1.db" --target "$F" -v 2>"$TMP/$1.err" >/dev/null
+}
+# param STEP PATH: a value of that step's params_json
+param() { q "$TMP/fio.db" "SELECT json_extract(params_json, '$2') FROM steps WHERE name = '$1'"; }
+
+run fio "$(step fio io_uring 'preset = "fio"')
+$(step bufs io_uring 'preset = "fio", fixedbufs = true, submit_batch = 4' 'numa = "node"')
+$(step native io_uring '')
+$(step aio libaio 'preset = "fio"')
+$(step aio4 libaio 'preset = "fio", submit_batch = 4' 'cpus = "0"')"
+ok $? "steps with preset = \"fio\" run (io_uring and libaio)"
+
+# what the engine did: its debug line at open
+reg() { grep -o 'io_uring: worker 0: files [a-z ]*, buffers [a-z ]*' "$TMP/fio.err" | sed -n "$1p"; }
+is "$(reg 1)" "io_uring: worker 0: files not registered, buffers not registered" \
+	"io_uring preset fio: neither buffers nor files registered (fio's fixedbufs=0, registerfiles=0)"
+is "$(reg 2)" "io_uring: worker 0: files not registered, buffers registered" \
+	"fixedbufs = true beside the preset wins: buffers registered"
+is "$(reg 3)" "io_uring: worker 0: files registered, buffers registered" \
+	"without the preset: both registered (the defaults are unchanged)"
+
+# what params_json records
+is "$(param fio '$.io_uring.preset') $(param fio '$.io_uring.fixedbufs') $(param fio '$.io_uring.registerfiles') $(param fio '$.io_uring.sqpoll') $(param fio '$.io_uring.submit_batch') $(param fio '$.io_uring.wait_nr')" \
+	"fio 0 0 0 1 1" "params_json: the preset and the values it set (no registered buffers or files, no sqpoll, 1 a call, wait for 1)"
+is "$(param fio '$.io_uring.fixedbufs') $(param fio '$.io_uring.submit_batch') $(param fio '$.numa')" "0 1 none" \
+	"io_uring preset fio: numa none (fio pins nothing)"
+is "$(param fio '$.numa')|$(q "$TMP/fio.db" "SELECT placement FROM steps WHERE name = 'fio'")" "none|none" \
+	"io_uring preset fio: the step placed nothing (steps.placement none)"
+is "$(param bufs '$.io_uring.fixedbufs') $(param bufs '$.io_uring.submit_batch') $(param bufs '$.numa')" "1 4 node" \
+	"options and numa given beside the preset win (fixedbufs, submit_batch, numa)"
+is "$(param native '$.io_uring.preset')|$(param native '$.io_uring.submit_batch')|$(param native '$.numa')" "|4|" \
+	"without the preset: no preset, submit_batch 4, numa left at its default (auto)"
+is "$(param aio '$.libaio.preset') $(param aio '$.libaio.submit_batch') $(param aio '$.numa')" "fio 1 none" \
+	"libaio preset fio: 1 request per io_submit, numa none"
+is "$(param aio4 '$.libaio.submit_batch') $(param aio4 '$.cpus') $(param aio4 '$.numa')" "4 0 " \
+	"libaio: submit_batch and cpus given beside the preset win (no numa none over cpus)"
+
+# one request per call, seen from outside
+if command -v strace >/dev/null; then
+	printf '%s\n' "$(step t io_uring 'preset = "fio"')" > "$TMP/t.lua"
+	traced -f -qq -e trace=io_uring_enter,io_uring_register -o "$TMP/t.trace" \
+		"$HB" run "$TMP/t.lua" --db "$TMP/t.db" --target "$F" -q
+	n=$(sed -n 's/.*io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/t.trace" | sort -n | tail -1)
+	is "$n" 1 "io_uring preset fio at QD8: no io_uring_enter submits more than 1 request (fio's iodepth_batch_submit=1)"
+	is "$(grep -c 'IORING_REGISTER_BUFFERS\|IORING_REGISTER_FILES' "$TMP/t.trace")" 0 \
+		"io_uring preset fio: no IORING_REGISTER_BUFFERS or _FILES call"
+	printf '%s\n' "$(step t libaio 'preset = "fio"')" > "$TMP/a.lua"
+	traced -f -qq -e trace=io_submit -o "$TMP/a.trace" \
+		"$HB" run "$TMP/a.lua" --db "$TMP/a.db" --target "$F" -q
+	is "$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/a.trace" | sort -n | tail -1)" 1 \
+		"libaio preset fio at QD8: no io_submit hands over more than 1 request"
+else
+	skip "strace is not installed"
+fi
+
+# an unknown preset: an error naming the key and the value, before anything runs
+printf '%s\n' "$(step x io_uring 'preset = "fast"')" > "$TMP/bad.lua"
+out=$("$HB" run "$TMP/bad.lua" --db "$TMP/bad.db" --target "$F" 2>&1); rc=$?
+ok $((rc == 0)) "an unknown preset fails the plan ($rc)"
+like "$out" "bad.lua:1: .*io_uring: no preset 'fast' in scripts/io_uring_presets.lua" \
+	"the message names the key, the value and where presets are"
+printf '%s\n' "$(step x libaio 'preset = "fast"')" > "$TMP/bad.lua"
+like "$("$HB" run "$TMP/bad.lua" --db "$TMP/bad.db" --target "$F" 2>&1)" "libaio: no preset 'fast'" \
+	"the same for libaio"
+done_testing

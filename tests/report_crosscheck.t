@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# hbatest report, a native run beside one imported from fio: the delta of a
+# step that did not run as the fio job did carries a note saying how
+# (reports/crosscheck.lua): no preset "fio", another engine, placed workers,
+# a fio job with tuning options; a step with io_uring = { preset = "fio" }
+# against fio's defaults has none, and two native runs never do.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
+
+DB="$TMP/r.db"
+F="$TMP/t.dat"
+dd if=/dev/zero of="$F" bs=1M count=16 status=none
+# the fixture: fio's io_uring with its defaults, randrw 70/30, 8k, iodepth 4, 1 job
+"$HB" import fio "$(dirname "$0")/fixtures/fio/mix.json" --db "$DB" --label fio >/dev/null
+ok $? "import fio's mix.json (io_uring, iodepth 4)"
+# the same job as if run with --fixedbufs=1
+python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/tuned.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][0]["job options"]["fixedbufs"] = "1"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$HB" import fio "$TMP/tuned.json" --db "$DB" --label fio-tuned >/dev/null
+ok $? "import it again as if run with fixedbufs=1"
+
+# native LABEL ENGINE-KEYS: the fixture's step, 1 s
+native() {
+	printf 'hb.run{ name = "mix", group = "mix", %s, rw = "randrw", write_pct = 30, bs = "8k", oio = 4, duration = 1, size = "8m" }\n' \
+		"$2" > "$TMP/$1.lua"
+	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" --label "$1" -q 2>>"$TMP/stderr"
+	ok $? "run $1 ($2)"
+}
+native native 'engine = "io_uring"'
+native like 'engine = "io_uring", io_uring = { preset = "fio" }'
+native placed 'engine = "io_uring", io_uring = { preset = "fio" }, numa = "auto"'
+native aio 'engine = "libaio", libaio = { preset = "fio" }'
+
+# notes RUN...: the report of the runs (the first the baseline); per run after
+# it, the note of its IOPS delta ("-" for none), one a line
+notes() {
+	rm -rf "$TMP/rep"
+	"$HB" report "$@" --db "$DB" --out "$TMP/rep" >/dev/null 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	python3 - "$TMP/rep/index.html" $(($# - 1)) <<'PY'
+import html, re, sys
+page = open(sys.argv[1]).read()
+cells = re.findall(r'<td class="num (?:better|worse|noise)" title="[^"]*">(.*?)</td>', page)
+for c in cells[:int(sys.argv[2])]:
+    m = re.search(r'<span class="note crosscheck">(.*?)</span>', c)
+    print(html.unescape(m.group(1)) if m else "-")
+PY
+}
+out=$(notes fio native like placed aio)
+ok $? "the report of fio's run against four native runs"
+is "$(sed -n 1p <<<"$out")" 'not like for like: hbatest io_uring without preset = "fio" (its own batching, registered buffers and files)' \
+	"io_uring with its own defaults against fio's: the delta says so"
+is "$(sed -n 2p <<<"$out")" "-" "io_uring with preset fio against fio's defaults: no note"
+is "$(sed -n 3p <<<"$out")" 'not like for like: hbatest placed its workers (numa = "auto"), fio pinned nothing' \
+	"preset fio but numa = auto given: the placement is named"
+is "$(sed -n 4p <<<"$out")" "not like for like: fio ioengine=io_uring, hbatest engine libaio" \
+	"another engine: named, fio's and hbatest's"
+is "$(grep -o 'note crosscheck' "$TMP/rep/index.html" | wc -l)" 6 "the p99 deltas carry the same notes (3 + 3)"
+
+out=$(notes native fio like)
+is "$out" 'not like for like: hbatest io_uring without preset = "fio" (its own batching, registered buffers and files)
+-' "with the native run as the baseline: the note on fio's delta; none between two native runs"
+
+out=$(notes fio-tuned like)
+is "$out" "not like for like: fio not at its defaults (fixedbufs=1)" \
+	"a fio job with fixedbufs=1 against the preset: fio's tuning is named"
+done_testing
