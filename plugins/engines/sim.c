@@ -44,6 +44,10 @@ static const struct hb_option sim_options[] = {
 	{ "ctrl_qd_knee", HB_OPT_INT, "0", "outstanding I/Os past which a RAID5 small write costs the controller more; 0: never" },
 	{ "ctrl_qd_penalty", HB_OPT_DOUBLE, "0", "share added to that cost per doubling of the outstanding I/Os past the knee" },
 	{ "ctrl_qd_penalty_mixed", HB_OPT_DOUBLE, "0", "the same while reads are outstanding too (they take the stripe cache); 0: ctrl_qd_penalty" },
+	{ "ctrl_dma_read_us", HB_OPT_DOUBLE, "0", "controller data path: fixed time of a read beside ctrl_iops (a pipelined stage)" },
+	{ "ctrl_dma_read_mibps", HB_OPT_DOUBLE, "0", "controller data path: read rate, the part per KiB; 0: no limit" },
+	{ "ctrl_dma_write_us", HB_OPT_DOUBLE, "0", "controller data path: fixed time of a write" },
+	{ "ctrl_dma_write_mibps", HB_OPT_DOUBLE, "0", "controller data path: write rate, the part per KiB; 0: no limit" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },
 	{ "drives", HB_OPT_INT, "8", "number of drives" },
@@ -118,6 +122,8 @@ static const struct sim_range {
 	{ "ctrl_write_iops", 0, 1e9 }, { "ctrl_parity_iops", 0, 1e9 },
 	{ "ctrl_qd_knee", 0, 1e6 }, { "ctrl_qd_penalty", 0, 100 },
 	{ "ctrl_qd_penalty_mixed", 0, 100 }, { "strip", 512, 1ull << 30 },
+	{ "ctrl_dma_read_us", 0, 1e6 }, { "ctrl_dma_read_mibps", 0, 1e7 },
+	{ "ctrl_dma_write_us", 0, 1e6 }, { "ctrl_dma_write_mibps", 0, 1e7 },
 	{ "drive_capacity", 1 << 20, 1ull << 50 }, { "drive_read_iops", 1, 1e8 },
 	{ "drive_write_iops", 1, 1e8 }, { "drive_write_iops_steady", 1, 1e8 },
 	{ "drive_read_mbps", -1, 1e6 }, { "drive_write_mbps", -1, 1e6 },
@@ -187,6 +193,27 @@ static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char
 	return check_ranges(o, n, err, len);
 }
 
+/* MiB/s -> ns per byte (0: none) */
+static double ns_per_byte(double mibps, double w)
+{
+	return mibps > 0 ? 1e9 * w / (mibps * 1048576) : 0;
+}
+
+/* The controller's data path: a stage of its own (the RoC's DMA engines,
+ * pipelined with its processor's per-request work, ctrl_iops): per request a
+ * fixed part and a part per KiB, per direction. */
+static void sim_config_dma(const struct hb_kv *o, unsigned n, struct sim_cfg *c)
+{
+	double w = c->nworkers;
+
+	c->dma_svc[HB_OP_READ] = opt_d(o, n, "ctrl_dma_read_us") * 1e3 * w;
+	c->dma_svc[HB_OP_WRITE] = opt_d(o, n, "ctrl_dma_write_us") * 1e3 * w;
+	c->dma_ns_per_byte[HB_OP_READ] = ns_per_byte(opt_d(o, n, "ctrl_dma_read_mibps"), w);
+	c->dma_ns_per_byte[HB_OP_WRITE] = ns_per_byte(opt_d(o, n, "ctrl_dma_write_mibps"), w);
+	c->dma = c->dma_svc[0] > 0 || c->dma_svc[1] > 0 || c->dma_ns_per_byte[0] > 0 ||
+		 c->dma_ns_per_byte[1] > 0;
+}
+
 static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 		      struct sim_cfg *c, char *err, size_t len)
 {
@@ -210,6 +237,7 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	if (c->qd_penalty_mixed <= 0)
 		c->qd_penalty_mixed = c->qd_penalty;
 	c->ctrl_lat = opt_d(o, n, "ctrl_latency_us") * 1e3;
+	sim_config_dma(o, n, c);
 	c->strip = (uint64_t)hb_opt_int(o, n, "strip", 262144);
 	c->capacity = (uint64_t)hb_opt_int(o, n, "drive_capacity", 256ll << 30);
 	c->rd_svc = 1e9 * w / (double)hb_opt_int(o, n, "drive_read_iops", 46000);
@@ -369,6 +397,9 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 		struct hb_io *io = ios[i];
 		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io)));
 
+		if (c->dma)	/* not varied: the draws of the model without it stay */
+			t = serve(&st->dma, t, c->dma_svc[io->op] +
+				  (double)io->len * c->dma_ns_per_byte[io->op]);
 		t = serve(&st->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
 		t = volume_op(st, io, t);
 		t += vary(st, c->ctrl_lat + (io->op == HB_OP_READ ? c->rd_lat : c->wr_lat));

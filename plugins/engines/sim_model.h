@@ -17,6 +17,8 @@ struct sim_cfg {
 	double link_ns_per_byte[2];	/* by enum hb_op: reads go device->host */
 	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
 	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
+	double dma_svc[2], dma_ns_per_byte[2];	/* data path, by enum hb_op: fixed + per byte */
+	bool dma;			/* the data path is a stage (any of its costs set) */
 	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
 	double qd_penalty_mixed;	/* the same while reads are outstanding too */
 	enum layout layout;
@@ -66,7 +68,7 @@ struct sim_state {
 	struct sim_cfg c;
 	uint64_t wear_key;	/* its entry in the wear list, looked up under the lock */
 	double *written0;	/* this worker's share of the wear when it opened */
-	struct pipe link[2], ctrl;
+	struct pipe link[2], ctrl, dma;
 	struct sim_drive *drives;
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
 	struct pending *heap;	/* by completion time */
