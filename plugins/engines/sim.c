@@ -48,6 +48,9 @@ static const struct hb_option sim_options[] = {
 	{ "ctrl_dma_read_mibps", HB_OPT_DOUBLE, "0", "controller data path: read rate, the part per KiB; 0: no limit" },
 	{ "ctrl_dma_write_us", HB_OPT_DOUBLE, "0", "controller data path: fixed time of a write" },
 	{ "ctrl_dma_write_mibps", HB_OPT_DOUBLE, "0", "controller data path: write rate, the part per KiB; 0: no limit" },
+	{ "ctrl_parity_us_per_kib", HB_OPT_DOUBLE, "0", "controller: time per KiB of a RAID5 small write, added to 1 / ctrl_parity_iops" },
+	{ "ctrl_xor_mibps", HB_OPT_DOUBLE, "0", "controller: parity throughput of RAID5 full-stripe writes; 0: no limit" },
+	{ "write_back", HB_OPT_BOOL, "true", "the cache gathers sequential RAID5 writes into full stripes; false: only when the requests in flight cover a stripe" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },
 	{ "drives", HB_OPT_INT, "8", "number of drives" },
@@ -124,6 +127,7 @@ static const struct sim_range {
 	{ "ctrl_qd_penalty_mixed", 0, 100 }, { "strip", 512, 1ull << 30 },
 	{ "ctrl_dma_read_us", 0, 1e6 }, { "ctrl_dma_read_mibps", 0, 1e7 },
 	{ "ctrl_dma_write_us", 0, 1e6 }, { "ctrl_dma_write_mibps", 0, 1e7 },
+	{ "ctrl_parity_us_per_kib", 0, 1e6 }, { "ctrl_xor_mibps", 0, 1e7 },
 	{ "drive_capacity", 1 << 20, 1ull << 50 }, { "drive_read_iops", 1, 1e8 },
 	{ "drive_write_iops", 1, 1e8 }, { "drive_write_iops_steady", 1, 1e8 },
 	{ "drive_read_mbps", -1, 1e6 }, { "drive_write_mbps", -1, 1e6 },
@@ -210,6 +214,9 @@ static void sim_config_dma(const struct hb_kv *o, unsigned n, struct sim_cfg *c)
 	c->dma_svc[HB_OP_WRITE] = opt_d(o, n, "ctrl_dma_write_us") * 1e3 * w;
 	c->dma_ns_per_byte[HB_OP_READ] = ns_per_byte(opt_d(o, n, "ctrl_dma_read_mibps"), w);
 	c->dma_ns_per_byte[HB_OP_WRITE] = ns_per_byte(opt_d(o, n, "ctrl_dma_write_mibps"), w);
+	c->rmw_ns_per_byte = opt_d(o, n, "ctrl_parity_us_per_kib") * 1e3 / 1024 * w;
+	c->xor_ns_per_byte = ns_per_byte(opt_d(o, n, "ctrl_xor_mibps"), w);
+	c->write_back = hb_opt_int(o, n, "write_back", 1);
 	c->dma = c->dma_svc[0] > 0 || c->dma_svc[1] > 0 || c->dma_ns_per_byte[0] > 0 ||
 		 c->dma_ns_per_byte[1] > 0;
 }
@@ -395,13 +402,16 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 
 	for (i = 0; i < n && st->nheap < st->cap; i++) {
 		struct hb_io *io = ios[i];
-		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io)));
+		bool full = full_stripe(st, io);
+		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io, full)));
 
 		if (c->dma)	/* not varied: the draws of the model without it stay */
 			t = serve(&st->dma, t, c->dma_svc[io->op] +
 				  (double)io->len * c->dma_ns_per_byte[io->op]);
 		t = serve(&st->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
-		t = volume_op(st, io, t);
+		if (full && c->xor_ns_per_byte > 0)	/* the parity engine: full stripes */
+			t = serve(&st->xor, t, (double)io->len * c->xor_ns_per_byte);
+		t = volume_op(st, io, full, t);
 		t += vary(st, c->ctrl_lat + (io->op == HB_OP_READ ? c->rd_lat : c->wr_lat));
 		io->result = io->len;
 		st->nreads += io->op == HB_OP_READ;

@@ -17,6 +17,9 @@ struct sim_cfg {
 	double link_ns_per_byte[2];	/* by enum hb_op: reads go device->host */
 	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
 	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
+	double rmw_ns_per_byte;		/* and per byte of it */
+	double xor_ns_per_byte;		/* RAID5 full-stripe parity; 0: no limit */
+	bool write_back;		/* the cache gathers any sequential stream into stripes */
 	double dma_svc[2], dma_ns_per_byte[2];	/* data path, by enum hb_op: fixed + per byte */
 	bool dma;			/* the data path is a stage (any of its costs set) */
 	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
@@ -68,7 +71,7 @@ struct sim_state {
 	struct sim_cfg c;
 	uint64_t wear_key;	/* its entry in the wear list, looked up under the lock */
 	double *written0;	/* this worker's share of the wear when it opened */
-	struct pipe link[2], ctrl, dma;
+	struct pipe link[2], ctrl, dma, xor;
 	struct sim_drive *drives;
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
 	struct pending *heap;	/* by completion time */
@@ -208,25 +211,40 @@ static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool
 	return r + c->rd_lat;
 }
 
+/* A RAID5 write goes out as full stripes (new parity from the new data, no
+ * reads) when it continues a sequential stream that the controller can
+ * gather into whole stripes: a write-back cache gathers any; without one,
+ * the stream's requests in flight must cover a stripe (strip x data drives). */
+static inline bool full_stripe(const struct sim_state *st, const struct hb_io *io)
+{
+	const struct sim_cfg *c = &st->c;
+
+	if (c->layout != LAYOUT_RAID5 || io->op != HB_OP_WRITE ||
+	    st->last_end[io->target] != io->offset)
+		return false;
+	return c->write_back ||
+	       (double)(st->nheap + 1) * (double)io->len >= (double)c->strip * (c->ndrives - 1);
+}
+
 /* Controller time for one request. A RAID5 small write (not a full-stripe
- * stream) costs its parity work, and past ctrl_qd_knee outstanding I/Os
+ * write) costs its parity work, fixed and per byte, and past ctrl_qd_knee outstanding I/Os
  * (all workers) that grows by ctrl_qd_penalty per doubling: the RMW path
  * thrashes its cache of open stripes, so throughput falls past the knee; by
  * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
-static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
+static double ctrl_cost(const struct sim_state *st, const struct hb_io *io, bool full)
 {
 	const struct sim_cfg *c = &st->c;
-	double qd = (double)(st->nheap + 1) * c->nworkers;
+	double qd = (double)(st->nheap + 1) * c->nworkers, rmw;
 
 	if (io->op == HB_OP_READ)
 		return c->ctrl_svc;
-	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc ||
-	    st->last_end[io->target] == io->offset)
+	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc || full)
 		return c->ctrl_wr_svc;
+	rmw = c->ctrl_rmw_svc + (double)io->len * c->rmw_ns_per_byte;
 	if (c->qd_knee > 0 && qd > c->qd_knee)
-		return c->ctrl_rmw_svc * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
-					  log2(qd / c->qd_knee));
-	return c->ctrl_rmw_svc;
+		return rmw * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
+			      log2(qd / c->qd_knee));
+	return rmw;
 }
 
 /* The drive of strip s under RAID5 (left-symmetric: parity rotates) */
@@ -239,7 +257,7 @@ static inline unsigned raid5_drive(const struct sim_cfg *c, uint64_t s)
 
 /* One strip's part of a host request under the layout; returns when it ends. */
 static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t off,
-		       uint64_t chunk, bool stream, double t)
+		       uint64_t chunk, bool full, double t)
 {
 	const struct sim_cfg *c = &st->c;
 	uint64_t s = off / c->strip, doff = s / c->ndrives * c->strip + off % c->strip;
@@ -259,17 +277,16 @@ static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t of
 		if (io->op == HB_OP_READ)
 			return drive_op(st, raid5_drive(c, s), io->op,
 					s / (c->ndrives - 1) * c->strip + off % c->strip, chunk, t);
-		return raid5_write(st, off, chunk, stream, t);
+		return raid5_write(st, off, chunk, full, t);
 	}
 }
 
 /* Map a host request onto drives by the layout; returns when the last drive
  * part finishes its service. */
-static double volume_op(struct sim_state *st, const struct hb_io *io, double t)
+static double volume_op(struct sim_state *st, const struct hb_io *io, bool full, double t)
 {
 	const struct sim_cfg *c = &st->c;
 	uint64_t off = io->offset, end = io->offset + io->len;
-	bool stream = st->last_end[io->target] == io->offset;
 	double done = t;
 
 	st->last_end[io->target] = end;
@@ -279,7 +296,7 @@ static double volume_op(struct sim_state *st, const struct hb_io *io, double t)
 		uint64_t next = (off / c->strip + 1) * c->strip;
 		uint64_t chunk = (end < next ? end : next) - off;
 
-		done = dmax(done, strip_op(st, io, off, chunk, stream, t));
+		done = dmax(done, strip_op(st, io, off, chunk, full, t));
 		off += chunk;
 	}
 	return done;
