@@ -62,6 +62,10 @@ presets["sas2308-8ssd"] = {
   drives = 8, drive_capacity = "256g", drive_read_iops = 46000, drive_write_iops = 36000,
   drive_write_iops_steady = 8000, drive_read_mbps = 540, drive_write_mbps = 400,
   drive_latency_us = 90, drive_write_latency_us = 40,
+  -- SATA 6 Gb/s drives on a 6 Gb/s SAS2308: 558 MB/s a lane, above the
+  -- drives' 540 (reference 000: 550 MB/s a drive fresh, "very close to the
+  -- theoretical maximum for any SATA3 drive")
+  drive_link_gbps = 6, sas_lane_gbps = 6,
   facts = card{ model = "LSI SAS 9207-8e (SAS2308)", personality = "IT", jbod = "IT",
                 drive_model = "Samsung SSD 830", drive_interface = "SATA" },
 }

@@ -25,6 +25,9 @@ struct sim_cfg {
 	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
 	double qd_penalty_mixed;	/* the same while reads are outstanding too */
 	enum layout layout;
+	double lane_ns_per_byte;	/* a drive's SAS/SATA lane; 0: no limit */
+	double port_ns_per_byte;	/* a wide port, each direction; 0: no limit */
+	unsigned nports;		/* wide ports the drives share; 0: a lane each */
 	uint64_t strip, capacity;	/* bytes; capacity is one drive's */
 	unsigned ndrives, nworkers;
 	double rd_svc, wr_svc_fresh, wr_svc_steady;	/* ns per random I/O */
@@ -73,6 +76,7 @@ struct sim_state {
 	double *written0;	/* this worker's share of the wear when it opened */
 	struct pipe link[2], ctrl, dma, xor;
 	struct sim_drive *drives;
+	struct pipe *ports;	/* [nports][2]: by enum hb_op */
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
 	struct pending *heap;	/* by completion time */
 	unsigned nheap, cap;
@@ -169,13 +173,16 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 	double xfer, svc;
 
 	dr->last_end = off + len;
+	if (c->nports)	/* its wide port, each direction a server of its own */
+		t = serve(&st->ports[(d % c->nports) * 2 + (unsigned)op], t,
+			  (double)len * c->port_ns_per_byte);
 	if (op == HB_OP_READ) {
-		xfer = (double)len * c->rd_ns_per_byte;
+		xfer = (double)len * dmax(c->rd_ns_per_byte, c->lane_ns_per_byte);
 		svc = seq ? xfer : dmax(c->rd_svc, xfer);
 	} else {
 		double wear = (double)len * st->fr.k;
 
-		xfer = (double)len * c->wr_ns_per_byte;
+		xfer = (double)len * dmax(c->wr_ns_per_byte, c->lane_ns_per_byte);
 		if (seq) {
 			svc = xfer;
 		} else {
