@@ -12,7 +12,10 @@
 --   review, with the same drives.
 -- The figures each preset is calibrated to, the review's against the model's,
 -- and how each option follows from them: docs/engines.md, "Calibration of the
--- presets" (tests/simcal.t checks them).
+-- presets", and docs/calibration.md (every figure of reference 003, which
+-- sets what, which are predictions; tests/simcal.t checks them). Each option
+-- a figure sets names it in a comment beside it; the others are the drives'
+-- published specifications or defaults.
 -- Each preset's facts(opts) says what it simulates: the card and its volume
 -- and drives as the controller probes name them (c0.model, c0.v0.raid_level,
 -- c0.v0.d0.model ...; the runner numbers the cards and adds c0.simulated),
@@ -71,7 +74,14 @@ presets["sas2308-8ssd"] = {
 }
 
 presets["lsi3108-8sas"] = {
-  link = "pcie3x8", ctrl_iops = 557000, ctrl_write_iops = 800000, ctrl_latency_us = 20,
+  link = "pcie3x8",
+  -- RAID0 4k random reads 557,037 IOPS at OIO 256 (controller-bound: the
+  -- drives take 8 x 145,000); reaching it by OIO 64 ("well under .15ms until
+  -- 128 OIO") gives the latency; RAID0 4k writes (578,287) are the drives'
+  -- (drive_write_iops_steady and the GC dips below), so the controller's
+  -- writes only need to be above them
+  ctrl_iops = 557000, ctrl_write_iops = 800000, ctrl_latency_us = 20,
+  -- RAID5 4k random writes: from the peak at OIO 128 to 45,639 at 256
   ctrl_qd_knee = 128, ctrl_qd_penalty = 0.065,
   -- RAID5 small writes (read-modify-write), fixed + per KiB: 4k random writes
   -- peak at 48,554 IOPS (OIO 128), 8k at 41,802: 1/58,040 s + 0.8366 us a KiB
@@ -108,7 +118,12 @@ local function derive(base, changes)
 end
 
 presets["asr8885-8sas"] = derive("lsi3108-8sas", {
+  -- RAID0 4k random reads 685,760 IOPS at OIO 256, half the 9361-8i's at 64
+  -- ("nearly doubling": the latency); RAID0 4k random writes 535,766
   ctrl_iops = 686000, ctrl_write_iops = 590000, ctrl_latency_us = 130,
+  -- RAID5 4k random writes: 31,057 at their peak, OIO 32, falling to 22,929
+  -- at 256; steeper with reads in flight (ctrl_qd_penalty_mixed below:
+  -- 15.43 ms at 90 % writes, OIO 256)
   ctrl_parity_iops = 31100, ctrl_qd_knee = 32, ctrl_qd_penalty = 0.118,
   -- its 8k random writes (29,490 IOPS at OIO 64) cost no more than its 4k
   -- ones: no part per KiB; RAID5 128k sequential writes 852 MiB/s
