@@ -67,6 +67,9 @@ static const struct hb_option sim_options[] = {
 	{ "sas_lane_gbps", HB_OPT_DOUBLE, "0", "the controller's SAS lanes: 1.5, 3, 6 or 12 Gb/s (a drive's lane runs at the lower rate); 0: no limit" },
 	{ "sas_ports", HB_OPT_INT, "0", "wide ports the drives share through an expander, drive i on port i mod sas_ports; 0: a lane per drive" },
 	{ "sas_port_lanes", HB_OPT_INT, "4", "lanes per wide port" },
+	{ "drive_rpm", HB_OPT_INT, "0", "a hard drive's spindle speed (a random request waits half a turn); 0: an SSD, the IOPS options above" },
+	{ "drive_seek_ms", HB_OPT_DOUBLE, "8.5", "a hard drive's average seek" },
+	{ "drive_ncq", HB_OPT_INT, "32", "commands a hard drive reorders (NCQ/TCQ); 1: none" },
 	{ "decline", HB_OPT_DOUBLE, "0.5", "capacities written for 63% of the fresh-to-steady write decline" },
 	{ "gc_sync", HB_OPT_BOOL, "false", "the drives' dips come together (by their mean wear), as in an array written evenly from new" },
 	{ "gc_period", HB_OPT_DOUBLE, "0.05", "garbage collection dips every this many capacities written" },
@@ -138,7 +141,8 @@ static const struct sim_range {
 	{ "ctrl_dma_read_us", 0, 1e6 }, { "ctrl_dma_read_mibps", 0, 1e7 },
 	{ "ctrl_dma_write_us", 0, 1e6 }, { "ctrl_dma_write_mibps", 0, 1e7 },
 	{ "ctrl_parity_us_per_kib", 0, 1e6 }, { "ctrl_xor_mibps", 0, 1e7 },
-	{ "link_platform", -1, 2 }, { "sas_ports", 0, 64 }, { "sas_port_lanes", 1, 16 },
+	{ "link_platform", -1, 2 }, { "drive_rpm", 0, 30000 }, { "drive_seek_ms", 0, 100 },
+	{ "drive_ncq", 1, 256 }, { "sas_ports", 0, 64 }, { "sas_port_lanes", 1, 16 },
 	{ "drive_capacity", 1 << 20, 1ull << 50 }, { "drive_read_iops", 1, 1e8 },
 	{ "drive_write_iops", 1, 1e8 }, { "drive_write_iops_steady", 1, 1e8 },
 	{ "drive_read_mbps", -1, 1e6 }, { "drive_write_mbps", -1, 1e6 },
@@ -305,6 +309,9 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->rd_ns_per_byte = 1e3 * w / opt_d(o, n, "drive_read_mbps");
 	c->wr_ns_per_byte = 1e3 * w / opt_d(o, n, "drive_write_mbps");
 	c->rd_lat = opt_d(o, n, "drive_latency_us") * 1e3;
+	if (opt_d(o, n, "drive_rpm") > 0)
+		c->hdd_pos = (opt_d(o, n, "drive_seek_ms") + 30e3 / opt_d(o, n, "drive_rpm")) * 1e6 * w;
+	c->ncq = (double)hb_opt_int(o, n, "drive_ncq", 32);
 	c->wr_lat = opt_d(o, n, "drive_write_latency_us") * 1e3;
 	c->decline = opt_d(o, n, "decline");
 	c->gc_period = opt_d(o, n, "gc_period");
