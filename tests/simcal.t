@@ -227,6 +227,50 @@ r=$(ratio "$(value $LSI "raid5 email" 256)" "$(value $LSI "raid5 email" 128)")
 within "$r" 0.85 0.999; ok $? "with a slight degradation at 256 ($r)"
 is "$(best $ASR "raid5 email")" 32 "the ASR-8885's e-mail tops out at OIO 32"
 
+# --- reference 000: the LSI 9207-8e (sas2308-8ssd), 8 Samsung 830, JBOD ------------
+# Iometer: 4 workers, QD 32 a drive; 1 MB sequential and 4k random reads in
+# PCIe3 x8 and x4 (its Xeon E5) and PCIe2 x8 (its Opteron 6172: link_platform
+# 0.92; a Xeon E5 forced to PCIe2: 1.04).
+cat > "$TMP/ref000.lua" <<'LUA'
+hb.plan{ defaults = { engine = "sim", workers = 4, oio = 4 * 8 * 32, duration = 20,
+                      targets = { "a", "b", "c", "d", "e", "f", "g", "h" } } }
+local slots = { { "pcie3x8", 1 }, { "pcie3x4", 1 }, { "pcie2x8", 0.9214 }, { "pcie2x8", 1.0357 },
+                { "pcie2x8", 1 } }
+for _, s in ipairs(slots) do
+  local sim = { preset = "sas2308-8ssd", link = s[1], link_platform = s[2] }
+  local at = s[1] .. "@" .. s[2]
+  hb.run{ name = "1m " .. at, rw = "read", bs = "1m", sim = sim }
+  hb.run{ name = "4k " .. at, rw = "randread", bs = "4k", sim = sim }
+end
+hb.run{ name = "1m pcie2x4@1", rw = "read", bs = "1m", sim = { preset = "sas2308-8ssd", link = "pcie2x4" } }
+LUA
+"$HB" run "$TMP/ref000.lua" --label ref000 --db "$DB" -q 2>>"$TMP/stderr"; ok $? "reference 000: the 9207-8e in four slots"
+# step review unit tolerance sets [TODO reason]
+figures=$(cat <<'TABLE'
+1m_pcie3x8@1      4100   MB/s 0.15 - (steady drives "over 4.1 GB/s"; fresh 4,400: the preset's 540 MB/s a drive is between)
+1m_pcie3x4@1      3000   MB/s 0.05 link_efficiency(PCIe3) ("near 3,000")
+1m_pcie2x8@0.9214 2580   MB/s 0.02 link_platform (the Opteron 6172)
+1m_pcie2x8@1.0357 2900   MB/s 0.02 link_platform (a Xeon E5 forced to PCIe2)
+1m_pcie2x8@1      2600   MB/s 0.15 - (the 9200 and 9205, "about 2,600MB/Second on most server platforms")
+4k_pcie3x8@1      361000 IOPS 0.05 drive_read_iops ("just over 361,000" on the Xeon)
+4k_pcie3x4@1      364000 IOPS 0.05 - (x4: "essentially unchanged at 364,000")
+4k_pcie2x8@0.9214 343000 IOPS 0.15 - (343,000 on the Opteron: the model's platform factor is the link's only)
+TABLE
+)
+while read -r step review unit tol sets rest; do
+	case $unit in IOPS) col=iops ;; *) col=mbps ;; esac
+	v=$(q "$DB" "SELECT s.$col FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'ref000' AND s.name = '${step//_/ }'")
+	r=$(ratio "$v" "$review")
+	lo=$(awk -v t="$tol" 'BEGIN { print 1 - t }') hi=$(awk -v t="$tol" 'BEGIN { print 1 + t }')
+	within "$r" "$lo" "$hi"
+	rc=$?
+	role="$sets sets it"
+	[ "$sets" = - ] && role=predicted
+	ok "$rc" "reference 000 ${step//_/ }: $(printf '%.0f' "$v") $unit, review $review (ratio $r, within $(awk -v t="$tol" 'BEGIN { print t * 100 }') %; $role) $rest"
+done <<<"$figures"
+v=$(q "$DB" "SELECT s.mbps FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'ref000' AND s.name = '1m pcie2x4@1'")
+within "$v" 0 1500; ok $? "a PCIe2 card in a PCIe2 x4 slot: $(printf '%.0f' "$v") MB/s, \"less than 1,500MB/Second\""
+
 # --- the fall is the controller's queue-depth knee ----------------------------------
 "$HB" run "$TMP/cal.lua" --set card=$ASR --set knee=0 --label noknee --db "$DB" -q 2>>"$TMP/stderr"
 r=$(ratio "$(value noknee "raid5 4k randwrite" 256)" "$(value noknee "raid5 4k randwrite" 32)")
