@@ -12,7 +12,10 @@
 --   review, with the same drives.
 -- The figures each preset is calibrated to, the review's against the model's,
 -- and how each option follows from them: docs/engines.md, "Calibration of the
--- presets" (tests/simcal.t checks them).
+-- presets", and docs/calibration.md (every figure of reference 003, which
+-- sets what, which are predictions; tests/simcal.t checks them). Each option
+-- a figure sets names it in a comment beside it; the others are the drives'
+-- published specifications or defaults.
 -- Each preset's facts(opts) says what it simulates: the card and its volume
 -- and drives as the controller probes name them (c0.model, c0.v0.raid_level,
 -- c0.v0.d0.model ...; the runner numbers the cards and adds c0.simulated),
@@ -62,13 +65,40 @@ presets["sas2308-8ssd"] = {
   drives = 8, drive_capacity = "256g", drive_read_iops = 46000, drive_write_iops = 36000,
   drive_write_iops_steady = 8000, drive_read_mbps = 540, drive_write_mbps = 400,
   drive_latency_us = 90, drive_write_latency_us = 40,
+  -- SATA 6 Gb/s drives on a 6 Gb/s SAS2308: 558 MB/s a lane, above the
+  -- drives' 540 (reference 000: 550 MB/s a drive fresh, "very close to the
+  -- theoretical maximum for any SATA3 drive")
+  drive_link_gbps = 6, sas_lane_gbps = 6,
   facts = card{ model = "LSI SAS 9207-8e (SAS2308)", personality = "IT", jbod = "IT",
                 drive_model = "Samsung SSD 830", drive_interface = "SATA" },
 }
 
 presets["lsi3108-8sas"] = {
-  link = "pcie3x8", ctrl_iops = 557000, ctrl_write_iops = 800000, ctrl_latency_us = 20,
-  ctrl_parity_iops = 48600, ctrl_qd_knee = 128, ctrl_qd_penalty = 0.065,
+  link = "pcie3x8",
+  -- RAID0 4k random reads 557,037 IOPS at OIO 256 (controller-bound: the
+  -- drives take 8 x 145,000); reaching it by OIO 64 ("well under .15ms until
+  -- 128 OIO") gives the latency; RAID0 4k writes (578,287) are the drives'
+  -- (drive_write_iops_steady and the GC dips below), so the controller's
+  -- writes only need to be above them
+  ctrl_iops = 557000, ctrl_write_iops = 800000, ctrl_latency_us = 20,
+  -- RAID5 4k random writes: from the peak at OIO 128 to 45,639 at 256
+  ctrl_qd_knee = 128, ctrl_qd_penalty = 0.065,
+  -- RAID5 small writes (read-modify-write), fixed + per KiB: 4k random writes
+  -- peak at 48,554 IOPS (OIO 128), 8k at 41,802: 1/58,040 s + 0.8366 us a KiB
+  ctrl_parity_iops = 58040, ctrl_parity_us_per_kib = 0.8366,
+  -- RAID5 full-stripe writes (the write-back cache gathers a sequential
+  -- stream): 128k sequential writes 772 MiB/s at OIO 256, the parity engine
+  -- (the drives would take 7 x 750 MB/s of data)
+  ctrl_xor_mibps = 772,
+  -- the data path (fixed + per KiB), from reference 003's RAID0 figures at
+  -- OIO 256: 128k sequential reads 5,041 MiB/s and 8k random reads 511,493
+  -- IOPS set the read rate and fixed part (8k: 0.43 us + 8 KiB at 5,130 MiB/s
+  -- = 1/511,493 s; 128k: 0.43 us + 128 KiB = 1/(5,041 / 0.125) s); 128k
+  -- sequential writes 4,447 MiB/s and 8k random writes 445,752 IOPS the write
+  -- side. The 4k figures stay with ctrl_iops (1.80 us a read, above the data
+  -- path's 1.19 us).
+  ctrl_dma_read_us = 0.43, ctrl_dma_read_mibps = 5130,
+  ctrl_dma_write_us = 0.52, ctrl_dma_write_mibps = 4530,
   layout = "raid5", strip = "256k", drives = 8, drive_capacity = "400g",
   drive_read_iops = 145000, drive_write_iops = 100000, drive_write_iops_steady = 81000,
   drive_read_mbps = 1200, drive_write_mbps = 750, drive_latency_us = 80,
@@ -88,9 +118,22 @@ local function derive(base, changes)
 end
 
 presets["asr8885-8sas"] = derive("lsi3108-8sas", {
+  -- RAID0 4k random reads 685,760 IOPS at OIO 256, half the 9361-8i's at 64
+  -- ("nearly doubling": the latency); RAID0 4k random writes 535,766
   ctrl_iops = 686000, ctrl_write_iops = 590000, ctrl_latency_us = 130,
+  -- RAID5 4k random writes: 31,057 at their peak, OIO 32, falling to 22,929
+  -- at 256; steeper with reads in flight (ctrl_qd_penalty_mixed below:
+  -- 15.43 ms at 90 % writes, OIO 256)
   ctrl_parity_iops = 31100, ctrl_qd_knee = 32, ctrl_qd_penalty = 0.118,
+  -- its 8k random writes (29,490 IOPS at OIO 64) cost no more than its 4k
+  -- ones: no part per KiB; RAID5 128k sequential writes 852 MiB/s
+  ctrl_parity_us_per_kib = 0, ctrl_xor_mibps = 852,
   ctrl_qd_penalty_mixed = 0.36,
+  -- the data path as the 9361-8i's, from the same figures of the ASR-8885:
+  -- 128k sequential reads 4,872 MiB/s and 8k random reads 535,358 IOPS;
+  -- 128k sequential writes 4,344 MiB/s and 8k random writes 401,359 IOPS
+  ctrl_dma_read_us = 0.28, ctrl_dma_read_mibps = 4925,
+  ctrl_dma_write_us = 0.74, ctrl_dma_write_mibps = 4460,
   facts = card{ model = "Adaptec ASR-8885 (PM8063)", personality = "RAID", write_policy = "WriteBack",
                 read_policy = "ReadAhead", drive_model = "HGST Ultrastar SSD800MH",
                 drive_interface = "SAS" },

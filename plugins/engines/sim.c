@@ -37,6 +37,7 @@ static const struct hb_option sim_options[] = {
 	{ "preset", HB_OPT_STRING, NULL, "a named set of the options below (scripts/sim_presets.lua)" },
 	{ "link", HB_OPT_STRING, "pcie3x8", "host link: pcieGENxWIDTH, e.g. pcie2x8, pcie3x4, pcie4x16" },
 	{ "link_efficiency", HB_OPT_DOUBLE, "0", "share of the raw link rate left after protocol overhead; 0: 0.70 for PCIe 1-2, 0.76 from PCIe 3" },
+	{ "link_platform", HB_OPT_DOUBLE, "1", "the host platform's factor on the link's efficiency (reference 000: PCIe2 x8 2,580 MB/s on an Opteron 6172, 2,900 on a Xeon E5: 0.92, 1.04)" },
 	{ "ctrl_iops", HB_OPT_INT, "700000", "controller: most I/Os per second" },
 	{ "ctrl_latency_us", HB_OPT_DOUBLE, "10", "controller: added latency per I/O" },
 	{ "ctrl_write_iops", HB_OPT_INT, "0", "controller: most writes per second; 0: ctrl_iops" },
@@ -44,6 +45,13 @@ static const struct hb_option sim_options[] = {
 	{ "ctrl_qd_knee", HB_OPT_INT, "0", "outstanding I/Os past which a RAID5 small write costs the controller more; 0: never" },
 	{ "ctrl_qd_penalty", HB_OPT_DOUBLE, "0", "share added to that cost per doubling of the outstanding I/Os past the knee" },
 	{ "ctrl_qd_penalty_mixed", HB_OPT_DOUBLE, "0", "the same while reads are outstanding too (they take the stripe cache); 0: ctrl_qd_penalty" },
+	{ "ctrl_dma_read_us", HB_OPT_DOUBLE, "0", "controller data path: fixed time of a read beside ctrl_iops (a pipelined stage)" },
+	{ "ctrl_dma_read_mibps", HB_OPT_DOUBLE, "0", "controller data path: read rate, the part per KiB; 0: no limit" },
+	{ "ctrl_dma_write_us", HB_OPT_DOUBLE, "0", "controller data path: fixed time of a write" },
+	{ "ctrl_dma_write_mibps", HB_OPT_DOUBLE, "0", "controller data path: write rate, the part per KiB; 0: no limit" },
+	{ "ctrl_parity_us_per_kib", HB_OPT_DOUBLE, "0", "controller: time per KiB of a RAID5 small write, added to 1 / ctrl_parity_iops" },
+	{ "ctrl_xor_mibps", HB_OPT_DOUBLE, "0", "controller: parity throughput of RAID5 full-stripe writes; 0: no limit" },
+	{ "write_back", HB_OPT_BOOL, "true", "the cache gathers sequential RAID5 writes into full stripes; false: only when the requests in flight cover a stripe" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },
 	{ "drives", HB_OPT_INT, "8", "number of drives" },
@@ -55,6 +63,13 @@ static const struct hb_option sim_options[] = {
 	{ "drive_write_mbps", HB_OPT_DOUBLE, "400", "sequential write MB/s per drive" },
 	{ "drive_latency_us", HB_OPT_DOUBLE, "90", "read latency of an idle drive" },
 	{ "drive_write_latency_us", HB_OPT_DOUBLE, "40", "write latency of an idle drive" },
+	{ "drive_link_gbps", HB_OPT_DOUBLE, "0", "a drive's SAS/SATA lane: 1.5, 3, 6 or 12 Gb/s; 0: no limit" },
+	{ "sas_lane_gbps", HB_OPT_DOUBLE, "0", "the controller's SAS lanes: 1.5, 3, 6 or 12 Gb/s (a drive's lane runs at the lower rate); 0: no limit" },
+	{ "sas_ports", HB_OPT_INT, "0", "wide ports the drives share through an expander, drive i on port i mod sas_ports; 0: a lane per drive" },
+	{ "sas_port_lanes", HB_OPT_INT, "4", "lanes per wide port" },
+	{ "drive_rpm", HB_OPT_INT, "0", "a hard drive's spindle speed (a random request waits half a turn); 0: an SSD, the IOPS options above" },
+	{ "drive_seek_ms", HB_OPT_DOUBLE, "8.5", "a hard drive's average seek" },
+	{ "drive_ncq", HB_OPT_INT, "32", "commands a hard drive reorders (NCQ/TCQ); 1: none" },
 	{ "decline", HB_OPT_DOUBLE, "0.5", "capacities written for 63% of the fresh-to-steady write decline" },
 	{ "gc_sync", HB_OPT_BOOL, "false", "the drives' dips come together (by their mean wear), as in an array written evenly from new" },
 	{ "gc_period", HB_OPT_DOUBLE, "0.05", "garbage collection dips every this many capacities written" },
@@ -72,10 +87,14 @@ static double opt_d(const struct hb_kv *o, unsigned n, const char *k)
 	return v ? strtod(v, NULL) : 0;
 }
 
-/* "pcie3x8" -> bytes per second per direction after protocol overhead */
-static int link_rate(const char *link, double eff, double *bps)
+/* "pcie3x8" -> bytes per second per direction after protocol overhead: the
+ * generation's efficiency (eff 0) or eff, times the platform's factor. The
+ * generation's: PCIe 1-2 0.70 (reference 000: PCIe2 x8 2.58-2.9 GB/s), from
+ * PCIe 3 0.76 (reference 000: PCIe3 x4 "near 3,000 MB/Second"). */
+static int link_rate(const char *link, double eff, double platform, double *bps)
 {
 	static const double gts[] = { 0, 2.5, 5, 8, 16, 32, 64 };
+	static const double gen_eff[] = { 0, 0.70, 0.70, 0.76, 0.76, 0.76, 0.76 };
 	unsigned gen, width;
 	char again[32];
 	double enc;
@@ -90,8 +109,9 @@ static int link_rate(const char *link, double eff, double *bps)
 		return -EINVAL;
 	enc = gen <= 2 ? 8.0 / 10 : gen <= 5 ? 128.0 / 130 : 242.0 / 256;
 	if (eff <= 0)
-		eff = gen <= 2 ? 0.70 : 0.76;
-	*bps = gts[gen] * 1e9 * width * enc / 8 * eff;
+		eff = gen_eff[gen];
+	eff *= platform > 0 ? platform : 1;
+	*bps = gts[gen] * 1e9 * width * enc / 8 * (eff < 1 ? eff : 1);
 	return 0;
 }
 
@@ -118,6 +138,11 @@ static const struct sim_range {
 	{ "ctrl_write_iops", 0, 1e9 }, { "ctrl_parity_iops", 0, 1e9 },
 	{ "ctrl_qd_knee", 0, 1e6 }, { "ctrl_qd_penalty", 0, 100 },
 	{ "ctrl_qd_penalty_mixed", 0, 100 }, { "strip", 512, 1ull << 30 },
+	{ "ctrl_dma_read_us", 0, 1e6 }, { "ctrl_dma_read_mibps", 0, 1e7 },
+	{ "ctrl_dma_write_us", 0, 1e6 }, { "ctrl_dma_write_mibps", 0, 1e7 },
+	{ "ctrl_parity_us_per_kib", 0, 1e6 }, { "ctrl_xor_mibps", 0, 1e7 },
+	{ "link_platform", -1, 2 }, { "drive_rpm", 0, 30000 }, { "drive_seek_ms", 0, 100 },
+	{ "drive_ncq", 1, 256 }, { "sas_ports", 0, 64 }, { "sas_port_lanes", 1, 16 },
 	{ "drive_capacity", 1 << 20, 1ull << 50 }, { "drive_read_iops", 1, 1e8 },
 	{ "drive_write_iops", 1, 1e8 }, { "drive_write_iops_steady", 1, 1e8 },
 	{ "drive_read_mbps", -1, 1e6 }, { "drive_write_mbps", -1, 1e6 },
@@ -145,6 +170,45 @@ static int check_ranges(const struct hb_kv *o, unsigned n, char *err, size_t len
 	return 0;
 }
 
+/* SAS/SATA lane rates: 0 (no limit) or a generation's, 1.5 to 12 Gb/s. */
+static int check_lanes(const struct hb_kv *o, unsigned n, char *err, size_t len)
+{
+	static const char *const keys[] = { "drive_link_gbps", "sas_lane_gbps" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		double g = opt_d(o, n, keys[i]);
+
+		if (g == 0 || g == 1.5 || g == 3 || g == 6 || g == 12)
+			continue;
+		snprintf(err, len, "%s %s is not a SAS/SATA lane rate: 1.5, 3, 6 or 12 (Gb/s), "
+			 "or 0 for no limit", keys[i], hb_opt_str(o, n, keys[i]));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A SAS/SATA lane's payload, ns per byte: 8b/10b line encoding and SAS/SATA
+ * framing (0.93 of the encoded rate: 558 MB/s at 6 Gb/s, near the 550 MB/s a
+ * SATA3 SSD reached in reference 000, "very close to the theoretical maximum
+ * for any SATA3 drive"). 0 Gb/s: no limit. */
+static double lane_ns_per_byte(double gbps, double lanes, double w)
+{
+	return gbps > 0 ? 1e9 * w / (gbps * 1e9 * 0.8 / 8 * 0.93 * lanes) : 0;
+}
+
+/* The drives' lanes, at the lower of the drive's and the controller's rate,
+ * and the wide ports they share. */
+static void sim_config_lanes(const struct hb_kv *o, unsigned n, struct sim_cfg *c)
+{
+	double drive = opt_d(o, n, "drive_link_gbps"), ctrl = opt_d(o, n, "sas_lane_gbps");
+	double lane = drive > 0 && ctrl > 0 ? (drive < ctrl ? drive : ctrl) : drive + ctrl;
+
+	c->lane_ns_per_byte = lane_ns_per_byte(lane, 1, c->nworkers);
+	c->nports = ctrl > 0 ? (unsigned)hb_opt_int(o, n, "sas_ports", 0) : 0;
+	c->port_ns_per_byte = lane_ns_per_byte(ctrl, (double)hb_opt_int(o, n, "sas_port_lanes", 4),
+					       c->nworkers);
+}
+
 /* The options' values that a type cannot refuse: choices and ranges. */
 static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char *err,
 			 size_t len)
@@ -153,7 +217,7 @@ static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char
 	long long drives = hb_opt_int(o, n, "drives", 8);
 	const char *ls = hb_opt_str(o, n, "layout");
 
-	if (link_rate(hb_opt_str(o, n, "link"), 1, &bps)) {
+	if (link_rate(hb_opt_str(o, n, "link"), 1, 1, &bps)) {
 		snprintf(err, len, "link '%s' is not pcieGENxWIDTH with GEN 1 to 6 and WIDTH 1 to "
 			 "32 (e.g. pcie2x8, pcie3x4, pcie4x16)", hb_opt_str(o, n, "link"));
 		return -EINVAL;
@@ -184,7 +248,31 @@ static int check_choices(const struct hb_kv *o, unsigned n, enum layout *l, char
 			 hb_opt_int(o, n, "sample_ios", 0));
 		return -EINVAL;
 	}
-	return check_ranges(o, n, err, len);
+	return check_lanes(o, n, err, len) ? -EINVAL : check_ranges(o, n, err, len);
+}
+
+/* MiB/s -> ns per byte (0: none) */
+static double ns_per_byte(double mibps, double w)
+{
+	return mibps > 0 ? 1e9 * w / (mibps * 1048576) : 0;
+}
+
+/* The controller's data path: a stage of its own (the RoC's DMA engines,
+ * pipelined with its processor's per-request work, ctrl_iops): per request a
+ * fixed part and a part per KiB, per direction. */
+static void sim_config_dma(const struct hb_kv *o, unsigned n, struct sim_cfg *c)
+{
+	double w = c->nworkers;
+
+	c->dma_svc[HB_OP_READ] = opt_d(o, n, "ctrl_dma_read_us") * 1e3 * w;
+	c->dma_svc[HB_OP_WRITE] = opt_d(o, n, "ctrl_dma_write_us") * 1e3 * w;
+	c->dma_ns_per_byte[HB_OP_READ] = ns_per_byte(opt_d(o, n, "ctrl_dma_read_mibps"), w);
+	c->dma_ns_per_byte[HB_OP_WRITE] = ns_per_byte(opt_d(o, n, "ctrl_dma_write_mibps"), w);
+	c->rmw_ns_per_byte = opt_d(o, n, "ctrl_parity_us_per_kib") * 1e3 / 1024 * w;
+	c->xor_ns_per_byte = ns_per_byte(opt_d(o, n, "ctrl_xor_mibps"), w);
+	c->write_back = hb_opt_int(o, n, "write_back", 1);
+	c->dma = c->dma_svc[0] > 0 || c->dma_svc[1] > 0 || c->dma_ns_per_byte[0] > 0 ||
+		 c->dma_ns_per_byte[1] > 0;
 }
 
 static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
@@ -195,7 +283,8 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	memset(c, 0, sizeof(*c));
 	if (check_choices(o, n, &c->layout, err, len))
 		return -EINVAL;
-	link_rate(hb_opt_str(o, n, "link"), opt_d(o, n, "link_efficiency"), &link_bps);
+	link_rate(hb_opt_str(o, n, "link"), opt_d(o, n, "link_efficiency"),
+		  opt_d(o, n, "link_platform"), &link_bps);
 	c->ndrives = (unsigned)hb_opt_int(o, n, "drives", 8);
 	c->nworkers = (unsigned)w;
 	c->link_ns_per_byte[HB_OP_READ] = c->link_ns_per_byte[HB_OP_WRITE] = 1e9 * w / link_bps;
@@ -210,6 +299,8 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	if (c->qd_penalty_mixed <= 0)
 		c->qd_penalty_mixed = c->qd_penalty;
 	c->ctrl_lat = opt_d(o, n, "ctrl_latency_us") * 1e3;
+	sim_config_dma(o, n, c);
+	sim_config_lanes(o, n, c);
 	c->strip = (uint64_t)hb_opt_int(o, n, "strip", 262144);
 	c->capacity = (uint64_t)hb_opt_int(o, n, "drive_capacity", 256ll << 30);
 	c->rd_svc = 1e9 * w / (double)hb_opt_int(o, n, "drive_read_iops", 46000);
@@ -218,6 +309,9 @@ static int sim_config(const struct hb_kv *o, unsigned n, unsigned nworkers,
 	c->rd_ns_per_byte = 1e3 * w / opt_d(o, n, "drive_read_mbps");
 	c->wr_ns_per_byte = 1e3 * w / opt_d(o, n, "drive_write_mbps");
 	c->rd_lat = opt_d(o, n, "drive_latency_us") * 1e3;
+	if (opt_d(o, n, "drive_rpm") > 0)
+		c->hdd_pos = (opt_d(o, n, "drive_seek_ms") + 30e3 / opt_d(o, n, "drive_rpm")) * 1e6 * w;
+	c->ncq = (double)hb_opt_int(o, n, "drive_ncq", 32);
 	c->wr_lat = opt_d(o, n, "drive_write_latency_us") * 1e3;
 	c->decline = opt_d(o, n, "decline");
 	c->gc_period = opt_d(o, n, "gc_period");
@@ -329,10 +423,12 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 	st->cap = s->depth;
 	st->heap = calloc(st->cap + 4, sizeof(*st->heap));	/* heap_pop reads 3 past */
 	st->drives = calloc(st->c.ndrives, sizeof(*st->drives));
+	st->ports = calloc(st->c.nports * 2 + 1, sizeof(*st->ports));
 	st->last_end = calloc(s->ntargets, sizeof(*st->last_end));
 	st->written0 = calloc(st->c.ndrives, sizeof(double));
-	if (!st->heap || !st->drives || !st->last_end || !st->written0 ||
+	if (!st->heap || !st->drives || !st->ports || !st->last_end || !st->written0 ||
 	    wear_attach(st, opts_key(s->opts, s->nopts))) {
+		free(st->ports);
 		free(st->heap);
 		free(st->drives);
 		free(st->last_end);
@@ -367,10 +463,16 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 
 	for (i = 0; i < n && st->nheap < st->cap; i++) {
 		struct hb_io *io = ios[i];
-		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io)));
+		bool full = full_stripe(st, io);
+		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io, full)));
 
+		if (c->dma)	/* not varied: the draws of the model without it stay */
+			t = serve(&st->dma, t, c->dma_svc[io->op] +
+				  (double)io->len * c->dma_ns_per_byte[io->op]);
 		t = serve(&st->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
-		t = volume_op(st, io, t);
+		if (full && c->xor_ns_per_byte > 0)	/* the parity engine: full stripes */
+			t = serve(&st->xor, t, (double)io->len * c->xor_ns_per_byte);
+		t = volume_op(st, io, full, t);
 		t += vary(st, c->ctrl_lat + (io->op == HB_OP_READ ? c->rd_lat : c->wr_lat));
 		io->result = io->len;
 		st->nreads += io->op == HB_OP_READ;
@@ -514,6 +616,7 @@ static void sim_close(void *ctx)
 	free(st->written0);
 	free(st->heap);
 	free(st->drives);
+	free(st->ports);
 	free(st->last_end);
 	free(st);
 }

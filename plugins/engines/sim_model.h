@@ -17,14 +17,24 @@ struct sim_cfg {
 	double link_ns_per_byte[2];	/* by enum hb_op: reads go device->host */
 	double ctrl_svc, ctrl_wr_svc, ctrl_lat;	/* ns */
 	double ctrl_rmw_svc;		/* ns per RAID5 small write; 0: as any write */
+	double rmw_ns_per_byte;		/* and per byte of it */
+	double xor_ns_per_byte;		/* RAID5 full-stripe parity; 0: no limit */
+	bool write_back;		/* the cache gathers any sequential stream into stripes */
+	double dma_svc[2], dma_ns_per_byte[2];	/* data path, by enum hb_op: fixed + per byte */
+	bool dma;			/* the data path is a stage (any of its costs set) */
 	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
 	double qd_penalty_mixed;	/* the same while reads are outstanding too */
 	enum layout layout;
+	double lane_ns_per_byte;	/* a drive's SAS/SATA lane; 0: no limit */
+	double port_ns_per_byte;	/* a wide port, each direction; 0: no limit */
+	unsigned nports;		/* wide ports the drives share; 0: a lane each */
 	uint64_t strip, capacity;	/* bytes; capacity is one drive's */
 	unsigned ndrives, nworkers;
 	double rd_svc, wr_svc_fresh, wr_svc_steady;	/* ns per random I/O */
 	double rd_ns_per_byte, wr_ns_per_byte;		/* sequential transfer */
 	double rd_lat, wr_lat;				/* ns */
+	double hdd_pos;		/* ns: a hard drive's seek + half a turn; 0: an SSD */
+	double ncq;		/* commands a hard drive reorders */
 	double decline, gc_period, gc_length, gc_factor, jitter;
 	bool gc_sync;		/* dips follow the drives' mean wear: all dip at once */
 	unsigned sample;	/* completions per second simulated one by one; 0: all */
@@ -39,6 +49,7 @@ struct sim_drive {
 	double written;		/* bytes this worker wrote to it */
 	double fresh;		/* exp(-capacities written / decline), kept with written */
 	uint64_t last_end;	/* byte after its last request: sequential or not */
+	double last_svc;	/* ns: its last service time (a hard drive's queue) */
 	int8_t dip;		/* in a GC dip at its last random write; -1: none yet */
 };
 
@@ -66,8 +77,9 @@ struct sim_state {
 	struct sim_cfg c;
 	uint64_t wear_key;	/* its entry in the wear list, looked up under the lock */
 	double *written0;	/* this worker's share of the wear when it opened */
-	struct pipe link[2], ctrl;
+	struct pipe link[2], ctrl, dma, xor;
 	struct sim_drive *drives;
+	struct pipe *ports;	/* [nports][2]: by enum hb_op */
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
 	struct pending *heap;	/* by completion time */
 	unsigned nheap, cap;
@@ -153,6 +165,22 @@ static inline void note_dip(struct sim_state *st, struct sim_drive *dr, bool dip
 	}
 }
 
+/* A hard drive's service of a request that is not sequential: positioning
+ * (seek + half a turn) and the transfer. With NCQ the drive takes the
+ * nearest of the commands queued at it (up to c->ncq): positioning falls as
+ * the fourth root of that queue, about 2.4x the IOPS at 32, as 7,200 rpm
+ * SATA drives measure (QD1 ~80, QD32 ~190 4k random reads). The queue is
+ * the drive's backlog at t over its last service time. */
+static double hdd_svc(const struct sim_cfg *c, struct sim_drive *dr, double xfer, double t)
+{
+	double q = 1 + dmax(0, dr->pipe.free - t) / dmax(dr->last_svc, 1);
+
+	if (q > c->ncq)
+		q = c->ncq;
+	dr->last_svc = c->hdd_pos * (q > 1 ? pow(q, -0.25) : 1) + xfer;
+	return dr->last_svc;
+}
+
 /* One request on one drive from time t; returns when its service ends. A
  * write wears the drive by what the request stands for (sampling: k of it). */
 static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, uint64_t len,
@@ -164,15 +192,20 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 	double xfer, svc;
 
 	dr->last_end = off + len;
+	if (c->nports)	/* its wide port, each direction a server of its own */
+		t = serve(&st->ports[(d % c->nports) * 2 + (unsigned)op], t,
+			  (double)len * c->port_ns_per_byte);
 	if (op == HB_OP_READ) {
-		xfer = (double)len * c->rd_ns_per_byte;
-		svc = seq ? xfer : dmax(c->rd_svc, xfer);
+		xfer = (double)len * dmax(c->rd_ns_per_byte, c->lane_ns_per_byte);
+		svc = seq ? xfer : c->hdd_pos > 0 ? hdd_svc(c, dr, xfer, t) : dmax(c->rd_svc, xfer);
 	} else {
 		double wear = (double)len * st->fr.k;
 
-		xfer = (double)len * c->wr_ns_per_byte;
+		xfer = (double)len * dmax(c->wr_ns_per_byte, c->lane_ns_per_byte);
 		if (seq) {
 			svc = xfer;
+		} else if (c->hdd_pos > 0) {
+			svc = hdd_svc(c, dr, xfer, t);
 		} else {
 			bool dip;
 
@@ -206,25 +239,40 @@ static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool
 	return r + c->rd_lat;
 }
 
+/* A RAID5 write goes out as full stripes (new parity from the new data, no
+ * reads) when it continues a sequential stream that the controller can
+ * gather into whole stripes: a write-back cache gathers any; without one,
+ * the stream's requests in flight must cover a stripe (strip x data drives). */
+static inline bool full_stripe(const struct sim_state *st, const struct hb_io *io)
+{
+	const struct sim_cfg *c = &st->c;
+
+	if (c->layout != LAYOUT_RAID5 || io->op != HB_OP_WRITE ||
+	    st->last_end[io->target] != io->offset)
+		return false;
+	return c->write_back ||
+	       (double)(st->nheap + 1) * (double)io->len >= (double)c->strip * (c->ndrives - 1);
+}
+
 /* Controller time for one request. A RAID5 small write (not a full-stripe
- * stream) costs its parity work, and past ctrl_qd_knee outstanding I/Os
+ * write) costs its parity work, fixed and per byte, and past ctrl_qd_knee outstanding I/Os
  * (all workers) that grows by ctrl_qd_penalty per doubling: the RMW path
  * thrashes its cache of open stripes, so throughput falls past the knee; by
  * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
-static double ctrl_cost(const struct sim_state *st, const struct hb_io *io)
+static double ctrl_cost(const struct sim_state *st, const struct hb_io *io, bool full)
 {
 	const struct sim_cfg *c = &st->c;
-	double qd = (double)(st->nheap + 1) * c->nworkers;
+	double qd = (double)(st->nheap + 1) * c->nworkers, rmw;
 
 	if (io->op == HB_OP_READ)
 		return c->ctrl_svc;
-	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc ||
-	    st->last_end[io->target] == io->offset)
+	if (c->layout != LAYOUT_RAID5 || !c->ctrl_rmw_svc || full)
 		return c->ctrl_wr_svc;
+	rmw = c->ctrl_rmw_svc + (double)io->len * c->rmw_ns_per_byte;
 	if (c->qd_knee > 0 && qd > c->qd_knee)
-		return c->ctrl_rmw_svc * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
-					  log2(qd / c->qd_knee));
-	return c->ctrl_rmw_svc;
+		return rmw * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
+			      log2(qd / c->qd_knee));
+	return rmw;
 }
 
 /* The drive of strip s under RAID5 (left-symmetric: parity rotates) */
@@ -237,7 +285,7 @@ static inline unsigned raid5_drive(const struct sim_cfg *c, uint64_t s)
 
 /* One strip's part of a host request under the layout; returns when it ends. */
 static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t off,
-		       uint64_t chunk, bool stream, double t)
+		       uint64_t chunk, bool full, double t)
 {
 	const struct sim_cfg *c = &st->c;
 	uint64_t s = off / c->strip, doff = s / c->ndrives * c->strip + off % c->strip;
@@ -257,17 +305,16 @@ static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t of
 		if (io->op == HB_OP_READ)
 			return drive_op(st, raid5_drive(c, s), io->op,
 					s / (c->ndrives - 1) * c->strip + off % c->strip, chunk, t);
-		return raid5_write(st, off, chunk, stream, t);
+		return raid5_write(st, off, chunk, full, t);
 	}
 }
 
 /* Map a host request onto drives by the layout; returns when the last drive
  * part finishes its service. */
-static double volume_op(struct sim_state *st, const struct hb_io *io, double t)
+static double volume_op(struct sim_state *st, const struct hb_io *io, bool full, double t)
 {
 	const struct sim_cfg *c = &st->c;
 	uint64_t off = io->offset, end = io->offset + io->len;
-	bool stream = st->last_end[io->target] == io->offset;
 	double done = t;
 
 	st->last_end[io->target] = end;
@@ -277,7 +324,7 @@ static double volume_op(struct sim_state *st, const struct hb_io *io, double t)
 		uint64_t next = (off / c->strip + 1) * c->strip;
 		uint64_t chunk = (end < next ? end : next) - off;
 
-		done = dmax(done, strip_op(st, io, off, chunk, stream, t));
+		done = dmax(done, strip_op(st, io, off, chunk, full, t));
 		off += chunk;
 	}
 	return done;
