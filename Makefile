@@ -4,7 +4,8 @@
 #   make lint       the layout rules (tests/dev/lint.sh)
 #   make bench      hbatest side by side with fio (tests/dev/bench.sh), the fio
 #                   profile, ceiling and null-per-core rows (bench-ceiling.sh),
-#                   and the sim engine's speed (tests/dev/bench-sim.sh)
+#                   the sim engine's speed (tests/dev/bench-sim.sh) and a year of nights
+#   make bench-year list, show, report, sql, merge on 1,000 runs (tests/dev/bench-year.sh)
 #   make bench-report  the time of a report of two simulated plans/raid5.lua runs
 #   make mutate     plant each mutant of tests/dev/mutate.sh, expect its tests to fail
 #   make fuzz       libFuzzer on the readers of untrusted files (tests/fuzz/), with
@@ -108,7 +109,7 @@ LIBS_libaio   := -laio
 LIBS_sim      := -lm
 LIBS_pcie     := -lpci
 
-.PHONY: all check lint bench bench-report install uninstall clean
+.PHONY: all check lint bench bench-year bench-report install uninstall clean
 all: hbatest $(PLUGINS) $(SKELETONS)
 
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
@@ -204,6 +205,10 @@ bench: all
 	bash tests/dev/bench.sh
 	bash tests/dev/bench-ceiling.sh
 	bash tests/dev/bench-sim.sh
+	bash tests/dev/bench-year.sh
+
+bench-year: all
+	bash tests/dev/bench-year.sh
 
 bench-report: all
 	bash tests/bench-report.sh

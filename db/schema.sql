@@ -210,6 +210,9 @@ CREATE TABLE resumes (
 CREATE INDEX resumes_run ON resumes(run_id, at);
 
 CREATE INDEX steps_run ON steps(run_id);
+-- since version 9 (db/migrations/0009-year-indexes.sql): list's step counts
+-- and sql's group check read this index, not every step's row
+CREATE INDEX steps_run_status ON steps(run_id, status, group_name);
 CREATE INDEX telemetry_run ON telemetry(run_id, step_id, t);
 CREATE INDEX steady_run ON steady_state(run_id);
 CREATE INDEX probes_run ON probes(run_id);
@@ -487,4 +490,4 @@ SELECT run_id, at, last_seen_at, idle_s, was_status, steps_kept, rerun_from, for
        ord
 FROM d;
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

@@ -64,7 +64,7 @@ for cmd in list show run; do
 	like "$(cat err)" "database '$cmd.db' has schema version 1: copied it to '$cmd.db.bak-v1' before migrating it to version $V" \
 		"$cmd says it copied it to $cmd.db.bak-v1"
 	is "$(sha256sum < "$cmd.db.bak-v1")" "$sum" "$cmd: the copy is byte-identical to the original"
-	is "$(q "$cmd.db" 'PRAGMA user_version')" 8 "$cmd: the database is at version 8"
+	is "$(q "$cmd.db" 'PRAGMA user_version')" "$V" "$cmd: the database is at version $V"
 	is "$(shape "$cmd.db")" "$(shape fresh.db)" "$cmd: every table, column, index and view of a new database"
 	[ $cmd = run ] || is "$(rows "$cmd.db" | grep -c .)" "$(echo "$old_rows" | grep -c .)" "$cmd: as many rows"
 	[ "$(rows "$cmd.db" | grep -Fvxf - <(echo "$old_rows") | wc -l)" -eq 0 ]

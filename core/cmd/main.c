@@ -15,7 +15,8 @@ static int cmd_help(int argc, char **argv);
 
 /* list's and show's notes, printed once by help */
 #define CHECK_NOTE "list, show: every open runs SQLite's quick_check; --check runs the slower\n" \
-		   "integrity_check (indexes too) first.\n"
+		   "integrity_check (indexes too) first. On a file over 256 MiB quick_check\n" \
+		   "checks the runs table only.\n"
 
 /* One entry a command, in the style of Lua's luaL_Reg; usage is what
  * `hbatest help` prints for it (NULL: an alias of the entry above), notes
