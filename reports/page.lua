@@ -164,11 +164,13 @@ local function slug(s)
 end
 page.slug = slug
 
--- An id from prefix and name, made unique on the page (-2, -3 ...).
+-- An id from prefix and name, made unique on the page (-2, -3 ...); with
+-- no prefix, name is an id the page's HTML gave (curves.lua's "lat-" plus
+-- the group's slug, alike for groups "x y" and "X-y"), claimed so.
 function page.ids()
   local taken = {}
   return function(prefix, name)
-    local base = prefix .. "-" .. slug(name)
+    local base = prefix and (prefix .. "-" .. slug(name)) or name
     local id, n = base, 1
     while taken[id] do n = n + 1; id = ("%s-%d"):format(base, n) end
     taken[id] = true
@@ -181,7 +183,7 @@ end
 local function figure_entry(id, inner, id_of, group)
   -- the marker: "<!--hbatest:chart NN-name.svg ALT-->" (ALT: the chart's title)
   local name = inner:match("<!%-%-hbatest:chart %d+%-([^ ]-)%.%a+[ %-]") or "chart"
-  id = id or id_of("chart", name)
+  id = id and id_of(nil, id) or id_of("chart", name)
   local text = (inner:match("<figcaption>(.-) — <code>") or inner:match("<figcaption>(.-)</figcaption>")
     or name):gsub("<[^>]*>", "")
   if group and text:sub(1, #group) == group and #text > #group then
@@ -192,7 +194,8 @@ local function figure_entry(id, inner, id_of, group)
   return id, text
 end
 
--- Give every h2, h3 and figure of body an id (kept when it has one) and
+-- Give every h2, h3 and figure of body an id (kept when it has one, unless
+-- an earlier element has it: then made unique, as ids() does) and
 -- return the body and its contents as a nested list: sections (h2), their
 -- groups (h3) and charts.
 local HEADING, FIGURE = "<(h[23])([^>]*)>(.-)</h[23]>", "<figure([^>]*)>(.-)</figure>"
@@ -221,7 +224,7 @@ function page.anchor(body, id_of)
       out[#out + 1] = ('<figure id="%s"%s>%s</figure>'):format(id, attrs, m[4])
     else
       local tag, inner = m[3], m[5]
-      id = id or id_of(tag == "h2" and "sec" or "grp", inner)
+      id = id and id_of(nil, id) or id_of(tag == "h2" and "sec" or "grp", inner)
       entry(tonumber(tag:sub(2)), id, (inner:gsub("<[^>]*>", "")))
       out[#out + 1] = ('<%s id="%s"%s>%s</%s>'):format(tag, id, attrs, inner, tag)
     end

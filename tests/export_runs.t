@@ -30,6 +30,17 @@ is "$(tail -n +2 "$TMP/ss.csv" | wc -l)" "$(q "$DB" "SELECT count(*) FROM step_s
 is "$(tail -n +2 "$TMP/ss.csv" | cut -d, -f19 | paste -sd' ')" \
    "$("$HB" sql --db "$DB" --format csv "SELECT iops FROM step_summary ORDER BY run_id, seq" | tail -n +2 | paste -sd' ')" \
    "IOPS as step_summary has them"
+# a view's rows come run by run in the order given, as a table's do: by run
+# (run_id), by step (step_id) and the run's own row (id and uuid)
+ex second 1 --what step_summary >"$TMP/ssrev.csv"
+is "$(tail -n +2 "$TMP/ssrev.csv" | cut -d, -f2 | uniq | paste -sd' ')" "2 1" \
+   "--what step_summary of second and 1: run 2's rows first, as given"
+ex 2 1 --what sample_total >"$TMP/strev.csv"
+is "$(tail -n +2 "$TMP/strev.csv" | cut -d, -f1 | uniq | paste -sd' ')" "\"$u2\" \"$u1\"" \
+   "--what sample_total of 2 and 1: run 2's samples first"
+ex 2 1 --what run_state --format json >"$TMP/rsrev.json"
+is "$(grep -o '"uuid": "[^"]*"' "$TMP/rsrev.json" | cut -d'"' -f4 | paste -sd' ')" "$u2 $u1" \
+   "--what run_state of 2 and 1: run 2's row first"
 ex 2 --what run_controller >"$TMP/rc.csv"; ok $? "--what run_controller"
 is "$(head -1 "$TMP/rc.csv" | cut -d, -f1-2)" "run_uuid,run_id" "a view without run_uuid gets it first"
 ex 1 2 --what sample_total >"$TMP/st.csv"; ok $? "--what sample_total (a view by step)"

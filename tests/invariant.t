@@ -68,11 +68,37 @@ is "$(q "$DB" "SELECT max(lat_max_us) = (SELECT lat_max_us FROM steps WHERE id =
 # Occupancy (the sum of the latencies of a second's completions over 1 s) is
 # 32 while the queue stays full. A worker descheduled on a busy machine moves
 # latency from one second into the next, so a second is checked loosely (a
-# bucket index off by one leaves a second empty: 0) and the window tightly.
+# bucket index off by one leaves a second empty: 0) and the window exactly.
 is "$(q "$DB" "SELECT count(*) FROM samples WHERE step_id = 1 AND occupancy BETWEEN 8 AND 64")" 12 \
 	"the queue stays filled: every second shows 8..64 I/Os in flight (occupancy)"
-is "$(q "$DB" "SELECT avg(occupancy) BETWEEN 24 AND 33 FROM samples WHERE step_id = 1 AND ramp = 0")" 1 \
-	"over the window the mean occupancy is the 32 I/Os in flight"
+# The window's mean occupancy on a real device depends on how promptly the
+# worker refills the queue, which a busy machine slows (24..33 failed once
+# under load): here it is checked against the step's own measured values
+# (Little's law: its reads times their mean latency over its 10 s) and
+# against what cannot be exceeded (32 in flight); that a full queue reads 32
+# is checked below, on the fixture engine's virtual clock.
+is "$(q "$DB" "SELECT abs(avg(o.occupancy) - s.read_ops * s.lat_mean_us / 1e6 / s.window_s)
+	< 1e-6 * avg(o.occupancy) AND avg(o.occupancy) > 0 FROM samples o, steps s
+	WHERE o.step_id = 1 AND o.ramp = 0 AND s.id = 1")" 1 \
+	"over the window the mean occupancy is its reads times their mean latency over 10 s"
+# (a second alone may: a worker descheduled moves latency into the next
+# one; the window's mean at most by the I/Os its start cut, each its latency)
+is "$(q "$DB" "SELECT avg(o.occupancy) <= 32 * (1 + s.lat_max_us / 1e6 / s.window_s) + 1e-9
+	FROM samples o, steps s WHERE o.step_id = 1 AND o.ramp = 0 AND s.id = 1")" 1 \
+	"the window's mean occupancy is no more than the 32 I/Os in flight"
 is "$(q "$DB" "SELECT abs(mbps - (read_bytes + write_bytes) / 10.0 / 1e6) < 1e-9 FROM steps WHERE id = 1")" 1 \
 	"MB/s is the window's bytes over its 10 seconds, in 10^6 bytes/s"
+# a queue kept full: on the fixture engine's virtual clock every request of
+# 32 in flight takes exactly 1 ms, whatever the machine does, so each second
+# of the window holds 32,000 completions of 1 ms: occupancy 32
+cat > "$TMP/full.lua" <<'LUA'
+hb.run{ engine = "faulty", faulty = { lat_us = 1000 }, targets = "v", rw = "randread", bs = "4k",
+        oio = 32, duration = 3, ramp = 1 }
+LUA
+"$HB" run "$TMP/full.lua" --db "$DB" --plugin-path "$ROOT/build/tests/plugins" -q
+ok $? "a step of 32 in flight on a virtual clock runs (fixture engine)"
+sid=$(q "$DB" "SELECT max(id) FROM steps")
+is "$(q "$DB" "SELECT group_concat(read_ops || ':' || printf('%.3f', occupancy), ' ') FROM samples
+	WHERE step_id = $sid AND ramp = 0")" "32000:32.000 32000:32.000 32000:32.000" \
+	"over the window the mean occupancy is the 32 I/Os in flight (each second of a full queue: 32)"
 done_testing

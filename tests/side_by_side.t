@@ -39,6 +39,23 @@ is "$(tail -n +2 "$TMP/steady.csv" | cut -d, -f1 | paste -sd' ')" "1 2 3 4 5" "a
 is "$(sed -n 4p "$TMP/steady.csv" | cut -d, -f4)" \
    "$(ss "SELECT lat_mean_us FROM step_summary WHERE run_id = 1 AND group_name = 'steady' ORDER BY seq LIMIT 1 OFFSET 2")" "its third step's mean latency"
 
+# two steps of a group at one point (a read and a write at OIO 4): the
+# run's first, in plan order, gives the value
+cat > "$TMP/twice.lua" <<'LUA'
+hb.plan{ name = "twice", defaults = { engine = "sim", duration = 1, ramp = 0,
+                                      sim = { preset = "lsi3108-8sas", layout = "raid5" } } }
+hb.targets = { "volume" }
+hb.sweep{ base = { name = "read", rw = "randread", bs = "4k" }, group = "twice", oio = { 4 } }
+hb.sweep{ base = { name = "write", rw = "randwrite", bs = "4k" }, group = "twice", oio = { 4 } }
+LUA
+"$HB" run "$TMP/twice.lua" --db "$DB" --label twice -q 2>>"$TMP/stderr"; ok $? "run twice"
+sbs --param group=twice --param runs=twice --param metric=iops >"$TMP/twice.csv"
+is "$(tail -n +2 "$TMP/twice.csv" | cut -d, -f1,4)" \
+   "4,$(ss "SELECT iops FROM step_summary WHERE label = 'twice' AND rw = 'randread'")" \
+   "two steps at one point: one row, the first step's (the read's) IOPS"
+[ "$(ss "SELECT count(DISTINCT iops) FROM step_summary WHERE label = 'twice'")" = 2 ]
+ok $? "(the read and the write give two numbers)"
+
 sbs --param group="4k randread" --param runs=1,2 --param metric=nope 2>"$TMP/err" >/dev/null
 is $? 1 "an unknown metric: exit 1"
 like "$(cat "$TMP/err")" "metric nope is not one of iops, read_iops, write_iops, mbps, mibps, mean, p50, p99, p999, max" "naming the metrics"

@@ -21,24 +21,25 @@ load_mutants() {
 # AREAS: the parts of hbatest a kill ratio is printed for (so that a weakly
 # tested one shows), in the order printed; area_of FILE: a mutant's area, by
 # its file's path (the first pattern that matches)
-AREAS="reports sql import export merge guard runner sim engines probes store plan measure base commands others"
+AREAS="reports sql import export merge guard runner sim engines probes store plan measure base commands tooling others"
 area_of() {
 	case $1 in
 	reports/*|core/report/*|core/cmd/report*|core/store/report.c|scripts/review.lua) echo reports ;;
-	core/cmd/sql.c|core/store/query.c) echo sql ;;
+	core/cmd/sql.c|core/store/query.c|db/queries/*) echo sql ;;
 	core/import/*|core/cmd/import.c|core/base/csvlines*) echo import ;;
 	core/cmd/export*|core/store/export*) echo export ;;
 	core/store/merge*|core/cmd/merge.c) echo merge ;;
 	core/measure/guard*|core/measure/target_id*) echo guard ;;
 	core/run/*|core/measure/step*|core/measure/worker*|core/cmd/run.c) echo runner ;;
-	plugins/engines/sim*) echo sim ;;
+	plugins/engines/sim*|scripts/sim_presets.lua) echo sim ;;
 	plugins/engines/*) echo engines ;;
 	plugins/probes/*|core/hbatest/tool.h|core/hbatest/sysfs.h|core/measure/probe*|core/cmd/probe.c) echo probes ;;
-	core/store/*) echo store ;;
+	core/store/*|db/schema.sql|db/migrations/*) echo store ;;
 	core/plan/*|scripts/*.lua) echo plan ;;
 	core/measure/*) echo measure ;;
 	core/base/*) echo base ;;
-	core/cmd/*) echo commands ;;
+	core/cmd/*|docs/man/*|scripts/completion/*) echo commands ;;
+	Makefile|tests/dev/*) echo tooling ;;
 	*) echo others ;;
 	esac
 }
