@@ -9,6 +9,7 @@ local compare = require("compare")
 local fmt = require("format")
 local cards = require("cards")
 local layout = require("page")
+local hostcpu = require("hostcpu")	-- host-bound marks and the host CPU charts
 
 local esc = report.escape_html
 local runs = report.runs
@@ -509,10 +510,11 @@ local function summary_row(row)
     for i = 1, N do
       if part[i] then
         add('<td class="num partial">', fmt.num(part[i]), '<br><span class="note">',
-            esc(note[i]), "</span></td>")
+            esc(note[i]), "</span>", hostcpu.mark(row.steps[i]), "</td>")
       else
         local tied = best and compare.ties(vals[i], vals[best])	-- every run within noise of it
-        add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
+        add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]),
+            hostcpu.mark(row.steps[i]), "</td>")
       end
       line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""
     end
@@ -553,6 +555,7 @@ for _, g in ipairs(groups) do
   for _, row in ipairs(groups[g]) do summary_row(row) end
   add("</tbody></table></details>")
 end
+add(hostcpu.note())
 if N > 1 then
   add('<p class="sub">★ best of the row (each run within ', compare.noise_pct,
       ' % of the best ties for it). Each delta has its arrow and sign (▲ + up, ▼ - down); ',
@@ -614,6 +617,7 @@ charts.sequential_bars()
 charts.per_target()
 charts.exec_table()
 require("telemetry").charts(runs, add, charts.figure)
+hostcpu.charts(runs, add, charts.figure)
 local function lead_add(...) for _, x in ipairs{ ... } do lead[#lead + 1] = x end end
 local lead_ctx = { runs = runs, rows = rows, baseline = B, add = lead_add,
   figure = function(c, caption)	-- charts.figure's HTML, moved into the slot

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The command line: version, help, usage errors and their exit codes.
 . "$(dirname "$0")/lib.sh"
+# V: this hbatest's schema version (db/schema.sql's last line)
+V=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$ROOT/db/schema.sql")
 
 out=$("$HB" --version); ok $? "--version exits 0"
-like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.3, database schema 8\)' "--version names the ABI and schema"
+like "$out" '^hbatest [0-9]+\.[0-9]+\.[0-9]+ \(plugin ABI 1\.3, database schema '"$V"'\)' "--version names the ABI and schema"
 out=$("$HB" help); ok $? "help exits 0"
 like "$out" 'hbatest run PLAN.lua' "help shows the run synopsis"
 # CMD --help and -h: that command's usage on stdout, nothing on stderr, exit 0
