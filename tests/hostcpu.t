@@ -59,6 +59,17 @@ like "$(grep ' null ' "$TMP/show")" "host-bound: worker CPU [0-9]+%$" "show mark
 like "$(grep ' slow ' "$TMP/show")" "done" "show lists the paced step"
 ! grep ' slow ' "$TMP/show" | grep -q 'host-bound'; ok $? "and does not mark it"
 
+# --- the live line (a terminal's) ends in HOST-BOUND once a host-bound second is in
+if command -v script >/dev/null; then
+	printf 'hb.run{ name = "spin", engine = "null", targets = "v", duration = 3 }\n' > "$TMP/spin.lua"
+	HBATEST_SYSFS_ROOT=$IDLE script -qec "'$HB' run '$TMP/spin.lua' --db '$TMP/s.db'" /dev/null >"$TMP/tty" 2>&1
+	tr '\r' '\n' <"$TMP/tty" | sed 's/\x1b\[K//g' >"$TMP/lines"
+	like "$(grep -a '^step 1/1 spin |' "$TMP/lines")" 'p99 [^|]* \| plan ETA [^|]* \| HOST-BOUND$' \
+		"the live line of the null step says HOST-BOUND"
+else
+	skip "script (util-linux) is not installed: no terminal for the live line"
+fi
+
 # --- the report: the mark, the note, the chart ------------------------------------
 "$HB" report 1 --db "$DB" --out "$TMP/rep" >/dev/null 2>"$TMP/rerr"; ok $? "report"
 H=$TMP/rep/index.html
