@@ -77,7 +77,7 @@ function hostcpu.charts(runs, add, figure)
         series = { { title = "host CPUs busy (%)", color = "#D55E00", rows = host },
                    { title = "busiest worker on CPU (%)", color = "#0072B2", rows = cpu } },
         better = "lower is better: near 100 % the host, not the device, sets the pace",
-        args = { ylabel = "busy (% of the second)", tmax = tmax, nsteps = #from, nevents = 0,
+        args = { ylabel = "busy (% of the second)", tmax = tmax, ymax = 100, nsteps = #from, nevents = 0,
                  step_from = #from > 0 and from or { 0 }, step_to = #to > 0 and to or { 0 },
                  step_label = #label > 0 and label or { "" }, event_t = { 0 } } }
       figure(c, ("%s: host CPU per second, the host's CPUs busy and the busiest worker on (or "

@@ -617,7 +617,6 @@ charts.sequential_bars()
 charts.per_target()
 charts.exec_table()
 require("telemetry").charts(runs, add, charts.figure)
-hostcpu.charts(runs, add, charts.figure)
 local function lead_add(...) for _, x in ipairs{ ... } do lead[#lead + 1] = x end end
 local lead_ctx = { runs = runs, rows = rows, baseline = B, add = lead_add,
   figure = function(c, caption)	-- charts.figure's HTML, moved into the slot
@@ -630,6 +629,7 @@ require("ranked").charts(lead_ctx)
 require("curves").charts(lead_ctx)
 require("precondition").charts(lead_ctx)
 out[lead_at] = table.concat(lead)
+hostcpu.charts(runs, add, charts.figure)	-- numbered last: the others keep their NN-
 require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------
