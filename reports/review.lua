@@ -510,7 +510,7 @@ local function summary_row(row)
     for i = 1, N do
       if part[i] then
         add('<td class="num partial">', fmt.num(part[i]), '<br><span class="note">',
-            esc(note[i]), "</span>", hostcpu.mark(row.steps[i]), "</td>")
+            esc(note[i]), "</span></td>")
       else
         local tied = best and compare.ties(vals[i], vals[best])	-- every run within noise of it
         add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]),
