@@ -1,4 +1,4 @@
--- hbatest database, schema version 8 (PRAGMA user_version).
+-- hbatest database, schema version 10 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -87,6 +87,9 @@ CREATE TABLE steps (
     elapsed_s   REAL,                -- exec steps and fills: wall (or engine) time
     on_error    TEXT,                -- 'fail' or 'continue': what an I/O error did
     placement   TEXT,                -- where the workers ran: CPU list and NUMA node
+    cpu_busy    REAL,                -- 0..1: the busiest worker's share of the window on (or waiting for) a CPU (since 10)
+    host_busy   REAL,                -- 0..1: the host's CPUs busy over the window, /proc/stat (since 10)
+    host_bound  INTEGER,             -- 1: cpu_busy >= 0.90 or host_busy >= 0.95, the host set the pace (since 10)
     UNIQUE (run_id, seq)
 );
 
@@ -142,6 +145,8 @@ CREATE TABLE samples (
     lat_max_us        REAL,
     occupancy         REAL,          -- mean outstanding I/Os (Little's law)
     secs              REAL NOT NULL DEFAULT 1, -- s of the second covered (since version 5)
+    cpu_busy          REAL,          -- 0..1: the busiest worker on (or waiting for) a CPU (since 10)
+    host_busy         REAL,          -- 0..1: the host's CPUs busy (/proc/stat) (since 10)
     PRIMARY KEY (step_id, t)
 ) WITHOUT ROWID;
 
@@ -236,7 +241,8 @@ SELECT s.id AS step_id, s.run_id, r.uuid AS run_uuid, r.label, s.seq, s.kind, s.
        s.mbps,
        s.mbps * 1000000.0 / 1048576.0 AS mibps,
        s.lat_mean_us, s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.lat_max_us,
-       s.errors, s.axis, s.axis_value, s.round, s.params_json
+       s.errors, s.axis, s.axis_value, s.round, s.params_json,
+       s.cpu_busy, s.host_busy, s.host_bound
 FROM steps s JOIN runs r ON r.id = s.run_id;
 
 -- OIO sweeps: one row per point, for IOPS/latency-versus-OIO charts.
@@ -490,4 +496,4 @@ SELECT run_id, at, last_seen_at, idle_s, was_status, steps_kept, rerun_from, for
        ord
 FROM d;
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;

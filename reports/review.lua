@@ -10,6 +10,7 @@ local fmt = require("format")
 local cards = require("cards")
 local layout = require("page")
 local crosscheck = require("crosscheck")	-- a note on a delta against a fio run not run alike
+local hostcpu = require("hostcpu")	-- host-bound marks and the host CPU charts
 
 local esc = report.escape_html
 local runs = report.runs
@@ -513,7 +514,8 @@ local function summary_row(row)
             esc(note[i]), "</span></td>")
       else
         local tied = best and compare.ties(vals[i], vals[best])	-- every run within noise of it
-        add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]), "</td>")
+        add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]),
+            hostcpu.mark(row.steps[i]), "</td>")
       end
       line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""
     end
@@ -554,6 +556,7 @@ for _, g in ipairs(groups) do
   for _, row in ipairs(groups[g]) do summary_row(row) end
   add("</tbody></table></details>")
 end
+add(hostcpu.note())
 if N > 1 then
   add('<p class="sub">★ best of the row (each run within ', compare.noise_pct,
       ' % of the best ties for it). Each delta has its arrow and sign (▲ + up, ▼ - down); ',
@@ -630,6 +633,7 @@ require("ranked").charts(lead_ctx)
 require("curves").charts(lead_ctx)
 require("precondition").charts(lead_ctx)
 out[lead_at] = table.concat(lead)
+hostcpu.charts(runs, add, charts.figure)	-- numbered last: the others keep their NN-
 require("steps").add(runs, steps, add)
 
 -- ---- the page ----------------------------------------------------------------

@@ -131,4 +131,10 @@ like "$(sampler_summary "$TMP/sampler")" " -2\\.0%, .*interval -3\\.5% to -0\\.5
 printf 'on\t100\noff\t0\n' > "$TMP/sampler"
 is "$(sampler_summary "$TMP/sampler"; echo "exit $?")" "sampler cost: round 1 has no IOPS
 exit 1" "sampler: a run of no IOPS is an error, not a -100 % round"
+# hb busy: the median of hbatest's cpu_busy (an 8th field of its runs), "-" when a run has none
+printf 'd\t100\t10\t20\t1\t100000\t10\nh\t100\t10\t20\t0.5\t100000\t10\t0.99\nh\t100\t10\t20\t0.5\t100000\t10\t0.30\nh\t100\t10\t20\t0.5\t100000\t10\t0.95\n' > "$TMP/rows"
+is "$(summary "io_uring QD32" io_uring "$TMP/rows" | awk '{ print $(NF - 1) }')" "0.95" \
+	"hb busy: the median of hbatest's three cpu_busy (0.30, 0.95, 0.99)"
+printf 'd\t100\t10\t20\t1\t100000\t10\nh\t100\t10\t20\t0.5\t100000\t10\t\n' > "$TMP/rows"
+is "$(summary "sim" io_uring "$TMP/rows" | awk '{ print $(NF - 1) }')" "-" "hb busy: '-' when a run has none (NULL)"
 done_testing

@@ -121,6 +121,14 @@ static void print_step(const struct db_step_info *s, size_t wide, const char *ru
 	if (exec && !isnan(s->elapsed_s))
 		printf("%sran %.1f s, exit status %d", *s->placement ? "; " : "", s->elapsed_s,
 		       s->exit_status);
+	if (s->host_bound == 1) {	/* docs/measurement.md, "Host CPU" */
+		printf("%shost-bound:", *s->placement || exec ? "; " : "");
+		if (!isnan(s->cpu_busy))
+			printf(" worker CPU %.0f%%", floor(s->cpu_busy * 100));
+		if (!isnan(s->host_busy))
+			printf("%s host CPUs %.0f%% busy", isnan(s->cpu_busy) ? "" : ",",
+			       floor(s->host_busy * 100));
+	}
 	printf("\n");
 }
 

@@ -7,6 +7,7 @@
 
 #include "base/human.h"
 #include "base/log.h"
+#include "measure/hostcpu.h"
 #include "measure/progress.h"
 #include "base/util.h"
 
@@ -187,5 +188,10 @@ void progress_update(const struct step_tick *t)
 	if (!status && (t->merged || !pg.live))
 		return;
 	format_line(t, text, sizeof(text));
+	/* the live line (a terminal's) says when the last second was host-bound
+	 * (measure/hostcpu.h); a log's status lines keep their form, the step's
+	 * end warns there */
+	if (!status && t->last && hostcpu_bound(t->last->cpu_busy, t->last->host_busy))
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " | HOST-BOUND");
 	show(text, !t->merged, status);
 }

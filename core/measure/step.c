@@ -1,6 +1,7 @@
 /* One measured step: targets, workers, the sampler, the totals. */
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "measure/hostcpu.h"
 #include "measure/placement.h"
 #include "measure/step.h"
 #include "measure/step_errors.h"
@@ -49,6 +51,7 @@ struct step_run {
 	double last_secs;		/* s of it that the step covered */
 	struct step_totals *t;		/* the seconds stored */
 	struct step_totals pend;	/* the seconds queued: added to t once stored */
+	struct cpu_meter cpu;		/* workers' and host's CPU, per batch of seconds */
 };
 
 unsigned step_store_retry_secs(void)
@@ -422,8 +425,13 @@ static void sample_loop(struct step_run *r, const struct step_hooks *hooks)
 		int64_t ready = min_published(r, &finished);
 		bool merged = false;
 
+		if ((int64_t)next <= ready && next < total)	/* one reading a batch */
+			cpu_meter_batch(&r->cpu, r->workers,
+					(unsigned)((uint64_t)ready < total ? (uint64_t)ready + 1 - next
+									    : total - next));
 		while ((int64_t)next <= ready && next < total) {
 			merge_second(r, next, &smp);
+			cpu_meter_second(&r->cpu, !smp.ramp, &smp.cpu_busy, &smp.host_busy);
 			if (!q->rc && queue_push(q, &smp) < 0) {
 				snprintf(q->err, sizeof(q->err), "out of memory");
 				q->rc = -ENOMEM;
@@ -521,6 +529,19 @@ static void join_workers(struct step_run *r)
 	r->joined = true;
 }
 
+/* A fill (passes=): whether a worker wrote all it was to, and when the last did. */
+static void fill_ended(struct step_run *r, struct step_totals *t)
+{
+	for (unsigned i = 0; i < r->nstarted; i++) {
+		struct worker *w = &r->workers[i];
+		double el = (double)(w->end_ns - w->t0) / 1e9;
+
+		t->filled |= w->exhausted;
+		if (w->exhausted && el > t->res.elapsed_s)
+			t->res.elapsed_s = el;
+	}
+}
+
 int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		 struct step_totals *t, char *err, size_t len)
 {
@@ -529,6 +550,8 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 	int rc;
 
 	memset(t, 0, sizeof(*t));
+	t->cpu_busy = t->host_busy = NAN;
+	t->host_bound = -1;
 	hist_reset(&t->lat[0]);
 	hist_reset(&t->lat[1]);
 	hist_reset(&r.pend.lat[0]);
@@ -556,6 +579,12 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		if (open_failed || rc)
 			atomic_store(&r.sh.abort, true);
 		r.sh.t0 = util_now_ns();
+		/* a simulator's seconds are not the host's: its CPU figures stay NULL */
+		if (!open_failed && rc == 0 &&
+		    (rc = cpu_meter_start(&r.cpu, r.workers, r.nstarted, !r.sh.engine_clock))) {
+			snprintf(err, len, "out of memory");
+			atomic_store(&r.sh.abort, true);
+		}
 		if (!open_failed && rc == 0)	/* the first sample, at second 0 */
 			telemetry_go(tele(hooks), r.sh.t0, r.sh.engine_clock,
 				     spec->wl.ramp + spec->wl.duration);
@@ -565,6 +594,8 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		if (!open_failed && rc == 0)
 			sample_loop(&r, hooks);
 		join_workers(&r);
+		cpu_meter_result(&r.cpu, &t->cpu_busy, &t->host_busy, &t->host_bound);
+		cpu_meter_free(&r.cpu);
 		if (rc == 0)
 			rc = step_errors(spec, r.workers, r.nworkers, r.place.text, err, len);
 		if (r.q.rc) {	/* seconds lost: this outranks the rest */
@@ -577,14 +608,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 			rc = -EINTR;
 		if (rc == 0 && telemetry_failed(tele(hooks), err, len))
 			rc = -ECANCELED;
-		for (unsigned i = 0; i < r.nstarted; i++) {
-			struct worker *w = &r.workers[i];
-			double el = (double)(w->end_ns - w->t0) / 1e9;
-
-			t->filled |= w->exhausted;
-			if (w->exhausted && el > t->res.elapsed_s)
-				t->res.elapsed_s = el;
-		}
+		fill_ended(&r, t);
 		if (t->filled && spec->wl.ramp && t->window_s == 0 && rc == 0)
 			log_warn("the fill ended at %.2f s, inside its %u s ramp: no second after "
 				 "the ramp, so no IOPS or MB/s (ramp=0 measures a whole fill)",

@@ -54,6 +54,9 @@ struct step_sample {
 	double secs;		/* s it covers: 1, less for a last second cut short */
 	uint64_t ops[2], bytes[2], errors;
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
+	double cpu_busy;	/* 0..1: the busiest worker's share of it on (or waiting
+				 * for) a CPU; NAN: not measured (an engine's clock) */
+	double host_busy;	/* 0..1: the host's CPUs busy (/proc/stat); NAN: unknown */
 };
 
 /* What a step measured, as the database stores it, resume reads it back and
@@ -85,6 +88,8 @@ struct step_totals {
 	uint64_t *tgt;		/* per target, TGT_COUNTERS each (worker.h); malloc'd */
 	struct hist lat[2];	/* ns, merged over the window */
 	char placement[128];	/* where the workers ran (steps.placement); "" for none chosen */
+	double cpu_busy, host_busy;	/* over the window (step_sample's); NAN: unknown */
+	int host_bound;		/* 1: the host's CPU set the pace (measure/hostcpu.h); -1: unknown */
 };
 
 /* What the sampler tells the live line: about once a wall-clock second, and

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 
 #include "base/log.h"
+#include "measure/hostcpu.h"
 #include "measure/placement.h"
 #include "base/stop.h"
 #include "measure/worker.h"
@@ -566,6 +567,7 @@ static void *worker_main(void *arg)
 		.nworkers = w->wl->workers,
 	};
 
+	w->tid = (pid_t)syscall(SYS_gettid);
 	/* pinned before the engine sets up its rings, so they land near the card too */
 	w->open_rc = placement_pin_self(w->place);
 	w->pin_failed = w->open_rc != 0;
@@ -588,6 +590,8 @@ static void *worker_main(void *arg)
 	}
 	if (w->open_rc == 0 && !w->stuck)	/* closing could wait for them forever */
 		ops->close(w->ctx);
+	w->cpu_end_ns = hostcpu_self_ns();
+	w->end_wall_ns = util_now_ns();
 	atomic_store_explicit(&w->finished, true, memory_order_release);
 	worker_news(w->sh);
 	return NULL;

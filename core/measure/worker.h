@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/hist.h"
 #include "measure/loader.h"
@@ -94,6 +95,10 @@ struct worker {
 	double drain_s;			/* how long the drain waited for them */
 	bool refused;			/* the engine took no request, none in flight */
 	char broke[112];		/* what the engine did against plugin.h, or "" */
+	pid_t tid;			/* its thread's, set before it counts as ready */
+	uint64_t cpu_end_ns;		/* ns it ran or waited to run, as it finished
+					 * (measure/hostcpu.h); set before finished */
+	uint64_t end_wall_ns;		/* util_now_ns() then */
 };
 
 /* Provided by step.c: the start handshake and the stop flag every worker reads. */

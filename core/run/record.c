@@ -144,6 +144,10 @@ int record_step_end(struct db *db, int64_t step_id, const char *status,
 		.lat = { &t->lat[0], &t->lat[1] }, .exec = s->kind == STEP_EXEC,
 		.fill = s->wl.passes != 0, .elapsed_s = t->res.elapsed_s,
 		.exit_status = t->res.exit_status,
+		/* an exec step's command is not measured for CPU: NULL */
+		.cpu_busy = s->kind == STEP_EXEC ? NAN : t->cpu_busy,
+		.host_busy = s->kind == STEP_EXEC ? NAN : t->host_busy,
+		.host_bound = s->kind == STEP_EXEC ? -1 : t->host_bound,
 	};
 	int rc;
 
@@ -186,7 +190,8 @@ int record_samples(struct db *db, int64_t step_id, const struct step_sample *s, 
 			.lat_p99 = { lat_of(s[i].ops[0], s[i].lat_p99[0]),
 				     lat_of(s[i].ops[1], s[i].lat_p99[1]) },
 			.lat_max = lat_of(s[i].ops[0] + s[i].ops[1], s[i].lat_max),
-			.occupancy = s[i].occupancy,
+			.occupancy = s[i].occupancy, .cpu_measured = true,
+			.cpu_busy = s[i].cpu_busy, .host_busy = s[i].host_busy,
 		};
 	}
 	rc = db_samples_insert(db, step_id, r, n);

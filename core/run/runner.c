@@ -9,6 +9,7 @@
 #include "base/build_info.h"
 #include "measure/exec.h"
 #include "measure/guard.h"
+#include "measure/hostcpu.h"
 #include "base/human.h"
 #include "base/log.h"
 #include "measure/loader.h"
@@ -227,6 +228,13 @@ static void log_step_result(unsigned seq, const struct step_spec *s, const struc
 	human_usecs(t->res.lat_max, max, sizeof(max));
 	log_info("step %u %s: %s: %s IOPS, %s, mean %s, p99 %s, max %s, %llu errors", seq,
 		 s->name, status, iops, mbps, mean, p99, max, (unsigned long long)t->res.errors);
+	if (t->host_bound == 1) {	/* a warning event too (events_sink) */
+		char why[200];
+
+		hostcpu_describe(t->cpu_busy, t->host_busy, why, sizeof(why));
+		log_warn("step %u %s: host-bound: %s; its figures measure the host's CPU, "
+			 "not the device", seq, s->name, why);
+	}
 }
 
 /* A step of I/O, sampled by the probes' telemetry while it runs. */

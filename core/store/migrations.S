@@ -25,6 +25,7 @@ hb_migrations:
 	migration "0007-run-notes-telemetry.sql"
 	migration "0008-resumes.sql"
 	migration "0009-year-indexes.sql"
+	migration "0010-host-cpu.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations

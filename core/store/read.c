@@ -361,17 +361,19 @@ bool db_next_target(struct db_cursor *c, struct db_target_info *t)
 	return true;
 }
 
-/* placement is '' before schema 4, which show opens read-only without
- * upgrading */
+/* placement is '' before schema 4, the CPU columns NULL before 9: show
+ * opens a database read-only without upgrading it */
 struct db_cursor *db_read_steps(struct db *db, int64_t id)
 {
-	char sql[640];
+	char sql[720];
+	int v = db_user_version(db);
 
 	snprintf(sql, sizeof(sql), "SELECT v.seq, v.kind, v.name, v.status, v.iops, v.mbps, "
 		 "v.mibps, v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, %s, "
-		 "s.exit_status, s.elapsed_s FROM step_summary v JOIN steps s ON s.id = v.step_id "
-		 "WHERE v.run_id = ? ORDER BY v.seq",
-		 db_user_version(db) < 4 ? "''" : "coalesce(s.placement, '')");
+		 "s.exit_status, s.elapsed_s, %s FROM step_summary v JOIN steps s ON "
+		 "s.id = v.step_id WHERE v.run_id = ? ORDER BY v.seq",
+		 v < 4 ? "''" : "coalesce(s.placement, '')",
+		 v < 9 ? "NULL, NULL, NULL" : "s.host_bound, s.cpu_busy, s.host_busy");
 	return cursor_open(db, READ_STEPS, sql, id);
 }
 
@@ -395,6 +397,9 @@ bool db_next_step(struct db_cursor *c, struct db_step_info *s)
 	s->placement = text(st, 11);
 	s->exit_status = sqlite3_column_int(st, 12);
 	s->elapsed_s = measure(st, 13);
+	s->host_bound = is_null(st, 14) ? -1 : sqlite3_column_int(st, 14);
+	s->cpu_busy = measure(st, 15);
+	s->host_busy = measure(st, 16);
 	return true;
 }
 

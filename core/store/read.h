@@ -58,6 +58,8 @@ struct db_step_info {
 	const char *placement;	/* "" when none (and before schema 4) */
 	double elapsed_s;	/* an exec step's time; NAN when not known */
 	int exit_status;	/* an exec step's */
+	int host_bound;		/* 1: the host's CPU set its pace; 0; -1: unknown (before schema 10) */
+	double cpu_busy, host_busy;	/* 0..1 over the window; NAN: unknown */
 };
 
 /* show: a steady-state check (hb.steady). */

@@ -43,8 +43,8 @@ int db_write_prepare(struct db *db)
 	static const char sample_sql[] =
 		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
 		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
-		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs, cpu_busy, "
+		"host_busy) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char event_sql[] =
 		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
 
@@ -296,6 +296,8 @@ int db_sample_insert(struct db *db, int64_t step_id, const struct db_sample_row 
 	bind_num(st, 13, s->lat_max);
 	bind_num(st, 14, s->occupancy);
 	sqlite3_bind_double(st, 15, s->secs);
+	bind_num(st, 16, s->cpu_measured ? s->cpu_busy : NAN);
+	bind_num(st, 17, s->cpu_measured ? s->host_busy : NAN);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);
@@ -415,7 +417,8 @@ static int finish_row(struct db *db, int64_t step_id, const struct db_step_end *
 		  "error_text = ?, placement = ?, window_s = ?, read_ops = ?, write_ops = ?, "
 		  "read_bytes = ?, write_bytes = ?, errors = ?, iops = ?, read_iops = ?, "
 		  "write_iops = ?, mbps = ?, lat_mean_us = ?, lat_p50_us = ?, lat_p99_us = ?, "
-		  "lat_p999_us = ?, lat_max_us = ? WHERE id = ?");
+		  "lat_p999_us = ?, lat_max_us = ?, cpu_busy = ?, host_busy = ?, "
+		  "host_bound = ? WHERE id = ?");
 
 	if (!st)
 		return -EIO;
@@ -424,7 +427,11 @@ static int finish_row(struct db *db, int64_t step_id, const struct db_step_end *
 	bind_str(st, 3, e->error_text);
 	bind_str(st, 4, e->placement);
 	bind_totals(st, 5, &e->tot);
-	sqlite3_bind_int64(st, 20, step_id);
+	bind_num(st, 20, e->cpu_busy);
+	bind_num(st, 21, e->host_busy);
+	if (e->host_bound >= 0)
+		sqlite3_bind_int(st, 22, e->host_bound);
+	sqlite3_bind_int64(st, 23, step_id);
 	return step_done(db, st);
 }
 

@@ -76,6 +76,10 @@ struct db_step_end {
 	bool exec, fill;
 	double elapsed_s;	/* s, wall (or engine) time */
 	int exit_status;	/* exec: the command's */
+	/* the window's CPU (measure/hostcpu.h): 0..1, NAN for NULL; host_bound
+	 * 1 or 0, -1 for NULL */
+	double cpu_busy, host_busy;
+	int host_bound;
 };
 
 /* One second of a step; latencies in us. */
@@ -85,6 +89,8 @@ struct db_sample_row {
 	double secs;		/* s of the second covered: 1, less for a last one */
 	int64_t ops[2], bytes[2], errors;	/* read, write */
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
+	bool cpu_measured;	/* false (an import): cpu_busy and host_busy NULL */
+	double cpu_busy, host_busy;	/* 0..1; NAN: NULL */
 };
 
 struct db_target_row {

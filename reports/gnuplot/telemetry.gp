@@ -4,7 +4,8 @@
 # vertical lines. Columns: t (s), value.
 # Variables: ylabel, nsteps, step_from, step_to, step_label (arrays of
 # nsteps, at least one element), nevents, event_t (array of nevents, at least
-# one element), tmax (s, the run's end). Past 20 minutes the time axis is in
+# one element), tmax (s, the run's end); optional ymax: the y axis from 0 to
+# it (host CPU in %). Past 20 minutes the time axis is in
 # minutes, past 10 hours in hours. Each key its colour, point type and dash.
 set title chart_title
 xdiv = tmax > 36000 ? 3600 : tmax > 1200 ? 60 : 1
@@ -18,6 +19,7 @@ if (key_inside) { set key inside bottom right vertical opaque box lc rgb '#ccccc
 set tmargin 4
 set xrange [0:(tmax > 0 ? tmax : 1) * 1.0 / xdiv]
 set offsets 0, 0, graph 0.12, graph 0.05
+if (exists("ymax")) { set yrange [0:ymax] }
 do for [k=1:nsteps] {
   set object k rect from step_from[k] * 1.0 / xdiv, graph 0 to step_to[k] * 1.0 / xdiv, graph 1 behind \
       fc rgb (k % 2 == 1 ? '#e6ebf3' : '#f3f5f9') fs solid noborder

@@ -1,8 +1,9 @@
 # The table's verdicts for tests/dev/bench.sh, apart so that
 # tests/bench_summary.t can check them on rows of known figures.
 # A row's runs, one per line: TOOL (d: fio defaults, t: fio tuned, h: hbatest)
-# TAB iops TAB p50_us TAB p99_us TAB cpu_s TAB ios TAB mean_us; the k-th run
-# of each tool is round k.
+# TAB iops TAB p50_us TAB p99_us TAB cpu_s TAB ios TAB mean_us, and for
+# hbatest TAB cpu_busy (steps.cpu_busy: its busiest worker's share of the
+# window on, or waiting for, a CPU); the k-th run of each tool is round k.
 
 # sort_n(v, n): v[1..n] in ascending order; returns n (awk, for the programs below)
 AWK_SORT_N='
@@ -68,7 +69,8 @@ summary() {
 		{ rows++; who[rows] = $1; at[$1, ++nr[$1]] = rows
 		  for (c = 2; c <= 6; c++) val[rows, c] = $c
 		  val[rows, 7] = $6 > 0 ? $5 / $6 * 1e6 : 0
-		  val[rows, 8] = $2 * $7 / 1e6 }
+		  val[rows, 8] = $2 * $7 / 1e6
+		  if (NF >= 8 && $8 != "") { val[rows, 9] = $8; busy[$1]++ } }
 		END {
 			fd = med("d", 2); ft = med("t", 2)
 			b = ft > fd ? "t" : "d"
@@ -79,10 +81,11 @@ summary() {
 				miss("p99", p99, p99 <= 1.05, 4, 0, 1.05)
 			}
 			miss("CPU", cpu, cpu <= 1, 7, 0, 1)
-			printf "%-22s %9.0f %9.0f %9.0f %-5s %6.2f %6.2f %6.2f %6.2f %7.2f %7.2f %4.0f %4.0f %5.1f %5.1f  %s\n",
+			hb_busy = busy["h"] == nr["h"] && nr["h"] ? sprintf("%.2f", med("h", 9)) : "-"
+			printf "%-22s %9.0f %9.0f %9.0f %-5s %6.2f %6.2f %6.2f %6.2f %7.2f %7.2f %4.0f %4.0f %5.1f %5.1f %5s  %s\n",
 				label, fd, (ft > 0 ? ft : 0), med("h", 2), (b == "t" ? "tuned" : "dflt"),
 				iops, p50, p99, cpu, med(b, 7), med("h", 7), spread(b), spread("h"),
-				med(b, 8), med("h", 8),
+				med(b, 8), med("h", 8), hb_busy,
 				misses == "" ? "met" : misses
 		}' "$3"
 }

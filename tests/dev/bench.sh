@@ -119,7 +119,7 @@ run_hb() {
 		--set telemetry="${TELEMETRY:-60}")
 	sqlite3 "$db" "SELECT placement FROM steps" > "$DIR/placement"
 	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,
-		read_ops + write_ops, lat_mean_us FROM steps"
+		read_ops + write_ops, lat_mean_us, cpu_busy FROM steps"
 }
 
 
@@ -156,7 +156,7 @@ echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df 
 echo "${SECS} s a run, $ROUNDS rounds, each round across every row in turn, the order of the tools rotated every round; IOPS and CPU columns: medians; ratios: hbatest/fio against the better fio (higher median IOPS), the median of the rounds' ratios (hbatest's run against that fio's run of the same round)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
 echo "placement: $([ ${#PIN[@]} -gt 0 ] && echo "both tools under taskset -c $BENCH_CPUS" || echo "hbatest its numa=\"auto\" (below the table), fio tuned under taskset on the same CPUs, fio defaults unpinned; BENCH_CPUS pins all")"
-echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; queue: I/Os outstanding on average (IOPS x mean latency), median"
+echo "spread: (max - min) / 2 of a tool's IOPS over its rounds, % of its median; queue: I/Os outstanding on average (IOPS x mean latency), median; hb busy: hbatest's cpu_busy, median (its worker's share of the window on, or waiting for, a CPU: from 0.90 the host's CPU, not the device, set the pace; docs/measurement.md)"
 echo "targets: IOPS >= 1.00x (null 1.50x), p50 and p99 <= 1.05x, CPU <= 1.00x; a missed target: its ratio (in how many of the ${ROUNDS} rounds hbatest missed it)"
 LOOP_ROW="loop io_uring QD32"
 add_row "null 4k QD32" null "$DIR/null-target" randread 4k 32
@@ -203,10 +203,10 @@ for r in $(seq 0 $((ROUNDS - 1))); do
 		round "$i" "$r"
 	done
 done
-[ ${#SPECS[@]} = 0 ] || printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s  %s\n" "row (1 worker/job)" "fio dflt" \
-	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "fio" "hb" "targets"
-[ ${#SPECS[@]} = 0 ] || printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
-	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%" "queue" "queue"
+[ ${#SPECS[@]} = 0 ] || printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s %5s  %s\n" "row (1 worker/job)" "fio dflt" \
+	"fio tuned" "hbatest" "best" "IOPS" "p50" "p99" "CPU" "fio CPU" "hb CPU" "fio" "hb" "fio" "hb" "hb" "targets"
+[ ${#SPECS[@]} = 0 ] || printf "%-22s %9s %9s %9s %-5s %6s %6s %6s %6s %7s %7s %4s %4s %5s %5s %5s\n" "" "IOPS" "IOPS" "IOPS" "fio" \
+	"hb/fio" "hb/fio" "hb/fio" "hb/fio" "s/M I/O" "s/M I/O" "±%" "±%" "queue" "queue" "busy"
 : > "$DIR/table"
 : > "$DIR/placements"
 for i in "${!SPECS[@]}"; do
