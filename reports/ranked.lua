@@ -4,7 +4,6 @@
 local at = require("at")
 local compare = require("compare")
 local fmt = require("format")
-local ticks = require("ticks")
 local ranked = {}
 local esc = report.escape_html
 
@@ -47,11 +46,11 @@ local function chart(ctx, g, axis, row, why, bars)
   end
   local unit, point = bars[1].unit, at.point_text(axis, row.first.axis_value)
   -- room right of the longest bar for its label (about 20 characters)
-  local xtv, xtl, xmax = ticks.linear(0, bars[1].value * 1.35, 5)
+  local ax = fmt.axis(0, bars[1].value * 1.35)
   local c = report.chart{ name = ("ranked-%s-%s-%s"):format(g, axis, row.first.axis_value), template = "ranked",
     title = ("%s: %s at %s"):format(g, unit, point),
     columns = { "position", unit, "label", "run" }, series = series, better = "higher",
-    args = { xlabel = unit, xmax = xmax, xtv = xtv, xtl = xtl, nbars = n } }
+    args = { xlabel = unit, xmax = ax.max, xtv = ax.ticks, xtl = ax.labels, nbars = n } }
   local how = ({ given = "the point --at gives", ["highest shared"] = "the highest point every run has",
     highest = "the highest point the most runs have" })[why] or
     ("the highest point the runs share (%s: this group has no such point)"):format(why:match("not (.*)$") or why)
