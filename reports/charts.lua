@@ -246,11 +246,17 @@ function charts.rw_latency(g, rows, xlabel)
     .. "from each direction's histogram%s"):format(g, xlabel, charts.left_out(series)))
 end
 
--- The per-second samples of each point of a sweep, a band per run.
+-- The per-second samples of each point of a sweep, a band per run: the
+-- rates, and the mean latency of the second (sample_total: its reads' and
+-- writes' means weighted by their ops, for a mixed step).
 local WINDOW = [[
-  SELECT iops, mbps FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
+  SELECT iops, mbps, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
 
-function charts.dots(g, rows, field, unit, xlabel)
+-- The OIO points of a group, in order (levels), each run's dots across its
+-- band of each point (pick(sample) the value of a second, avg(step) the
+-- point's average, a line across the band) and how many seconds in all.
+-- samples: the window of each step by id, read once for both dot charts.
+local function dot_series(rows, samples, pick, avg)
   local levels, n = {}, #ctx.runs
   for _, row in ipairs(rows) do levels[#levels + 1] = x_of("oio", row.first.axis_value) end
   table.sort(levels)
@@ -263,11 +269,11 @@ function charts.dots(g, rows, field, unit, xlabel)
       local s = row.steps[i]
       if s and s.status == "done" then
         local k = at[x_of("oio", s.axis_value)]
-        local samples = report.sql(WINDOW, s.id)
-        local m = #samples
-        for j, x in ipairs(samples) do
+        samples[s.id] = samples[s.id] or report.sql(WINDOW, s.id)
+        local m = #samples[s.id]
+        for j, x in ipairs(samples[s.id]) do
           local pos = (k - 1) + 0.05 + (i - 1) * 0.9 / n + (m > 1 and (j - 1) / (m - 1) or 0.5) * 0.8 * 0.9 / n
-          pts[#pts + 1] = { pos, field == "mbps" and x.mbps or x.iops, s.axis_value, s[field] }
+          pts[#pts + 1] = { pos, fmt.finite(pick(x)) or NaN, s.axis_value, fmt.finite(avg(s)) or NaN }
         end
         seconds = seconds + m
         pts[#pts + 1] = {}	-- a blank line: the average lines break here
@@ -275,6 +281,15 @@ function charts.dots(g, rows, field, unit, xlabel)
     end
     series[i] = { title = r.series_title, color = r.color, rows = pts }
   end
+  return series, levels, seconds
+end
+
+-- Every second of each OIO point as a dot, IOPS (or MB/s) and then the mean
+-- latency (reference 003), each point's average a line across its band.
+function charts.dots(g, rows, field, unit, xlabel)
+  local samples = {}
+  local series, levels, seconds = dot_series(rows, samples, function(x) return x[field] end,
+    function(s) return s[field] end)
   if seconds == 0 then return end
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
     title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
@@ -282,6 +297,15 @@ function charts.dots(g, rows, field, unit, xlabel)
     args = charts.y_axis({ xlabel = xlabel, ylabel = unit, levels = levels }, series, { 2 }, "zero") }
   figure(c, ("%s: every second of each OIO point (%d in all) and its average%s"):format(g, seconds,
     charts.left_out(series)))
+  series = dot_series(rows, samples, function(x) return x.lat end, function(s) return s.lat_mean_us end)
+  if charts.npoints(series) == 0 then return end
+  local args = charts.y_axis({ xlabel = xlabel, levels = levels }, series, { 2 }, "near")
+  args.ylabel = args.ylog and "mean latency (µs, log scale)" or "mean latency (µs)"
+  c = report.chart{ name = "oio-" .. g .. "-latency-seconds", template = "dots",
+    title = g .. ": mean latency second by second", columns = { "x", "lat_mean_us", "oio", "average" },
+    series = series, better = "lower", args = args }
+  figure(c, ("%s: mean latency of every second of each OIO point (%d in all; a mix's reads and "
+    .. "writes weighted by their operations) and its average%s"):format(g, seconds, charts.left_out(series)))
 end
 
 -- ---- sequential throughput bars against the PCIe ceiling ------------------------

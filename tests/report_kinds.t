@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# hbatest report's chart kinds of the reference reviews (issue 35, item 2):
+# per-second mean latency dots at each OIO point (reference 003: a mix's
+# reads and writes weighted by their operations, ramp left out), beside the
+# IOPS dots; ranked bars of each single-point random step per run (000,
+# 001); --units MiB in the summary and the sequential bars; a fill pattern
+# per run on every bar chart, so that a greyscale print tells runs apart.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
+
+DB="$TMP/k.db"
+cat > "$TMP/plan.lua" <<'LUA'
+local preset = hb.set("preset", "lsi3108-8sas")
+hb.plan{ defaults = { engine = "sim", workers = 1, targets = { "v" }, duration = 3, ramp = 1,
+                      sim = { preset = preset, link = "pcie3x8", drive_capacity = "8g" } } }
+for _, oio in ipairs{ 2, 16, 128 } do
+  hb.run{ rw = "randread", bs = "4k", oio = oio, axis = "oio", group = "4k randread" }
+  hb.run{ rw = "randrw", bs = "4k", oio = oio, write_pct = 30, axis = "oio", group = "4k 70/30" }
+end
+hb.run{ name = "4k random read QD32", rw = "randread", bs = "4k", oio = 32 }
+hb.run{ name = "4k random write QD32", rw = "randwrite", bs = "4k", oio = 32 }
+hb.run{ name = "4k 70/30 QD32", group = "mixes", rw = "randrw", write_pct = 30, bs = "4k", oio = 32 }
+hb.run{ name = "1M read", rw = "read", bs = "1m", oio = 8 }
+hb.run{ name = "1M write", rw = "write", bs = "1m", oio = 8 }
+LUA
+for r in "a lsi3108-8sas" "b asr8885-8sas" "c sas2308-8ssd"; do
+	set -- $r
+	"$HB" run "$TMP/plan.lua" --db "$DB" --label "$1" --set preset="$2" -q 2>>"$TMP/stderr"
+	ok $? "run $1 ($2)"
+done
+"$HB" report a b c --db "$DB" --out "$TMP/rep" >/dev/null 2>"$TMP/err"; ok $? "the report of a, b and c"
+C="$TMP/rep/charts"
+# file NAME-PATTERN of report DIR's charts with extension EXT (its path, or nothing)
+chart() { ls "$1/charts/" | grep -E "^[0-9]{2}-$2\.$3\$" | sed "s|^|$1/charts/|"; }
+# every text gnuplot wrote into an SVG, a line each
+svg_text() { sed -n 's/.*<text[^>]*>[[:space:]]*\([^<]*\)<\/text>.*/\1/p' "$@"; }
+# a number of five digits or more with no separator, no k/M after it
+bare() { grep -E '(^|[^0-9.,])[0-9]{5,}([^0-9,]|$)'; }
+alts=$(grep -o 'alt="[^"]*"' "$TMP/rep/index.html")
+
+# --- per-second latency dots at each OIO point ------------------------------------------
+for g in 4k-randread 4k-70-30; do
+	for ext in gp tsv svg; do
+		[ -n "$(chart "$TMP/rep" "oio-$g-latency-seconds" $ext)" ]; ok $? "NN-oio-$g-latency-seconds.$ext is written"
+	done
+done
+lat=$(chart "$TMP/rep" 'oio-4k-70-30-latency-seconds' tsv)
+gp=${lat%.tsv}.gp svg=${lat%.tsv}.svg
+# the dots beside the IOPS dots: the chart after them
+iops_n=$(basename "$(chart "$TMP/rep" 'oio-4k-70-30-seconds' gp)" | cut -c1-2)
+is "$(basename "$gp" | cut -c1-2)" "$(printf '%02d' $((10#$iops_n + 1)))" "they follow the IOPS dots of the group"
+# each second of the window (ramp left out): its reads' and writes' means weighted by their ops
+want=$("$HB" sql --db "$DB" --format tsv "SELECT (COALESCE(m.read_lat_mean_us, 0) * m.read_ops
+	+ COALESCE(m.write_lat_mean_us, 0) * m.write_ops) / (m.read_ops + m.write_ops), s.axis_value
+	FROM samples m JOIN steps s ON s.id = m.step_id JOIN runs r ON r.id = s.run_id
+	WHERE s.group_name = '4k 70/30' AND m.ramp = 0 ORDER BY r.id, s.oio, m.t" | tail -n +2)
+got=$(awk -F'\t' '!/^#/ && NF == 4 { print $2 "\t" $3 }' "$lat")
+[ -n "$want" ] && paste <(echo "$want") <(echo "$got") | awk -F'\t' '{ n++; if ($2 != $4 || ($1 - $3) ^ 2 > 1e-12 * $1 ^ 2) bad = 1 }
+	END { exit bad || n != 27 }'
+ok $? "a dot per second of the window (27: 3 runs x 3 points x 3 s), its mean latency weighted by reads and writes" ||
+	paste <(echo "$want") <(echo "$got") | sed 's/^/#   /'
+want=$("$HB" sql --db "$DB" --format tsv "SELECT s.lat_mean_us FROM steps s JOIN runs r ON r.id = s.run_id
+	WHERE s.group_name = '4k 70/30' ORDER BY r.id, s.oio" | tail -n +2)
+got=$(awk -F'\t' '!/^#/ && NF == 4 { print $4 }' "$lat" | uniq)
+paste <(echo "$want") <(echo "$got") | awk -F'\t' '{ n++; if (($1 - $2) ^ 2 > 1e-12 * $1 ^ 2) bad = 1 } END { exit bad || n != 9 }'
+ok $? "each point's line: the step's mean latency" || paste <(echo "$want") <(echo "$got") | sed 's/^/#   /'
+grep -q "^chart_title = '4k 70/30: mean latency second by second'$" "$gp"; ok $? "its title"
+grep -q "^note = 'lower is better'$" "$gp"; ok $? "lower is better"
+svg_text "$svg" | grep -qx 'lower is better'; ok $? "and the SVG shows it"
+grep -q "^ylabel = 'mean latency (µs, log scale)'$" "$gp" && grep -q '^ylog = 1$' "$gp"
+ok $? "a log latency axis (the points span a decade), saying so"
+grep -q "^array ytl\[[0-9]*\] = \[.*'1,000'" "$gp"; ok $? "its tics with thousands separators (1,000)"
+is "$(svg_text "$svg" | bare)" "" "no bare number of five digits or more in it"
+like "$(grep -o '<title>[^<]*</title>' "$svg" | head -1)" \
+	"^<title>4k 70/30: mean latency second by second\. 4k 70/30: mean latency of every second of each OIO point" \
+	"the SVG's title: its title and what it shows"
+like "$alts" 'alt="4k 70/30: mean latency second by second\. [^"]*weighted by their operations' "and its alt text"
+
+done_testing
