@@ -404,6 +404,14 @@ local function center_ceilings(series, keys, labelled, nclusters)
   end
 end
 
+-- Each series' fill pattern, its run's (series[k].run; ranked.pattern), so
+-- that a greyscale print tells the runs' bars apart.
+local function patterns(series)
+  local list = {}
+  for k, sr in ipairs(series) do list[k] = require("ranked").pattern(sr.run) end
+  return list
+end
+
 -- The bars' y axis: from 0 to a third above the highest bar or ceiling
 -- (room for the values, the ceilings' labels and the key), ticks as format.axis.
 local function bar_axis(args, ymax)
@@ -442,7 +450,7 @@ function charts.sequential_bars()
       pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "", oio, NaN }
       keys[i][k] = key
     end
-    series[i] = { title = r.series_title, color = r.color, rows = pts }
+    series[i] = { title = r.series_title, color = r.color, rows = pts, run = i }
   end
   center_ceilings(series, keys, labelled, #clusters)
   if charts.npoints(series) == 0 then return end
@@ -460,7 +468,8 @@ function charts.sequential_bars()
     columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
     series = series, better = "higher",
     args = bar_axis({ ylabel = "MB/s (1 MB = 1,000,000 bytes)", nclusters = #clusters,
-             vertical = vertical_values(series, #clusters), across = chars_across() }, ymax) }
+             vertical = vertical_values(series, #clusters), across = chars_across(),
+             pattern = patterns(series) }, ymax) }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
@@ -541,7 +550,7 @@ function charts.per_target()
           pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "", "", NaN }
           ymax = math.max(ymax, per[i][p] or 0)
         end
-        series[i] = { title = r.series_title, color = r.color, rows = pts }
+        series[i] = { title = r.series_title, color = r.color, rows = pts, run = i }
       end
       local what = ctx.label(s0)
       if charts.npoints(series) == 0 then goto next_row end	-- no rate known (Inf in the database)
@@ -551,7 +560,8 @@ function charts.per_target()
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
         better = "higher",
         args = bar_axis({ ylabel = unit, nclusters = #paths,
-                 vertical = vertical_values(series, #paths), across = chars_across() }, ymax) }
+                 vertical = vertical_values(series, #paths), across = chars_across(),
+                 pattern = patterns(series) }, ymax) }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end

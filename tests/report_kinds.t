@@ -77,4 +77,62 @@ like "$(grep -o '<title>[^<]*</title>' "$svg" | head -1)" \
 	"the SVG's title: its title and what it shows"
 like "$alts" 'alt="4k 70/30: mean latency second by second\. [^"]*weighted by their operations' "and its alt text"
 
+# --- bars of each single-point random step, per run ----------------------------------------
+for f in 4k-random-read-qd32 4k-random-write-qd32 4k-70-30-qd32-mixes; do
+	for ext in gp tsv svg; do
+		[ -n "$(chart "$TMP/rep" "bars-$f" $ext)" ]; ok $? "NN-bars-$f.$ext is written"
+	done
+done
+is "$(ls "$C" | grep -c -- '-bars-.*\.gp$')" 3 "no bars for the sequential steps nor the sweeps' points"
+# the IOPS of run LABEL in step NAME
+iops() { "$HB" sql --db "$DB" --format tsv "SELECT s.iops FROM steps s JOIN runs r ON r.id = s.run_id
+	WHERE r.label = '$1' AND s.name = '$2'" | tail -n +2; }
+# the bars of a chart's data, top first: "run<TAB>value<TAB>label"
+bars() { awk -F'\t' '!/^#/ && NF == 4 { print $1 "\t" $4 "\t" $2 "\t" $3 }' "$1" | sort -rn | cut -f2-; }
+# what they should be: runs by value, each labelled "value IOPS  delta" against a
+expect() {
+	for r in a b c; do printf '%s\t%s\n' "$r" "$(iops "$r" "$1")"; done | sort -t$'\t' -k2,2gr |
+	awk -F'\t' -v bv="$(iops a "$1")" '{
+		v = sprintf("%.0f", $2); s = ""; n = length(v)
+		for (i = 1; i <= n; i++) { s = s substr(v, i, 1); if ((n - i) % 3 == 0 && i < n) s = s "," }
+		d = $1 == "a" ? "(baseline)" : sprintf("%+.1f %%", ($2 - bv) / bv * 100)
+		if (d ~ /^[-+]0\.0 %$/) d = "±0.0 %"
+		sub(/^-/, "−", d); print $1 " [simulated]\t" $2 "\t" s " IOPS  " d }'
+}
+for step in "4k random read QD32" "4k random write QD32" "4k 70/30 QD32"; do
+	f=$(chart "$TMP/rep" "bars-$(echo "$step" | tr 'A-Z /' 'a-z--')(-mixes)?" tsv)
+	awk -F'\t' 'NR == FNR { want[FNR] = $0; n = FNR; next }
+		{ split(want[FNR], w, "\t"); if ($1 != w[1] || ($2 - w[2]) ^ 2 > 1e-12 * w[2] ^ 2 || $3 != w[3]) bad = 1; m = FNR }
+		END { exit bad || m != n || n != 3 }' <(expect "$step") <(bars "$f")
+	ok $? "$step: the three runs, best on top, each labelled with its IOPS and delta against a" ||
+		{ bars "$f" | sed 's/^/#   /'; expect "$step" | sed 's/^/#   want /'; }
+done
+gp=$(chart "$TMP/rep" 'bars-4k-random-read-qd32' gp) svg=${gp%.gp}.svg
+grep -q "^chart_title = '4k random read QD32: IOPS per run'$" "$gp"; ok $? "the title names the step"
+grep -q "^chart_title = '4k 70/30 QD32 (mixes): IOPS per run'$" "$(chart "$TMP/rep" bars-4k-70-30-qd32-mixes gp)"
+ok $? "and its group, when that is another"
+grep -q "^note = 'higher is better'$" "$gp"; ok $? "higher is better"
+svg_text "$svg" | grep -qx 'higher is better'; ok $? "and the SVG shows it"
+grep -Eq "^array xtl\[[0-9]+\] = \[.*'[0-9.]+k'" "$gp"; ok $? "its IOPS tics read in k"
+is "$(svg_text "$svg" | bare)" "" "no bare number of five digits or more in it"
+like "$(svg_text "$svg")" '^[0-9]{1,3},[0-9]{3} IOPS  (\(baseline\)|[+−][0-9.]+ %)$' "its labels: 288,838 IOPS and the delta"
+like "$(grep -o '<title>[^<]*</title>' "$svg" | head -1)" \
+	'^<title>4k random read QD32: IOPS per run\. 4k random read QD32: IOPS of each run \(randread 4k, OIO 32\), best on top' \
+	"the SVG's title: its title and what it shows"
+like "$alts" 'alt="4k random read QD32: IOPS per run\. [^"]*delta against a"' "and its alt text"
+
+# --- a fill pattern per run on every bar chart ---------------------------------------------
+# the pattern of each run in a chart's .gp: "run pattern" lines, by run
+patterns() {
+	paste <(grep '^# series' "${1%.gp}.tsv" | sed 's/^# series [0-9]*: \([a-z]\).*/\1/') \
+	      <(sed -n 's/^array pattern\[[0-9]*\] = \[\(.*\)\]$/\1/p' "$1" | tr -d ' ' | tr , '\n') | sort
+}
+for f in bars-4k-random-read-qd32 bars-4k-70-30-qd32-mixes 'ranked-4k-randread-oio-128' sequential-bars; do
+	gp=$(chart "$TMP/rep" "$f" gp)
+	is "$(patterns "$gp" | tr '\t\n' ': ')" "a:0 b:4 c:5 " "$f: each run its pattern (a solid, b and c diagonals), whatever its place"
+	grep -q 'fs pattern hatch(i) border lc rgb colors\[i\]' "$gp"; ok $? "$f: the bars are drawn with it, outlined in the run's colour"
+	n=$(grep -A1 "<pattern id=" "${gp%.gp}.svg" | sed -n "s/.* d='\([^']*\)'.*/\1/p" | sort -u | wc -l)
+	is "$n" 3 "$f: its SVG fills the runs' bars with three patterns"
+done
+
 done_testing
