@@ -114,10 +114,11 @@ function charts.scatter()
     for _, s in ipairs(ctx.steps[i]) do
       if s.kind == "precondition" or (s.duration_s or 0) >= 600 then
         local field, unit = compare.metric(s)
-        if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
+        if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = compare.throughput() end
+        local col, mult = compare.stored(field)
         local rows, sum, n, lsum, ln, cut = {}, 0, 0, 0, 0, nil
         for _, x in ipairs(report.sql(SAMPLES, s.id)) do
-          local v = field == "mbps" and x.mbps or x.iops	-- a last second cut short: over its secs
+          local v = x[col] and x[col] * mult	-- a last second cut short: over its secs
           if (x.secs or 1) < FRAGMENT_S and #rows > 0 then cut = x.secs; goto next end
           rows[#rows + 1] = { x.t or NaN, v or NaN, x.lat or NaN, x.ramp or NaN }
           if x.ramp == 0 and v then	-- (a second without a rate is no dot, nor in the average)
@@ -180,7 +181,7 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
   end
   for _, g in ipairs(order) do
     local field, unit = compare.metric(groups[g][1].first)
-    if axis == "bs" then field, unit = "mbps", "MB/s" end	-- what grows with the size
+    if axis == "bs" then field, unit = compare.throughput() end	-- what grows with the size
     local series = {}
     for i, r in ipairs(ctx.runs) do
       local pts = {}
@@ -287,8 +288,8 @@ end
 -- Every second of each OIO point as a dot, IOPS (or MB/s) and then the mean
 -- latency (reference 003), each point's average a line across its band.
 function charts.dots(g, rows, field, unit, xlabel)
-  local samples = {}
-  local series, levels, seconds = dot_series(rows, samples, function(x) return x[field] end,
+  local samples, col, mult = {}, compare.stored(field)
+  local series, levels, seconds = dot_series(rows, samples, function(x) return x[col] and x[col] * mult end,
     function(s) return s[field] end)
   if seconds == 0 then return end
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
@@ -318,14 +319,20 @@ local function probed_ceiling(run)
   local bps = p and tonumber(p.ceiling_bytes_per_s)
   if not bps then return nil end
   local gen = fmt.pcie_gen(p.link_speed)
-  return bps, ("PCIe%s x%s ceiling %s MB/s"):format(gen or "?", p.link_width or "?",
-    fmt.num(bps / 1e6))
+  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.link_width or "?", charts.rate(bps))
+end
+
+-- A rate in bytes/s as the bars give it: "7,877 MB/s" ("7,512 MiB/s"
+-- under --units MiB).
+function charts.rate(bps)
+  local _, unit, mult = compare.throughput()
+  return fmt.num(bps / 1e6 * mult) .. " " .. unit
 end
 
 local function ceiling_of(run, s)
-  if s.sim_link then	-- in MB/s, the axis's unit
+  if s.sim_link then	-- in MB/s (MiB/s), the bars' unit
     local bps, label = fmt.link_ceiling(s.sim_link)
-    return bps, label and (label:gsub("[%d.]+ GB/s$", fmt.num(bps / 1e6) .. " MB/s"))
+    return bps, label and (label:gsub("[%d.]+ GB/s$", charts.rate(bps)))
   end
   return probed_ceiling(run)
 end
@@ -413,9 +420,18 @@ local function patterns(series)
 end
 
 -- The bars' y axis: from 0 to a third above the highest bar or ceiling
--- (room for the values, the ceilings' labels and the key), ticks as format.axis.
-local function bar_axis(args, ymax)
-  local ax = fmt.axis(0, ymax * 1.35 + 1)
+-- (room for the values, the ceilings' labels and the key), ticks as
+-- format.axis; with gib, an axis in MiB/s reaching 1 GiB/s, its ticks at
+-- whole GiB/s ("2 GiB/s", not "2k" of a binary unit).
+local function bar_axis(args, ymax, gib)
+  local top = ymax * 1.35 + 1
+  if gib and top >= 1024 then
+    local ax = fmt.axis(0, top / 1024)
+    args.ymax, args.ytv, args.ytl = ax.max * 1024, {}, {}
+    for k, v in ipairs(ax.ticks) do args.ytv[k], args.ytl[k] = v * 1024, v == 0 and "0" or ax.labels[k] .. " GiB/s" end
+    return args
+  end
+  local ax = fmt.axis(0, top)
   args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, ax.labels
   return args
 end
@@ -423,16 +439,17 @@ end
 function charts.sequential_bars()
   local clusters = bar_clusters()
   if #clusters == 0 then return end
+  local field, unit, mult = compare.throughput()	-- MB/s, or MiB/s under --units MiB
   local series, ymax, labelled, any_ceiling, from, keys = {}, 0, {}, false, {}, {}
   for i, r in ipairs(ctx.runs) do
     local pts = {}
     keys[i] = {}
     for k, cl in ipairs(clusters) do
       local s = cl.steps[i]
-      local v = s and s.status == "done" and s.mbps or nil
+      local v = s and s.status == "done" and s[field] or nil
       local bps, label = nil, nil
       if s then bps, label = ceiling_of(r, s) end
-      local ceil = bps and bps / 1e6
+      local ceil = bps and bps / 1e6 * mult
       local key = k .. ":" .. tostring(ceil)
       if ceil then
         labelled[key] = labelled[key] or { label = label, first = i, n = 0 }
@@ -463,13 +480,15 @@ function charts.sequential_bars()
   ctx.add(any_ceiling and "<h2>Sequential throughput and the PCIe ceiling</h2>"
     or "<h2>Sequential throughput</h2>")
   local c = report.chart{ name = "sequential-bars", template = "bars",
-    title = any_ceiling and "Sequential throughput (MB/s) against each run's PCIe link ceiling"
-      or "Sequential throughput (MB/s)",
-    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
+    title = ("Sequential throughput (%s)%s"):format(unit, any_ceiling and " against each run's PCIe link ceiling"
+      or ""),
+    columns = { "cluster", unit, "step", "ceiling_" .. unit, "ceiling", "from", "ceiling_at" },
     series = series, better = "higher",
-    args = bar_axis({ ylabel = "MB/s (1 MB = 1,000,000 bytes)", nclusters = #clusters,
+    args = bar_axis({ ylabel = mult == 1 and "MB/s (1 MB = 1,000,000 bytes)" or
+               (ymax * 1.35 + 1 >= 1024 and "MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)"
+                 or "MiB/s (1 MiB = 1,048,576 bytes)"), nclusters = #clusters,
              vertical = vertical_values(series, #clusters), across = chars_across(),
-             pattern = patterns(series) }, ymax) }
+             pattern = patterns(series) }, ymax, mult ~= 1) }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
@@ -527,6 +546,7 @@ function charts.per_target()
   for _, row in ipairs(ctx.rows) do
     local s0 = row.first
     local field, unit = compare.metric(s0)
+    local col, mult = compare.stored(field)
     local per, paths, seen = {}, {}, {}
     for i = 1, #ctx.runs do
       local s = row.steps[i]
@@ -535,7 +555,7 @@ function charts.per_target()
         local t = report.sql(TARGETS, s.id)
         if #t > 1 then
           for _, x in ipairs(t) do
-            per[i][x.path] = field == "mbps" and x.mbps or x.iops
+            per[i][x.path] = x[col] and x[col] * mult
             if not seen[x.path] then seen[x.path] = true; paths[#paths + 1] = x.path end
           end
         end

@@ -15,9 +15,9 @@ local FRAGMENT_S = 0.1	-- a last second the step covered less of: no dot (charts
 -- large blocks, else IOPS; and the factor from the stored value.
 local function metric(s)
   local field, unit = compare.metric(s)
-  if (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
-  if field == "mbps" and report.units == "MiB" then return field, "MiB/s", 1e6 / 2 ^ 20 end
-  return field, unit, 1
+  if (s.passes or 0) > 0 then field, unit = compare.throughput() end
+  local col, mult = compare.stored(field)
+  return col, unit, mult
 end
 
 -- rows { t, value, rolling average } of one step (t over scale seconds),

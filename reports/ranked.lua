@@ -1,6 +1,8 @@
 -- Ranked bars: for each group swept over OIO or write % (or an axis --at
 -- names), the runs at one point (reports/at.lua), best on top, each bar
--- labelled with its value and its delta against the baseline run.
+-- labelled with its value and its delta against the baseline run; then
+-- each single-point random step's runs the same way (NN-bars-STEP). Each
+-- run has its fill pattern besides its colour (ranked.pattern).
 local at = require("at")
 local compare = require("compare")
 local fmt = require("format")

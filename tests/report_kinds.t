@@ -135,4 +135,29 @@ for f in bars-4k-random-read-qd32 bars-4k-70-30-qd32-mixes 'ranked-4k-randread-o
 	is "$n" 3 "$f: its SVG fills the runs' bars with three patterns"
 done
 
+# --- --units MiB: the summary and the sequential bars -----------------------------------------
+"$HB" report a b c --db "$DB" --out "$TMP/mib" --units MiB >/dev/null 2>"$TMP/err"; ok $? "the report with --units MiB"
+# the MB/s of run LABEL's step NAME, and as MiB/s
+mbps() { "$HB" sql --db "$DB" --format tsv "SELECT s.mbps FROM steps s JOIN runs r ON r.id = s.run_id
+	WHERE r.label = '$1' AND s.name = '$2'" | tail -n +2; }
+mib() { awk -v v="$(mbps "$@")" 'BEGIN { printf "%.0f", v * 1e6 / 1048576 }' | sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta'; }
+want="1M read</td><td class=\"metric\">MiB/s</td><td class=\"num best\">$(mib a '1M read')</td>"
+grep -qF "$want" "$TMP/mib/index.html"; ok $? "the summary's 1M read row: MiB/s, $(mib a '1M read') (MB/s $(mbps a '1M read'))"
+grep -qF '1M read</td><td class="metric">MB/s</td>' "$TMP/rep/index.html"; ok $? "(without --units: MB/s)"
+row=$(grep '^1M read,measure,' "$TMP/mib/data/summary.csv")
+awk -F, -v a="$(mbps a '1M read')" -v c="$(mbps c '1M read')" '{ exit !($3 == "MiB/s" &&
+	($4 - a * 1e6 / 1048576) ^ 2 < 1e-12 * $4 ^ 2 && ($6 - c * 1e6 / 1048576) ^ 2 < 1e-12 * $6 ^ 2) }' <<<"$row"
+ok $? "summary.csv: its metric MiB/s, the values in MiB/s" || echo "#   $row"
+gp=$(chart "$TMP/mib" sequential-bars gp) tsv=${gp%.gp}.tsv svg=${gp%.gp}.svg
+grep -q "^chart_title = 'Sequential throughput (MiB/s) against each run''s PCIe link ceiling'$" "$gp"; ok $? "the bars' title says MiB/s"
+want=$(for r in a b c; do for st in '1M read' '1M write'; do mbps $r "$st"; done; done)
+got=$(awk -F'\t' '!/^#/ && NF == 7 { print $2 }' "$tsv")
+paste <(echo "$want") <(echo "$got") | awk -F'\t' '{ n++; if (($1 * 1e6 / 1048576 - $2) ^ 2 > 1e-12 * $2 ^ 2) bad = 1 } END { exit bad || n != 6 }'
+ok $? "the bars: each run's MB/s as MiB/s" || paste <(echo "$want") <(echo "$got") | sed 's/^/#   /'
+like "$(svg_text "$svg")" '^PCIe3 x8 ceiling 7,512 MiB/s$' "the ceiling in MiB/s (7,877 MB/s)"
+like "$(svg_text "$svg")" '^(2|4|6|8) GiB/s$' "an axis past 1 GiB/s ticks in GiB/s"
+grep -q "^ylabel = 'MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)'$" "$gp"; ok $? "and its label says so"
+svg_text "$svg" | grep -q 'MB/s'; ok $((!$?)) "no MB/s in it"
+is "$(svg_text "$svg" | bare)" "" "no bare number of five digits or more in it"
+
 done_testing
