@@ -23,6 +23,7 @@ hb.run{ name = "4k random write QD32", rw = "randwrite", bs = "4k", oio = 32 }
 hb.run{ name = "4k 70/30 QD32", group = "mixes", rw = "randrw", write_pct = 30, bs = "4k", oio = 32 }
 hb.run{ name = "1M read", rw = "read", bs = "1m", oio = 8 }
 hb.run{ name = "1M write", rw = "write", bs = "1m", oio = 8 }
+for _, oio in ipairs{ 2, 16 } do hb.run{ rw = "read", bs = "128k", oio = oio, axis = "oio", group = "128k read" } end
 LUA
 for r in "a lsi3108-8sas" "b asr8885-8sas" "c sas2308-8ssd"; do
 	set -- $r
@@ -151,7 +152,7 @@ ok $? "summary.csv: its metric MiB/s, the values in MiB/s" || echo "#   $row"
 gp=$(chart "$TMP/mib" sequential-bars gp) tsv=${gp%.gp}.tsv svg=${gp%.gp}.svg
 grep -q "^chart_title = 'Sequential throughput (MiB/s) against each run''s PCIe link ceiling'$" "$gp"; ok $? "the bars' title says MiB/s"
 want=$(for r in a b c; do for st in '1M read' '1M write'; do mbps $r "$st"; done; done)
-got=$(awk -F'\t' '!/^#/ && NF == 7 { print $2 }' "$tsv")
+got=$(awk -F'\t' '!/^#/ && NF == 7 && $1 < 2 { print $2 }' "$tsv")
 paste <(echo "$want") <(echo "$got") | awk -F'\t' '{ n++; if (($1 * 1e6 / 1048576 - $2) ^ 2 > 1e-12 * $2 ^ 2) bad = 1 } END { exit bad || n != 6 }'
 ok $? "the bars: each run's MB/s as MiB/s" || paste <(echo "$want") <(echo "$got") | sed 's/^/#   /'
 like "$(svg_text "$svg")" '^PCIe3 x8 ceiling 7,512 MiB/s$' "the ceiling in MiB/s (7,877 MB/s)"
@@ -159,5 +160,15 @@ like "$(svg_text "$svg")" '^(2|4|6|8) GiB/s$' "an axis past 1 GiB/s ticks in GiB
 grep -q "^ylabel = 'MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)'$" "$gp"; ok $? "and its label says so"
 svg_text "$svg" | grep -q 'MB/s'; ok $((!$?)) "no MB/s in it"
 is "$(svg_text "$svg" | bare)" "" "no bare number of five digits or more in it"
+
+# a sweep of 128k reads: its seconds in MiB/s too
+dots=$(chart "$TMP/mib" 'oio-128k-read-seconds' tsv)
+grep -q "^chart_title = '128k read: MiB/s second by second'$" "${dots%.tsv}.gp"; ok $? "the 128k sweep's dots are in MiB/s"
+want=$("$HB" sql --db "$DB" --format tsv "SELECT m.mbps FROM sample_total m JOIN steps s ON s.id = m.step_id
+	JOIN runs r ON r.id = s.run_id WHERE s.group_name = '128k read' AND m.ramp = 0 ORDER BY r.id, s.oio, m.t" | tail -n +2)
+got=$(awk -F'\t' '!/^#/ && NF == 4 { print $2 }' "$dots")
+[ -n "$want" ] && paste <(echo "$want") <(echo "$got") | awk -F'\t' '{ n++; if (($1 * 1e6 / 1048576 - $2) ^ 2 > 1e-12 * $2 ^ 2) bad = 1 }
+	END { exit bad || n != 18 }'
+ok $? "each second's MB/s as MiB/s (18: 3 runs x 2 points x 3 s)" || paste <(echo "$want") <(echo "$got") | sed 's/^/#   /'
 
 done_testing
