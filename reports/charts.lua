@@ -428,7 +428,9 @@ local function bar_axis(args, ymax, gib)
   if gib and top >= 1024 then
     local ax = fmt.axis(0, top / 1024)
     args.ymax, args.ytv, args.ytl = ax.max * 1024, {}, {}
-    for k, v in ipairs(ax.ticks) do args.ytv[k], args.ytl[k] = v * 1024, v == 0 and "0" or ax.labels[k] .. " GiB/s" end
+    for k, v in ipairs(ax.ticks) do
+      args.ytv[k], args.ytl[k] = v * 1024, v == 0 and "0" or ax.labels[k] .. " GiB/s"
+    end
     return args
   end
   local ax = fmt.axis(0, top)

@@ -91,7 +91,7 @@ if "$HB" run "$ROOT/examples/quick.lua" --db "$TMP/q.db" --target "$TMP/quick.da
 	ok 0 "examples/quick.lua runs (1 s a step)"
 	"$HB" report 1 --db "$TMP/q.db" --out "$TMP/quick" --no-charts >/dev/null 2>"$TMP/err"
 	is "$(cd "$TMP/quick/charts" && ls *.gp | sed 's/^[0-9]*-//' | tr '\n' ' ')" \
-		"oio-4k-random-read.gp oio-4k-random-read-seconds.gp oio-4k-random-read-latency.gp oio-4k-random-read-percentiles.gp sequential-bars.gp iops-latency-4k-random-read.gp " \
+		"oio-4k-random-read.gp oio-4k-random-read-seconds.gp oio-4k-random-read-latency-seconds.gp oio-4k-random-read-latency.gp oio-4k-random-read-percentiles.gp sequential-bars.gp iops-latency-4k-random-read.gp " \
 		"its report: IOPS and latency over OIO of the random reads, the sequential bar, and latency over IOPS"
 	is "$(grep -c '	' "$TMP/quick/charts/"*-oio-4k-random-read.tsv)" 3 "the IOPS chart holds both points (QD1, QD32) and its head"
 else
