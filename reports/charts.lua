@@ -421,8 +421,8 @@ end
 
 -- The bars' y axis: from 0 to a third above the highest bar or ceiling
 -- (room for the values, the ceilings' labels and the key), ticks as
--- format.axis; with gib, an axis in MiB/s reaching 1 GiB/s, its ticks at
--- whole GiB/s ("2 GiB/s", not "2k" of a binary unit).
+-- format.axis; with gib, an axis in MiB/s reaching 1 GiB/s is ticked in
+-- GiB/s ("2 GiB/s", "2.5 GiB/s": not "2.5k" of a binary unit).
 local function bar_axis(args, ymax, gib)
   local top = ymax * 1.35 + 1
   if gib and top >= 1024 then
@@ -583,7 +583,7 @@ function charts.per_target()
         better = "higher",
         args = bar_axis({ ylabel = unit, nclusters = #paths,
                  vertical = vertical_values(series, #paths), across = chars_across(),
-                 pattern = patterns(series) }, ymax) }
+                 pattern = patterns(series) }, ymax, field == "mibps") }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end
