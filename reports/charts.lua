@@ -114,10 +114,11 @@ function charts.scatter()
     for _, s in ipairs(ctx.steps[i]) do
       if s.kind == "precondition" or (s.duration_s or 0) >= 600 then
         local field, unit = compare.metric(s)
-        if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
+        if s.kind == "precondition" and (s.passes or 0) > 0 then field, unit = compare.throughput() end
+        local col, mult = compare.stored(field)
         local rows, sum, n, lsum, ln, cut = {}, 0, 0, 0, 0, nil
         for _, x in ipairs(report.sql(SAMPLES, s.id)) do
-          local v = field == "mbps" and x.mbps or x.iops	-- a last second cut short: over its secs
+          local v = x[col] and x[col] * mult	-- a last second cut short: over its secs
           if (x.secs or 1) < FRAGMENT_S and #rows > 0 then cut = x.secs; goto next end
           rows[#rows + 1] = { x.t or NaN, v or NaN, x.lat or NaN, x.ramp or NaN }
           if x.ramp == 0 and v then	-- (a second without a rate is no dot, nor in the average)
@@ -180,7 +181,7 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
   end
   for _, g in ipairs(order) do
     local field, unit = compare.metric(groups[g][1].first)
-    if axis == "bs" then field, unit = "mbps", "MB/s" end	-- what grows with the size
+    if axis == "bs" then field, unit = compare.throughput() end	-- what grows with the size
     local series = {}
     for i, r in ipairs(ctx.runs) do
       local pts = {}
@@ -246,11 +247,17 @@ function charts.rw_latency(g, rows, xlabel)
     .. "from each direction's histogram%s"):format(g, xlabel, charts.left_out(series)))
 end
 
--- The per-second samples of each point of a sweep, a band per run.
+-- The per-second samples of each point of a sweep, a band per run: the
+-- rates, and the mean latency of the second (sample_total: its reads' and
+-- writes' means weighted by their ops, for a mixed step).
 local WINDOW = [[
-  SELECT iops, mbps FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
+  SELECT iops, mbps, lat_mean_us AS lat FROM sample_total WHERE step_id = ?1 AND ramp = 0 ORDER BY t]]
 
-function charts.dots(g, rows, field, unit, xlabel)
+-- The OIO points of a group, in order (levels), each run's dots across its
+-- band of each point (pick(sample) the value of a second, avg(step) the
+-- point's average, a line across the band) and how many seconds in all.
+-- samples: the window of each step by id, read once for both dot charts.
+local function dot_series(rows, samples, pick, avg)
   local levels, n = {}, #ctx.runs
   for _, row in ipairs(rows) do levels[#levels + 1] = x_of("oio", row.first.axis_value) end
   table.sort(levels)
@@ -263,11 +270,11 @@ function charts.dots(g, rows, field, unit, xlabel)
       local s = row.steps[i]
       if s and s.status == "done" then
         local k = at[x_of("oio", s.axis_value)]
-        local samples = report.sql(WINDOW, s.id)
-        local m = #samples
-        for j, x in ipairs(samples) do
+        samples[s.id] = samples[s.id] or report.sql(WINDOW, s.id)
+        local m = #samples[s.id]
+        for j, x in ipairs(samples[s.id]) do
           local pos = (k - 1) + 0.05 + (i - 1) * 0.9 / n + (m > 1 and (j - 1) / (m - 1) or 0.5) * 0.8 * 0.9 / n
-          pts[#pts + 1] = { pos, field == "mbps" and x.mbps or x.iops, s.axis_value, s[field] }
+          pts[#pts + 1] = { pos, fmt.finite(pick(x)) or NaN, s.axis_value, fmt.finite(avg(s)) or NaN }
         end
         seconds = seconds + m
         pts[#pts + 1] = {}	-- a blank line: the average lines break here
@@ -275,6 +282,15 @@ function charts.dots(g, rows, field, unit, xlabel)
     end
     series[i] = { title = r.series_title, color = r.color, rows = pts }
   end
+  return series, levels, seconds
+end
+
+-- Every second of each OIO point as a dot, IOPS (or MB/s) and then the mean
+-- latency (reference 003), each point's average a line across its band.
+function charts.dots(g, rows, field, unit, xlabel)
+  local samples, col, mult = {}, compare.stored(field)
+  local series, levels, seconds = dot_series(rows, samples, function(x) return x[col] and x[col] * mult end,
+    function(s) return s[field] end)
   if seconds == 0 then return end
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
     title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
@@ -282,6 +298,15 @@ function charts.dots(g, rows, field, unit, xlabel)
     args = charts.y_axis({ xlabel = xlabel, ylabel = unit, levels = levels }, series, { 2 }, "zero") }
   figure(c, ("%s: every second of each OIO point (%d in all) and its average%s"):format(g, seconds,
     charts.left_out(series)))
+  series = dot_series(rows, samples, function(x) return x.lat end, function(s) return s.lat_mean_us end)
+  if charts.npoints(series) == 0 then return end
+  local args = charts.y_axis({ xlabel = xlabel, levels = levels }, series, { 2 }, "near")
+  args.ylabel = args.ylog and "mean latency (µs, log scale)" or "mean latency (µs)"
+  c = report.chart{ name = "oio-" .. g .. "-latency-seconds", template = "dots",
+    title = g .. ": mean latency second by second", columns = { "x", "lat_mean_us", "oio", "average" },
+    series = series, better = "lower", args = args }
+  figure(c, ("%s: mean latency of every second of each OIO point (%d in all; a mix's reads and "
+    .. "writes weighted by their operations) and its average%s"):format(g, seconds, charts.left_out(series)))
 end
 
 -- ---- sequential throughput bars against the PCIe ceiling ------------------------
@@ -292,8 +317,14 @@ function charts.pcie_ceiling(p)
   local bps = p and tonumber(p.ceiling_bytes_per_s)
   if not bps then return nil end
   local gen = fmt.pcie_gen(p.link_speed)
-  return bps, ("PCIe%s x%s ceiling %s MB/s"):format(gen or "?", p.link_width or "?",
-    fmt.num(bps / 1e6))
+  return bps, ("PCIe%s x%s ceiling %s"):format(gen or "?", p.link_width or "?", charts.rate(bps))
+end
+
+-- A rate in bytes/s as the bars give it: "7,877 MB/s" ("7,512 MiB/s"
+-- under --units MiB).
+function charts.rate(bps)
+  local _, unit, mult = compare.throughput()
+  return fmt.num(bps / 1e6 * mult) .. " " .. unit
 end
 
 local function probed_ceiling(run)
@@ -305,9 +336,9 @@ local function probed_ceiling(run)
 end
 
 local function ceiling_of(run, s)
-  if s.sim_link then	-- in MB/s, the axis's unit
+  if s.sim_link then	-- in MB/s (MiB/s), the bars' unit
     local bps, label = fmt.link_ceiling(s.sim_link)
-    return bps, label and (label:gsub("[%d.]+ GB/s$", fmt.num(bps / 1e6) .. " MB/s"))
+    return bps, label and (label:gsub("[%d.]+ GB/s$", charts.rate(bps)))
   end
   return probed_ceiling(run)
 end
@@ -386,10 +417,29 @@ local function center_ceilings(series, keys, labelled, nclusters)
   end
 end
 
+-- Each series' fill pattern, its run's (series[k].run; ranked.pattern), so
+-- that a greyscale print tells the runs' bars apart.
+local function patterns(series)
+  local list = {}
+  for k, sr in ipairs(series) do list[k] = require("ranked").pattern(sr.run) end
+  return list
+end
+
 -- The bars' y axis: from 0 to a third above the highest bar or ceiling
--- (room for the values, the ceilings' labels and the key), ticks as format.axis.
-local function bar_axis(args, ymax)
-  local ax = fmt.axis(0, ymax * 1.35 + 1)
+-- (room for the values, the ceilings' labels and the key), ticks as
+-- format.axis; with gib, an axis in MiB/s reaching 1 GiB/s is ticked in
+-- GiB/s ("2 GiB/s", "2.5 GiB/s": not "2.5k" of a binary unit).
+local function bar_axis(args, ymax, gib)
+  local top = ymax * 1.35 + 1
+  if gib and top >= 1024 then
+    local ax = fmt.axis(0, top / 1024)
+    args.ymax, args.ytv, args.ytl = ax.max * 1024, {}, {}
+    for k, v in ipairs(ax.ticks) do
+      args.ytv[k], args.ytl[k] = v * 1024, v == 0 and "0" or ax.labels[k] .. " GiB/s"
+    end
+    return args
+  end
+  local ax = fmt.axis(0, top)
   args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, ax.labels
   return args
 end
@@ -397,16 +447,17 @@ end
 function charts.sequential_bars()
   local clusters = bar_clusters()
   if #clusters == 0 then return end
+  local field, unit, mult = compare.throughput()	-- MB/s, or MiB/s under --units MiB
   local series, ymax, labelled, any_ceiling, from, keys = {}, 0, {}, false, {}, {}
   for i, r in ipairs(ctx.runs) do
     local pts = {}
     keys[i] = {}
     for k, cl in ipairs(clusters) do
       local s = cl.steps[i]
-      local v = s and s.status == "done" and s.mbps or nil
+      local v = s and s.status == "done" and s[field] or nil
       local bps, label = nil, nil
       if s then bps, label = ceiling_of(r, s) end
-      local ceil = bps and bps / 1e6
+      local ceil = bps and bps / 1e6 * mult
       local key = k .. ":" .. tostring(ceil)
       if ceil then
         labelled[key] = labelled[key] or { label = label, first = i, n = 0 }
@@ -424,7 +475,7 @@ function charts.sequential_bars()
       pts[k] = { k - 1, v or NaN, cl.label, ceil or NaN, label or "", oio, NaN }
       keys[i][k] = key
     end
-    series[i] = { title = r.series_title, color = r.color, rows = pts }
+    series[i] = { title = r.series_title, color = r.color, rows = pts, run = i }
   end
   center_ceilings(series, keys, labelled, #clusters)
   if charts.npoints(series) == 0 then return end
@@ -437,12 +488,15 @@ function charts.sequential_bars()
   ctx.add(any_ceiling and "<h2>Sequential throughput and the PCIe ceiling</h2>"
     or "<h2>Sequential throughput</h2>")
   local c = report.chart{ name = "sequential-bars", template = "bars",
-    title = any_ceiling and "Sequential throughput (MB/s) against each run's PCIe link ceiling"
-      or "Sequential throughput (MB/s)",
-    columns = { "cluster", "MB/s", "step", "ceiling_MB/s", "ceiling", "from", "ceiling_at" },
+    title = ("Sequential throughput (%s)%s"):format(unit, any_ceiling and " against each run's PCIe link ceiling"
+      or ""),
+    columns = { "cluster", unit, "step", "ceiling_" .. unit, "ceiling", "from", "ceiling_at" },
     series = series, better = "higher",
-    args = bar_axis({ ylabel = "MB/s (1 MB = 1,000,000 bytes)", nclusters = #clusters,
-             vertical = vertical_values(series, #clusters), across = chars_across() }, ymax) }
+    args = bar_axis({ ylabel = mult == 1 and "MB/s (1 MB = 1,000,000 bytes)" or
+               (ymax * 1.35 + 1 >= 1024 and "MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)"
+                 or "MiB/s (1 MiB = 1,048,576 bytes)"), nclusters = #clusters,
+             vertical = vertical_values(series, #clusters), across = chars_across(),
+             pattern = patterns(series) }, ymax, mult ~= 1) }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)")
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
@@ -500,6 +554,7 @@ function charts.per_target()
   for _, row in ipairs(ctx.rows) do
     local s0 = row.first
     local field, unit = compare.metric(s0)
+    local col, mult = compare.stored(field)
     local per, paths, seen = {}, {}, {}
     for i = 1, #ctx.runs do
       local s = row.steps[i]
@@ -508,7 +563,7 @@ function charts.per_target()
         local t = report.sql(TARGETS, s.id)
         if #t > 1 then
           for _, x in ipairs(t) do
-            per[i][x.path] = field == "mbps" and x.mbps or x.iops
+            per[i][x.path] = x[col] and x[col] * mult
             if not seen[x.path] then seen[x.path] = true; paths[#paths + 1] = x.path end
           end
         end
@@ -523,7 +578,7 @@ function charts.per_target()
           pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "", "", NaN }
           ymax = math.max(ymax, per[i][p] or 0)
         end
-        series[i] = { title = r.series_title, color = r.color, rows = pts }
+        series[i] = { title = r.series_title, color = r.color, rows = pts, run = i }
       end
       local what = ctx.label(s0)
       if charts.npoints(series) == 0 then goto next_row end	-- no rate known (Inf in the database)
@@ -533,7 +588,8 @@ function charts.per_target()
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
         better = "higher",
         args = bar_axis({ ylabel = unit, nclusters = #paths,
-                 vertical = vertical_values(series, #paths), across = chars_across() }, ymax) }
+                 vertical = vertical_values(series, #paths), across = chars_across(),
+                 pattern = patterns(series) }, ymax, field == "mibps") }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end

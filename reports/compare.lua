@@ -26,11 +26,29 @@ function compare.axis_x(axis, v)
   return x > 0 and x or nil
 end
 
--- What a step is judged by: MB/s for blocks of 64k and more, else IOPS.
+-- MB/s in MiB/s
+compare.MIB = 1e6 / 2 ^ 20
+
+-- Throughput as --units gives it: "mbps", "MB/s", 1; under --units MiB
+-- "mibps", "MiB/s" and the factor from MB/s (the steps' mibps: compare.match).
+function compare.throughput()
+  if report.units == "MiB" then return "mibps", "MiB/s", compare.MIB end
+  return "mbps", "MB/s", 1
+end
+
+-- What a step is judged by: MB/s (MiB/s under --units MiB) for blocks of
+-- 64k and more, else IOPS; its field and unit.
 function compare.metric(step)
   local b = compare.bytes(step.bs)
-  if b and b >= 65536 then return "mbps", "MB/s" end
+  if b and b >= 65536 then return compare.throughput() end
   return "iops", "IOPS"
+end
+
+-- The column a field of compare.metric is stored in (samples and step
+-- totals hold MB/s, "mbps") and the factor to it: "mibps" -> "mbps", MIB.
+function compare.stored(field)
+  if field == "mibps" then return "mbps", compare.MIB end
+  return field, 1
 end
 
 -- What a step measured: two steps of one name but another OIO, block size,
@@ -83,12 +101,15 @@ end
 
 -- runs_steps[r] = the steps of run r in plan order. Returns the rows, each
 -- { key =, steps = { [r] = step or nil }, first = a step of the row }, in the
--- order of the first run, then steps only later runs have, in theirs.
+-- order of the first run, then steps only later runs have, in theirs. Each
+-- step gets its MB/s as MiB/s too (s.mibps: compare.metric's field under
+-- --units MiB).
 function compare.match(runs_steps)
   local rows, by_key = {}, {}
   for r, steps in ipairs(runs_steps) do
     local keys = keys_of(steps)
     for i, s in ipairs(steps) do
+      s.mibps = type(s.mbps) == "number" and s.mbps * compare.MIB or nil
       local row = by_key[keys[i]]
       if not row then
         row = { key = keys[i], steps = {}, first = s }

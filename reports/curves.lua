@@ -3,7 +3,6 @@
 -- points labelled with their OIO: how much latency each rate costs.
 local at = require("at")
 local fmt = require("format")
-local ticks = require("ticks")
 local curves = {}
 local esc = report.escape_html
 
@@ -36,27 +35,24 @@ end
 -- The y axis: log when the latencies span a decade or more, else linear
 -- from near the lowest (not from 0, which would flatten the curves).
 local function y_axis(lo, hi)
-  if hi / lo >= 10 then
-    local ytv, ytl, ylo, yhi = ticks.log(lo, hi)
-    return ytv, ytl, ylo, yhi, 1
-  end
+  if hi / lo >= 10 then return fmt.log_axis(lo, hi) end
   local span = hi - lo > 0 and hi - lo or hi * 0.1
-  local ytv, ytl, yhi = ticks.linear(math.max(0, lo - span * 0.15), hi + span * 0.05, 5, ticks.us)
-  return ytv, ytl, ytv[1], yhi, 0
+  return fmt.axis(math.max(0, lo - span * 0.15), hi + span * 0.05)
 end
 
 local function chart(ctx, g, rows)
   local series, unit, lo, hi, xmax = points(ctx, rows)
   if #series == 0 or not lo then return end
-  local xtv, xtl, xtop = ticks.linear(0, xmax * 1.05, 6)
-  local ytv, ytl, ylo, yhi, logy = y_axis(lo, hi)
+  local x, y = fmt.axis(0, xmax * 1.05), y_axis(lo, hi)
+  local logy = y.log and 1 or 0
   local c = report.chart{ name = "iops-latency-" .. g, template = "iops_latency",
     title = ("%s: latency over %s"):format(g, unit), key_entries = 2,
     columns = { unit, "lat_mean_us", "lat_p99_us", "oio" }, series = series,
     better = "lower and further right is better",
     args = { xlabel = unit .. " (each point labelled with its OIO)",
              ylabel = logy == 1 and "latency (µs, log scale)" or "latency (µs)",
-             xmax = xtop, xtv = xtv, xtl = xtl, ytv = ytv, ytl = ytl, ylo = ylo, yhi = yhi,
+             xmax = x.max, xtv = x.ticks, xtl = x.labels,
+             ytv = y.ticks, ytl = y.labels, ylo = y.min, yhi = y.max,
              logy = logy } }
   -- the caption's start, to " over " or " (", is the chart's entry in the contents
   ctx.figure(c, ("%s: mean and p99 latency against %s (mean solid and filled, p99 dashed and "

@@ -3,7 +3,6 @@
 -- minutes (seconds under two, hours past an hour): the descents compare.
 local compare = require("compare")
 local fmt = require("format")
-local ticks = require("ticks")
 local precondition = {}
 local esc = report.escape_html
 
@@ -16,9 +15,9 @@ local FRAGMENT_S = 0.1	-- a last second the step covered less of: no dot (charts
 -- large blocks, else IOPS; and the factor from the stored value.
 local function metric(s)
   local field, unit = compare.metric(s)
-  if (s.passes or 0) > 0 then field, unit = "mbps", "MB/s" end
-  if field == "mbps" and report.units == "MiB" then return field, "MiB/s", 1e6 / 2 ^ 20 end
-  return field, unit, 1
+  if (s.passes or 0) > 0 then field, unit = compare.throughput() end
+  local col, mult = compare.stored(field)
+  return col, unit, mult
 end
 
 -- rows { t, value, rolling average } of one step (t over scale seconds),
@@ -68,12 +67,12 @@ local function chart(ctx, row, d)
   for _, s in ipairs(d.series) do
     for _, x in ipairs(s.rows) do ymax = math.max(ymax, x[2]) end
   end
-  local ytv, ytl, ytop = ticks.linear(0, ymax * 1.05, 5)
+  local y = fmt.axis(0, ymax * 1.05)
   local what = row.first.name or "?"
   local c = report.chart{ name = "precondition-" .. what, template = "precondition", embed = "png",
     title = ("%s: %s second by second"):format(what, d.unit), columns = { "t_" .. d.tunit, d.unit, "rolling" },
-    series = d.series, better = "higher", args = { xlabel = "time (" .. d.tunit .. ")", ylabel = d.unit, ymax = ytop,
-      ytv = ytv, ytl = ytl, dot = d.longest < 600 and 0.8 or 0.35,
+    series = d.series, better = "higher", args = { xlabel = "time (" .. d.tunit .. ")", ylabel = d.unit, ymax = y.max,
+      ytv = y.ticks, ytl = y.labels, dot = d.longest < 600 and 0.8 or 0.35,
       mark_every = math.max(1, #d.series[1].rows // 8) } }
   ctx.figure(c, ("%s: every second of each run (dots) and its rolling average over %s (lines)%s"):format(
     what, fmt.plural(d.w, "second"), #d.series < #ctx.runs and

@@ -1,10 +1,11 @@
 -- Ranked bars: for each group swept over OIO or write % (or an axis --at
 -- names), the runs at one point (reports/at.lua), best on top, each bar
--- labelled with its value and its delta against the baseline run.
+-- labelled with its value and its delta against the baseline run; then
+-- each single-point random step's runs the same way (NN-bars-STEP). Each
+-- run has its fill pattern besides its colour (ranked.pattern).
 local at = require("at")
 local compare = require("compare")
 local fmt = require("format")
-local ticks = require("ticks")
 local ranked = {}
 local esc = report.escape_html
 
@@ -34,30 +35,78 @@ local function delta_text(v, base, is_base)
   return (t:gsub("^%-", "−"))
 end
 
-local function chart(ctx, g, axis, row, why, bars)
-  local base
-  for _, b in ipairs(bars) do if b.index == ctx.baseline then base = b.value end end
-  local series, n = {}, #bars
+-- Each run's fill pattern on every bar chart (gnuplot's `fs pattern N` in
+-- its colour: 0 solid, then the two diagonals, a cross, the fine
+-- diagonals, a dense cross), so that a greyscale print tells the runs
+-- apart; seven, then the first again (the templates draw 0 as solid).
+local PATTERNS = { 0, 4, 5, 1, 6, 7, 2 }
+function ranked.pattern(run_index) return PATTERNS[(run_index - 1) % #PATTERNS + 1] end
+
+-- The bars as a chart: each labelled with its value and its delta against
+-- the baseline's value (base, nil when the baseline has none); { name =,
+-- title = } of the chart. Returns the chart.
+local function draw(ctx, bars, base, spec)
+  local series, n, patterns = {}, #bars, {}
   for k, b in ipairs(bars) do
     local d = delta_text(b.value, base, b.index == ctx.baseline)
     local label = fmt.num(b.value) .. " " .. b.unit .. (d and ("  " .. d) or "")
     b.label = label
     series[k] = { title = b.run.series_title, color = b.run.color,
                   rows = { { n - k + 1, b.value, label, b.run.series_title } } }
+    patterns[k] = ranked.pattern(b.index)
   end
-  local unit, point = bars[1].unit, at.point_text(axis, row.first.axis_value)
+  local unit = bars[1].unit
   -- room right of the longest bar for its label (about 20 characters)
-  local xtv, xtl, xmax = ticks.linear(0, bars[1].value * 1.35, 5)
-  local c = report.chart{ name = ("ranked-%s-%s-%s"):format(g, axis, row.first.axis_value), template = "ranked",
-    title = ("%s: %s at %s"):format(g, unit, point),
+  local ax = fmt.axis(0, bars[1].value * 1.35)
+  return report.chart{ name = spec.name, template = "ranked", title = spec.title,
     columns = { "position", unit, "label", "run" }, series = series, better = "higher",
-    args = { xlabel = unit, xmax = xmax, xtv = xtv, xtl = xtl, nbars = n } }
+    args = { xlabel = unit, xmax = ax.max, xtv = ax.ticks, xtl = ax.labels, nbars = n, pattern = patterns } }
+end
+
+local function baseline_value(ctx, bars)
+  for _, b in ipairs(bars) do if b.index == ctx.baseline then return b.value end end
+  return nil
+end
+
+local function chart(ctx, g, axis, row, why, bars)
+  local base = baseline_value(ctx, bars)
+  local unit, point = bars[1].unit, at.point_text(axis, row.first.axis_value)
+  local c = draw(ctx, bars, base, { name = ("ranked-%s-%s-%s"):format(g, axis, row.first.axis_value),
+    title = ("%s: %s at %s"):format(g, unit, point) })
   local how = ({ given = "the point --at gives", ["highest shared"] = "the highest point every run has",
     highest = "the highest point the most runs have" })[why] or
     ("the highest point the runs share (%s: this group has no such point)"):format(why:match("not (.*)$") or why)
   ctx.figure(c, ("%s: the runs at %s (%s), best on top; each bar gives its %s and its delta against "
     .. "%s%s"):format(g, point, how, unit, ctx.runs[ctx.baseline].name,
     base and "" or " (which has no value here: no deltas)"))
+end
+
+-- A single-point random step (no axis; randread, randwrite or randrw, as
+-- references 000 and 001 chart their 4k IOPS) as its runs' bars: its name,
+-- its group's after it when that is another ("4k 70/30 QD32 (mixes)").
+local RANDOM = { randread = true, randwrite = true, randrw = true }
+local function single_label(s)
+  local g, name = s.group_name or "", s.name or "?"
+  if g ~= "" and not name:find(g, 1, true) then return ("%s (%s)"):format(name, g) end
+  return name
+end
+
+local function singles(ctx)
+  local heading = "Random steps, run by run"
+  for _, row in ipairs(ctx.rows) do
+    local s = row.first
+    local bars = s.kind == "measure" and (not s.axis or s.axis == "") and RANDOM[s.rw]
+      and bars_at(ctx.runs, row) or {}
+    if #bars >= 2 then	-- one bar ranks nothing
+      if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
+      local base, what = baseline_value(ctx, bars), single_label(s)
+      local c = draw(ctx, bars, base, { name = "bars-" .. what, title = ("%s: %s per run"):format(what,
+        bars[1].unit) })
+      ctx.figure(c, ("%s: %s of each run (%s), best on top; each bar gives its %s and its delta against "
+        .. "%s%s"):format(what, bars[1].unit, compare.workload_text(s), bars[1].unit,
+        ctx.runs[ctx.baseline].name, base and "" or " (which has no value here: no deltas)"))
+    end
+  end
 end
 
 -- ctx: { runs =, rows =, add =, figure =, baseline = (an index of runs) }
@@ -79,6 +128,7 @@ function ranked.charts(ctx)
       end
     end
   end
+  singles(ctx)
 end
 
 return ranked

@@ -31,19 +31,19 @@ is "$(cat "$TMP/out")" "$TMP/rep/index.html" "it prints the path of index.html"
 is "$(sha256sum "$DB" | cut -d' ' -f1)" "$db_hash" "the database is not changed by a report"
 is "$(ls -a "$TMP" | grep -c '^\.hbatest-report-')" 0 "no temporary folder left beside DIR"
 
-# charts: one scatter per run and preconditioning step, four per OIO sweep
-# group (value, second by second, latency, percentiles), four per write-mix
+# charts: one scatter per run and preconditioning step, five per OIO sweep
+# group (value, its seconds, their mean latency, latency, percentiles), four per write-mix
 # group, one for sequential bars (and the ranked bars, latency curves and
 # preconditioning of every run, drawn after them: tests/report_ranked.t)
 older() { grep -Ev '^[0-9]+-(ranked|iops-latency|precondition)-'; }
 ngp=$(ls "$TMP/rep/charts" | grep '\.gp$' | older | wc -l)
 nall=$(ls "$TMP/rep/charts"/*.gp | wc -l)	# every chart, the new kinds too
 want=$(q "$DB" "SELECT (SELECT count(*) FROM steps WHERE kind = 'precondition')
-	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
+	+ 5 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'oio' AND run_id = 1)
 	+ 4 * (SELECT count(DISTINCT group_name) FROM steps WHERE axis = 'write_pct' AND run_id = 1) + 1")
 is "$ngp" "$want" "the chart list follows the steps: $want charts"
 is "$(ls "$TMP/rep/charts" | older | sed -n 's/^[0-9]*-\(.*\)\.gp$/\1/p' | tr '\n' ' ')" \
-	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-rw-latency write-pct-4k-write-mix-percentiles sequential-bars " \
+	"scatter-run1-step1 scatter-run2-step1 oio-4k-randread oio-4k-randread-seconds oio-4k-randread-latency-seconds oio-4k-randread-latency oio-4k-randread-percentiles oio-4k-randwrite oio-4k-randwrite-seconds oio-4k-randwrite-latency-seconds oio-4k-randwrite-latency oio-4k-randwrite-percentiles oio-128k-read oio-128k-read-seconds oio-128k-read-latency-seconds oio-128k-read-latency oio-128k-read-percentiles oio-oltp oio-oltp-seconds oio-oltp-latency-seconds oio-oltp-latency oio-oltp-percentiles write-pct-4k-write-mix write-pct-4k-write-mix-latency write-pct-4k-write-mix-rw-latency write-pct-4k-write-mix-percentiles sequential-bars " \
 	"the charts, in page order"
 for f in "$TMP/rep/charts"/*.gp; do
 	b=${f%.gp}

@@ -91,8 +91,8 @@ if "$HB" run "$ROOT/examples/quick.lua" --db "$TMP/q.db" --target "$TMP/quick.da
 	ok 0 "examples/quick.lua runs (1 s a step)"
 	"$HB" report 1 --db "$TMP/q.db" --out "$TMP/quick" --no-charts >/dev/null 2>"$TMP/err"
 	is "$(cd "$TMP/quick/charts" && ls *.gp | sed 's/^[0-9]*-//' | tr '\n' ' ')" \
-		"oio-4k-random-read.gp oio-4k-random-read-seconds.gp oio-4k-random-read-latency.gp oio-4k-random-read-percentiles.gp sequential-bars.gp iops-latency-4k-random-read.gp hostcpu-run1.gp " \
-		"its report: IOPS and latency over OIO of the random reads, the sequential bar, latency over IOPS, and the run's host CPU"
+		"oio-4k-random-read.gp oio-4k-random-read-seconds.gp oio-4k-random-read-latency-seconds.gp oio-4k-random-read-latency.gp oio-4k-random-read-percentiles.gp sequential-bars.gp iops-latency-4k-random-read.gp hostcpu-run1.gp " \
+		"its report: IOPS and latency over OIO of the random reads (per second too), the sequential bar, latency over IOPS, and the run's host CPU"
 	is "$(grep -c '	' "$TMP/quick/charts/"*-oio-4k-random-read.tsv)" 3 "the IOPS chart holds both points (QD1, QD32) and its head"
 else
 	skip "examples/quick.lua cannot run here: $(tail -1 "$TMP/qerr")"

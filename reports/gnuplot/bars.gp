@@ -4,6 +4,9 @@
 # the bar's origin (e.g. "OIO 128": the best point of a sweep) or empty,
 # the series position the ceiling label is centred on (1.5: between the
 # bars of series 1 and 2, which share that ceiling) or NaN.
+# Each run's bars in its colour and its fill pattern (pattern: an array, one
+# a series: 0 solid, 4 and 5 diagonals...; optional, solid without), so that
+# runs differ in a greyscale print, the key showing both.
 # Variables: ylabel, ymax, nclusters, vertical (optional: 1 turns the values
 # upright), across (optional: characters across the chart), ytv and ytl
 # (optional: the y ticks and their labels, 2,000 or 800k).
@@ -39,6 +42,7 @@ nlines(s) = strstrt(s, "\n") == 0 ? 1 : 1 + nlines(s[strstrt(s, "\n") + 1:])
 stats datafile index 0 using (nlines(wrap(strcol(3)))) nooutput
 set bmargin (key_inside ? 2 : key_margin - 1) + STATS_max
 off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
+hatch(i) = !exists('pattern') || pattern[i] == 0 ? 3 : pattern[i]
 # A bar without a value or a known ceiling has NaN there (a run without
 # points: a row of NaN): its line is skipped (1/0), its labels are empty and
 # put at 0, never undefined, since gnuplot 5.4 crashes (SIGSEGV) on labels
@@ -57,7 +61,7 @@ flat_text(c) = vertical ? '' : (c == 2 ? barval(2) : text(6))
 upright_text(i) = !vertical ? '' : (text(6) ne '' ? barval(2) . ' ' . text(6) : barval(2))
 plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
-       lc rgb colors[i] title key(i, ''), \
+       fs pattern hatch(i) border lc rgb colors[i] lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(flat_text(2)) \
        with labels offset 0,0.7 font small_font notitle, \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(flat_text(6)) \
