@@ -170,6 +170,16 @@ add_row "libaio 4k rand QD32" libaio "$FILE" randread 4k 32
 add_row "psync 4k rand QD1" psync "$FILE" randread 4k 1
 want_loop=0
 [[ "$LOOP_ROW" =~ $ROWS ]] && want_loop=1
+# rows of tests/dev/bench-ceiling.sh, which make bench runs next
+OTHER_ROWS=("fio profile io_uring QD1" "fio profile io_uring QD32" "fio profile libaio QD32"
+	"ceiling io_uring 4k rand" "null per core")
+other=0
+for r in "${OTHER_ROWS[@]}"; do [[ "$r" =~ $ROWS ]] && other=1; done
+if [ ${#SPECS[@]} = 0 ] && [ $want_loop = 0 ] && ! [[ "sampler" =~ $ROWS ]] &&
+	! [[ "telemetry" =~ $ROWS ]] && [ $other = 1 ]; then
+	echo "bench: BENCH_ROWS '$ROWS' matches rows of tests/dev/bench-ceiling.sh only" >&2
+	exit 0
+fi
 if [ ${#SPECS[@]} = 0 ] && [ $want_loop = 0 ] && ! [[ "sampler" =~ $ROWS ]] &&
 	! [[ "telemetry" =~ $ROWS ]]; then
 	echo "bench: BENCH_ROWS '$ROWS' matches no row (the rows: the table's first column; 'sampler' for the sampler's cost, 'telemetry' for telemetry's)" >&2
