@@ -24,15 +24,25 @@ echo "cpu  100 0 100 5000 10 0 0 0 0 0" > "$IDLE/proc/stat"
 cat > "$TMP/p.lua" <<'PLAN'
 hb.plan{ name = "cpu", defaults = { rw = "randread", bs = "4k", oio = 1, duration = 2, ramp = 0,
                                     size = "16m" } }
-hb.run{ name = "null", engine = "null" }
-hb.run{ name = "slow", engine = "paced", paced = { lat_us = 50000 } }
-hb.run{ name = "sim", engine = "sim" }
-hb.exec{ name = "cmd", cmd = "true" }
+local function said(name, r)
+  if not hb.dry then
+    hb.log(("result %s: host_bound=%s cpu_busy=%s host_busy=%s"):format(name, tostring(r.host_bound),
+      r.cpu_busy and (r.cpu_busy >= 0.9 and "high" or "low") or "nil", tostring(r.host_busy)))
+  end
+end
+said("null", hb.run{ name = "null", engine = "null" })
+said("slow", hb.run{ name = "slow", engine = "paced", paced = { lat_us = 50000 } })
+said("sim", hb.run{ name = "sim", engine = "sim" })
+said("cmd", hb.exec{ name = "cmd", cmd = "true" })
 PLAN
 HBATEST_SYSFS_ROOT=$IDLE "$HB" run "$TMP/p.lua" --target "$TMP/f.dat" --db "$DB" \
 	--plugin-path "$PP" --allow-exec >"$TMP/out" 2>"$TMP/err"
 is "$?" 0 "a plan of a null, a paced (50 ms an I/O), a sim and an exec step runs"
 step() { q "$DB" "SELECT $2 FROM steps WHERE name = '$1'"; }
+# hb.run's results tell the plan too (nil where not measured)
+is "$(grep -o 'result [a-z]*: .*' "$TMP/err" | tr '\n' '|')" \
+	"result null: host_bound=true cpu_busy=high host_busy=nil|result slow: host_bound=false cpu_busy=low host_busy=nil|result sim: host_bound=nil cpu_busy=nil host_busy=nil|result cmd: host_bound=nil cpu_busy=nil host_busy=nil|" \
+	"hb.run returns host_bound and cpu_busy to the plan; nil for the sim and exec steps"
 
 is "$(step null "host_bound || ' ' || (cpu_busy >= 0.9) || ' ' || ifnull(host_busy, 'NULL')")" "1 1 NULL" \
 	"the null engine's step is host-bound: its worker on (or waiting for) a CPU >= 90 % of the window; the host's share unknown"

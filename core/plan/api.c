@@ -1,6 +1,7 @@
 /* The hb.* functions a plan calls; hb.run and hb.exec share one step path. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdio.h>
@@ -152,6 +153,24 @@ static void push_results(lua_State *L, const struct step_totals *t, int64_t step
 	lua_setfield(L, -2, "dry");
 }
 
+/* A measured step's host share (measure/hostcpu.h) into the results table on
+ * top: nil where not measured (a step on a simulator's clock). */
+static void push_host_share(lua_State *L, const struct step_totals *t)
+{
+	if (!isnan(t->cpu_busy)) {
+		lua_pushnumber(L, t->cpu_busy);
+		lua_setfield(L, -2, "cpu_busy");
+	}
+	if (!isnan(t->host_busy)) {
+		lua_pushnumber(L, t->host_busy);
+		lua_setfield(L, -2, "host_busy");
+	}
+	if (t->host_bound >= 0) {
+		lua_pushboolean(L, t->host_bound == 1);
+		lua_setfield(L, -2, "host_bound");
+	}
+}
+
 /* hb.run and hb.exec: the step (spec, built from the plan's table) to the
  * runner's hook, and its results back to the plan; fn names the caller. */
 static int run_step(lua_State *L, const char *fn, struct step_spec *spec)
@@ -173,6 +192,8 @@ static int run_step(lua_State *L, const char *fn, struct step_spec *spec)
 	rc = call_step(p, spec, t, &step_id, err, sizeof(err));	/* spec is the hook's */
 	if (rc == 0) {
 		push_results(L, t, step_id, p->o->dry);
+		if (!p->o->dry && !exec)
+			push_host_share(L, t);
 		if (exec) {
 			lua_pushnumber(L, t->res.elapsed_s);
 			lua_setfield(L, -2, "elapsed_s");
