@@ -83,7 +83,7 @@ static void slug(const char *name, char *out, size_t len)
 {
 	size_t o = 0;
 
-	for (const char *p = name; *p && o + 1 < len && o < 40; p++) {
+	for (const char *p = name; *p && o + 1 < len && o < 60; p++) {
 		char c = *p;
 
 		if (c >= 'A' && c <= 'Z')
@@ -636,7 +636,7 @@ static void push_result(lua_State *L, struct report *r, const char *base, const 
 int report_l_chart(lua_State *L)
 {
 	struct report *r = report_of(L);
-	char name[48], base[64], rel[128], err[600];
+	char name[64], base[80], rel[128], err[600];
 	const char *tmpl, *embed;
 	struct strbuf *tsv, *gp;
 	int nseries = 0;
