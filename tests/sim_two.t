@@ -17,11 +17,11 @@ hb.plan{ name = "two cards", defaults = { engine = "sim", ramp = 0, telemetry = 
 hb.run{ name = "seq read 128k", rw = "read", bs = "128k", oio = 64, duration = 5, targets = t,
         sim = { cards = { "sas2308-8ssd", { preset = "sas2308-8ssd", link = "pcie2x4" } } } }
 LUA
-for l in a b; do
+for l in one two; do
 	"$HB" run "$TMP/two.lua" --db "$DB" -q --label "$l" 2>>"$TMP/stderr"
 	ok $? "run $l: a step on two simulated cards"
 done
-tr() { q "$DB" "SELECT $1 FROM step_target_rate r JOIN steps s ON s.id = r.step_id WHERE s.run_id = 1 AND $2"; }
+rates() { q "$DB" "SELECT $1 FROM step_target_rate r JOIN steps s ON s.id = r.step_id WHERE s.run_id = 1 AND $2"; }
 narrow="CAST(substr(path, 3) AS INT) >= 8"
 wide="CAST(substr(path, 3) AS INT) < 8"
 
@@ -29,13 +29,13 @@ wide="CAST(substr(path, 3) AS INT) < 8"
 is "$(q "$DB" "SELECT abs(s.iops - sum(r.iops)) <= 0.005 * s.iops AND abs(s.mbps - sum(r.mbps)) <= 0.005 * s.mbps
 	FROM steps s JOIN step_target_rate r ON r.step_id = s.id WHERE s.run_id = 1")" 1 \
 	"the step's IOPS and MB/s are the sums over its 16 targets (within 0.5 %)"
-is "$(tr 'count(*)' "r.mbps > 0")" 16 "every target carried I/O"
+is "$(rates 'count(*)' "r.mbps > 0")" 16 "every target carried I/O"
 # PCIe2 x4 at 0.70: 5 GT/s x 4 x 8/10 / 8 x 0.70 = 1,400 MB/s; PCIe3 x8 at 0.76: 5,987
-is "$(tr "round(sum(r.mbps) / 1400, 2) BETWEEN 0.97 AND 1.01" "$narrow")" 1 \
-	"the card on PCIe2 x4 saturates its link: $(tr 'round(sum(r.mbps))' "$narrow") MB/s of 1,400"
-is "$(tr "sum(r.mbps) < 0.85 * 5987 AND sum(r.mbps) > 2.5 * 1400" "$wide")" 1 \
-	"the card on PCIe3 x8 does not (its drives bound it): $(tr 'round(sum(r.mbps))' "$wide") MB/s of 5,987"
-is "$(tr "max(r.mbps) < 1.02 * min(r.mbps)" "$narrow")|$(tr "max(r.mbps) < 1.02 * min(r.mbps)" "$wide")" "1|1" \
+is "$(rates "round(sum(r.mbps) / 1400, 2) BETWEEN 0.97 AND 1.01" "$narrow")" 1 \
+	"the card on PCIe2 x4 saturates its link: $(rates 'round(sum(r.mbps))' "$narrow") MB/s of 1,400"
+is "$(rates "sum(r.mbps) < 0.85 * 5987 AND sum(r.mbps) > 2.5 * 1400" "$wide")" 1 \
+	"the card on PCIe3 x8 does not (its drives bound it): $(rates 'round(sum(r.mbps))' "$wide") MB/s of 5,987"
+is "$(rates "max(r.mbps) < 1.02 * min(r.mbps)" "$narrow")|$(rates "max(r.mbps) < 1.02 * min(r.mbps)" "$wide")" "1|1" \
 	"each card's targets share it evenly"
 
 # deterministic, and Little's law
@@ -61,7 +61,7 @@ is "$(q "$DB" "SELECT count(*) FROM probes WHERE run_id = 1 AND key GLOB '*@*'")
 # the report: the controllers chart, both cards stacked, the sum of their links
 command -v gnuplot >/dev/null || { skip "gnuplot is not installed (apt-get install gnuplot-nox)"; done_testing; exit 0; }
 OUT="$TMP/out"
-"$HB" report a b --db "$DB" --out "$OUT" 2>"$TMP/rerr" >/dev/null; ok $? "hbatest report a b"
+"$HB" report one two --db "$DB" --out "$OUT" 2>"$TMP/rerr" >/dev/null; ok $? "hbatest report one two"
 GP=$(ls "$OUT/charts/"*-controllers-seq-read-128k.gp 2>/dev/null)
 ok "$([ -n "$GP" ]; echo $?)" "a controllers chart for the step on two cards"
 grep -q "Several controllers, summed" "$OUT/index.html"; ok $? "under 'Several controllers, summed'"
@@ -69,6 +69,13 @@ grep -q "^array titles\[2\] = \['LSI SAS 9207-8e (SAS2308) sim:0000:01:00.0', 'L
 ok $? "both cards stacked, by model and address"
 grep -q "^has_ceiling = 1$" "$GP"; ok $? "the sum of the links' ceilings is drawn"
 grep -q "sum of links 9,877 MB/s" "${GP%.gp}.tsv"; ok $? "at 7,877 + 2,000 MB/s"
+
+# examples/two-cards.lua, shortened: a controllers chart per slot pair, each at its links' sum
+"$HB" run "$ROOT/examples/two-cards.lua" --db "$TMP/ex.db" -q --label ex --set seconds=1 2>>"$TMP/stderr"
+ok $? "examples/two-cards.lua, shortened"
+"$HB" report ex --db "$TMP/ex.db" --out "$TMP/ex" 2>>"$TMP/rerr" >/dev/null; ok $? "and its report"
+is "$(cat "$TMP"/ex/charts/*-controllers-128k-read-pcie*.tsv | grep -o 'sum of links [0-9,]* MB/s' | sort -u | tr '\n' '|')" \
+	"sum of links 4,000 MB/s|sum of links 8,000 MB/s|" "its PCIe1 x8 pair under 4,000 MB/s, its PCIe2 x8 pair under 8,000"
 
 # a card's own options win over the common ones; a card without a preset
 cat > "$TMP/own.lua" <<'LUA'
