@@ -104,8 +104,9 @@ err() {
 	printf 'hb.run{ engine = "sim", rw = "read", duration = 1, targets = %s, sim = { cards = %s } }\n' "$1" "$2" > "$TMP/bad.lua"
 	"$HB" run "$TMP/bad.lua" --db "$TMP/bad.db" -q 2>&1 >/dev/null
 }
-like "$(err '{ "a", "b" }' '{ "sas2308-8ssd", 5 }')" "cards.*a list of cards, each a preset's name or a table of options" \
+like "$(err '{ "a", "b" }' '{ "sas2308-8ssd", 5 }')" "sim: cards: each card is a preset.s name or a table of options" \
 	"a card that is a number: refused"
+like "$(err '{ "a", "b" }' '{}')" "sim: cards: a list of one card or more" "an empty list: refused"
 like "$(err '{ "a", "b" }' '{ "sas2308-8ssd", "nosuch" }')" "no preset 'nosuch'" "an unknown preset: refused"
 like "$(err '{ "a" }' '{ "sas2308-8ssd", "sas2308-8ssd" }')" "1 targets for 2 cards" "fewer targets than cards: refused"
 like "$(err '{ "a", "b" }' '{ "sas2308-8ssd", { preset = "sas2308-8ssd", link = "pcie9x1" } }')" "card 2 of the step: link 'pcie9x1'" \

@@ -458,7 +458,9 @@ static int card_opts(struct keyctx *k, const char *name, const struct hb_kv *com
 		rc = read_opts(k, name, in, nin, cap);
 	} else {
 		lua_pop(k->L, 1);
-		return bad(k, "cards", "a list of cards, each a preset's name or a table of options");
+		snprintf(k->err, k->len, "%s: cards: each card is a preset's name or a table of "
+			 "options", name);
+		return -EINVAL;
 	}
 	for (unsigned i = 0; !rc && i < ncom && *nin < cap; i++)
 		if (!hb_opt_str(in, *nin, com[i].key)) {
@@ -515,8 +517,12 @@ static int read_cards(struct keyctx *k, const struct plugin *e, struct hb_kv *in
 	unsigned n = (unsigned)lua_rawlen(k->L, -1), n0 = 0;
 	struct strbuf b = { 0 };
 	struct hb_kv first[64];	/* the first card's, the step's when all are read */
-	int rc = n ? 0 : bad(k, "cards", "a list of cards, each a preset's name or a table of options");
+	int rc = 0;
 
+	if (!n) {
+		snprintf(k->err, k->len, "%s: cards: a list of one card or more", e->desc->name);
+		rc = -EINVAL;
+	}
 	for (unsigned j = 0; !rc && j < n; j++) {
 		struct hb_kv card[64];
 		unsigned nc = 0;
