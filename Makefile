@@ -139,7 +139,7 @@ $(B)/core/store/migrations.o: core/store/migrations.S $(wildcard db/migrations/*
 plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
 	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
-plugins/sim.so: plugins/engines/sim_model.h
+plugins/sim.so: plugins/engines/sim_model.h plugins/engines/sim_cards.h
 
 plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h core/hbatest/tool.h \
               $(MODE_STAMP)

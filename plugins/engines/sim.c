@@ -16,12 +16,14 @@
 #include <string.h>
 
 #include "hbatest/plugin.h"
+#include "sim_cards.h"
 #include "sim_model.h"
 
 #define NS_PER_SEC 1e9
 
 /* Drives keep their wear from step to step: what was written to them, by
- * configuration (the same options are the same drives), for the process.
+ * configuration (the same options are the same drives; a step's second card
+ * of the same options another set), for the process.
  * One entry per distinct option set, as many as a plan uses; freed when the
  * plugin is unloaded. */
 struct wear {
@@ -36,6 +38,7 @@ static pthread_mutex_t wear_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct hb_option sim_options[] = {
 	{ "preset", HB_OPT_STRING, NULL, "a named set of the options below (scripts/sim_presets.lua)" },
 	{ "link", HB_OPT_STRING, "pcie3x8", "host link: pcieGENxWIDTH, e.g. pcie2x8, pcie3x4, pcie4x16" },
+	{ "cards", HB_OPT_STRING, NULL, "the cards after the first, each its options in full as key=value,... separated by ';' (the plan's cards = { ... } writes it); the targets are split among the cards in order" },
 	{ "link_efficiency", HB_OPT_DOUBLE, "0", "share of the raw link rate left after protocol overhead; 0: 0.70 for PCIe 1-2, 0.76 from PCIe 3" },
 	{ "link_platform", HB_OPT_DOUBLE, "1", "the host platform's factor on the link's efficiency (reference 000: PCIe2 x8 2,580 MB/s on an Opteron 6172, 2,900 on a Xeon E5: 0.92, 1.04)" },
 	{ "ctrl_iops", HB_OPT_INT, "700000", "controller: most I/Os per second" },
@@ -347,26 +350,26 @@ static struct wear *wear_find(uint64_t key, unsigned ndrives)
 }
 
 /* Take this worker's share of the drives' wear (0 when new). */
-static int wear_attach(struct sim_state *st, uint64_t key)
+static int wear_attach(struct sim_card *cd, uint64_t key)
 {
 	struct wear *w;
 	int rc = 0;
 
 	pthread_mutex_lock(&wear_lock);
-	w = wear_find(key, st->c.ndrives);
+	w = wear_find(key, cd->c.ndrives);
 	if (!w) {
-		w = calloc(1, sizeof(*w) + st->c.ndrives * sizeof(w->written[0]));
+		w = calloc(1, sizeof(*w) + cd->c.ndrives * sizeof(w->written[0]));
 		if (w) {
 			w->key = key;
-			w->ndrives = st->c.ndrives;
+			w->ndrives = cd->c.ndrives;
 			w->next = wear_list;
 			wear_list = w;
 		}
 	}
 	if (w) {
-		for (unsigned d = 0; d < st->c.ndrives; d++)
-			st->drives[d].written = st->written0[d] = w->written[d] / st->c.nworkers;
-		st->wear_key = key;
+		for (unsigned d = 0; d < cd->c.ndrives; d++)
+			cd->drives[d].written = cd->written0[d] = w->written[d] / cd->c.nworkers;
+		cd->wear_key = key;
 	} else {
 		rc = -ENOMEM;
 	}
@@ -387,69 +390,124 @@ __attribute__((destructor)) static void wear_free_all(void)
 	pthread_mutex_unlock(&wear_lock);
 }
 
-static void wear_detach(struct sim_state *st)
+static void wear_detach(struct sim_card *cd)
 {
 	struct wear *w;
 
 	pthread_mutex_lock(&wear_lock);
-	w = st->wear_key ? wear_find(st->wear_key, st->c.ndrives) : NULL;
-	for (unsigned d = 0; w && d < st->c.ndrives; d++)
-		w->written[d] += st->drives[d].written - st->written0[d];
+	w = cd->wear_key ? wear_find(cd->wear_key, cd->c.ndrives) : NULL;
+	for (unsigned d = 0; w && d < cd->c.ndrives; d++)
+		w->written[d] += cd->drives[d].written - cd->written0[d];
 	pthread_mutex_unlock(&wear_lock);
 }
 
 /* ---- the engine ops ---------------------------------------------------- */
 
+/* Card k of the step: its model, its share of the targets, its servers and
+ * its drives' wear. */
+static int card_open(struct sim_state *st, const struct hb_engine_setup *s, unsigned k,
+		     const struct hb_kv *o, unsigned n, char *err, size_t len)
+{
+	struct sim_card *cd = &st->cards[k];
+	unsigned end = (k + 1) * s->ntargets / st->ncards;
+
+	cd->first = k * s->ntargets / st->ncards;
+	for (unsigned t = cd->first; t < end; t++)
+		st->card_of[t] = k;
+	if (sim_config(o, n, s->nworkers, &cd->c, err, len))
+		return -EINVAL;
+	if (cd->c.layout == LAYOUT_JBOD && end - cd->first > cd->c.ndrives) {
+		snprintf(err, len, "layout jbod makes target i drive i, and the step has "
+			 "%u targets for %u drives: give drives = %u or more, or fewer targets%s",
+			 end - cd->first, cd->c.ndrives, end - cd->first,
+			 st->ncards > 1 ? " (a card's share of them)" : "");
+		return -EINVAL;
+	}
+	cd->drives = calloc(cd->c.ndrives, sizeof(*cd->drives));
+	cd->ports = calloc(cd->c.nports * 2 + 1, sizeof(*cd->ports));
+	cd->last_end = calloc(s->ntargets, sizeof(*cd->last_end));
+	cd->written0 = calloc(cd->c.ndrives, sizeof(double));
+	/* two alike cards of a step are two sets of drives: the key has the place */
+	if (!cd->drives || !cd->ports || !cd->last_end || !cd->written0 ||
+	    wear_attach(cd, opts_key(o, n) + k * 0x9e3779b97f4a7c15ull))
+		return -ENOMEM;
+	for (unsigned d = 0; d < cd->c.ndrives; d++) {
+		cd->written_all += cd->drives[d].written;
+		cd->drives[d].fresh = sim_fresh(&cd->c, cd->drives[d].written);
+		cd->drives[d].dip = -1;
+	}
+	cd->decay = sim_fresh(&cd->c, 0);	/* the factor of the cached wear, 0 */
+	return 0;
+}
+
+static void sim_free(struct sim_state *st)
+{
+	for (unsigned k = 0; st->cards && k < st->ncards; k++) {
+		struct sim_card *cd = &st->cards[k];
+
+		if (cd->wear_key)
+			wear_detach(cd);
+		free(cd->written0);
+		free(cd->drives);
+		free(cd->ports);
+		free(cd->last_end);
+	}
+	free(st->cards);
+	free(st->card_of);
+	free(st->heap);
+	free(st);
+}
+
+/* The cards and the step's state; err says what is wrong (empty: memory). */
+static int sim_setup(struct sim_state *st, const struct hb_engine_setup *s, char *err,
+		     size_t len)
+{
+	struct sim_cards cs;
+	int rc = cards_parse(sim_options, s->opts, s->nopts, &cs, err, len);
+
+	if (!rc && s->ntargets < cs.n) {
+		snprintf(err, len, "the step has %u targets for %u cards: give each card one at "
+			 "least", s->ntargets, cs.n);
+		rc = -EINVAL;
+	}
+	if (!rc) {
+		st->ncards = cs.n;
+		st->cards = calloc(cs.n, sizeof(*st->cards));
+		st->card_of = calloc(s->ntargets + 1, sizeof(*st->card_of));
+		rc = st->cards && st->card_of ? 0 : -ENOMEM;
+	}
+	for (unsigned k = 0; !rc && k < st->ncards; k++)
+		rc = card_open(st, s, k, cs.kv + cs.start[k], cs.start[k + 1] - cs.start[k],
+			       err, len);
+	cards_free(&cs);
+	st->cap = s->depth;
+	st->heap = rc ? NULL : calloc(st->cap + 4, sizeof(*st->heap));	/* heap_pop reads 3 past */
+	return rc ? rc : st->heap ? 0 : -ENOMEM;
+}
+
 static int sim_open(const struct hb_engine_setup *s, void **ctx)
 {
 	struct sim_state *st = calloc(1, sizeof(*st));
-	char err[256];
+	char err[256] = "";
 	int rc;
 
 	if (!st)
 		return -ENOMEM;
-	rc = sim_config(s->opts, s->nopts, s->nworkers, &st->c, err, sizeof(err));
-	if (!rc && st->c.layout == LAYOUT_JBOD && s->ntargets > st->c.ndrives) {
-		snprintf(err, sizeof(err), "layout jbod makes target i drive i, and the step has "
-			 "%u targets for %u drives: give drives = %u or more, or fewer targets",
-			 s->ntargets, st->c.ndrives, s->ntargets);
-		rc = -EINVAL;
-	}
+	rc = sim_setup(st, s, err, sizeof(err));
 	if (rc) {
-		s->log(HB_LOG_ERROR, "sim: %s", err);
-		free(st);
+		if (*err)
+			s->log(HB_LOG_ERROR, "sim: %s", err);
+		sim_free(st);
 		return rc;
 	}
-	st->cap = s->depth;
-	st->heap = calloc(st->cap + 4, sizeof(*st->heap));	/* heap_pop reads 3 past */
-	st->drives = calloc(st->c.ndrives, sizeof(*st->drives));
-	st->ports = calloc(st->c.nports * 2 + 1, sizeof(*st->ports));
-	st->last_end = calloc(s->ntargets, sizeof(*st->last_end));
-	st->written0 = calloc(st->c.ndrives, sizeof(double));
-	if (!st->heap || !st->drives || !st->ports || !st->last_end || !st->written0 ||
-	    wear_attach(st, opts_key(s->opts, s->nopts))) {
-		free(st->ports);
-		free(st->heap);
-		free(st->drives);
-		free(st->last_end);
-		free(st->written0);
-		free(st);
-		return -ENOMEM;
-	}
-	for (unsigned d = 0; d < st->c.ndrives; d++) {
-		st->written_all += st->drives[d].written;
-		st->drives[d].fresh = sim_fresh(&st->c, st->drives[d].written);
-	}
-	st->decay = sim_fresh(&st->c, 0);	/* the factor of the cached wear, 0 */
+	st->cd = &st->cards[0];
 	for (unsigned i = 0; i < st->cap + 4; i++)
 		st->heap[i].done = INFINITY;
-	for (unsigned d = 0; d < st->c.ndrives; d++)
-		st->drives[d].dip = -1;
 	st->rng = (s->seed * 0x9e3779b97f4a7c15ull) ^ (s->worker + 1) * 0xbf58476d1ce4e5b9ull;
 	if (!st->rng)
 		st->rng = 1;
 	st->fr = (struct sim_frame){ .end = NS_PER_SEC, .until = NS_PER_SEC, .k = 1,
-				     .block_left = st->cap, .on = st->c.sample > 0,
+				     .block_left = st->cap, .on = st->cards[0].c.sample > 0,
 				     .warm = true };
 	*ctx = st;
 	return 0;
@@ -458,24 +516,25 @@ static int sim_open(const struct hb_engine_setup *s, void **ctx)
 static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 {
 	struct sim_state *st = ctx;
-	const struct sim_cfg *c = &st->c;
 	unsigned i;
 
 	for (i = 0; i < n && st->nheap < st->cap; i++) {
 		struct hb_io *io = ios[i];
+		const struct sim_cfg *c = &(st->cd = &st->cards[st->card_of[io->target]])->c;
 		bool full = full_stripe(st, io);
-		double t = serve(&st->ctrl, st->now, vary(st, ctrl_cost(st, io, full)));
+		double t = serve(&st->cd->ctrl, st->now, vary(st, ctrl_cost(st, io, full)));
 
 		if (c->dma)	/* not varied: the draws of the model without it stay */
-			t = serve(&st->dma, t, c->dma_svc[io->op] +
+			t = serve(&st->cd->dma, t, c->dma_svc[io->op] +
 				  (double)io->len * c->dma_ns_per_byte[io->op]);
-		t = serve(&st->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
+		t = serve(&st->cd->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
 		if (full && c->xor_ns_per_byte > 0)	/* the parity engine: full stripes */
-			t = serve(&st->xor, t, (double)io->len * c->xor_ns_per_byte);
+			t = serve(&st->cd->xor, t, (double)io->len * c->xor_ns_per_byte);
 		t = volume_op(st, io, full, t);
 		t += vary(st, c->ctrl_lat + (io->op == HB_OP_READ ? c->rd_lat : c->wr_lat));
 		io->result = io->len;
-		st->nreads += io->op == HB_OP_READ;
+		st->cd->nq++;
+		st->cd->nreads += io->op == HB_OP_READ;
 		heap_push(st, t, io);
 	}
 	return (int)i;
@@ -508,7 +567,7 @@ static void frame_skip(struct sim_state *st, double ns)
 static void frame_plan(struct sim_state *st, double from, double rate)
 {
 	struct sim_frame *f = &st->fr;
-	double left = f->end - from, k = rate > 0 ? floor(left * rate / st->c.sample) : 0;
+	double left = f->end - from, k = rate > 0 ? floor(left * rate / st->cards[0].c.sample) : 0;
 
 	f->from = f->block_t = from;
 	f->count = 0;
@@ -593,7 +652,8 @@ static int sim_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done,
 		p = heap_pop(st);
 		if (p.done > st->now)
 			st->now = p.done;
-		st->nreads -= p.io->op == HB_OP_READ;
+		st->cards[st->card_of[p.io->target]].nq--;
+		st->cards[st->card_of[p.io->target]].nreads -= p.io->op == HB_OP_READ;
 		now = st->now + st->skew;
 		p.io->count = st->fr.on ? frame_count(st, now, now - (double)p.io->submit_ns) : 1;
 		done[n++] = p.io;
@@ -610,15 +670,7 @@ static uint64_t sim_now(void *ctx)
 
 static void sim_close(void *ctx)
 {
-	struct sim_state *st = ctx;
-
-	wear_detach(st);
-	free(st->written0);
-	free(st->heap);
-	free(st->drives);
-	free(st->ports);
-	free(st->last_end);
-	free(st);
+	sim_free(ctx);
 }
 
 /* A target's capacity under the layout: a drive (JBOD) or the whole volume. */
@@ -642,8 +694,20 @@ static uint64_t sim_target_size(const struct hb_kv *o, unsigned n, unsigned targ
 static int sim_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
 {
 	struct sim_cfg c;
+	struct sim_cards cs;
+	int rc = cards_parse(sim_options, o, n, &cs, err, len);
 
-	return sim_config(o, n, 1, &c, err, len);
+	for (unsigned k = 0; !rc && k < cs.n; k++) {
+		rc = sim_config(cs.kv + cs.start[k], cs.start[k + 1] - cs.start[k], 1, &c, err, len);
+		if (rc && k) {	/* which card */
+			char why[200];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, len, "card %u of the step: %s", k + 1, why);
+		}
+	}
+	cards_free(&cs);
+	return rc;
 }
 
 static const struct hb_engine_ops sim_ops = {

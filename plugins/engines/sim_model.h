@@ -73,7 +73,9 @@ struct sim_frame {
 	bool change;		/* a drive entered or left a GC dip */
 };
 
-struct sim_state {
+/* One simulated card: its model, link, controller and drives. A step's
+ * targets may sit on several (the option cards): each its own servers. */
+struct sim_card {
 	struct sim_cfg c;
 	uint64_t wear_key;	/* its entry in the wear list, looked up under the lock */
 	double *written0;	/* this worker's share of the wear when it opened */
@@ -81,13 +83,21 @@ struct sim_state {
 	struct sim_drive *drives;
 	struct pipe *ports;	/* [nports][2]: by enum hb_op */
 	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
-	struct pending *heap;	/* by completion time */
-	unsigned nheap, cap;
-	unsigned nreads;	/* reads among them */
-	double now;		/* ns, the model's clock */
-	double skew;		/* ns skipped: the step's clock is now + skew */
 	double written_all;	/* bytes this worker's drives have had written, summed */
 	double decay_wear, decay;	/* the last wear added and what it multiplies fresh by */
+	unsigned first;		/* its first target (the step's index) */
+	unsigned nq, nreads;	/* its requests in flight, and the reads among them */
+};
+
+struct sim_state {
+	struct sim_card *cards;	/* [ncards]: the step's targets split among them in order */
+	struct sim_card *cd;	/* the card of the request at hand */
+	unsigned ncards;
+	unsigned *card_of;	/* per target: its card's index */
+	struct pending *heap;	/* by completion time */
+	unsigned nheap, cap;
+	double now;		/* ns, the model's clock */
+	double skew;		/* ns skipped: the step's clock is now + skew */
 	uint64_t rng;
 	struct sim_frame fr;
 };
@@ -107,7 +117,7 @@ static inline double sim_uniform(struct sim_state *st)	/* [0, 1), xorshift64* */
 
 static inline double vary(struct sim_state *st, double x)
 {
-	return x * (1 + st->c.jitter * (2 * sim_uniform(st) - 1));
+	return x * (1 + st->cd->c.jitter * (2 * sim_uniform(st) - 1));
 }
 
 static inline double serve(struct pipe *p, double t, double svc)
@@ -130,13 +140,13 @@ static inline double sim_fresh(const struct sim_cfg *c, double written)
  * of a simulated request). */
 static inline void drive_wear(struct sim_state *st, struct sim_drive *dr, double wear)
 {
-	if (wear != st->decay_wear) {
-		st->decay_wear = wear;
-		st->decay = sim_fresh(&st->c, wear);
+	if (wear != st->cd->decay_wear) {
+		st->cd->decay_wear = wear;
+		st->cd->decay = sim_fresh(&st->cd->c, wear);
 	}
 	dr->written += wear;
-	dr->fresh *= st->decay;
-	st->written_all += wear;
+	dr->fresh *= st->cd->decay;
+	st->cd->written_all += wear;
 }
 
 /* ns per random write of a drive `fresh` along its decline (sim_fresh):
@@ -159,7 +169,7 @@ static double write_svc(const struct sim_cfg *c, double fresh, double gc_written
 /* A drive enters or leaves a GC dip: a change sampling simulates in full. */
 static inline void note_dip(struct sim_state *st, struct sim_drive *dr, bool dip)
 {
-	if (dr->dip != (int8_t)dip && st->c.gc_factor != 1) {
+	if (dr->dip != (int8_t)dip && st->cd->c.gc_factor != 1) {
 		st->fr.change |= dr->dip >= 0;
 		dr->dip = (int8_t)dip;
 	}
@@ -186,14 +196,14 @@ static double hdd_svc(const struct sim_cfg *c, struct sim_drive *dr, double xfer
 static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, uint64_t len,
 		       double t)
 {
-	const struct sim_cfg *c = &st->c;
-	struct sim_drive *dr = &st->drives[d];
+	const struct sim_cfg *c = &st->cd->c;
+	struct sim_drive *dr = &st->cd->drives[d];
 	bool seq = off == dr->last_end;
 	double xfer, svc;
 
 	dr->last_end = off + len;
 	if (c->nports)	/* its wide port, each direction a server of its own */
-		t = serve(&st->ports[(d % c->nports) * 2 + (unsigned)op], t,
+		t = serve(&st->cd->ports[(d % c->nports) * 2 + (unsigned)op], t,
 			  (double)len * c->port_ns_per_byte);
 	if (op == HB_OP_READ) {
 		xfer = (double)len * dmax(c->rd_ns_per_byte, c->lane_ns_per_byte);
@@ -209,7 +219,7 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 		} else {
 			bool dip;
 
-			svc = dmax(write_svc(c, dr->fresh, c->gc_sync ? st->written_all /
+			svc = dmax(write_svc(c, dr->fresh, c->gc_sync ? st->cd->written_all /
 					     c->ndrives : dr->written, &dip), xfer);
 			note_dip(st, dr, dip);
 		}
@@ -220,7 +230,7 @@ static double drive_op(struct sim_state *st, unsigned d, int op, uint64_t off, u
 
 static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool full, double t)
 {
-	const struct sim_cfg *c = &st->c;
+	const struct sim_cfg *c = &st->cd->c;
 	unsigned n = c->ndrives, data = n - 1;
 	uint64_t s = off / c->strip, stripe = s / data, doff = stripe * c->strip + off % c->strip;
 	unsigned parity = (unsigned)(stripe % n), drive = (parity + 1 + (unsigned)(s % data)) % n;
@@ -245,13 +255,13 @@ static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool
  * the stream's requests in flight must cover a stripe (strip x data drives). */
 static inline bool full_stripe(const struct sim_state *st, const struct hb_io *io)
 {
-	const struct sim_cfg *c = &st->c;
+	const struct sim_cfg *c = &st->cd->c;
 
 	if (c->layout != LAYOUT_RAID5 || io->op != HB_OP_WRITE ||
-	    st->last_end[io->target] != io->offset)
+	    st->cd->last_end[io->target] != io->offset)
 		return false;
 	return c->write_back ||
-	       (double)(st->nheap + 1) * (double)io->len >= (double)c->strip * (c->ndrives - 1);
+	       (double)(st->cd->nq + 1) * (double)io->len >= (double)c->strip * (c->ndrives - 1);
 }
 
 /* Controller time for one request. A RAID5 small write (not a full-stripe
@@ -261,8 +271,8 @@ static inline bool full_stripe(const struct sim_state *st, const struct hb_io *i
  * ctrl_qd_penalty_mixed while reads are outstanding too and take cache. */
 static double ctrl_cost(const struct sim_state *st, const struct hb_io *io, bool full)
 {
-	const struct sim_cfg *c = &st->c;
-	double qd = (double)(st->nheap + 1) * c->nworkers, rmw;
+	const struct sim_cfg *c = &st->cd->c;
+	double qd = (double)(st->cd->nq + 1) * c->nworkers, rmw;
 
 	if (io->op == HB_OP_READ)
 		return c->ctrl_svc;
@@ -270,7 +280,7 @@ static double ctrl_cost(const struct sim_state *st, const struct hb_io *io, bool
 		return c->ctrl_wr_svc;
 	rmw = c->ctrl_rmw_svc + (double)io->len * c->rmw_ns_per_byte;
 	if (c->qd_knee > 0 && qd > c->qd_knee)
-		return rmw * (1 + (st->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
+		return rmw * (1 + (st->cd->nreads ? c->qd_penalty_mixed : c->qd_penalty) *
 			      log2(qd / c->qd_knee));
 	return rmw;
 }
@@ -287,7 +297,7 @@ static inline unsigned raid5_drive(const struct sim_cfg *c, uint64_t s)
 static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t off,
 		       uint64_t chunk, bool full, double t)
 {
-	const struct sim_cfg *c = &st->c;
+	const struct sim_cfg *c = &st->cd->c;
 	uint64_t s = off / c->strip, doff = s / c->ndrives * c->strip + off % c->strip;
 	unsigned d, pairs = c->ndrives / 2;
 
@@ -313,13 +323,13 @@ static double strip_op(struct sim_state *st, const struct hb_io *io, uint64_t of
  * part finishes its service. */
 static double volume_op(struct sim_state *st, const struct hb_io *io, bool full, double t)
 {
-	const struct sim_cfg *c = &st->c;
+	const struct sim_cfg *c = &st->cd->c;
 	uint64_t off = io->offset, end = io->offset + io->len;
 	double done = t;
 
-	st->last_end[io->target] = end;
+	st->cd->last_end[io->target] = end;
 	if (c->layout == LAYOUT_JBOD)
-		return drive_op(st, io->target % c->ndrives, io->op, off, io->len, t);
+		return drive_op(st, (io->target - st->cd->first) % c->ndrives, io->op, off, io->len, t);
 	while (off < end) {	/* strip by strip */
 		uint64_t next = (off / c->strip + 1) * c->strip;
 		uint64_t chunk = (end < next ? end : next) - off;
