@@ -8,6 +8,8 @@
 
 #include "base/build_info.h"
 #include "measure/exec.h"
+#include "measure/fio_job.h"
+#include "measure/fio_step.h"
 #include "measure/guard.h"
 #include "base/human.h"
 #include "base/log.h"
@@ -110,6 +112,9 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	struct run_ctx *c = vctx;
 	struct step_spec *p = realloc(c->steps, (c->nsteps + 1) * sizeof(*p));
 	int rc = p ? guard_step(spec, err, len) : -ENOMEM;
+
+	if (!rc && fio_step_is(spec))	/* fio --parse-only on its job, its hosts */
+		rc = fio_job_check(spec, err, len);
 
 	memset(t, 0, sizeof(*t));
 	*step_id = 0;
@@ -241,7 +246,10 @@ static int measure_step(struct run_ctx *c, const struct step_spec *spec, struct 
 	telemetry_step_begin(c->tele, spec->telemetry, spec->temp_limit_c, spec->telemetry_fail,
 			     c->step_id, label);
 	db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
-	rc = step_execute(spec, &hooks, t, err, len);
+	if (fio_step_is(spec))
+		rc = fio_step_run(spec, &hooks, t, err, len);
+	else
+		rc = step_execute(spec, &hooks, t, err, len);
 	telemetry_step_end(c->tele);	/* a sample in flight lands later */
 	return rc;
 }
