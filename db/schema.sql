@@ -1,4 +1,4 @@
--- hbatest database, schema version 8 (PRAGMA user_version).
+-- hbatest database, schema version 9 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -142,6 +142,7 @@ CREATE TABLE samples (
     lat_max_us        REAL,
     occupancy         REAL,          -- mean outstanding I/Os (Little's law)
     secs              REAL NOT NULL DEFAULT 1, -- s of the second covered (since version 5)
+    hosts_json        TEXT,          -- fio on several hosts: each host's part (since version 9)
     PRIMARY KEY (step_id, t)
 ) WITHOUT ROWID;
 
@@ -487,4 +488,4 @@ SELECT run_id, at, last_seen_at, idle_s, was_status, steps_kept, rerun_from, for
        ord
 FROM d;
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

@@ -4,6 +4,8 @@
 # inputs never changed, conflicts refused with nothing written, an older
 # input read as it is, and list and report over the archive.
 . "$(dirname "$0")/lib.sh"
+# V: this hbatest's schema version (db/schema.sql's last line)
+V=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$ROOT/db/schema.sql")
 
 cd "$TMP" || exit 1
 cat > plan.lua <<'LUA'
@@ -54,7 +56,7 @@ out=$("$HB" merge archive.db bench1.db bench2.db 2>err); rc=$?
 is "$rc" 0 "merge into a new archive: exit 0"
 is "$out" "'bench1.db': 1 new run copied, 0 already present
 'bench2.db': 2 new runs copied, 0 already present" "it says what each input gave"
-is "$(q archive.db 'PRAGMA user_version')" 8 "the archive is created at the current schema version"
+is "$(q archive.db 'PRAGMA user_version')" "$V" "the archive is created at the current schema version"
 is "$(sha256sum < bench1.db) $(sha256sum < bench2.db)" "$sum1 $sum2" "the inputs are byte-identical"
 is "$(ls | grep -c -- '-wal$\|-shm$')" 0 "and no -wal or -shm file is left beside them"
 dump archive.db > got; { dump bench1.db; dump bench2.db; } | LC_ALL=C sort > want
@@ -110,7 +112,7 @@ out=$("$HB" merge archive.db 2>&1); rc=$?
 like "$rc $out" "^2 .*at least one input" "no input: usage, exit 2"
 cp bench1.db newer.db; q newer.db "PRAGMA user_version = 99"
 out=$("$HB" merge archive.db newer.db 2>&1); rc=$?
-like "$rc $out" "^1 .*'newer.db' has schema version 99; this hbatest knows up to 8" "a newer input: refused naming both versions"
+like "$rc $out" "^1 .*'newer.db' has schema version 99; this hbatest knows up to $V" "a newer input: refused naming both versions"
 printf 'not a database at all, not at all, really not' > junk.db
 out=$("$HB" merge archive.db junk.db 2>&1); rc=$?
 like "$rc $out" "^1 .*cannot open database 'junk.db': file is not a database" "a file that is not a database: named"

@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "measure/fio_job.h"
+#include "base/log.h"
 #include "base/strbuf.h"
 
 static const struct hb_option fio_options[] = {
 	{ "ioengine", HB_OPT_STRING, "libaio", "fio's ioengine= (io_uring, spdk, io_uring_cmd, ...)" },
 	{ "options", HB_OPT_STRING, "", "more job options, \"k=v,k=v\", one a line in the job" },
+	{ "hosts", HB_OPT_STRING, "", "\"host:port,...\": run as --client of fio --server on each" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -254,5 +256,12 @@ int fio_job_check(const struct step_spec *s, char *err, size_t len)
 			 where, rc < 0 ? strerror(-rc) : out[0] ? out : "no message");
 		return -EINVAL;
 	}
-	return check_hosts(s, where, err, len);
+	if ((rc = check_hosts(s, where, err, len)))
+		return rc;
+	if (fio_step_opt(s, "hosts") && s->wl.write_pct)
+		log_warn("step '%s' (%s) writes to %s on fio hosts %s: hbatest cannot probe a "
+			 "remote device, so the destroy-data rule is not checked there",
+			 s->name, where, s->wl.ntargets == 1 ? s->wl.targets[0].path : "its targets",
+			 fio_step_opt(s, "hosts"));
+	return 0;
 }

@@ -12,20 +12,14 @@
 #include <unistd.h>
 
 #include "measure/fio_step.h"
+#include "measure/fio_hosts.h"
 #include "measure/fio_job.h"
+#include "measure/fio_status.h"
 #include "measure/worker.h"
 #include "base/jsonpos.h"
 #include "base/log.h"
 #include "base/stop.h"
 #include "base/util.h"
-
-/* fio's counters since the job began (group_reporting: one job). */
-struct fio_cum {
-	uint64_t ops[2], bytes[2];
-	double lat_ns[2];	/* clat mean x N: the sum of latencies */
-	double runtime_ms;	/* summed over numjobs */
-	struct hist h[2];	/* json+ clat bins */
-};
 
 struct fio_run {
 	const struct step_spec *spec;
@@ -38,110 +32,17 @@ struct fio_run {
 	struct hist sec[2];
 	uint64_t next_t, bytes_seen;
 	uint64_t begin_ns;
+	char *jsons[100000];	/* hosts: each second's hosts_json, freed at the end */
+	unsigned njson;
+	char missing[512];	/* hosts that dropped out */
 	char *err;
 	size_t errlen;
 };
 
-/* The number at path; 0 when fio left it out. */
-static double num_at(const char *s, size_t len, const char *path)
-{
-	size_t off = jsonpos_find(s, len, path);
-	char *end;
-	double v = strtod(s + off, &end);
-
-	return end == s + off ? 0 : v;
-}
-
-/* json+ bins {"ns" : count, ...} at path into h (reset first); false when
- * fio wrote none. */
-static bool bins_at(const char *s, size_t len, const char *path, struct hist *h)
-{
-	size_t i = jsonpos_find(s, len, path);
-
-	hist_reset(h);
-	if (i >= len || s[i] != '{')
-		return false;
-	for (i++; i < len;) {
-		char *end;
-		unsigned long long ns, c;
-
-		while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == ','))
-			i++;
-		if (i >= len || s[i] != '"')
-			return true;
-		ns = strtoull(s + i + 1, &end, 10);
-		i = (size_t)(end - s);
-		while (i < len && (s[i] == '"' || s[i] == ' ' || s[i] == ':'))
-			i++;
-		c = strtoull(s + i, &end, 10);
-		i = (size_t)(end - s);
-		if (c)
-			hist_add_n(h, ns, c);
-	}
-	return true;
-}
-
-static void parse_status(const char *s, size_t len, struct fio_cum *c)
-{
-	static const char *const dir[2] = { "read", "write" };
-	char p[96];
-
-	c->runtime_ms = num_at(s, len, "$.jobs[0].job_runtime");
-	for (int d = 0; d < 2; d++) {
-		snprintf(p, sizeof(p), "$.jobs[0].%s.total_ios", dir[d]);
-		c->ops[d] = (uint64_t)num_at(s, len, p);
-		snprintf(p, sizeof(p), "$.jobs[0].%s.io_bytes", dir[d]);
-		c->bytes[d] = (uint64_t)num_at(s, len, p);
-		snprintf(p, sizeof(p), "$.jobs[0].%s.clat_ns.mean", dir[d]);
-		c->lat_ns[d] = num_at(s, len, p);
-		snprintf(p, sizeof(p), "$.jobs[0].%s.clat_ns.N", dir[d]);
-		c->lat_ns[d] *= num_at(s, len, p);
-		snprintf(p, sizeof(p), "$.jobs[0].%s.clat_ns.bins", dir[d]);
-		if (bins_at(s, len, p, &c->h[d]))	/* fio's counters are not one snapshot: */
-			c->ops[d] = c->h[d].total;	/* ops are what the histogram holds */
-	}
-}
-
-/* h = a - b, bucket by bucket (fio's bins only grow); sum is given. */
-static void hist_diff(struct hist *h, const struct hist *a, const struct hist *b, double sum)
-{
-	hist_reset(h);
-	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
-		uint64_t n = a->counts[i] > b->counts[i] ? a->counts[i] - b->counts[i] : 0;
-
-		if (!n)
-			continue;
-		h->counts[i] = n;
-		h->total += n;
-		if (h->min > hist_bucket_low(i))
-			h->min = hist_bucket_low(i);
-		h->max = hist_bucket_low(i) + hist_bucket_width(i) - 1;
-	}
-	h->sum = sum > 0 ? (uint64_t)sum : 0;
-}
-
 /* The second between prev and cur into smp (and r->sec, its bins). */
 static void make_sample(struct fio_run *r, struct step_sample *smp)
 {
-	const struct fio_cum *a = r->cur, *b = r->prev;
-	unsigned jobs = r->spec->wl.workers ? r->spec->wl.workers : 1;
-
-	memset(smp, 0, sizeof(*smp));
-	smp->t = r->next_t;
-	smp->ramp = smp->t < r->spec->wl.ramp;
-	smp->secs = (a->runtime_ms - b->runtime_ms) / jobs / 1000.0;
-	for (int d = 0; d < 2; d++) {
-		double n;
-
-		smp->ops[d] = a->ops[d] - b->ops[d];
-		smp->bytes[d] = a->bytes[d] - b->bytes[d];
-		hist_diff(&r->sec[d], &a->h[d], &b->h[d], a->lat_ns[d] - b->lat_ns[d]);
-		n = (double)r->sec[d].total;
-		smp->lat_mean[d] = n ? (a->lat_ns[d] - b->lat_ns[d]) / n / 1000.0 : 0;
-		smp->lat_p99[d] = hist_percentile(&r->sec[d], 99) / 1000.0;
-		if (n && r->sec[d].max / 1000.0 > smp->lat_max)
-			smp->lat_max = (double)r->sec[d].max / 1000.0;
-	}
+	fio_second(r->cur, r->prev, r->spec->wl.workers, r->spec->wl.ramp, r->next_t, smp, r->sec);
 }
 
 /* Store the queued seconds: on success their window part joins the totals. */
@@ -180,42 +81,70 @@ static void tell(struct fio_run *r, const struct step_sample *last, bool merged)
 		r->hooks->tick(r->hooks->ctx, &tk);
 }
 
-/* One of fio's JSON objects: the second since the one before, queued and
- * offered to the store. 0, or the store's -errno (-EBUSY kept for later). */
+/* The seconds still queued (the database was busy): retried for a while. */
+static int flush_end(struct fio_run *r)
+{
+	uint64_t until = util_now_ns() + (uint64_t)step_store_retry_secs() * NSEC_PER_SEC;
+	int rc;
+
+	while ((rc = flush_queue(r)) == -EBUSY && util_now_ns() < until)
+		usleep(100 * 1000);
+	return rc;
+}
+
+/* A second (fio_second_fn): numbered, queued and offered to the store. 0, or
+ * the store's -errno (-EBUSY kept for later, while the queue has room). */
+static int queue_second(void *ctx, struct step_sample *smp, const struct hist sec[2])
+{
+	struct fio_run *r = ctx;
+	int rc;
+
+	if (smp->hosts_json && r->njson < ARRAY_SIZE(r->jsons))
+		r->jsons[r->njson++] = (char *)smp->hosts_json;
+	else if (smp->hosts_json)	/* more seconds than kept: stored without */
+		free((char *)smp->hosts_json), smp->hosts_json = NULL;
+	if (!smp->ops[0] && !smp->ops[1] && smp->secs < 0.05)
+		return 0;	/* the final object, right after the last status */
+	if (smp->secs <= 0)
+		smp->secs = 1e-3;
+	smp->t = r->next_t;
+	smp->ramp = smp->t < r->spec->wl.ramp;
+	if (r->nqueue == ARRAY_SIZE(r->queue) && (rc = flush_end(r)))
+		return rc;
+	r->queue[r->nqueue++] = *smp;
+	if (!smp->ramp) {
+		for (int d = 0; d < 2; d++) {
+			r->pend.ops[d] += smp->ops[d];
+			r->pend.bytes[d] += smp->bytes[d];
+			hist_merge(&r->pend.lat[d], &sec[d]);
+		}
+		r->pend.window_s += smp->secs;
+	}
+	r->next_t++;
+	r->bytes_seen += smp->bytes[0] + smp->bytes[1];
+	tell(r, smp, true);
+	rc = flush_queue(r);
+	return rc == -EBUSY ? 0 : rc;
+}
+
+/* One of fio's JSON objects: a status of the local fio (the second since
+ * the one before), or the client's one object (every host's seconds). */
 static int take_status(struct fio_run *r, const char *s, size_t len)
 {
 	struct step_sample smp;
 	struct fio_cum *x;
-	int rc;
 
-	parse_status(s, len, r->cur);
+	if (fio_hosts_object(s, len))
+		return fio_hosts_take(r->spec, s, len, queue_second, r, r->missing,
+				      sizeof(r->missing));
+	fio_parse_status(s, len, "$.jobs[0]", r->cur);
+	if (fio_cum_behind(r->cur, r->prev))
+		return 0;
 	make_sample(r, &smp);
 	x = r->prev;
 	r->prev = r->cur;
 	r->cur = x;
-	if (!smp.ops[0] && !smp.ops[1] && smp.secs < 0.05)
-		return 0;	/* the final object, right after the last status */
-	if (smp.secs <= 0)
-		smp.secs = 1e-3;
-	if (r->nqueue == ARRAY_SIZE(r->queue)) {
-		snprintf(r->err, r->errlen, "cannot store the seconds of the fio step: %s",
-			 "the database stayed busy");
-		return -EBUSY;
-	}
-	r->queue[r->nqueue++] = smp;
-	if (!smp.ramp) {
-		for (int d = 0; d < 2; d++) {
-			r->pend.ops[d] += smp.ops[d];
-			r->pend.bytes[d] += smp.bytes[d];
-			hist_merge(&r->pend.lat[d], &r->sec[d]);
-		}
-		r->pend.window_s += smp.secs;
-	}
-	r->next_t++;
-	r->bytes_seen += smp.bytes[0] + smp.bytes[1];
-	tell(r, &smp, true);
-	rc = flush_queue(r);
-	return rc == -EBUSY && r->nqueue < ARRAY_SIZE(r->queue) ? 0 : rc;
+	return queue_second(r, &smp, r->sec);
 }
 
 /* Each whole JSON object at the start of buf (text before '{' skipped):
@@ -247,18 +176,22 @@ static int take_objects(struct fio_run *r, char *buf, size_t *n)
 
 /* fio on the job, its stdout (the JSON) and stderr into pipes; in a group of
  * its own, so that only hbatest's stop reaches it, as SIGINT. */
-static pid_t fio_start(const char *job, int *out, int *errfd)
+static pid_t fio_start(const struct step_spec *spec, const char *job, int *out, int *errfd)
 {
-	char *argv[] = { (char *)fio_binary(), (char *)"--output-format=json+",
-			 (char *)"--status-interval=1", (char *)job, NULL };
+	char **argv = fio_argv(spec, job);
 	int o[2], e[2];
 	pid_t pid;
 
-	if (pipe(o))
+	if (!argv)
+		return -ENOMEM;
+	if (pipe(o)) {
+		free(argv);
 		return -errno;
+	}
 	if (pipe(e)) {
 		close(o[0]);
 		close(o[1]);
+		free(argv);
 		return -errno;
 	}
 	fflush(NULL);
@@ -272,6 +205,7 @@ static pid_t fio_start(const char *job, int *out, int *errfd)
 		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	free(argv);
 	close(o[1]);
 	close(e[1]);
 	if (pid < 0) {
@@ -370,17 +304,6 @@ static int fio_loop(struct fio_run *r, pid_t pid, struct fio_io *io, int *status
 	return rc;
 }
 
-/* The seconds still queued (the database was busy): retried for a while. */
-static int flush_end(struct fio_run *r)
-{
-	uint64_t until = util_now_ns() + (uint64_t)step_store_retry_secs() * NSEC_PER_SEC;
-	int rc;
-
-	while ((rc = flush_queue(r)) == -EBUSY && util_now_ns() < until)
-		usleep(100 * 1000);
-	return rc;
-}
-
 static int fio_outcome(struct fio_run *r, int status, int rc, const char *tail)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -391,13 +314,21 @@ static int fio_outcome(struct fio_run *r, int status, int rc, const char *tail)
 		return rc ? rc : frc;
 	if (hb_stop_requested)
 		return -EINTR;
+	if (r->missing[0]) {	/* before fio's status: it says why, this says who */
+		snprintf(r->err, r->errlen, "fio host %s dropped out midway (fio exited with "
+			 "status %d: %s)", r->missing, code, tail[0] ? tail : "no message");
+		return -EIO;
+	}
 	if (code) {
 		snprintf(r->err, r->errlen, "fio exited with status %d: %s", code,
 			 tail[0] ? tail : "no message");
 		return -ECHILD;
 	}
 	if (!r->next_t) {
-		snprintf(r->err, r->errlen, "fio wrote no status: %s", tail[0] ? tail : "no output");
+		snprintf(r->err, r->errlen, "fio wrote no status%s%s: %s",
+			 fio_step_opt(r->spec, "hosts") ? " from hosts " : "",
+			 fio_step_opt(r->spec, "hosts") ? fio_step_opt(r->spec, "hosts") : "",
+			 tail[0] ? tail : "no output");
 		return -EIO;
 	}
 	return 0;
@@ -432,8 +363,12 @@ int fio_step_run(const struct step_spec *spec, const struct step_hooks *hooks,
 	}
 	if ((rc = fio_job_write(spec, job, sizeof(job), err, errlen)))
 		goto out;
-	log_info("fio: %s --output-format=json+ --status-interval=1 %s", fio_binary(), job);
-	if ((pid = fio_start(job, &io.out, &io.errfd)) < 0) {
+	if (fio_step_opt(spec, "hosts"))
+		log_info("fio: %s as a client of fio --server on %s, job %s", fio_binary(),
+			 fio_step_opt(spec, "hosts"), job);
+	else
+		log_info("fio: %s --output-format=json+ --status-interval=1 %s", fio_binary(), job);
+	if ((pid = fio_start(spec, job, &io.out, &io.errfd)) < 0) {
 		rc = (int)pid;
 		snprintf(err, errlen, "cannot start %s: %s", fio_binary(), strerror(-rc));
 		unlink(job);
@@ -443,6 +378,8 @@ int fio_step_run(const struct step_spec *spec, const struct step_hooks *hooks,
 	unlink(job);
 	rc = fio_outcome(r, status, rc, io.tail);
 out:
+	for (unsigned i = 0; i < r->njson; i++)
+		free(r->jsons[i]);
 	free(io.buf);
 	free(c);
 	free(r);

@@ -54,6 +54,7 @@ struct step_sample {
 	double secs;		/* s it covers: 1, less for a last second cut short */
 	uint64_t ops[2], bytes[2], errors;
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
+	const char *hosts_json;	/* a fio step on hosts=: each host's part; NULL: none */
 };
 
 /* What a step measured, as the database stores it, resume reads it back and

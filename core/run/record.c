@@ -186,7 +186,7 @@ int record_samples(struct db *db, int64_t step_id, const struct step_sample *s, 
 			.lat_p99 = { lat_of(s[i].ops[0], s[i].lat_p99[0]),
 				     lat_of(s[i].ops[1], s[i].lat_p99[1]) },
 			.lat_max = lat_of(s[i].ops[0] + s[i].ops[1], s[i].lat_max),
-			.occupancy = s[i].occupancy,
+			.occupancy = s[i].occupancy, .hosts_json = s[i].hosts_json,
 		};
 	}
 	rc = db_samples_insert(db, step_id, r, n);

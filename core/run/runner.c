@@ -94,6 +94,8 @@ static void record_sim_facts(struct run_ctx *c)
 /* The guard, for each target the step writes or lays out. */
 static int guard_step(const struct step_spec *spec, char *err, size_t len)
 {
+	if (fio_step_is(spec) && fio_step_opt(spec, "hosts"))
+		return 0;	/* the hosts' devices: not this one's (fio_job_check says so) */
 	for (unsigned i = 0; spec->kind != STEP_EXEC && i < spec->wl.ntargets; i++) {
 		const struct target_spec *t = &spec->wl.targets[i];
 		int rc;
@@ -128,8 +130,8 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
 	c->total_secs += step_secs(spec);
 	c->fills |= spec->wl.passes > 0;
-	for (unsigned i = 0; i < spec->wl.ntargets; i++)
-		note_probe_target(c, &spec->wl.targets[i]);
+	for (unsigned i = 0; !fio_step_opt(spec, "hosts") && i < spec->wl.ntargets; i++)
+		note_probe_target(c, &spec->wl.targets[i]);	/* not a host's: not here */
 	if (step_simulated(spec)) {
 		c->simulated = true;
 		c->sim_secs += step_secs(spec);

@@ -24,6 +24,7 @@ hb_migrations:
 	migration "0006-runs-cwd.sql"
 	migration "0007-run-notes-telemetry.sql"
 	migration "0008-resumes.sql"
+	migration "0009-fio-hosts.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations

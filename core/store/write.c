@@ -43,8 +43,8 @@ int db_write_prepare(struct db *db)
 	static const char sample_sql[] =
 		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
 		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
-		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs, hosts_json) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char event_sql[] =
 		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
 
@@ -296,6 +296,7 @@ int db_sample_insert(struct db *db, int64_t step_id, const struct db_sample_row 
 	bind_num(st, 13, s->lat_max);
 	bind_num(st, 14, s->occupancy);
 	sqlite3_bind_double(st, 15, s->secs);
+	bind_str(st, 16, s->hosts_json);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);

@@ -85,6 +85,7 @@ struct db_sample_row {
 	double secs;		/* s of the second covered: 1, less for a last one */
 	int64_t ops[2], bytes[2], errors;	/* read, write */
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
+	const char *hosts_json;	/* fio on several hosts: each one's part; NULL: none */
 };
 
 struct db_target_row {
