@@ -1,4 +1,4 @@
--- hbatest database, schema version 10 (PRAGMA user_version).
+-- hbatest database, schema version 11 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -147,6 +147,7 @@ CREATE TABLE samples (
     secs              REAL NOT NULL DEFAULT 1, -- s of the second covered (since version 5)
     cpu_busy          REAL,          -- 0..1: the busiest worker on (or waiting for) a CPU (since 10)
     host_busy         REAL,          -- 0..1: the host's CPUs busy (/proc/stat) (since 10)
+    hosts_json        TEXT,          -- fio on several hosts: each host's part (since version 11)
     PRIMARY KEY (step_id, t)
 ) WITHOUT ROWID;
 
@@ -496,4 +497,4 @@ SELECT run_id, at, last_seen_at, idle_s, was_status, steps_kept, rerun_from, for
        ord
 FROM d;
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;

@@ -57,6 +57,7 @@ struct step_sample {
 	double cpu_busy;	/* 0..1: the busiest worker's share of it on (or waiting
 				 * for) a CPU; NAN: not measured (an engine's clock) */
 	double host_busy;	/* 0..1: the host's CPUs busy (/proc/stat); NAN: unknown */
+	const char *hosts_json;	/* a fio step on hosts=: each host's part; NULL: none */
 };
 
 /* What a step measured, as the database stores it, resume reads it back and

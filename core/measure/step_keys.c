@@ -13,7 +13,7 @@ static const char *const step_keys[] = {
 	"name", "rw", "write_pct", "bs", "oio", "workers", "duration", "ramp", "range",
 	"align", "size", "engine", "targets", "direct", "seed", "group", "tags",
 	"kind", "passes", "axis", "round", "on_error", "cpus", "numa", "telemetry",
-	"on_telemetry", "temp_limit_c", NULL,
+	"on_telemetry", "temp_limit_c", "fio", NULL,
 };
 
 bool step_key_builtin(const char *k)

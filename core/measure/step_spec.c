@@ -13,6 +13,7 @@
 #include "measure/loader.h"
 #include "measure/step_keys.h"
 #include "measure/step_spec.h"
+#include "measure/fio_job.h"
 #include "base/strbuf.h"
 #include "measure/target.h"
 
@@ -69,7 +70,15 @@ char *step_params_json(const struct step_spec *s)
 		sb_printf(&b, ":");
 		sb_json_str(&b, s->opts[i].value);
 	}
-	sb_printf(&b, "},\"targets\":[");
+	sb_printf(&b, "}");
+	if (fio_step_is(s)) {	/* the job fio ran, as it ran it */
+		char *job = fio_job_text(s);
+
+		sb_printf(&b, ",\"fio_job\":");
+		sb_json_str(&b, job);
+		free(job);
+	}
+	sb_printf(&b, ",\"targets\":[");
 	for (unsigned i = 0; i < wl->ntargets; i++) {
 		sb_printf(&b, "%s", i ? "," : "");
 		sb_json_str(&b, wl->targets[i].path);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plan/state.h"
+#include "measure/fio_job.h"
 #include "measure/loader.h"
 #include "measure/placement.h"
 #include "measure/step_spec.h"
@@ -576,7 +577,8 @@ static int get_engine(struct keyctx *k, struct step_spec *s)
 
 	if (get_str(k, "engine", DEFAULT_ENGINE, &name))
 		return -EINVAL;
-	s->engine = plugins_find(name, HB_PLUGIN_ENGINE);
+	/* fio is built in (measure/fio_job.c): its options read as a plugin's */
+	s->engine = !strcmp(name, FIO_ENGINE) ? fio_engine() : plugins_find(name, HB_PLUGIN_ENGINE);
 	if (!s->engine) {
 		snprintf(k->err, k->len, "engine=\"%s\": no such engine plugin (see hbatest "
 			 "plugins; the path is --plugin-path or HBATEST_PLUGIN_PATH)", name);

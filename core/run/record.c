@@ -191,7 +191,7 @@ int record_samples(struct db *db, int64_t step_id, const struct step_sample *s, 
 				     lat_of(s[i].ops[1], s[i].lat_p99[1]) },
 			.lat_max = lat_of(s[i].ops[0] + s[i].ops[1], s[i].lat_max),
 			.occupancy = s[i].occupancy, .cpu_measured = true,
-			.cpu_busy = s[i].cpu_busy, .host_busy = s[i].host_busy,
+			.cpu_busy = s[i].cpu_busy, .host_busy = s[i].host_busy, .hosts_json = s[i].hosts_json,
 		};
 	}
 	rc = db_samples_insert(db, step_id, r, n);

@@ -8,6 +8,8 @@
 
 #include "base/build_info.h"
 #include "measure/exec.h"
+#include "measure/fio_job.h"
+#include "measure/fio_step.h"
 #include "measure/guard.h"
 #include "measure/hostcpu.h"
 #include "base/human.h"
@@ -93,6 +95,8 @@ static void record_sim_facts(struct run_ctx *c)
 /* The guard, for each target the step writes or lays out. */
 static int guard_step(const struct step_spec *spec, char *err, size_t len)
 {
+	if (fio_step_is(spec) && fio_step_opt(spec, "hosts"))
+		return 0;	/* the hosts' devices: not this one's (fio_job_check says so) */
 	for (unsigned i = 0; spec->kind != STEP_EXEC && i < spec->wl.ntargets; i++) {
 		const struct target_spec *t = &spec->wl.targets[i];
 		int rc;
@@ -112,6 +116,9 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	struct step_spec *p = realloc(c->steps, (c->nsteps + 1) * sizeof(*p));
 	int rc = p ? guard_step(spec, err, len) : -ENOMEM;
 
+	if (!rc && fio_step_is(spec))	/* fio --parse-only on its job, its hosts */
+		rc = fio_job_check(spec, err, len);
+
 	memset(t, 0, sizeof(*t));
 	*step_id = 0;
 	if (p)
@@ -124,8 +131,8 @@ static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 	c->steps[c->nsteps++] = *spec;	/* keep it for the listing */
 	c->total_secs += step_secs(spec);
 	c->fills |= spec->wl.passes > 0;
-	for (unsigned i = 0; i < spec->wl.ntargets; i++)
-		note_probe_target(c, &spec->wl.targets[i]);
+	for (unsigned i = 0; !fio_step_opt(spec, "hosts") && i < spec->wl.ntargets; i++)
+		note_probe_target(c, &spec->wl.targets[i]);	/* not a host's: not here */
 	if (step_simulated(spec)) {
 		c->simulated = true;
 		c->sim_secs += step_secs(spec);
@@ -249,7 +256,10 @@ static int measure_step(struct run_ctx *c, const struct step_spec *spec, struct 
 	telemetry_step_begin(c->tele, spec->telemetry, spec->temp_limit_c, spec->telemetry_fail,
 			     c->step_id, label);
 	db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
-	rc = step_execute(spec, &hooks, t, err, len);
+	if (fio_step_is(spec))
+		rc = fio_step_run(spec, &hooks, t, err, len);
+	else
+		rc = step_execute(spec, &hooks, t, err, len);
 	telemetry_step_end(c->tele);	/* a sample in flight lands later */
 	return rc;
 }

@@ -44,7 +44,7 @@ int db_write_prepare(struct db *db)
 		"INSERT OR REPLACE INTO samples (step_id, t, ramp, read_ops, write_ops, "
 		"read_bytes, write_bytes, errors, read_lat_mean_us, read_lat_p99_us, "
 		"write_lat_mean_us, write_lat_p99_us, lat_max_us, occupancy, secs, cpu_busy, "
-		"host_busy) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		"host_busy, hosts_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char event_sql[] =
 		"INSERT INTO events (run_id, at, level, message) VALUES (?,?,?,?)";
 
@@ -298,6 +298,7 @@ int db_sample_insert(struct db *db, int64_t step_id, const struct db_sample_row 
 	sqlite3_bind_double(st, 15, s->secs);
 	bind_num(st, 16, s->cpu_measured ? s->cpu_busy : NAN);
 	bind_num(st, 17, s->cpu_measured ? s->host_busy : NAN);
+	bind_str(st, 18, s->hosts_json);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc);

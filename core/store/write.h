@@ -91,6 +91,7 @@ struct db_sample_row {
 	double lat_mean[2], lat_p99[2], lat_max, occupancy;
 	bool cpu_measured;	/* false (an import): cpu_busy and host_busy NULL */
 	double cpu_busy, host_busy;	/* 0..1; NAN: NULL */
+	const char *hosts_json;	/* fio on several hosts: each one's part; NULL: none */
 };
 
 struct db_target_row {
