@@ -34,6 +34,13 @@ static inline int bad(struct keyctx *k, const char *key, const char *want)
 	return -EINVAL;
 }
 
+/* key = "text" (or the default's; def when absent) into *out, malloc'd */
+int step_get_str(struct keyctx *k, const char *key, const char *def, char **out);
+
+/* engine = "name" and its options table (plan/step_engine.c) */
+struct step_spec;
+int step_get_engine(struct keyctx *k, struct step_spec *s);
+
 /* targets = "path" | { "path", ... }; absent: hb.targets (at targets_idx) */
 int step_get_targets(struct keyctx *k, int targets_idx, struct workload *wl);
 

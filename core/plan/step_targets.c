@@ -6,6 +6,29 @@
 #include "plan/state.h"
 #include "plan/step_keys.h"
 
+/* A string key: the step's or the default's; def (copied) when absent */
+int step_get_str(struct keyctx *k, const char *key, const char *def, char **out)
+{
+	int t = get_key(k->L, k->idx, k->def, key);
+
+	if (t == LUA_TNIL) {
+		*out = def ? strdup(def) : NULL;
+	} else if (t == LUA_TSTRING) {
+		size_t n;
+		const char *v = lua_tolstring(k->L, -1, &n);
+
+		if (plan_text_check(v, n, key, k->err, k->len)) {
+			lua_pop(k->L, 1);
+			return -EINVAL;
+		}
+		*out = strdup(v);
+	} else {
+		return bad(k, key, "a string");
+	}
+	lua_pop(k->L, 1);
+	return 0;
+}
+
 #define TARGET_WANT "a path string or a target name, such as \"/dev/sdb\" or \"vol\""
 
 /* targets[i] (at the top, above its table) is not a path: say what it is,
