@@ -269,7 +269,10 @@ is "$(sha256sum < "$DB")" "$sum" "list and show leave a database byte-identical"
 # --- schema: version 1 upgraded; first runs at once ------------------------
 DB="$TMP/v1.db"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q
-q "$DB" "DROP VIEW sample_total; ALTER TABLE samples DROP COLUMN hosts_json; ALTER TABLE samples DROP COLUMN secs; ALTER TABLE steps DROP COLUMN on_error; ALTER TABLE steps DROP COLUMN placement; ALTER TABLE runs DROP COLUMN source; ALTER TABLE runs DROP COLUMN source_file; ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN steps_planned; ALTER TABLE runs DROP COLUMN cwd; ALTER TABLE runs DROP COLUMN plan_name; ALTER TABLE runs DROP COLUMN notes; ALTER TABLE runs DROP COLUMN build_commit; DROP TABLE telemetry; DROP VIEW run_resume; DROP TABLE resumes; PRAGMA user_version = 1"
+# step_summary as version 1 had it (tests/fixtures/report/schema-1.sql), so
+# that the host-CPU columns it reads since version 10 can go
+q "$DB" "DROP VIEW step_summary; $(awk '/CREATE VIEW step_summary/,/;$/' "$ROOT/tests/fixtures/report/schema-1.sql")"
+q "$DB" "DROP VIEW sample_total; ALTER TABLE samples DROP COLUMN hosts_json; ALTER TABLE samples DROP COLUMN cpu_busy; ALTER TABLE samples DROP COLUMN host_busy; ALTER TABLE steps DROP COLUMN cpu_busy; ALTER TABLE steps DROP COLUMN host_busy; ALTER TABLE steps DROP COLUMN host_bound; ALTER TABLE samples DROP COLUMN secs; ALTER TABLE steps DROP COLUMN on_error; ALTER TABLE steps DROP COLUMN placement; ALTER TABLE runs DROP COLUMN source; ALTER TABLE runs DROP COLUMN source_file; ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN steps_planned; ALTER TABLE runs DROP COLUMN cwd; ALTER TABLE runs DROP COLUMN plan_name; ALTER TABLE runs DROP COLUMN notes; ALTER TABLE runs DROP COLUMN build_commit; DROP TABLE telemetry; DROP VIEW run_resume; DROP TABLE resumes; PRAGMA user_version = 1"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q; ok $? "a version-1 database takes a new run"
 is "$(q "$DB" "PRAGMA user_version"):$(q "$DB" "SELECT group_concat(COALESCE(on_error, '-')) FROM steps")" \
 	"$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$ROOT/db/schema.sql"):-,-,fail,fail" "it is upgraded to the current version: older steps have no on_error, new ones 'fail'"
