@@ -285,7 +285,7 @@ for i in 1 2 3 4; do
 done
 fails=0
 for p in $pids; do wait "$p" || fails=$((fails + 1)); done
-is "$fails $(cat "$TMP"/first?.err)" "0 " "four first runs at once on a new database all succeed"
+is "$fails $(cat "$TMP"/first?.err | unbound)" "0 " "four first runs at once on a new database all succeed (nothing said but host-bound warnings)"
 is "$(q "$DB" "SELECT count(*) FROM runs WHERE status = 'done'")" 4 "and all four runs are recorded"
 
 # --- I/O errors (defect 9): on_error ---------------------------------------
