@@ -70,6 +70,19 @@ is "$(q old.db "SELECT name FROM sqlite_master WHERE name = 'steps_run_status'")
 is "$(q old.db "SELECT type, name FROM sqlite_master WHERE type = 'index' ORDER BY name")" \
 	"$(q z.db "SELECT type, name FROM sqlite_master WHERE type = 'index' ORDER BY name")" \
 	"the same indexes as a new database"
+# --- the card views: a run's rows read probes through its index --------------------
+# (schema 11: the report reads run_controller and run_volume once a run; a
+# view SQLite cannot push `run_id = ?` into scans every run's probes)
+for view in run_controller run_volume run_drive; do
+	plan=$(q y.db "EXPLAIN QUERY PLAN SELECT * FROM $view WHERE run_id = 5")
+	like "$plan" "SEARCH probes USING (COVERING )?INDEX probes_run \\(run_id=\\?\\)" \
+		"$view WHERE run_id = ?: probes searched by run_id"
+	is "$(printf '%s\n' "$plan" | grep -c 'SCAN probes')" 0 "$view WHERE run_id = ?: no scan of probes"
+	is "$(q y.db "SELECT * FROM $view WHERE run_id = 5 ORDER BY ord")" \
+		"$(q y.db "SELECT * FROM $view ORDER BY ord" | grep '^5|')" \
+		"$view WHERE run_id = ?: the run's rows, as the whole view has them"
+done
+
 # --- a file over 256 MiB: read-only commands check the runs table only -------------
 # z.db grown to 300 MiB, sparse (SQLite goes by the size its header gives);
 # damage PAGE FILE: garbage over that page of FILE

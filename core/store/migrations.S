@@ -26,6 +26,7 @@ hb_migrations:
 	migration "0008-resumes.sql"
 	migration "0009-year-indexes.sql"
 	migration "0010-host-cpu.sql"
+	migration "0011-card-views.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations
