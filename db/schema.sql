@@ -1,4 +1,4 @@
--- hbatest database, schema version 11 (PRAGMA user_version).
+-- hbatest database, schema version 12 (PRAGMA user_version).
 -- Names here are a contract: users query them by hand. Latencies are
 -- microseconds (REAL), sizes bytes, times UTC ISO 8601 text.
 
@@ -341,26 +341,34 @@ SELECT run_id, probe AS source, controller, volume, drive,
        value, first_target AS target, ord
 FROM k WHERE nth = 1;
 
+-- run_drive, run_controller and run_volume since version 12
+-- (db/migrations/0012-card-views.sql: keep the two alike): windows, not
+-- GROUP BY or a LEFT JOIN, so that SQLite pushes `WHERE run_id = ?` down to
+-- probes_run (a run's rows in milliseconds, not seconds, in a year's runs);
+-- DISTINCT keeps a join from flattening them (and reading all facts per row).
+
 -- One row per run and drive behind a controller: in a volume (volume 'v0')
 -- or in none (volume NULL: an HBA's disks, JBOD, spares). description is
 -- what the drive summaries count: "HUSMM8040ASS200 A204, SAS 12.0Gb/s SSD".
-CREATE VIEW IF NOT EXISTS run_drive AS
-WITH p AS (
-  SELECT run_id, source, controller, volume, drive, min(target) AS target, min(ord) AS ord,
-         max(CASE WHEN field = 'slot' THEN value END) AS slot,
-         max(CASE WHEN field = 'vendor' THEN value END) AS vendor,
-         max(CASE WHEN field = 'model' THEN value END) AS model,
-         max(CASE WHEN field = 'firmware' THEN value END) AS firmware,
-         max(CASE WHEN field = 'interface' THEN value END) AS interface,
-         max(CASE WHEN field = 'speed' THEN value END) AS speed,
-         max(CASE WHEN field = 'media' THEN value END) AS media,
-         max(CASE WHEN field = 'ssd' THEN value END) AS ssd,
-         max(CASE WHEN field = 'size' THEN value END) AS size,
-         max(CASE WHEN field = 'size_mb' THEN value END) AS size_mb,
-         max(CASE WHEN field = 'state' THEN value END) AS state,
-         max(CASE WHEN field = 'temperature_c' THEN value END) AS temperature_c
+CREATE VIEW run_drive AS
+WITH w AS (
+  SELECT run_id, source, controller, volume, drive, min(target) OVER k AS target,
+         min(ord) OVER k AS ord,
+         max(CASE WHEN field = 'slot' THEN value END) OVER k AS slot,
+         max(CASE WHEN field = 'vendor' THEN value END) OVER k AS vendor,
+         max(CASE WHEN field = 'model' THEN value END) OVER k AS model,
+         max(CASE WHEN field = 'firmware' THEN value END) OVER k AS firmware,
+         max(CASE WHEN field = 'interface' THEN value END) OVER k AS interface,
+         max(CASE WHEN field = 'speed' THEN value END) OVER k AS speed,
+         max(CASE WHEN field = 'media' THEN value END) OVER k AS media,
+         max(CASE WHEN field = 'ssd' THEN value END) OVER k AS ssd,
+         max(CASE WHEN field = 'size' THEN value END) OVER k AS size,
+         max(CASE WHEN field = 'size_mb' THEN value END) OVER k AS size_mb,
+         max(CASE WHEN field = 'state' THEN value END) OVER k AS state,
+         max(CASE WHEN field = 'temperature_c' THEN value END) OVER k AS temperature_c,
+         row_number() OVER k AS nth
   FROM run_card_fact WHERE drive IS NOT NULL
-  GROUP BY run_id, source, controller, volume, drive
+  WINDOW k AS (PARTITION BY run_id, source, controller, volume, drive)
 ), q AS (
   -- the link: arcconf's speed names the interface ("SAS 12.0 Gb/s");
   -- the media: sas?ircu's names it too ("SATA_SSD"), arcconf's is a yes/no
@@ -369,9 +377,9 @@ WITH p AS (
          CASE WHEN media GLOB '?*[_ ]SSD' OR media GLOB '?*[_ ]HDD' THEN substr(media, -3)
               WHEN media IS NOT NULL THEN media
               WHEN ssd = 'Yes' THEN 'SSD' WHEN ssd = 'No' THEN 'HDD' END AS kind
-  FROM p
+  FROM w WHERE nth = 1
 )
-SELECT run_id, source, controller, volume, drive, target, slot, vendor, model, firmware,
+SELECT DISTINCT run_id, source, controller, volume, drive, target, slot, vendor, model, firmware,
        interface, speed, kind AS media, COALESCE(size, size_mb || ' MB') AS size, state,
        CASE WHEN temperature_c GLOB '[0-9]*' OR temperature_c GLOB '-[0-9]*'
             THEN CAST(temperature_c AS NUMERIC) END AS temperature_c,
@@ -385,90 +393,121 @@ FROM q;
 -- temperature at the start; volumes, and the drives behind it (in its
 -- volumes or in none) counted and summarised: "8 x HUSMM8040ASS200 A204,
 -- SAS 12.0Gb/s SSD". target: the run's target behind it (NULL: none).
-CREATE VIEW IF NOT EXISTS run_controller AS
-WITH c AS (
-  SELECT run_id, source, controller, min(target) AS target, min(ord) AS ord,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'model' THEN value END) AS model,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'serial' THEN value END) AS serial,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'firmware' THEN value END) AS firmware,
+CREATE VIEW run_controller AS
+WITH g AS (
+  -- the drives of each description: how many, and the first one's fact
+  SELECT run_id, source, controller, description, count(*) OVER k AS n, min(ord) OVER k AS ord,
+         row_number() OVER k AS nth
+  FROM run_drive WINDOW k AS (PARTITION BY run_id, source, controller, description)
+), u AS (
+  -- the controller's facts, and a row per description of its drives (n)
+  SELECT run_id, source, controller, volume, drive, field, value, target, ord,
+         NULL AS n, NULL AS description, NULL AS n_ord
+  FROM run_card_fact
+  UNION ALL
+  SELECT run_id, source, controller, NULL, NULL, NULL, NULL, NULL, NULL, n, description, ord
+  FROM g WHERE nth = 1
+), t AS (
+  SELECT *, CASE WHEN volume IS NOT NULL
+                 AND row_number() OVER (PARTITION BY run_id, source, controller, volume) = 1
+                 THEN 1 ELSE 0 END AS new_volume
+  FROM u
+), c AS (
+  SELECT run_id, source, controller, min(target) OVER k AS target, min(ord) OVER k AS ord,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'model' THEN value END) OVER k AS model,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'serial' THEN value END) OVER k AS serial,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'firmware' THEN value END) OVER k
+           AS firmware,
          max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'firmware_package' THEN value END)
-           AS firmware_package,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'bios' THEN value END) AS bios,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'driver' THEN value END) AS driver,
+           OVER k AS firmware_package,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'bios' THEN value END) OVER k AS bios,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'driver' THEN value END) OVER k AS driver,
          max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'driver_version' THEN value END)
-           AS driver_version,
+           OVER k AS driver_version,
          max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'personality' THEN value END)
-           AS personality,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'cache_mb' THEN value END) AS cache_mb,
+           OVER k AS personality,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'cache_mb' THEN value END) OVER k
+           AS cache_mb,
          max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'cache_protection' THEN value END)
-           AS cache_protection,
+           OVER k AS cache_protection,
          max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'cache_protection_state' THEN value END)
-           AS cache_protection_state,
+           OVER k AS cache_protection_state,
          max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'temperature_c' THEN value END)
-           AS temperature_c,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'status' THEN value END) AS status,
-         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'simulated' THEN value END) AS sim,
-         count(DISTINCT volume) AS volumes
-  FROM run_card_fact GROUP BY run_id, source, controller
-), n AS (
-  SELECT run_id, source, controller, description, count(*) AS n, min(ord) AS ord
-  FROM run_drive GROUP BY run_id, source, controller, description
-  ORDER BY run_id, source, controller, n DESC, ord
-), s AS (
-  SELECT run_id, source, controller, sum(n) AS drives,
-         group_concat(n || ' x ' || description, '; ') AS drive_summary
-  FROM n GROUP BY run_id, source, controller
+           OVER k AS temperature_c,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'status' THEN value END) OVER k AS status,
+         max(CASE WHEN volume IS NULL AND drive IS NULL AND field = 'simulated' THEN value END) OVER k AS sim,
+         sum(new_volume) OVER k AS volumes, sum(n) OVER k AS drives,
+         group_concat(n || ' x ' || description, '; ') OVER (k ORDER BY n DESC, n_ord
+           ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS drive_summary,
+         row_number() OVER k AS nth
+  FROM t WINDOW k AS (PARTITION BY run_id, source, controller)
 )
-SELECT c.run_id, c.source, c.controller, c.target, c.model, c.serial, c.firmware,
-       c.firmware_package, c.bios, c.driver, c.driver_version, c.personality,
-       CAST(c.cache_mb AS INTEGER) AS cache_mb, c.cache_protection, c.cache_protection_state,
-       CASE WHEN c.temperature_c GLOB '[0-9]*' OR c.temperature_c GLOB '-[0-9]*'
-            THEN CAST(c.temperature_c AS NUMERIC) END AS temperature_c,
-       c.status, c.volumes, COALESCE(s.drives, 0) AS drives, s.drive_summary,
-       CASE WHEN c.source = 'sim' OR c.sim = 'yes' THEN 1 ELSE 0 END AS simulated, c.ord
-FROM c LEFT JOIN s ON s.run_id = c.run_id AND s.source = c.source AND s.controller = c.controller;
+SELECT DISTINCT run_id, source, controller, target, model, serial, firmware,
+       firmware_package, bios, driver, driver_version, personality,
+       CAST(cache_mb AS INTEGER) AS cache_mb, cache_protection, cache_protection_state,
+       CASE WHEN temperature_c GLOB '[0-9]*' OR temperature_c GLOB '-[0-9]*'
+            THEN CAST(temperature_c AS NUMERIC) END AS temperature_c,
+       status, volumes, COALESCE(drives, 0) AS drives, drive_summary,
+       CASE WHEN source = 'sim' OR sim = 'yes' THEN 1 ELSE 0 END AS simulated, ord
+FROM c WHERE nth = 1;
 
 -- One row per run and volume (a RAID card's virtual or logical drive): RAID
 -- level, state, size, strip, the cache policies as set and in effect, the OS
 -- device, its member drives counted and summarised. An HBA in IT mode has
 -- none (its drives are run_drive rows with volume NULL).
-CREATE VIEW IF NOT EXISTS run_volume AS
-WITH v AS (
-  SELECT run_id, source, controller, volume, min(target) AS target, min(ord) AS ord,
-         max(CASE WHEN drive IS NULL AND field = 'id' THEN value END) AS id,
-         max(CASE WHEN drive IS NULL AND field = 'name' THEN value END) AS name,
-         max(CASE WHEN drive IS NULL AND field = 'raid_level' THEN value END) AS raid_level,
-         max(CASE WHEN drive IS NULL AND field = 'state' THEN value END) AS state,
-         max(CASE WHEN drive IS NULL AND field = 'size' THEN value END) AS size,
-         max(CASE WHEN drive IS NULL AND field = 'size_mb' THEN value END) AS size_mb,
-         max(CASE WHEN drive IS NULL AND field = 'strip_kb' THEN value END) AS strip_kb,
-         max(CASE WHEN drive IS NULL AND field = 'write_policy' THEN value END) AS write_policy,
-         max(CASE WHEN drive IS NULL AND field = 'write_policy_effective' THEN value END)
+CREATE VIEW run_volume AS
+WITH g AS (
+  -- the member drives of each description: how many, and the first one's fact
+  SELECT run_id, source, controller, volume, description, count(*) OVER k AS n,
+         min(ord) OVER k AS ord, row_number() OVER k AS nth
+  FROM run_drive WHERE volume IS NOT NULL
+  WINDOW k AS (PARTITION BY run_id, source, controller, volume, description)
+), u AS (
+  -- the controller's facts (simulated: its own), a row per description of
+  -- each volume's drives (n)
+  SELECT run_id, source, controller, volume, drive, field, value, target, ord,
+         NULL AS n, NULL AS description, NULL AS n_ord
+  FROM run_card_fact
+  UNION ALL
+  SELECT run_id, source, controller, volume, NULL, NULL, NULL, NULL, NULL, n, description, ord
+  FROM g WHERE nth = 1
+), t AS (
+  -- (a window of its own: SQLite pushes run_id into one whose windows
+  -- have the same PARTITION BY)
+  SELECT *, max(CASE WHEN source = 'sim' OR (volume IS NULL AND drive IS NULL
+                                             AND field = 'simulated' AND value = 'yes')
+                     THEN 1 ELSE 0 END) OVER (PARTITION BY run_id, source, controller) AS simulated
+  FROM u
+), v AS (
+  SELECT run_id, source, controller, volume, min(target) OVER k AS target, min(ord) OVER k AS ord,
+         max(CASE WHEN drive IS NULL AND field = 'id' THEN value END) OVER k AS id,
+         max(CASE WHEN drive IS NULL AND field = 'name' THEN value END) OVER k AS name,
+         max(CASE WHEN drive IS NULL AND field = 'raid_level' THEN value END) OVER k AS raid_level,
+         max(CASE WHEN drive IS NULL AND field = 'state' THEN value END) OVER k AS state,
+         max(CASE WHEN drive IS NULL AND field = 'size' THEN value END) OVER k AS size,
+         max(CASE WHEN drive IS NULL AND field = 'size_mb' THEN value END) OVER k AS size_mb,
+         max(CASE WHEN drive IS NULL AND field = 'strip_kb' THEN value END) OVER k AS strip_kb,
+         max(CASE WHEN drive IS NULL AND field = 'write_policy' THEN value END) OVER k AS write_policy,
+         max(CASE WHEN drive IS NULL AND field = 'write_policy_effective' THEN value END) OVER k
            AS write_policy_effective,
-         max(CASE WHEN drive IS NULL AND field = 'read_policy' THEN value END) AS read_policy,
-         max(CASE WHEN drive IS NULL AND field = 'io_policy' THEN value END) AS io_policy,
-         max(CASE WHEN drive IS NULL AND field = 'drive_cache' THEN value END) AS drive_cache,
-         max(CASE WHEN drive IS NULL AND field = 'os_device' THEN value END) AS os_device,
-         max(CASE WHEN drive IS NULL AND field = 'active_operations' THEN value END)
-           AS active_operations
-  FROM run_card_fact WHERE volume IS NOT NULL GROUP BY run_id, source, controller, volume
-), n AS (
-  SELECT run_id, source, controller, volume, description, count(*) AS n, min(ord) AS ord
-  FROM run_drive WHERE volume IS NOT NULL GROUP BY run_id, source, controller, volume, description
-  ORDER BY run_id, source, controller, volume, n DESC, ord
-), s AS (
-  SELECT run_id, source, controller, volume, sum(n) AS drives,
-         group_concat(n || ' x ' || description, '; ') AS drive_summary
-  FROM n GROUP BY run_id, source, controller, volume
+         max(CASE WHEN drive IS NULL AND field = 'read_policy' THEN value END) OVER k AS read_policy,
+         max(CASE WHEN drive IS NULL AND field = 'io_policy' THEN value END) OVER k AS io_policy,
+         max(CASE WHEN drive IS NULL AND field = 'drive_cache' THEN value END) OVER k AS drive_cache,
+         max(CASE WHEN drive IS NULL AND field = 'os_device' THEN value END) OVER k AS os_device,
+         max(CASE WHEN drive IS NULL AND field = 'active_operations' THEN value END) OVER k
+           AS active_operations,
+         sum(n) OVER k AS drives,
+         group_concat(n || ' x ' || description, '; ') OVER (k ORDER BY n DESC, n_ord
+           ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS drive_summary,
+         simulated, row_number() OVER k AS nth
+  FROM t WINDOW k AS (PARTITION BY run_id, source, controller, volume)
 )
-SELECT v.run_id, v.source, v.controller, v.volume, v.target, v.id, v.name, v.raid_level, v.state,
-       COALESCE(v.size, v.size_mb || ' MB') AS size, CAST(v.strip_kb AS INTEGER) AS strip_kb,
-       v.write_policy, v.write_policy_effective, v.read_policy, v.io_policy, v.drive_cache,
-       v.os_device, v.active_operations, COALESCE(s.drives, 0) AS drives, s.drive_summary,
-       c.simulated, v.ord
-FROM v JOIN run_controller c ON c.run_id = v.run_id AND c.source = v.source AND c.controller = v.controller
-LEFT JOIN s ON s.run_id = v.run_id AND s.source = v.source AND s.controller = v.controller
-  AND s.volume = v.volume;
+SELECT DISTINCT run_id, source, controller, volume, target, id, name, raid_level, state,
+       COALESCE(size, size_mb || ' MB') AS size, CAST(strip_kb AS INTEGER) AS strip_kb,
+       write_policy, write_policy_effective, read_policy, io_policy, drive_cache,
+       os_device, active_operations, COALESCE(drives, 0) AS drives, drive_summary,
+       simulated, ord
+FROM v WHERE volume IS NOT NULL AND nth = 1;
 
 -- View added in schema version 8 (db/migrations/0008-resumes.sql: keep the two alike).
 -- Each resume in words, as show and the report say it: "resumed at
@@ -497,4 +536,4 @@ SELECT run_id, at, last_seen_at, idle_s, was_status, steps_kept, rerun_from, for
        ord
 FROM d;
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;

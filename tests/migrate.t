@@ -5,7 +5,7 @@
 # transaction to the tables, columns and views of a new database, its rows
 # intact. A copy that cannot be made (read-only, full disk) leaves the
 # database untouched; a newer database is refused naming both versions.
-# Every older version (2 to 10, tests/fixtures/report/schema-N.sql) migrates
+# Every older version (2 to 11, tests/fixtures/report/schema-N.sql) migrates
 # to the same tables, columns and views, its rows intact.
 . "$(dirname "$0")/lib.sh"
 
@@ -138,7 +138,7 @@ is "$(sha256sum < clash.db)" "$sum" "the database is byte-identical"
 # tests/fixtures/report/schema-N.sql: db/schema.sql as it last was at version N
 # (git show, the commit before version N+1), filled with fresh.db's rows in
 # the columns version N has; list migrates it, report reads it.
-for v in 2 3 4 5 6 7 8 9 10; do
+for v in 2 3 4 5 6 7 8 9 10 11; do
 	make_old "v$v.db" $v
 	is "$(q "v$v.db" 'PRAGMA user_version') $(q "v$v.db" 'SELECT count(*) FROM steps')" "$v 2" "a schema-$v database holding the run"
 	old=$(rows "v$v.db" "v$v.db")

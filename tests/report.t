@@ -408,7 +408,7 @@ q "$old" "INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'curren
 	INSERT INTO probes VALUES (1, 'start', '0000:01:00.0', 'pcie', 'ceiling_current_bytes_per_s', '3938461538')"
 is "$(q "$old" 'PRAGMA user_version')/${fail:-0}" "1/0" "a version-1 database holding the file run"
 "$HB" report file --db "$old" --out "$TMP/old" >/dev/null 2>"$TMP/err"; ok $? "its report"
-like "$(cat "$TMP/err" | tr '\n' ' ')" "migrating database '.*old.db' from schema version 4 to 5 .*from schema version 5 to 6 \\(0006-runs-cwd.sql\\).*from schema version 6 to 7 \\(0007-run-notes-telemetry.sql\\).*from schema version 7 to 8 \\(0008-resumes.sql\\).*from schema version 8 to 9 \\(0009-year-indexes.sql\\).*from schema version 9 to 10 \\(0010-host-cpu.sql\\).*from schema version 10 to 11 \\(0011-fio-hosts.sql\\)" "the database is migrated to version $V, step by step"
+like "$(cat "$TMP/err" | tr '\n' ' ')" "migrating database '.*old.db' from schema version 4 to 5 .*from schema version 5 to 6 \\(0006-runs-cwd.sql\\).*from schema version 6 to 7 \\(0007-run-notes-telemetry.sql\\).*from schema version 7 to 8 \\(0008-resumes.sql\\).*from schema version 8 to 9 \\(0009-year-indexes.sql\\).*from schema version 9 to 10 \\(0010-host-cpu.sql\\).*from schema version 10 to 11 \\(0011-fio-hosts.sql\\).*from schema version 11 to 12 \\(0012-card-views.sql\\)" "the database is migrated to version $V, step by step"
 is "$(q "$old" 'PRAGMA user_version')" "$V" "it is at version $V"
 is "$(q "$old" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name")" \
 	"$(q "$TMP/file.db" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name")" \

@@ -70,6 +70,36 @@ is "$(q old.db "SELECT name FROM sqlite_master WHERE name = 'steps_run_status'")
 is "$(q old.db "SELECT type, name FROM sqlite_master WHERE type = 'index' ORDER BY name")" \
 	"$(q z.db "SELECT type, name FROM sqlite_master WHERE type = 'index' ORDER BY name")" \
 	"the same indexes as a new database"
+# --- the card views: a run's rows read probes through its index --------------------
+# (schema 12: the report reads run_controller and run_volume once a run; a
+# view SQLite cannot push `run_id = ?` into scans every run's probes)
+for view in run_controller run_volume run_drive; do
+	plan=$(q y.db "EXPLAIN QUERY PLAN SELECT * FROM $view WHERE run_id = 5")
+	like "$plan" "SEARCH probes USING (COVERING )?INDEX probes_run \\(run_id=\\?\\)" \
+		"$view WHERE run_id = ?: probes searched by run_id"
+	is "$(printf '%s\n' "$plan" | grep -c 'SCAN probes')" 0 "$view WHERE run_id = ?: no scan of probes"
+	is "$(q y.db "SELECT * FROM $view WHERE run_id = 5 ORDER BY ord")" \
+		"$(q y.db "SELECT * FROM $view ORDER BY ord" | grep '^5|')" \
+		"$view WHERE run_id = ?: the run's rows, as the whole view has them"
+done
+
+# a made-up card on a run of a copy: two volumes of drives alike, a drive in
+# none, a fact recorded twice (host-wide and for a target), a card not read
+cp z.db cards.db
+q cards.db "INSERT INTO probes (run_id, phase, target, probe, key, value) VALUES
+	(1, 'start', '/dev/sdb', 'testcard', 'c0.model', 'X'), (1, 'start', NULL, 'testcard', 'c0.model', 'X'),
+	(1, 'start', NULL, 'testcard', 'c0.v0.raid_level', 'RAID1'), (1, 'start', NULL, 'testcard', 'c0.v1.raid_level', 'RAID5'),
+	(1, 'start', NULL, 'testcard', 'c0.v0.d0.model', 'A'), (1, 'start', NULL, 'testcard', 'c0.v0.d1.model', 'A'),
+	(1, 'start', NULL, 'testcard', 'c0.v1.d2.model', 'A'), (1, 'start', NULL, 'testcard', 'c0.v1.d3.model', 'A'),
+	(1, 'start', NULL, 'testcard', 'c0.v1.d4.model', 'B'), (1, 'start', NULL, 'testcard', 'c0.d5.model', 'A'),
+	(1, 'start', NULL, 'testcard', 'c1.status', 'cannot read')"
+is "$(q cards.db "SELECT volume, raid_level, drives, drive_summary FROM run_volume
+	WHERE run_id = 1 AND source = 'testcard' ORDER BY volume")" "v0|RAID1|2|2 x A
+v1|RAID5|3|2 x A; 1 x B" "run_volume: each volume counts its own drives"
+is "$(q cards.db "SELECT controller, target, model, volumes, drives, drive_summary, status FROM run_controller
+	WHERE run_id = 1 AND source = 'testcard' ORDER BY controller")" "c0|/dev/sdb|X|2|6|5 x A; 1 x B|
+c1|||0|0||cannot read" "run_controller: volumes, every drive behind it, a card not read"
+
 # --- a file over 256 MiB: read-only commands check the runs table only -------------
 # z.db grown to 300 MiB, sparse (SQLite goes by the size its header gives);
 # damage PAGE FILE: garbage over that page of FILE

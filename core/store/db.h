@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define DB_SCHEMA_VERSION 11
+#define DB_SCHEMA_VERSION 12
 
 /* How long a statement waits for another process's lock: between steps a
  * long wait costs nothing; inside a step the sampler must keep merging

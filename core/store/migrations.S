@@ -27,6 +27,7 @@ hb_migrations:
 	migration "0009-year-indexes.sql"
 	migration "0010-host-cpu.sql"
 	migration "0011-fio-hosts.sql"
+	migration "0012-card-views.sql"
 	.section .data.rel.ro,"aw"
 	.dc.a 0, 0
 	.size hb_migrations, . - hb_migrations
