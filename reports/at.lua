@@ -105,13 +105,12 @@ function at.point(rows, axis, nruns)
   return best, want and (why .. ", not " .. axis .. " " .. want) or why
 end
 
--- A step's value and its unit: MB/s (MiB/s under --units MiB) for blocks
--- of 64k and more, else IOPS (compare.metric); nil when it has none.
+-- A step's value and its unit: MB/s (MiB/s under --units MiB: the step's
+-- mibps, compare.match) for blocks of 64k and more, else IOPS
+-- (compare.metric); nil when it has none.
 function at.value(s)
   local field, unit = compare.metric(s)
-  local v = s[field]
-  if field == "mbps" and report.units == "MiB" and v then return v * 1e6 / 2 ^ 20, "MiB/s" end
-  return v, unit
+  return s[field], unit
 end
 
 at.axis_name = { oio = "OIO", write_pct = "write %", bs = "block size" }
