@@ -9,6 +9,7 @@
 
 #include <sys/syscall.h>
 
+#include "hbatest/sysfs.h"
 #include "base/util.h"
 #include "measure/hostcpu.h"
 #include "measure/probe.h"
@@ -16,20 +17,14 @@
 
 int hostcpu_stat(uint64_t *busy, uint64_t *total)
 {
-	char path[4096], line[512];
+	char line[512];		/* its first line, "cpu ...": the sum over the CPUs */
 	unsigned long long v[8] = { 0 };
-	const char *root = probe_root();
-	FILE *f;
-	int n;
+	int n = hb_sysfs_read(probe_root(), "proc/stat", line, sizeof(line));
 
-	snprintf(path, sizeof(path), "%s%sproc/stat", root,
-		 root[strlen(root) - 1] == '/' ? "" : "/");
-	if (!(f = fopen(path, "re")))
-		return -errno;
-	n = fgets(line, sizeof(line), f) ? sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
-						  &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-						  &v[6], &v[7]) : 0;
-	fclose(f);
+	if (n < 0)
+		return n;
+	n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
 	if (n < 4)
 		return -EINVAL;
 	*total = 0;
