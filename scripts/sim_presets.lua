@@ -8,6 +8,10 @@
 --   of reference 003 with its 8 HGST SSD800MH, RAID5 by default (layout =
 --   "raid0" for the RAID0 half of the review).
 -- lsi3108-8sas-pcie2: the same card in a PCIe2 x8 slot.
+-- sas3008-1sas, sas2308-1sas: the LSI 9300-4i4e (SAS3008, 12 Gb/s lanes) and
+--   the 9207-8i (SAS2308, 6 Gb/s) with one HGST SSD800MM (reference 001).
+-- sas2008-5hdd: the LSI 9240-8i (SAS2008, PCIe2 x8, IT firmware) with five
+--   WD Red 2 TB hard drives as JBOD (reference 002).
 -- asr8885-8sas: the Adaptec ASR-8885 (PMC PM8063 RoC, PCIe3 x8) of the same
 --   review, with the same drives.
 -- The figures each preset is calibrated to, the review's against the model's,
@@ -30,6 +34,7 @@ end
 
 -- card: model, firmware, personality, cache_mb, cache_protection,
 -- write_policy, read_policy, drive_model, drive_interface, drive_media
+-- ("SSD" unless given: "HDD" for hard drives)
 local function card(c)
   return function(opts)
     local f = {}
@@ -53,7 +58,7 @@ local function card(c)
     for i = 0, tonumber(opts.drives) - 1 do
       add(drive .. i .. ".model", c.drive_model)
       add(drive .. i .. ".interface", c.drive_interface)
-      add(drive .. i .. ".media", "SSD")
+      add(drive .. i .. ".media", c.drive_media or "SSD")
       add(drive .. i .. ".size_mb", math.floor(kb(opts.drive_capacity) / 1024))
     end
     return f
@@ -140,5 +145,49 @@ presets["asr8885-8sas"] = derive("lsi3108-8sas", {
 })
 
 presets["lsi3108-8sas-pcie2"] = derive("lsi3108-8sas", { link = "pcie2x8" })
+
+-- Reference 001 (STH, the LSI 9300-4i4e against the 9207-8i): one HGST
+-- Ultrastar SSD800MM (12 Gb/s SAS) on each card, as JBOD. The drive: HGST's
+-- published figures for the SSD800MH (1,200 / 750 MB/s, 145,000 / 100,000
+-- IOPS, as reference 003 quotes them), whose "slightly slower version" the MM
+-- is; the review states none of its own. No figure of reference 001 sets an
+-- option: its 140,000 4k IOPS and its two ratios are predictions
+-- (tests/simcal_001.t).
+presets["sas2308-1sas"] = derive("sas2308-8ssd", {
+  -- the SAS2308's controller as reference 000's 9207-8e (the same chip);
+  -- its 6 Gb/s lanes cap the 12 Gb/s drive at 558 MB/s
+  drives = 1, drive_capacity = "400g", sas_lane_gbps = 6, drive_link_gbps = 12,
+  drive_read_iops = 145000, drive_write_iops = 100000, drive_write_iops_steady = 81000,
+  drive_read_mbps = 1200, drive_write_mbps = 750, drive_latency_us = 80,
+  drive_write_latency_us = 30,
+  facts = card{ model = "LSI SAS 9207-8i (SAS2308)", personality = "IT", jbod = "IT",
+                drive_model = "HGST Ultrastar SSD800MM", drive_interface = "SAS" },
+})
+
+presets["sas3008-1sas"] = derive("sas2308-1sas", {
+  -- the SAS3008's 12 Gb/s lanes (1,116 MB/s): the drive's own rate binds
+  -- its reads and writes; LSI rates the chip at over a million IOPS
+  sas_lane_gbps = 12, ctrl_iops = 1000000,
+  facts = card{ model = "LSI SAS 9300-4i4e (SAS3008)", personality = "IT", jbod = "IT",
+                drive_model = "HGST Ultrastar SSD800MM", drive_interface = "SAS" },
+})
+
+-- Reference 002 (a forum post: the LSI 9240-8i in IT mode, PCIe2 x8, in the
+-- x8 and x4 slots of a Supermicro X9SCM) with its five WD Red 2 TB (WD20EFRX)
+-- SATA hard drives as a RAIDZ1 pool, each drive a target (JBOD: ZFS is the
+-- RAID). The card is a SAS2008 (LSI's data sheet; the post calls it "2308
+-- based"). The drives: WD's published 147 MB/s sustained and a 5,400 rpm
+-- class spindle; WD states no seek time, so the default 8.5 ms.
+-- Positioning is the drives' latency: no fixed part beside it. No option is
+-- set by a figure of reference 002: its scrub's run length between seeks
+-- is the step's (examples/reference-002.lua, tests/simcal_002.t).
+presets["sas2008-5hdd"] = {
+  link = "pcie2x8", ctrl_latency_us = 10, layout = "jbod", drives = 5,
+  drive_capacity = "2000g", drive_rpm = 5400, drive_read_mbps = 147, drive_write_mbps = 147,
+  drive_latency_us = 0, drive_write_latency_us = 0, drive_link_gbps = 6, sas_lane_gbps = 6,
+  facts = card{ model = "LSI MegaRAID SAS 9240-8i (SAS2008)", personality = "IT", jbod = "IT",
+                drive_model = "WDC WD20EFRX (WD Red 2 TB)", drive_interface = "SATA",
+                drive_media = "HDD" },
+}
 
 return presets
