@@ -14,7 +14,8 @@
 -- the sim preset "sas2308-8ssd" (an LSI 9207-8e with 8 SATA SSDs), not the
 -- review's 9210-8i/9260-8i, Adaptec 5808 and X25-E (only the drives' read
 -- rate is the X25-E's): the shape is the point, not the figures (the PCIe1
--- pair bus-bound at 2.8 GB/s, the PCIe2 pair drive-bound at 4.0).
+-- pair bus-bound at 2.8 GB/s, the PCIe2 pair drive-bound at 4.0). The
+-- review's own cards and figures: examples/reference-004.lua.
 -- Simulated on a virtual clock: 2 minutes of I/O in about a second.
 -- Settings (--set): seconds (10 a step).
 local seconds = hb.set("seconds", 10)

@@ -41,7 +41,7 @@ within "$r" 672045 699475; ok $? "ASR-8885 RAID0 4k random read at OIO 256: $r I
 # --set engine=sim alone: the plan's default card, and a note that says so
 out=$("$HB" run "$P/raid5.lua" --dry-run --set engine=sim 2>&1); rc=$?
 is "$rc" 0 "raid5.lua --set engine=sim with no sim=: a dry run"
-like "$out" "note  rehearsal on the sim engine: card lsi3108-8sas as RAID5, 1 target \(volume\); --set engine=sim names no card, so this plan's default; --set sim=PRESET picks another of asr8885-8sas, lsi3108-8sas" \
+like "$out" "note  rehearsal on the sim engine: card lsi3108-8sas as RAID5, 1 target \(volume\); --set engine=sim names no card, so this plan's default; --set sim=PRESET picks another of adaptec5808-8x25e, asr8885-8sas, lsi3108-8sas, lsi3108-8sas-pcie2, lsi9210-8x25e, lsi9260-8x25e, sas2008-5hdd, sas2308-1sas, sas2308-8ssd, sas3008-1sas$" \
 	"takes the review's card and says so, naming the others"
 like "$out" "^ +3  measure +randread 4k oio2 .* engine=sim targets=1 " "its steps are the sim's, on one target"
 out=$("$HB" run "$P/jbod-hba.lua" --dry-run --set engine=sim 2>&1)
@@ -56,7 +56,7 @@ is "$(sql "$DB" "SELECT count(*) FROM step_targets WHERE step_id = (SELECT id FR
 
 # sim= that cannot be
 out=$("$HB" run "$P/raid5.lua" --dry-run --set sim=nope 2>&1); rc=$?
-like "$rc $out" "^1 .*plans/raid5\.lua:[0-9]+: --set sim=nope: no such card in scripts/sim_presets\.lua \(it has asr8885-8sas, lsi3108-8sas, lsi3108-8sas-pcie2, sas2308-8ssd\)$" \
+like "$rc $out" "^1 .*plans/raid5\.lua:[0-9]+: --set sim=nope: no such card in scripts/sim_presets\.lua \(it has adaptec5808-8x25e, asr8885-8sas, lsi3108-8sas, lsi3108-8sas-pcie2, lsi9210-8x25e, lsi9260-8x25e, sas2008-5hdd, sas2308-1sas, sas2308-8ssd, sas3008-1sas\)$" \
 	"an unknown card: the cards there are"
 out=$("$HB" run "$P/raid0.lua" --dry-run --set sim=lsi3108-8sas --set engine=psync --target "$TMP/x" 2>&1); rc=$?
 like "$rc $out" "^1 .*--set sim=lsi3108-8sas is a card of the sim engine, not of engine=psync" "sim= with another engine"
