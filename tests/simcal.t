@@ -42,8 +42,10 @@ for _, layout in ipairs{ "raid0", "raid5" } do
 end
 -- the write mixes at OIO 256: the review's latencies (under 6 ms, 15.43 ms)
 -- are 256 over its IOPS, and its 9361-8i trails in pure reads only from OIO 128
-for _, mix in ipairs{ { "raid0", "4k" }, { "raid5", "4k" }, { "raid5", "8k" } } do
-  hb.sweep{ base = { rw = "randrw", bs = mix[2], oio = 256, sim = sim(mix[1]) },
+-- (128k: sequential, as the review's 128k page)
+for _, mix in ipairs{ { "raid0", "4k" }, { "raid5", "4k" }, { "raid5", "8k" }, { "raid0", "128k" },
+                      { "raid5", "128k" } } do
+  hb.sweep{ base = { rw = mix[2] == "128k" and "rw" or "randrw", bs = mix[2], oio = 256, sim = sim(mix[1]) },
             group = mix[1] .. " " .. mix[2] .. " write mix",
             write_pct = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 } }
 end
@@ -88,7 +90,7 @@ LSI raid0_128k_write     oio=256      4447   MiB/s 0.05 ctrl_dma_write_mibps
 ASR raid0_128k_write     oio=256      4344   MiB/s 0.05 ctrl_dma_write_mibps
 LSI raid0_oltp           oio=256      431423 IOPS  0.15 -
 ASR raid0_oltp           oio=256      438908 IOPS  0.15 -
-LSI raid0_webserver      oio=256      354078 IOPS  0.15 - TODO at the Iometer web mix (16 KB a request) 354k IOPS move 5.7 GB/s, above this card's own 128k sequential reads (5.3 GB/s): the review's web profile must have smaller transfers
+LSI raid0_webserver      oio=256      354078 IOPS  0.15 - TODO at hb.profile("webserver")'s Iometer mix (16,036 B a request) 354,078 IOPS move 5.68 GB/s, above this card's own 128k sequential reads (5.29 GB/s; checked below): the review says only "a wide range of file sizes", and no data path that carries its 128k figure carries this one
 ASR raid0_webserver      oio=256      309421 IOPS  0.15 -
 LSI raid0_email          oio=256      439322 IOPS  0.15 -
 ASR raid0_email          oio=256      442410 IOPS  0.15 -
@@ -136,6 +138,17 @@ echo "# reference 003: $n figures, $n5 within 5 %, $n15 within 15 %"
 within "$n5" "$(awk -v n="$n" 'BEGIN { print 0.8 * n }')" "$n"
 ok $? "at least 80 % of them within 5 % ($n5 of $n)"
 [ "$n15" -eq "$n" ]; todo $? "all of them within 15 % ($n15 of $n)" "the 9361-8i's web server figures (above)"
+# Why the 9361-8i's web figures stay TODO: at the profile's mean transfer (as
+# the sim ran it) the review's figure moves more bytes than the same card's
+# 128k sequential reads in the same review; the ASR-8885's stays below its own.
+for c in "LSI 354078 5041" "ASR 309421 4872"; do
+	read -r card web seq <<<"$c"
+	case $card in LSI) label=$LSI ;; *) label=$ASR ;; esac
+	mean=$(value "$label" "raid0 webserver" 256 "mbps * 1e6 / iops")
+	r=$(awk -v w="$web" -v m="$mean" -v s="$seq" 'BEGIN { printf "%.3f", w * m / (s * 1048576) }')
+	if [ $card = LSI ]; then within "$r" 1.05 9; else within "$r" 0 0.999; fi
+	ok $? "$card's web server figure at the profile's $(printf '%.0f' "$mean") B a request: $r x its 128k sequential read bytes"
+done
 
 # --- the shapes its text describes ---------------------------------------------------
 # lead WHO GROUP KEY WHY: WHO (LSI or ASR) leads the other there
@@ -165,13 +178,20 @@ lead LSI "raid0 128k read" 256; ok $? "RAID0 128k sequential reads: the 9361-8i 
 lead LSI "raid0 128k write" 256; ok $? "RAID0 128k sequential writes: the 9361-8i takes \"the slightest of leads\" at OIO 256"
 lead LSI "raid0 128k write" 8; ok $? "and \"maintains an advantage at lower OIO\" (8)"
 # RAID0 server profiles
+# The review's OLTP (67 % reads) runs below its e-mail (50 %) on both cards
+# though both read 8k faster than they write it: no controller cost per
+# request (the pure costs weighted, plus any cost of switching direction,
+# which e-mail pays more often) gives that order; a resource that reads cost
+# more on under a mix does, the drives (an SSD's reads wait behind its
+# programs), which no published figure sizes, and with the same drives
+# behind both cards the four figures (all within 2 % of 437,000) are a tie.
 lead ASR "raid0 oltp" 256; todo $? "RAID0 OLTP at OIO 256: the ASR-8885 leads slightly (438,908 vs 431,423)" \
-	"the model's mixes are its pure read and write costs weighted; the 9361-8i's 8k read/write mix costs it more than that"
+	"the model's mixes are its pure costs weighted (OLTP 1.13x and 1.10x the review); the review's OLTP below its e-mail on both cards is no controller cost: the drives' mixed reads, unpublished, and then a tie"
 for o in 8 32 128; do lead LSI "raid0 oltp" $o; ok $? "RAID0 OLTP at OIO $o: the 9361-8i wins (8-128)"; done
 lead LSI "raid0 webserver" 256; todo $? "RAID0 web server: the 9361-8i \"leads convincingly\" (354,078 vs 309,421)" \
-	"both cards' web figures are bound by their data paths, set by 128k figures 3.5 % apart"
+	"both cards' web figures are bound by their data paths, set by 128k figures 3.5 % apart; the 9361-8i's review figure is above its own data path (checked above)"
 lead ASR "raid0 email" 256; todo $? "RAID0 e-mail at OIO 256: the ASR-8885 \"squeaks past\" (442,410 vs 439,322)" \
-	"as OLTP: the 9361-8i's 8k mixes cost it more than its pure costs weighted"
+	"as OLTP: a 0.7 % lead among four figures within 2 % of each other, drive-bound in the review"
 for o in 8 32 128; do lead LSI "raid0 email" $o; ok $? "RAID0 e-mail at OIO $o: the 9361-8i leads (8-128)"; done
 # RAID5 4k
 within "$(ratio "$(value $ASR "raid5 4k randwrite" 32)" "$(peak $ASR "raid5 4k randwrite")")" 0.999 1.001
@@ -207,6 +227,15 @@ done
 within "$(ratio "$(mix $ASR 10 8k)" "$(mix $LSI 10 8k)")" 0 0.999; ok $? "the ASR-8885 falls lower"
 wins=$(for p in 10 20 30 40 50 60 70 80 90 100; do ratio "$(mix $LSI $p 8k)" "$(mix $ASR $p 8k)"; echo; done | awk '$1 > 1' | wc -l)
 is "$wins" 10 "the 9361-8i leads the RAID5 8k mix but for pure reads"
+# RAID0 and RAID5 128k write mixes (sequential, OIO 256)
+wins=$(for p in 0 10 20 30 40 50 60 70 80 90 100; do ratio "$(value $LSI "raid0 128k write mix" write_pct=$p)" "$(value $ASR "raid0 128k write mix" write_pct=$p)"; echo; done | awk '$1 > 1' | wc -l)
+is "$wins" 11 "RAID0 128k write mix: \"closely matched, though the 9361-8i maintains the lead across the board\""
+for p in 0 10; do lead LSI "raid5 128k write mix" write_pct=$p; ok $? "RAID5 128k write mix: the 9361-8i leads at $p % writes"; done
+lead LSI "raid5 128k write mix" write_pct=20
+todo $? "and at 20 % (\"taking the lead in read workloads until we mix in a 30 percent write workload\")" \
+	"the model's ASR-8885 leads from 20 %: its parity engine (852 against 772 MiB/s, the 100 % figures) outweighs the 9361-8i's faster reads a point early"
+wins=$(for p in 10 20 30 40 50 60 70 80 90 100; do ratio "$(value $ASR "raid5 128k write mix" write_pct=$p)" "$(value $LSI "raid5 128k write mix" write_pct=$p)"; echo; done | awk '$1 > 1' | wc -l)
+within "$wins" 6 10; ok $? "the ASR-8885 \"takes the win for the majority of the write workloads\" ($wins of 10)"
 # RAID5 128k, server profiles
 lead LSI "raid5 128k read" 256; ok $? "RAID5 128k sequential reads: the 9361-8i leads (5,091 vs 4,910 MiB/s)"
 lead ASR "raid5 128k write" 256; ok $? "RAID5 128k sequential writes: the ASR-8885 \"bests it\" (852 vs 772 MiB/s)"

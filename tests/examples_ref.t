@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The reference examples run their review's tests on its presets and land
+# done, and their reports have the review's chart kinds: reference-003.lua
+# (per card OIO curves of IOPS and latency, write-mix sweeps, 128k sequential
+# bars, server profiles, the preconditioning), reference-000.lua (the slot
+# and link bars). Shortened with --set; the figures are tests/simcal.t's.
+. "$(dirname "$0")/lib.sh"
+
+DB="$TMP/ref.db"
+# charts DIR: the report's chart names, numbers left off, one a line
+charts() { (cd "$1/charts" && ls -- *.svg) | sed 's/^[0-9]*-//; s/\.svg$//' | sort; }
+# has LIST NAME...: every NAME is a chart of LIST
+has() {
+	local list=$1 missing=
+	shift
+	for c in "$@"; do grep -qx -- "$c" <<<"$list" || missing="$missing $c"; done
+	[ -z "$missing" ] || diag "missing:$missing"
+	[ -z "$missing" ]
+}
+status() { q "$DB" "SELECT status || ' ' || (SELECT count(*) FROM steps WHERE run_id = r.id) || '/' || steps_planned FROM runs r WHERE label = '$1'"; }
+
+# --- reference 003: one run a card, RAID5 only, 2 s a point (at 1 s the 40 ms of
+# a RAID5 128k write at OIO 256 are 4 % of the window: Little's law needs more) ---
+short="--set layouts=raid5 --set seconds=2 --set precondition=5"
+for c in lsi3108-8sas:9361-8i asr8885-8sas:ASR-8885; do
+	# shellcheck disable=SC2086
+	"$HB" run "$ROOT/examples/reference-003.lua" --set card="${c%%:*}" $short --label "${c#*:}" \
+		--db "$DB" -q 2>>"$TMP/stderr"
+	ok $? "examples/reference-003.lua runs the ${c#*:} (${c%%:*})"
+	# 1 preconditioning, 4 random and 2 sequential sweeps of 8, 3 mixes of 11, 3 profiles of 6
+	is "$(status "${c#*:}")" "done 100/100" "it lands done with every step of its plan"
+done
+"$HB" report 9361-8i ASR-8885 --format svg --out "$TMP/r003" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+ok $? "hbatest report 9361-8i ASR-8885"
+list=$(charts "$TMP/r003")
+for rw in "4k random read" "4k random write" "8k random read" "8k random write"; do
+	g="raid5-${rw// /-}"
+	has "$list" "oio-$g" "oio-$g-latency" "iops-latency-$g"
+	ok $? "RAID5 $rw: IOPS and latency over OIO, one line a card"
+done
+for g in 128k-sequential-read 128k-sequential-write; do
+	has "$list" "oio-raid5-$g" "oio-raid5-$g-latency"; ok $? "RAID5 ${g//-/ }: its OIO curves"
+done
+has "$list" sequential-bars; ok $? "the 128k sequential bars"
+is "$(grep -c 'RAID5 128k sequential' "$TMP"/r003/charts/*-sequential-bars.tsv)" 4 \
+	"with a bar a card for 128k reads and writes"
+for bs in 4k 8k 128k; do
+	has "$list" "write-pct-raid5-$bs-write-mix" "write-pct-raid5-$bs-write-mix-latency"
+	ok $? "the RAID5 $bs write-mix sweep, IOPS and latency over write %"
+done
+for p in oltp webserver email; do
+	has "$list" "oio-raid5-$p" "oio-raid5-$p-latency"; ok $? "the $p server profile over OIO"
+done
+has "$list" precondition-raid5-4k-random-write-preconditioning
+ok $? "the preconditioning, both cards on one chart"
+# headline GROUP RUN: the page's headline for GROUP names RUN as the leader at OIO 256
+headline() { grep -Eq "$1</a>: <span class=\"who\"><span [^>]*></span><b>$2</b></span> leads at OIO 256" "$TMP/r003/index.html"; }
+headline "RAID5 4k random read" ASR-8885; ok $? "the headlines name the leader at a point: the ASR-8885's 4k reads"
+headline "RAID5 4k random write" 9361-8i; ok $? "and the 9361-8i's 4k writes"
+
+# Little's law at every step of both cards: mixes, size mixes, RAID5 writes
+little="abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio"
+is "$(q "$DB" "SELECT sum($little) || ' of ' || count(*) FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label IN ('9361-8i', 'ASR-8885')")" \
+	"200 of 200" "IOPS x mean latency = OIO within 2 % at every step of both cards (Little's law)"
+
+# --- raid-suite.lua, the sim's speed benchmark (docs/benchmarks.md): -------------
+# deterministic and Little's law at every step (its speed is measured there,
+# not tested: no timing thresholds)
+for i in 1 2; do
+	"$HB" run "$ROOT/examples/raid-suite.lua" --db "$TMP/suite$i.db" -q 2>>"$TMP/stderr"
+	ok $? "examples/raid-suite.lua runs (run $i)"
+done
+every="SELECT group_concat(s.name || ':' || sa.t || ':' || sa.read_ops || ':' || sa.write_ops || ':' || sa.read_bytes || ':' ||
+	ifnull(sa.read_lat_p99_us, '') || ':' || ifnull(sa.write_lat_mean_us, ''), ' ') FROM samples sa JOIN steps s ON s.id = sa.step_id"
+a=$(q "$TMP/suite1.db" "$every") b=$(q "$TMP/suite2.db" "$every")
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "two runs store the same seconds, to the last figure ($(wc -w <<<"$a") of them)"
+totals="SELECT group_concat(name || ':' || iops || ':' || lat_mean_us || ':' || lat_p99_us, ' ') FROM steps"
+is "$(q "$TMP/suite2.db" "$totals")" "$(q "$TMP/suite1.db" "$totals")" "and the same step totals"
+is "$(q "$TMP/suite1.db" "SELECT sum($little) || ' of ' || count(*) FROM steps")" "20 of 20" \
+	"IOPS x mean latency = OIO within 2 % at every step (Little's law)"
+
+# --- reference 000: one run, five slots, 5 s a test -------------------------------
+"$HB" run "$ROOT/examples/reference-000.lua" --set seconds=5 --set ramp=1 --label ref000 --db "$DB" -q \
+	2>>"$TMP/stderr"
+ok $? "examples/reference-000.lua runs"
+is "$(status ref000)" "done 9/9" "it lands done: 6 sequential and 3 random steps"
+"$HB" report ref000 --format svg --out "$TMP/r000" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+ok $? "hbatest report ref000"
+list=$(charts "$TMP/r000")
+has "$list" sequential-bars; ok $? "the slot and link bars"
+tsv=$(ls "$TMP"/r000/charts/*-sequential-bars.tsv)
+for slot in "PCIe3 x8, Xeon E5" "PCIe3 x4" "PCIe2 x8, Opteron 6172" "PCIe2 x8, Xeon E5 forced" "PCIe2 x4"; do
+	grep -q "1M sequential read, $slot" "$tsv"; ok $? "a bar for $slot"
+done
+mbps() { q "$DB" "SELECT round(s.mbps) FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'ref000' AND s.name = '1M sequential read, $1'"; }
+a=$(mbps "PCIe2 x8, Opteron 6172") b=$(mbps "PCIe2 x8, Xeon E5 forced to PCIe2")
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+within "$a" 2450 2710; ok $? "the Opteron's PCIe2 x8: $a MB/s (the review's 2,580)"
+within "$b" 2750 3050; ok $? "a Xeon E5 forced to PCIe2: $b MB/s (the review's 2,900)"
+r=$(awk -v a="$(mbps "PCIe3 x8, Xeon E5, 32 workers")" -v b="$(mbps "PCIe3 x8, Xeon E5")" 'BEGIN { print a / b }')
+within "$r" 0.97 1.03; ok $? "32 workers read as fast as 4 ($r x; the review's torture test)"
+is "$(grep -c 'targets-4k-random-read' <<<"$list")" 3 "the 4k random reads' per-drive bars, one a slot"
+done_testing
