@@ -172,6 +172,20 @@ local function sweep_groups(axis) return require("at").groups(ctx.rows, axis) en
 -- Steps whose value is none of the axis's are off it (review.lua, off_axis).
 local x_of = compare.axis_x
 
+-- The ticks of a log2 x axis: the swept values themselves (gnuplot's own
+-- start from the padded range's end, so a sweep from OIO 8 read 12, 24, 48),
+-- unless there are too many to label (then gnuplot's powers of 2).
+local function swept_ticks(series)
+  local seen, v = {}, {}
+  for _, s in ipairs(series) do
+    for _, p in ipairs(s.rows) do
+      if not seen[p[1]] then seen[p[1]] = true; v[#v + 1] = p[1] end
+    end
+  end
+  table.sort(v)
+  return #v <= 12 and v or nil
+end
+
 -- which: nil for every group, or a function(group name) -> bool.
 function charts.sweeps(axis, heading, xlabel, logx, which)
   local groups, all = sweep_groups(axis)
@@ -198,17 +212,18 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
       if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
       ctx.add("<h3>", esc(g), "</h3>")
       local cols = { axis, unit, "lat_mean_us", "lat_p99_us" }
+      local xpts = logx and swept_ticks(series) or nil
       -- a write mix's points start near their lowest (a curve from 800k to 420k
       -- drawn from 0 is flat), and its key sits top right, over the falling curve
       local c = report.chart{ name = axis .. "-" .. g, template = "sweep", title = g .. ": " .. unit,
         columns = cols, series = series, better = "higher",
-        args = charts.y_axis({ xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0,
+        args = charts.y_axis({ xlabel = xlabel, ylabel = unit, ycol = 2, logx = logx and 1 or 0, xpts = xpts,
           keyright = axis == "write_pct" and 1 or 0 }, series, { 2 }, axis == "write_pct" and "near" or "zero") }
       figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
       if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
       c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
         title = g .. ": latency", columns = cols, series = series, key_entries = 2, better = "lower",
-        args = charts.y_axis({ xlabel = xlabel, logx = logx and 1 or 0 }, series, { 3, 4 }, "log") }
+        args = charts.y_axis({ xlabel = xlabel, logx = logx and 1 or 0, xpts = xpts }, series, { 3, 4 }, "log") }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
       if axis == "write_pct" then charts.rw_latency(g, groups[g], xlabel) end
       charts.percentiles(g, groups[g], axis)

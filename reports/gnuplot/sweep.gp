@@ -1,7 +1,8 @@
 # A sweep: x = the swept value (OIO on a log2 axis, or write %), y = column
 # ycol (IOPS or MB/s), one line per run, each its colour, point type and dash.
 # Variables: xlabel, ylabel, ycol, logx, keyright (optional: 1 puts the key top right,
-# for a curve that falls), ytv, ytl, ylo, yhi, ylog (optional: the y axis).
+# for a curve that falls), ytv, ytl, ylo, yhi, ylog (optional: the y axis),
+# xpts (optional: the x ticks of a log axis, the swept values).
 set title chart_title
 set xlabel xlabel
 set ylabel ylabel
@@ -16,6 +17,8 @@ set yrange [0:*]
 if (exists('ytv')) { set ytics (); do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) }; set yrange [ylo:yhi] }
 if (exists('ylog') && ylog) { set logscale y }
 if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics autofreq }
+# xpts: the swept values, each a tick (a log axis's own ticks start where its padding ends)
+if (logx && exists('xpts')) { set xtics (); do for [k=1:|xpts|] { set xtics add (sprintf('%g', xpts[k]) xpts[k]) } }
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 plot for [i=1:nseries] datafile index (i-1) using 1:ycol with linespoints \

@@ -15,6 +15,8 @@ if (key_inside) { set key inside top left vertical opaque box lc rgb '#cccccc' s
 set logscale y
 set ytics ('0.01' 0.01, '0.1' 0.1, '1' 1, '10' 10, '100' 100, '1,000' 1000, '10k' 10000, '100k' 100000, '1M' 1000000)
 if (logx) { set logscale x 2; set xtics 2 } else { unset logscale x; set xtics autofreq }
+# xpts: the swept values, each a tick (a log axis's own ticks start where its padding ends)
+if (logx && exists('xpts')) { set xtics (); do for [k=1:|xpts|] { set xtics add (sprintf('%g', xpts[k]) xpts[k]) } }
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 # the y axis from the tic below the lowest point to the one above the highest,
