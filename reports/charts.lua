@@ -165,6 +165,9 @@ function charts.scatter()
   end
 end
 
+-- The steps fio ran on several hosts: a line per host and a table (hosts.lua).
+function charts.hosts() require("hosts").section(ctx, figure) end
+
 -- ---- sweeps: one chart per group, one line per run ----------------------------
 local function sweep_groups(axis) return require("at").groups(ctx.rows, axis) end
 

@@ -363,6 +363,7 @@ local function run_facts(i)
     cells["Simulated link"] = table.concat(l, "; ")
   end
   cells["Engine"] = table.concat(engines, ", ")
+  cells["fio hosts"] = require("hosts").testbed(steps[i])
   -- a virtual target's size is its first step's: with several arrays, each
   -- array's own is in the row above
   cells["Targets"] = target_list(r, #arrays > 1)
@@ -397,7 +398,7 @@ local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board",
   "Drives", "Targets" }
 local bed_sections = { { "", bed_order }, { "Controller", cards.controller_rows },
   { "Volume", cards.volume_rows },
-  { "Run", { "Plan name", "Notes", "Engine", "Plan", "Plan sha256", "--set", "hbatest", "Build commit",
+  { "Run", { "Plan name", "Notes", "Engine", "fio hosts", "Plan", "Plan sha256", "--set", "hbatest", "Build commit",
     "Imported from", "Latency", "Started (UTC)", "Finished (UTC)" } } }
 
 -- Rows that differ for every pair of runs: not worth a highlight.
@@ -604,6 +605,7 @@ require("at").check(rows)
 local lead, lead_at = {}, #out + 1
 out[lead_at] = ""
 charts.scatter()
+charts.hosts()
 -- Server profiles (scripts/profiles.lua: oltp, email, webserver, fileserver)
 -- get a section of their own, as in published reviews.
 local known = require("profiles")

@@ -4,12 +4,7 @@
 # the dry pass; Ctrl-C stops fio and keeps the seconds; hosts= drives two
 # fio --server processes on loopback addresses, one killed midway.
 . "$(dirname "$0")/lib.sh"
-
-if ! command -v fio >/dev/null; then
-	skip "fio is not installed"
-	done_testing
-	exit
-fi
+. "$(dirname "$0")/lib_fio.sh"
 DB="$TMP/fio.db"
 truncate -s 64m "$TMP/t.dat"
 
@@ -109,23 +104,6 @@ is "$(q "$DB" "SELECT (SELECT sum(read_ops) FROM samples WHERE step_id = $id) = 
 # hosts=: fio as the client of two fio --server processes on loopback
 # addresses, standing in for two initiators (started and killed by pid here)
 P1=$((20000 + $$ % 20000)); P2=$((P1 + 1)); P3=$((P1 + 2))
-servers=()
-start_server() {	# ADDR PORT: a fio --server, its pid in servers[]
-	fio --server="ip:$1,$2" >"$TMP/server-$2.log" 2>&1 &
-	servers+=($!)
-	for _ in $(seq 100); do
-		(exec 3<>"/dev/tcp/$1/$2") 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-stop_server() {		# PID: it and the job processes it forked, by pid
-	local p
-	for p in $(tree_pids "$1" ""); do kill -KILL "$p" 2>/dev/null; done
-	kill -KILL "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-}
-cleanup_hooks+=('for s in "${servers[@]}"; do stop_server "$s"; done')
 start_server 127.0.0.2 $P1 && start_server 127.0.0.3 $P2
 ok $? "two fio servers listen on 127.0.0.2:$P1 and 127.0.0.3:$P2"
 H="127.0.0.2:$P1,127.0.0.3:$P2"
@@ -149,12 +127,7 @@ like "$out" "step 'two' \(line 1\): fio host '127.0.0.3:$P3' is not reachable" "
 
 # a server killed midway fails the step naming its host
 sed "s/duration = 2, ramp = 1/duration = 6, ramp = 0/" "$TMP/hosts.lua" > "$TMP/kill.lua"
-"$HB" run "$TMP/kill.lua" --db "$DB" -q 2>"$TMP/err" &
-pid=$!
-for _ in $(seq 100); do [ -n "$(tree_pids "${servers[1]}" "")" ] && break; sleep 0.1; done
-sleep 1.5
-stop_server "${servers[1]}"
-wait $pid
+run_killing "$TMP/kill.lua" "$DB" 1.5
 ok $((! $?)) "the run fails"
 id=$(q "$DB" "SELECT max(id) FROM steps")
 is "$(q "$DB" "SELECT status FROM steps WHERE id = $id")" failed "the step is 'failed'"

@@ -213,8 +213,22 @@ static int hosts_seconds(struct hosts_run *h, fio_second_fn fn, void *ctx)
 	return rc;
 }
 
+/* "'node2:8765' from second 3": each host missing from the end, the first
+ * second (t) it has none of. */
+static void gone_at(const struct hosts_run *h, unsigned most, char *gone, size_t glen)
+{
+	gone[0] = '\0';
+	for (unsigned i = 0; i < h->n; i++) {
+		size_t used = strlen(gone);
+
+		if (h->seen[i] < most && used + 1 < glen)
+			snprintf(gone + used, glen - used, "%s'%s' from second %u", used ? ", " : "",
+				 h->names[i], h->seen[i]);
+	}
+}
+
 int fio_hosts_take(const struct step_spec *s, const char *text, size_t len, fio_second_fn fn,
-		   void *ctx, char *missing, size_t mlen)
+		   void *ctx, char *missing, size_t mlen, char *gone, size_t glen)
 {
 	static char names[FIO_MAX_HOSTS][256];
 	long ports[FIO_MAX_HOSTS];
@@ -222,7 +236,7 @@ int fio_hosts_take(const struct step_spec *s, const char *text, size_t len, fio_
 	unsigned most = 0;
 	int rc;
 
-	missing[0] = '\0';
+	missing[0] = gone[0] = '\0';
 	if (!h)
 		return -ENOMEM;
 	*h = (struct hosts_run){ .spec = s, .text = text, .names = names };
@@ -244,6 +258,7 @@ int fio_hosts_take(const struct step_spec *s, const char *text, size_t len, fio_
 			snprintf(missing + used, mlen - used, "%s'%s' (%u of %u s)", used ? ", " : "",
 				 names[i], h->seen[i], most);
 	}
+	gone_at(h, most, gone, glen);
 	free(h->en.off);
 	free(h->en.len);
 	free(h->en.host);

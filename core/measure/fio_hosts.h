@@ -23,8 +23,10 @@ char **fio_argv(const struct step_spec *s, const char *job);
 bool fio_hosts_object(const char *text, size_t len);
 /* The client's object: every host's seconds summed, second by second, to fn.
  * A host of hosts= with none, or two fewer than the most (it dropped out), is named in
- * missing ("" when none). 0, or fn's error. */
+ * missing ("" when none); gone names each host with fewer seconds than the
+ * most and the second it is missing from ("'node2:8765' from second 3").
+ * 0, or fn's error. */
 int fio_hosts_take(const struct step_spec *s, const char *text, size_t len, fio_second_fn fn,
-		   void *ctx, char *missing, size_t mlen);
+		   void *ctx, char *missing, size_t mlen, char *gone, size_t glen);
 
 #endif

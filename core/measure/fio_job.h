@@ -25,6 +25,10 @@ char *fio_job_text(const struct step_spec *s);
 int fio_job_write(const struct step_spec *s, char *path, size_t len, char *err, size_t errlen);
 /* The fio to run: $HBATEST_FIO, else "fio" (looked up on PATH). */
 const char *fio_binary(void);
+/* `fio --version` of that fio ("fio-3.33"), asked once; NULL when it says
+ * no such word. On hosts= it is the client's: fio's client does not report
+ * its servers' (they must match it). */
+const char *fio_version(void);
 /* The dry pass's check: fio --parse-only on the job, and each host of
  * hosts= reachable. 0, or -EINVAL with err naming the step and its line. */
 int fio_job_check(const struct step_spec *s, char *err, size_t errlen);

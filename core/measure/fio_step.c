@@ -35,6 +35,7 @@ struct fio_run {
 	char *jsons[100000];	/* hosts: each second's hosts_json, freed at the end */
 	unsigned njson;
 	char missing[512];	/* hosts that dropped out */
+	char gone[512];		/* and from which second */
 	char *err;
 	size_t errlen;
 };
@@ -136,7 +137,7 @@ static int take_status(struct fio_run *r, const char *s, size_t len)
 
 	if (fio_hosts_object(s, len))
 		return fio_hosts_take(r->spec, s, len, queue_second, r, r->missing,
-				      sizeof(r->missing));
+				      sizeof(r->missing), r->gone, sizeof(r->gone));
 	fio_parse_status(s, len, "$.jobs[0]", r->cur);
 	if (fio_cum_behind(r->cur, r->prev))
 		return 0;
@@ -314,6 +315,13 @@ static int fio_outcome(struct fio_run *r, int status, int rc, const char *tail)
 		return rc ? rc : frc;
 	if (hb_stop_requested)
 		return -EINTR;
+	if (r->missing[0] && r->spec->on_error == ON_ERROR_CONTINUE && r->next_t) {
+		log_warn("step '%s': fio host %s dropped out midway (%s): the step is done with "
+			 "the seconds it has, each second's hosts_json naming the hosts it had "
+			 "(on_error = \"continue\"; fio exited with status %d)", r->spec->name,
+			 r->gone, r->missing, code);
+		return 0;
+	}
 	if (r->missing[0]) {	/* before fio's status: it says why, this says who */
 		snprintf(r->err, r->errlen, "fio host %s dropped out midway (fio exited with "
 			 "status %d: %s)", r->missing, code, tail[0] ? tail : "no message");

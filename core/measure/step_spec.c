@@ -77,6 +77,10 @@ char *step_params_json(const struct step_spec *s)
 		sb_printf(&b, ",\"fio_job\":");
 		sb_json_str(&b, job);
 		free(job);
+		if (fio_version()) {	/* the local fio's, or on hosts= the client's */
+			sb_printf(&b, ",\"fio_version\":");
+			sb_json_str(&b, fio_version());
+		}
 	}
 	sb_printf(&b, ",\"targets\":[");
 	for (unsigned i = 0; i < wl->ntargets; i++) {

@@ -362,17 +362,23 @@ bool db_next_target(struct db_cursor *c, struct db_target_info *t)
 }
 
 /* placement is '' before schema 4, the CPU columns NULL before 9: show
- * opens a database read-only without upgrading it */
+ * opens a database read-only without upgrading it. A fio step places no
+ * workers: its placement is fio's version and hosts ("fio-3.33 on h1:8765"). */
+#define FIO_PLACE "coalesce(nullif(s.placement, ''), CASE WHEN s.engine = 'fio' AND " \
+	"json_valid(s.params_json) THEN coalesce(json_extract(s.params_json, '$.fio_version'), " \
+	"'fio') || coalesce(' on ' || nullif(json_extract(s.params_json, '$.fio.hosts'), ''), " \
+	"'') END, '')"
+
 struct db_cursor *db_read_steps(struct db *db, int64_t id)
 {
-	char sql[720];
+	char sql[1200];
 	int v = db_user_version(db);
 
 	snprintf(sql, sizeof(sql), "SELECT v.seq, v.kind, v.name, v.status, v.iops, v.mbps, "
 		 "v.mibps, v.lat_mean_us, v.lat_p99_us, v.lat_max_us, v.errors, %s, "
 		 "s.exit_status, s.elapsed_s, %s FROM step_summary v JOIN steps s ON "
 		 "s.id = v.step_id WHERE v.run_id = ? ORDER BY v.seq",
-		 v < 4 ? "''" : "coalesce(s.placement, '')",
+		 v < 4 ? "''" : FIO_PLACE,
 		 v < 9 ? "NULL, NULL, NULL" : "s.host_bound, s.cpu_busy, s.host_busy");
 	return cursor_open(db, READ_STEPS, sql, id);
 }
