@@ -68,7 +68,9 @@ local function differences(n, f)
     out[#out + 1] = ('hbatest %s without preset = "fio" (its own batching, registered buffers and files)')
       :format(n.engine)
   end
-  if n.numa ~= "none" and not n.cpus and not f.pinned and not (PRESET[n.engine] and n.preset ~= "fio") then
+  if n.cpus and not f.pinned then
+    out[#out + 1] = ('hbatest pinned its workers (cpus = "%s"), fio pinned nothing'):format(n.cpus)
+  elseif n.numa ~= "none" and not n.cpus and not f.pinned and not (PRESET[n.engine] and n.preset ~= "fio") then
     out[#out + 1] = ('hbatest placed its workers (numa = "%s"), fio pinned nothing'):format(n.numa or "auto")
   end
   local workers, oio = tonumber(n.workers) or 1, tonumber(n.oio) or 1

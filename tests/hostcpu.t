@@ -114,8 +114,9 @@ BUSY=$TMP/busy
 	mv "$BUSY/proc/s.tmp" "$BUSY/proc/stat"; sleep 0.05; done) &
 mover=$!
 cat > "$TMP/slow.lua" <<'PLAN'
-hb.run{ name = "slow", engine = "paced", paced = { lat_us = 50000 }, rw = "randread", bs = "4k",
-        oio = 1, duration = 2, ramp = 0, size = "16m" }
+local r = hb.run{ name = "slow", engine = "paced", paced = { lat_us = 50000 }, rw = "randread",
+                  bs = "4k", oio = 1, duration = 2, ramp = 0, size = "16m" }
+if not hb.dry then hb.log("result slow: host_busy=" .. tostring(r.host_busy)) end
 PLAN
 for _ in $(seq 100); do [ -s "$BUSY/proc/stat" ] && break; sleep 0.05; done
 HBATEST_SYSFS_ROOT=$BUSY "$HB" run "$TMP/slow.lua" --target "$TMP/f.dat" --db "$TMP/b.db" \
@@ -128,5 +129,31 @@ is "$(q "$TMP/b.db" "SELECT count(*) = count(host_busy) AND min(host_busy) = 1.0
 	"every second has host_busy 1.0"
 like "$(cat "$TMP/err2")" "host-bound: its busiest worker was on \(or waiting for\) a CPU [0-9]+% of the window, the host's CPUs were 100% busy" \
 	"the warning gives both shares"
+is "$(grep -o 'result slow: .*' "$TMP/err2")" "result slow: host_busy=1.0" \
+	"hb.run returns the host's share as host_busy (not the worker's)"
+"$HB" show 1 --db "$TMP/b.db" >"$TMP/show2"; ok $? "show"
+like "$(grep ' slow ' "$TMP/show2")" "host-bound: worker CPU [0-9]+%, host CPUs 100% busy$" \
+	"show gives both shares, the host's as its CPUs' busy"
+"$HB" report 1 --db "$TMP/b.db" --out "$TMP/rep2" >/dev/null 2>&1; ok $? "report of it"
+like "$(cat "$TMP/rep2/index.html")" 'title="host-bound: busiest worker on CPU [0-9]+ %, host CPUs 100 % busy"' \
+	"the mark's tooltip gives the host's share, in percent"
+is "$(awk '/^# series/ { s++ } s == 1 && /^[0-9]/ { print $2 }' "$TMP"/rep2/charts/*-hostcpu-run1.tsv | sort -u)" 100 \
+	"the chart's first line, the host's CPUs busy, is the host's share: 100 % each second"
+
+# --- /proc/stat's fields: iowait is idle, and a kernel's shorter "cpu" line is read
+# (user nice system idle iowait: five fields, as before Linux 2.6.11); the host
+# half busy (user +100 and iowait +100 a tick), so neither share makes it host-bound
+HALF=$TMP/half
+mkdir -p "$HALF/proc"
+(n=1000; while :; do n=$((n + 100)); echo "cpu  $n 0 0 5000 $n" > "$HALF/proc/s.tmp"
+	mv "$HALF/proc/s.tmp" "$HALF/proc/stat"; sleep 0.05; done) &
+mover=$!
+for _ in $(seq 100); do [ -s "$HALF/proc/stat" ] && break; sleep 0.05; done
+HBATEST_SYSFS_ROOT=$HALF "$HB" run "$TMP/slow.lua" --target "$TMP/f.dat" --db "$TMP/half.db" \
+	--plugin-path "$PP" >/dev/null 2>"$TMP/err3"
+is "$?" 0 "the paced step again, the host's /proc/stat a five-field line, half busy, half iowait"
+kill "$mover"; wait "$mover" 2>/dev/null
+is "$(q "$TMP/half.db" "SELECT round(host_busy, 3) || ' ' || host_bound FROM steps")" "0.5 0" \
+	"host_busy 0.5: iowait counts as idle; the step is not host-bound"
 
 done_testing

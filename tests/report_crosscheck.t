@@ -23,6 +23,25 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 "$HB" import fio "$TMP/tuned.json" --db "$DB" --label fio-tuned >/dev/null
 ok $? "import it again as if run with fixedbufs=1"
+# the same job as two threads of iodepth 2 (numjobs=2, grouped: oio 4 over 2
+# workers), and as one with iodepth=8 in its global options, 4 in its own
+python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/jobs.json" "$TMP/global.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["jobs"][0]["job options"]
+for k in ("write_iops_log", "write_bw_log", "write_lat_log", "log_avg_msec"):
+    o.pop(k)
+o["numjobs"], o["iodepth"] = "2", "2"
+d["global options"]["group_reporting"] = ""
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1]))
+d["global options"]["iodepth"] = "8"
+json.dump(d, open(sys.argv[3], "w"))
+PY
+"$HB" import fio "$TMP/jobs.json" --db "$DB" --label fio-jobs >/dev/null
+ok $? "import it as numjobs=2, iodepth=2"
+"$HB" import fio "$TMP/global.json" --db "$DB" --label fio-global >/dev/null
+ok $? "import it with iodepth=8 in the global options, the job's own 4"
 
 # native LABEL ENGINE-KEYS: the fixture's step, 1 s
 native() {
@@ -35,6 +54,8 @@ native native 'engine = "io_uring"'
 native like 'engine = "io_uring", io_uring = { preset = "fio" }'
 native placed 'engine = "io_uring", io_uring = { preset = "fio" }, numa = "auto"'
 native aio 'engine = "libaio", libaio = { preset = "fio" }'
+native jobs 'engine = "io_uring", io_uring = { preset = "fio" }, workers = 2'
+native pinned 'engine = "io_uring", io_uring = { preset = "fio" }, cpus = "0"'
 
 # notes RUN...: the report of the runs (the first the baseline); per run after
 # it, the note of its IOPS delta ("-" for none), one a line
@@ -68,4 +89,12 @@ is "$out" 'not like for like: hbatest io_uring without preset = "fio" (its own b
 out=$(notes fio-tuned like)
 is "$out" "not like for like: fio not at its defaults (fixedbufs=1)" \
 	"a fio job with fixedbufs=1 against the preset: fio's tuning is named"
+
+out=$(notes fio-jobs jobs)
+is "$out" "-" "fio's iodepth=2 x numjobs=2 against oio 4 over 2 workers: like for like, no note"
+out=$(notes fio-global like)
+is "$out" "-" "a job's own iodepth=4 wins over the global iodepth=8: like the native oio 4, no note"
+out=$(notes fio pinned)
+is "$out" 'not like for like: hbatest pinned its workers (cpus = "0"), fio pinned nothing' \
+	"preset fio but cpus given: the pinning is named, not as numa placement"
 done_testing

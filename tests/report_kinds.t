@@ -51,6 +51,15 @@ gp=${lat%.tsv}.gp svg=${lat%.tsv}.svg
 # the dots beside the IOPS dots: the chart after them
 iops_n=$(basename "$(chart "$TMP/rep" 'oio-4k-70-30-seconds' gp)" | cut -c1-2)
 is "$(basename "$gp" | cut -c1-2)" "$(printf '%02d' $((10#$iops_n + 1)))" "they follow the IOPS dots of the group"
+# each run's dots in its own band of the point's slot: run i of 3 (the series)
+# from slot + 0.05 + (i - 1) x 0.3 to 0.3 further; slots by OIO (2, 16, 128: 0, 1, 2)
+awk -F'\t' 'BEGIN { slot[2] = 0; slot[16] = 1; slot[128] = 2 }
+	/^# series/ { i++ } !/^#/ && NF == 4 { n++; lo = slot[$3] + 0.05 + (i - 1) * 0.3
+		if ($1 < lo - 1e-9 || $1 > lo + 0.3 + 1e-9) bad = 1 }
+	END { exit bad || n != 27 }' "$lat"
+ok $? "each run's 9 seconds sit in its own band of their OIO point's slot"
+like "$alts" "4k 70/30: mean latency of every second of each OIO point \(27 in all;" \
+	"the caption counts the seconds (3 runs x 3 points x 3 s)"
 # each second of the window (ramp left out): its reads' and writes' means weighted by their ops
 want=$("$HB" sql --db "$DB" --format tsv "SELECT (COALESCE(m.read_lat_mean_us, 0) * m.read_ops
 	+ COALESCE(m.write_lat_mean_us, 0) * m.write_ops) / (m.read_ops + m.write_ops), s.axis_value

@@ -47,6 +47,33 @@ awk -v v="$v" 'BEGIN { exit !(v > 5000) }'; ok $? "without ctrl_xor_mibps full s
 is "$(q "$DB" "SELECT count(*) FROM steps WHERE abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio")" 12 \
 	"Little's law holds at every step (IOPS x mean latency = OIO within 2 %)"
 
+# The edges of the model the runs above leave out: the stripe's size in flight
+# exactly (7 x 64 KiB, write-through: full stripes; 6: not), a full-stripe
+# stream bound by the drives (parity is a seventh of the data: 8 drives of
+# 100 MB/s write 700 MB/s of it), and the parity work's rates divided among
+# workers (4 workers reach what 1 does).
+cat > "$TMP/edges.lua" <<'LUA'
+local function sim(t)
+  local s = { layout = "raid5", drives = 8, strip = "64k", drive_read_iops = 1e7,
+              drive_write_iops = 1e7, drive_write_iops_steady = 1e7, drive_read_mbps = 1e5,
+              drive_write_mbps = 1e5, drive_latency_us = 5, drive_write_latency_us = 5,
+              ctrl_latency_us = 1, link = "pcie5x16", ctrl_iops = 2000000, jitter = 0,
+              gc_factor = 1, ctrl_parity_iops = 50000, ctrl_parity_us_per_kib = 2 }
+  for k, v in pairs(t) do s[k] = v end
+  return s
+end
+hb.plan{ defaults = { engine = "sim", targets = { "vol" }, duration = 5, rw = "write", bs = "64k" } }
+hb.run{ name = "wt oio 7", oio = 7, sim = sim{ ctrl_xor_mibps = 500, write_back = false } }
+hb.run{ name = "wt oio 6", oio = 6, sim = sim{ ctrl_xor_mibps = 500, write_back = false } }
+hb.run{ name = "drive-bound", oio = 32, sim = sim{ drive_write_mbps = 100 } }
+hb.run{ name = "4 workers", rw = "randwrite", bs = "4k", oio = 64, workers = 4, sim = sim{} }
+LUA
+"$HB" run "$TMP/edges.lua" --db "$DB" --label edges -q 2>>"$TMP/stderr"; ok $? "RAID5 at the edges of the model"
+near edges "wt oio 7" "mbps / 1.048576" 500 "MiB/s: write-through, 7 x 64 KiB in flight, exactly a stripe's data: full stripes"
+near edges "wt oio 6" iops "$(rmw 64)" "6 x 64 KiB, a strip short: read-modify-write"
+near edges drive-bound mbps 700 "MB/s: full stripes on 8 drives of 100 MB/s, parity a seventh of the data"
+near edges "4 workers" iops "$(rmw 4)" "4 workers: the parity work's fixed and per-KiB costs as one worker's"
+
 # the 9361-8i preset: 4k peak as the review's 48,554, 8k 41,802 (both at OIO 128)
 cat > "$TMP/lsi.lua" <<'LUA'
 hb.plan{ defaults = { engine = "sim", targets = { "vol" }, duration = 5, oio = 128, rw = "randwrite",
