@@ -125,13 +125,20 @@ local function multi_groups(ctx, where)
   return groups
 end
 
--- A cluster's name under its bars: the swept point, or the step's label.
+-- A cluster's name in the table: the swept point, or the step's label.
 local function cluster_label(ctx, row)
   local s = row.first
   if s.axis == "oio" then return "OIO " .. tostring(s.axis_value) end
   if s.axis == "write_pct" then return ("write %s %%"):format(s.axis_value) end
   if s.axis == "bs" then return "bs " .. tostring(s.axis_value) end
   return ctx.label(s)
+end
+
+-- Its name under its bars: that without the group g the chart's title
+-- gives ("" when it is all of it).
+local function without_group(label, g)
+  if label == g then return "" end
+  return label:sub(1, #g + 2) == g .. ": " and label:sub(#g + 3) or label
 end
 
 
@@ -182,7 +189,7 @@ local function stack_series(ctx, clusters, bars, ymax, show)
       local v = st and st.value
       local cl = clusters[b.cluster]
       local head = k == 1 and many and b.index == 1
-      local tic = many and b.run.name or cl.label
+      local tic = (many or cl.label == "") and b.run.name or cl.label
       rows[n] = { b.x, v or NaN, base, base + (v or 0),
         v and v >= ymax * 0.04 and show(v) or "", k == 1 and tic or "",
         k == 1 and b.total or NaN, k == 1 and b.total and show(b.total) or "",
@@ -210,15 +217,27 @@ local function ceiling_words(bars, mbps)
       (", on %d of %d bars (the others have a link not known)"):format(known, any) or "")
 end
 
+-- The top the y axis must reach: room over each bar for its total's label
+-- (stack_series lifts the ceiling's label 7 % of the axis over the total),
+-- and over each ceiling for its own; fmt.axis rounds it up to a tick.
+local function headroom(bars)
+  local top = 1
+  for _, b in ipairs(bars) do top = math.max(top, (b.total or 0) * 1.18, (b.ceiling or 0) * 1.09) end
+  return top
+end
+
 local function draw(ctx, g, clusters, ceiling_of)
   local field, unit = compare.metric(clusters[1].row.first)
   local mbps = field == "mbps"
   local show = mbps and fmt.num or fmt.si
-  for _, cl in ipairs(clusters) do cl.label = cluster_label(ctx, cl.row) end
+  local named = false
+  for _, cl in ipairs(clusters) do
+    cl.name = cluster_label(ctx, cl.row)
+    cl.label = without_group(cl.name, g)
+    named = named or cl.label ~= ""
+  end
   local bars, xmax = group_bars(ctx, clusters, field, mbps, ceiling_of)
-  local top = 0
-  for _, b in ipairs(bars) do top = math.max(top, b.total or 0, b.ceiling or 0) end
-  local ax = fmt.axis(0, top * 1.45 + 1)
+  local ax = fmt.axis(0, headroom(bars))
   local series = stack_series(ctx, clusters, bars, ax.max, show)
   local any_ceiling = false
   for _, b in ipairs(bars) do any_ceiling = any_ceiling or b.ceiling ~= nil end
@@ -230,7 +249,7 @@ local function draw(ctx, g, clusters, ceiling_of)
     series = series, better = "higher",
     args = { ylabel = mbps and "MB/s (1 MB = 1,000,000 bytes)" or unit, ymax = ax.max, ytv = ax.ticks,
       ytl = ax.labels, xmax = xmax, has_ceiling = any_ceiling and 1 or 0,
-      clusters = #ctx.runs > 1 and 1 or 0 } }
+      clusters = #ctx.runs > 1 and named and 1 or 0 } }
   ctx.figure(c, ("%s: %s per controller (a stack each, its targets summed, labelled with its model "
     .. "and PCI address), one bar per run%s, its total above it%s"):format(g, unit,
     #clusters > 1 and " and point" or "", ceiling_words(bars, mbps)))
@@ -256,7 +275,7 @@ local function stack_table(ctx, clusters, bars)
     '<th class="num">PCIe link ceiling</th><th class="num">Share of the ceiling</th></tr></thead><tbody>')
   for _, b in ipairs(bars) do
     if b.total then
-      local step, mb, io, n = clusters[b.cluster].label, 0, 0, 0
+      local step, mb, io, n = clusters[b.cluster].name, 0, 0, 0
       for _, st in ipairs(b.stacks) do
         table_row(ctx, { step, b.run.name, st.label, table.concat(st.targets, ", "), fmt.num(st.mbps),
           fmt.si(st.iops), st.ceiling_label or "not known", share(st.mbps, st.ceiling_bps) })

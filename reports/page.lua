@@ -203,7 +203,7 @@ local HEADING, FIGURE = "<(h[23])([^>]*)>(.-)</h[23]>", "<figure([^>]*)>(.-)</fi
 function page.anchor(body, id_of)
   local toc, h2, h3 = {}, nil, nil
   local function entry(level, id, text)
-    local e = { id = id, text = text, kids = {} }
+    local e = { id = id, text = text, kids = {}, level = level }
     if level == 2 or not h2 then toc[#toc + 1] = e; h2, h3 = e, nil
     elseif level == 3 or not h3 then h2.kids[#h2.kids + 1] = e; h3 = level == 3 and e or nil
     else h3.kids[#h3.kids + 1] = e end
@@ -247,21 +247,39 @@ local function short(text)
   return text
 end
 
--- The contents as HTML: sections; under each its charts, or its groups,
--- each on one line with its charts' links after it.
+-- list joined by sep, those past the first `keep` folded into shell (a
+-- format of their count and them: a <details> whose summary says "4 more"),
+-- each link still in the page, a click away; none folded when one would be.
+local function fold(list, keep, sep, shell)
+  if #list <= keep + 1 then return table.concat(list, sep) end
+  local head, rest = {}, {}
+  for k, x in ipairs(list) do table.insert(k <= keep and head or rest, x) end
+  return table.concat(head, sep) .. shell:format(#rest, table.concat(rest, sep))
+end
+
+local MORE_CHARTS = ' <details class="more"><summary>· %d more ▸</summary>%s</details>'
+-- (a section's charts: two kept, so the fold numbers on from 3)
+local MORE_ITEMS = '<li class="more"><details><summary>%d more ▸</summary><ol start="3">%s</ol></details></li>'
+
+-- The contents as HTML: sections; under each its charts (past the second
+-- folded), or its groups, each on one line: its first chart's link after
+-- it, its others folded.
 function page.toc_html(toc)
   local out = { '<nav class="toc" id="contents"><h2 id="sec-contents">Contents</h2><ol>' }
   local function link(e, text) return ('<a href="#%s">%s</a>'):format(e.id, text or e.text) end
   for _, sec in ipairs(toc) do
     out[#out + 1] = "<li>" .. link(sec)
-    if #sec.kids > 0 then out[#out + 1] = "<ol>" end
-    for _, e in ipairs(sec.kids) do
+    local items, charts_only = {}, true
+    for k, e in ipairs(sec.kids) do
       local charts = {}
-      for k, c in ipairs(e.kids) do charts[k] = link(c, short(c.text)) end
-      out[#out + 1] = "<li>" .. link(e) .. (#charts > 0 and
-        (': <span class="charts">' .. table.concat(charts, " · ") .. "</span>") or "") .. "</li>"
+      for j, c in ipairs(e.kids) do charts[j] = link(c, short(c.text)) end
+      items[k] = "<li>" .. link(e) .. (#charts > 0 and
+        (': <span class="charts">' .. fold(charts, 1, " · ", MORE_CHARTS) .. "</span>") or "") .. "</li>"
+      charts_only = charts_only and e.level == 4
     end
-    if #sec.kids > 0 then out[#out + 1] = "</ol>" end
+    if #items > 0 then
+      out[#out + 1] = "<ol>" .. (charts_only and fold(items, 2, "", MORE_ITEMS) or table.concat(items)) .. "</ol>"
+    end
     out[#out + 1] = "</li>"
   end
   out[#out + 1] = "</ol></nav>"

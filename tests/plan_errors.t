@@ -143,7 +143,7 @@ bad 'hb.steady{ workload = { engine = "null", targets = "v", duration = 1 }, max
 	"hb.steady: window=5 \\(the SNIA default\\) is more than max_rounds=2" \
 	"max_rounds below the default window of 5 (it ran every round, never attainable)"
 bad 'hb.run{ rw = "write", size = "1p", duration = 1 }' 1 \
-	"target '$TMP/t.dat': 1024.0 TiB more to lay out, but its file system has [0-9.]+ [GT]iB free" \
+	"target '$TMP/t.dat': 1.00 PiB more to lay out, but its file system has [0-9.]+ ([KMGTPE]i)?B free" \
 	"a file larger than the free space is refused before a byte is written"
 [ ! -e "$TMP/t.dat" ]; ok $? "and the file is not created"
 bad 'local x = nil

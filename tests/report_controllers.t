@@ -111,6 +111,15 @@ is "$(ytl "$GP")|$(ytl "${RND%.tsv}.gp")" "1|1" "both y axes labelled with k (5k
 is "$(awk -F'\t' '/^# series 1/ { on = 1; next } /^# series/ { on = 0 } on && !/^#/ && NF > 5 { print $6 "|" $8 }' "$SEQ")" \
 	"a|5,100
 b|4,080" "under each bar its run, over it its total in MB/s with a thousands separator"
+# the y axis: a little room over the larger of the bars and the ceiling (its
+# label's), on round ticks; not half as much again (11,815 MB/s gave 20k)
+is "$(grep -h '^ymax = ' "$GP" "${RND%.tsv}.gp" | tr '\n' '|')" "ymax = 15000|ymax = 800000|" \
+	"the y axes end a tick over the ceiling (11,815 MB/s: 15k) and over the IOPS (530k: 800k)"
+# no name under the bars repeats the title's group ("seq read 1m" is both)
+is "$(grep -c '^clusters = 0$' "$GP")|$(awk -F'\t' '!/^#/ && NF > 5 && $11 != "" { n++ } END { print n + 0 }' "$SEQ")" "1|0" \
+	"seq read 1m: the group's name is in the title only, not again under its bars"
+is "$(awk -F'\t' '!/^#/ && NF > 5 && $6 != "" { print $6 }' "$SEQ" "$RND" | grep -c 'seq read 1m\|4k randread')" 0 \
+	"no bar's name repeats its group (the runs' names, a, b)"
 is "$(awk -F'\t' '/^# series 1/ { on = 1; next } /^# series/ { on = 0 } on && !/^#/ && NF > 5 { print $5 "|" $8 }' "$RND" | head -2)" \
 	"380k|530k
 304k|424k" "IOPS stacks and totals printed with k"

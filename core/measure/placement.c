@@ -13,30 +13,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "hbatest/sysfs.h"
 #include "measure/placement.h"
 #include "measure/probe.h"
 #include "measure/workload.h"
 
 #define MPOL_PREFERRED_MODE 1	/* linux/mempolicy.h MPOL_PREFERRED */
-
-/* "<root>/<rel>" into buf, trailing white space cut; -errno */
-static int sys_read(const char *rel, char *buf, size_t len)
-{
-	const char *root = probe_root();
-	char path[PATH_MAX * 2];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", strcmp(root, "/") ? root : "", rel);
-	if (!(f = fopen(path, "re")))
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
 
 /* A list "0-3,8" into set: 0, -EINVAL when it is not one, or -ERANGE with
  * *big the largest CPU number in it that a cpu_set_t cannot hold. */
@@ -138,14 +120,16 @@ static int check_cpus(const char *list, const cpu_set_t *set, char *err, size_t 
 	cpu_set_t present, online, allowed;
 	int n;
 
-	if (!sys_read("sys/devices/system/cpu/present", present_text, sizeof(present_text)) &&
+	if (hb_sysfs_read(probe_root(), "sys/devices/system/cpu/present", present_text,
+			  sizeof(present_text)) >= 0 &&
 	    parse_list(present_text, &present) &&
 	    (n = cpus_missing(set, &present, miss, sizeof(miss)))) {
 		snprintf(err, len, "cpus=\"%s\": %s %s not exist (this machine has CPUs %s)",
 			 list, miss, n == 1 ? "does" : "do", present_text);
 		return -EINVAL;
 	}
-	if (sys_read("sys/devices/system/cpu/online", online_text, sizeof(online_text)) ||
+	if (hb_sysfs_read(probe_root(), "sys/devices/system/cpu/online", online_text,
+			  sizeof(online_text)) < 0 ||
 	    !parse_list(online_text, &online))
 		return 0;	/* cannot tell: pinning will say */
 	if ((n = cpus_missing(set, &online, miss, sizeof(miss)))) {
@@ -170,7 +154,8 @@ int placement_parse_cpus(const char *list, cpu_set_t *out, char *err, size_t len
 	int rc = parse_list_big(list, out, &big);
 
 	if (rc == -ERANGE) {
-		if (sys_read("sys/devices/system/cpu/present", present_text, sizeof(present_text)))
+		if (hb_sysfs_read(probe_root(), "sys/devices/system/cpu/present", present_text,
+				  sizeof(present_text)) < 0)
 			snprintf(present_text, sizeof(present_text), "0-%d at most", CPU_SETSIZE - 1);
 		snprintf(err, len, "cpus=\"%s\": CPU %lu does not exist (this machine has CPUs %s)",
 			 list, big, present_text);
@@ -246,9 +231,10 @@ static bool irq_add(unsigned long irq, cpu_set_t *set, char *irqs, size_t len)
 	size_t n = strlen(irqs);
 
 	snprintf(rel, sizeof(rel), "proc/irq/%lu/effective_affinity_list", irq);
-	if (sys_read(rel, list, sizeof(list)) || !parse_list(list, &one) || !CPU_COUNT(&one)) {
+	if (hb_sysfs_read(probe_root(), rel, list, sizeof(list)) < 0 || !parse_list(list, &one) ||
+	    !CPU_COUNT(&one)) {
 		snprintf(rel, sizeof(rel), "proc/irq/%lu/smp_affinity_list", irq);
-		if (sys_read(rel, list, sizeof(list)) || !parse_list(list, &one))
+		if (hb_sysfs_read(probe_root(), rel, list, sizeof(list)) < 0 || !parse_list(list, &one))
 			return false;
 	}
 	CPU_OR(set, set, &one);
@@ -273,7 +259,7 @@ static unsigned long long irq_count(unsigned long irq)
 	char *s = buf;
 
 	snprintf(rel, sizeof(rel), "sys/kernel/irq/%lu/per_cpu_count", irq);
-	if (sys_read(rel, buf, sizeof(buf)))
+	if (hb_sysfs_read(probe_root(), rel, buf, sizeof(buf)) < 0)
 		return 0;
 	while (*s >= '0' && *s <= '9') {
 		sum += strtoull(s, &s, 10);
@@ -433,7 +419,8 @@ int placement_decide(const struct workload *wl, const char *cpus, enum numa_mode
 
 		if (p->node >= 0) {
 			snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist", p->node);
-			known = !sys_read(rel, list, sizeof(list)) && parse_list(list, &p->cpus);
+			known = hb_sysfs_read(probe_root(), rel, list, sizeof(list)) >= 0 &&
+				parse_list(list, &p->cpus);
 		}
 		if (!known) {
 			for (int c = 0; c < CPU_SETSIZE; c++)

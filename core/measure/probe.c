@@ -191,42 +191,6 @@ static int device_of(const char *root, const char *target, char *out, size_t len
 	return 0;
 }
 
-void probe_collect(char *const *targets, unsigned ntargets, struct facts *out)
-{
-	const char *root = probe_root();
-
-	memset(out, 0, sizeof(*out));
-	for (unsigned i = 0; i < plugins_count(); i++) {
-		const struct plugin *p = plugins_at(i);
-		const struct hb_probe_ops *ops = p->desc->ops;
-		struct emit_ctx c = { out, NULL, p->desc->name };
-		unsigned n;
-		const struct hb_kv *o = probe_options(p->desc->name, &n);
-
-		if (p->desc->kind == HB_PLUGIN_PROBE &&
-		    (!(ops->flags & HB_PROBE_PER_TARGET) || (ops->flags & HB_PROBE_HOST)))
-			ops->collect(root, NULL, o, n, emit, &c);
-	}
-	for (unsigned t = 0; t < ntargets; t++) {
-		char dev[PATH_MAX + 8];
-
-		if (device_of(root, targets[t], dev, sizeof(dev)) < 0) {
-			log_debug("probe: '%s' is not on a block device here", targets[t]);
-			continue;
-		}
-		for (unsigned i = 0; i < plugins_count(); i++) {
-			const struct plugin *p = plugins_at(i);
-			const struct hb_probe_ops *ops = p->desc->ops;
-			struct emit_ctx c = { out, targets[t], p->desc->name };
-			unsigned n;
-			const struct hb_kv *o = probe_options(p->desc->name, &n);
-
-			if (p->desc->kind == HB_PLUGIN_PROBE && (ops->flags & HB_PROBE_PER_TARGET))
-				ops->collect(root, dev, o, n, emit, &c);
-		}
-	}
-}
-
 const char *facts_find(const struct facts *f, const char *target, const char *probe,
 		       const char *key)
 {
@@ -296,18 +260,32 @@ bool probe_can_sample(const struct plugin *p)
 	return sample_op(p) != NULL;
 }
 
-void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
+/* The collect() op of probe p (NULL: p is not a probe) */
+static hb_probe_fn collect_op(const struct plugin *p)
+{
+	return p->desc->kind == HB_PLUGIN_PROBE ?
+		((const struct hb_probe_ops *)p->desc->ops)->collect : NULL;
+}
+
+/* op_of(p) of each probe p: the host's first (those not per target, or
+ * also for the host), then the per-target ones for each target that lies on
+ * a block device; their facts into out. say: log a target that does not. */
+static void probe_walk(char *const *targets, unsigned ntargets, struct facts *out,
+		       hb_probe_fn (*op_of)(const struct plugin *), bool say)
 {
 	const char *root = probe_root();
 	char dev[PATH_MAX + 8];
 
 	memset(out, 0, sizeof(*out));
 	for (int t = -1; t < (int)ntargets; t++) {	/* -1: the host */
-		if (t >= 0 && device_of(root, targets[t], dev, sizeof(dev)) < 0)
+		if (t >= 0 && device_of(root, targets[t], dev, sizeof(dev)) < 0) {
+			if (say)
+				log_debug("probe: '%s' is not on a block device here", targets[t]);
 			continue;
+		}
 		for (unsigned i = 0; i < plugins_count(); i++) {
 			const struct plugin *p = plugins_at(i);
-			hb_probe_fn op = sample_op(p);	/* NULL for an engine: its ops are not a probe's */
+			hb_probe_fn op = op_of(p);	/* NULL for an engine: its ops are not a probe's */
 			unsigned flags = op ? ((const struct hb_probe_ops *)p->desc->ops)->flags : 0;
 			bool per_target = flags & HB_PROBE_PER_TARGET;
 			struct emit_ctx c = { out, t >= 0 ? targets[t] : NULL, p->desc->name };
@@ -318,4 +296,14 @@ void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
 				op(root, t >= 0 ? dev : NULL, o, n, emit, &c);
 		}
 	}
+}
+
+void probe_collect(char *const *targets, unsigned ntargets, struct facts *out)
+{
+	probe_walk(targets, ntargets, out, collect_op, true);
+}
+
+void probe_sample(char *const *targets, unsigned ntargets, struct facts *out)
+{
+	probe_walk(targets, ntargets, out, sample_op, false);
 }

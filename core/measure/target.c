@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/human.h"
 #include "base/log.h"
 #include "measure/target.h"
 #include "measure/target_id.h"
@@ -66,17 +67,6 @@ static int block_size(const char *path, uint64_t *size, char *err, size_t len)
 	}
 	close(fd);
 	return rc;
-}
-
-/* 76.2 GiB, 1024.0 TiB */
-static void human_bytes(uint64_t b, char *buf, size_t len)
-{
-	double gib = (double)b / (1u << 30);
-
-	if (gib >= 1024)
-		snprintf(buf, len, "%.1f TiB", gib / 1024);
-	else
-		snprintf(buf, len, "%.1f GiB", gib);
 }
 
 /* Laying out a file of `need` more bytes must fit in the free space of the
