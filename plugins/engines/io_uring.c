@@ -23,6 +23,7 @@ struct uring_state {
 	unsigned inflight;	/* submitted or queued, not yet reaped */
 	unsigned wait_nr;	/* completions to wait for at once (batching) */
 	unsigned submit_batch;	/* SQEs handed to the kernel per io_uring_enter */
+	unsigned reap_max;	/* completions taken per reap, 0: all that are ready */
 	unsigned depth;
 	/* the tick: one multishot timeout that posts a CQE every tick_ns, so a
 	 * wait ends within the core's timeout without arming a timer per wait
@@ -41,6 +42,7 @@ static const struct hb_option uring_options[] = {
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
+	{ "reap_max", HB_OPT_INT, "0", "completions taken per reap at most (like fio's iodepth_batch_complete_max), so as many resubmitted before the next reap; 0: all that are ready" },
 	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -117,6 +119,7 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
+	st->reap_max = (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
 	rc = uring_init(st, s);
 	if (rc < 0) {
 		s->log(HB_LOG_ERROR, "io_uring: cannot set up a ring of %u entries (%d)",
@@ -219,6 +222,8 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 	unsigned n = 0, got;
 	int rc;
 
+	if (st->reap_max && max > st->reap_max)	/* fio's complete_max: reap, resubmit, reap */
+		max = st->reap_max;
 	if (min && st->wait_nr > min)	/* batch: wait for more, never more than are out */
 		min = st->wait_nr < st->inflight ? st->wait_nr : st->inflight;
 	if (timeout_ns && timeout_ns != st->tick_ns && !st->tick_broken)
@@ -271,6 +276,9 @@ static int uring_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
 	if (!rc)
 		rc = hb_opt_int_range(o, n, "wait_nr", 1, 65536,
 				      "completions to wait for", err, len);
+	if (!rc)
+		rc = hb_opt_int_range(o, n, "reap_max", 0, 65536,
+				      "completions taken per reap", err, len);
 	if (!rc)
 		rc = hb_opt_int_range(o, n, "sqpoll_idle_ms", 0, 3600000,
 				      "ms the poll thread spins", err, len);
