@@ -9,8 +9,10 @@
 --   completion (iodepth_batch_complete_min=1) and one completion taken per
 --   reap (iodepth_batch_complete_max, which defaults to complete_min, not to
 --   iodepth), so each is resubmitted before the next is reaped and the
---   queue stays full as fio's does. The step's numa defaults to "none" with
---   it, as fio pins nothing (core/plan/step_table.c).
+--   queue stays full as fio's does; each submission in a call of its own
+--   and a wait only when no completion is ready (fio's commit and
+--   getevents), not both in one call. The step's numa defaults to "none"
+--   with it, as fio pins nothing (core/plan/step_table.c).
 return {
   fio = {
     fixedbufs = false,
@@ -19,5 +21,6 @@ return {
     submit_batch = 1,
     wait_nr = 1,
     reap_max = 1,
+    separate_wait = true,
   },
 }

@@ -18,6 +18,7 @@ struct uring_state {
 	struct io_uring ring;
 	const int *fds;
 	bool fixed_files, fixed_bufs, sqpoll;
+	bool separate_wait;	/* submit in a call of its own, wait in another */
 	char *buf;		/* registered region, when fixed_bufs */
 	unsigned queued;	/* SQEs prepared but not yet submitted */
 	unsigned inflight;	/* submitted or queued, not yet reaped */
@@ -42,6 +43,7 @@ static const struct hb_option uring_options[] = {
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
+	{ "separate_wait", HB_OPT_BOOL, "false", "submit in an io_uring_enter of its own (taking the completions ready) and wait in another only when none is ready, as fio does; false: the last batch goes with the wait, one call" },
 	{ "reap_max", HB_OPT_INT, "0", "completions taken per reap at most (like fio's iodepth_batch_complete_max), so as many resubmitted before the next reap; 0: all that are ready" },
 	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
@@ -120,6 +122,7 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
 	st->reap_max = (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
+	st->separate_wait = hb_opt_int(s->opts, s->nopts, "separate_wait", 0);
 	rc = uring_init(st, s);
 	if (rc < 0) {
 		s->log(HB_LOG_ERROR, "io_uring: cannot set up a ring of %u entries (%d)",
@@ -135,7 +138,9 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 /* One batch per call (submit_batch requests; every request with sqpoll):
  * handed to the kernel now when more follow, so the core stamps the next
  * batch as it offers it; the last stays queued for the wait that follows
- * (submit and wait in one io_uring_enter). */
+ * (submit and wait in one io_uring_enter), or with separate_wait goes now
+ * too, the completions ready taken in the same call, so that the wait
+ * enters the kernel only when none is ready (fio's two calls). */
 static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 {
 	struct uring_state *st = ctx;
@@ -169,7 +174,9 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 	}
 	/* hand the device a few at a time as they are ready, not a burst of
 	 * every completion reaped (docs/benchmarks.md, "Requests per call") */
-	if (!st->sqpoll && i == take && take < n)
+	if (!st->sqpoll && i && st->separate_wait)	/* fio: io_uring_enter(n, 0, GETEVENTS) */
+		io_uring_submit_and_get_events(&st->ring);
+	else if (!st->sqpoll && i == take && take < n)
 		io_uring_submit(&st->ring);
 	st->inflight += i;
 	st->queued = io_uring_sq_ready(&st->ring);
