@@ -1,6 +1,8 @@
 /* io_uring engine: batched submission, registered files and buffers,
- * optional SQ polling (preset = "fio": none of these, as fio's defaults); submits and waits in one system call, bounded by the
- * ring's own periodic timeout rather than a timer armed for every wait. */
+ * optional SQ polling (preset = "fio": none of these, as fio's defaults);
+ * submits and waits in one system call (separate_wait: in two, as fio),
+ * bounded by the ring's own periodic timeout rather than a timer armed for
+ * every wait. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdbool.h>
