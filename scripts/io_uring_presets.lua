@@ -5,9 +5,14 @@
 --   cross-check against a fio run (docs/engines.md, "Cross-checking with
 --   fio"): no registered buffers (fio's fixedbufs=0) or files
 --   (registerfiles=0), no SQ polling (sqthread_poll=0), one request per
---   submitting call (iodepth_batch_submit=1) and every wait for at least one
---   completion (iodepth_batch_complete_min=1). The step's numa defaults to
---   "none" with it, as fio pins nothing (core/plan/step_table.c).
+--   submitting call (iodepth_batch_submit=1), every wait for at least one
+--   completion (iodepth_batch_complete_min=1) and one completion taken per
+--   reap (iodepth_batch_complete_max, which defaults to complete_min, not to
+--   iodepth), so each is resubmitted before the next is reaped and the
+--   queue stays full as fio's does; each submission in a call of its own
+--   and a wait only when no completion is ready (fio's commit and
+--   getevents), not both in one call. The step's numa defaults to "none"
+--   with it, as fio pins nothing (core/plan/step_table.c).
 return {
   fio = {
     fixedbufs = false,
@@ -15,5 +20,7 @@ return {
     sqpoll = false,
     submit_batch = 1,
     wait_nr = 1,
+    reap_max = 1,
+    separate_wait = true,
   },
 }

@@ -71,6 +71,21 @@ if command -v fio >/dev/null && command -v jq >/dev/null; then
 	out=$(bench 'null per core'); ok $? "BENCH_ROWS='null per core' runs"
 	like "$out" "hb +[0-9]+ .* IOPS [0-9.]+x, CPU/I/O [0-9.]+x fio (dflt|tuned): (met|missed) \(IOPS >= 1.50x\)" \
 		"its hbatest line against the better fio"
+	# BENCH_CALLS=1: the preset makes the calls fio makes, one io_submit and
+	# one io_getevents per I/O each (within 10 %: the start and the drain)
+	if perf stat -e syscalls:sys_enter_io_submit -o /dev/null -- true 2>/dev/null; then
+		out=$(BENCH_CALLS=1 bench 'fio profile libaio'); ok $? "BENCH_CALLS=1 BENCH_ROWS='fio profile libaio' runs"
+		# calls RUN: its io_submit and io_getevents per I/O (the last line naming it)
+		calls() { awk -v r="$1" 'index($0, r) { print $(NF - 2), $(NF - 1) }' <<<"$out" | tail -1; }
+		like "$out" "calls per I/O +run +io_submit +io_getevents +io_uring_enter" "the table of calls after the rows"
+		for r in "fio dflt" "hb preset fio"; do
+			c=$(calls "$r")
+			ok "$(awk '{ print !($1 >= 0.9 && $1 <= 1.1 && $2 >= 0.9 && $2 <= 1.1) }' <<<"${c:-0 0}")" \
+				"libaio QD32, $r: one io_submit and one io_getevents per I/O ($c)"
+		done
+	else
+		skip "perf or its syscall tracepoints are not available"
+	fi
 	out=$(bench 'nothing'); rc=$?
 	is "$rc $out" "0 " "a BENCH_ROWS matching none of these rows runs nothing"
 	like "$(cat "$TMP/bench.err")" "no row matches BENCH_ROWS 'nothing'" "and says so"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The io_uring and libaio engines' preset "fio" (a cross-check with fio's
 # defaults, docs/engines.md): no registered buffers or files (the engine's
-# debug line), one request per submitting call (strace), no placement
+# debug line), one request per submitting call, submitting and waiting in
+# calls apart, one completion per io_getevents (strace: fio's
+# iodepth_batch_complete_max defaults to 1; io_uring's reap_max:
+# unit/engine_batch), no placement
 # (numa "none" in params_json and steps.placement); options and step keys
 # given beside it win; an unknown preset is an error that names it.
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +28,7 @@ run fio "$(step fio io_uring 'preset = "fio"')
 $(step bufs io_uring 'preset = "fio", fixedbufs = true, submit_batch = 4' 'numa = "node"')
 $(step native io_uring '')
 $(step aio libaio 'preset = "fio"')
-$(step aio4 libaio 'preset = "fio", submit_batch = 4' 'cpus = "0"')"
+$(step aio4 libaio 'preset = "fio", submit_batch = 4, reap_max = 0' 'cpus = "0"')"
 ok $? "steps with preset = \"fio\" run (io_uring and libaio)"
 
 # what the engine did: its debug line at open
@@ -38,35 +41,52 @@ is "$(reg 3)" "io_uring: worker 0: files registered, buffers registered" \
 	"without the preset: both registered (the defaults are unchanged)"
 
 # what params_json records
-is "$(param fio '$.io_uring.preset') $(param fio '$.io_uring.fixedbufs') $(param fio '$.io_uring.registerfiles') $(param fio '$.io_uring.sqpoll') $(param fio '$.io_uring.submit_batch') $(param fio '$.io_uring.wait_nr')" \
-	"fio 0 0 0 1 1" "params_json: the preset and the values it set (no registered buffers or files, no sqpoll, 1 a call, wait for 1)"
+is "$(param fio '$.io_uring.preset') $(param fio '$.io_uring.fixedbufs') $(param fio '$.io_uring.registerfiles') $(param fio '$.io_uring.sqpoll') $(param fio '$.io_uring.submit_batch') $(param fio '$.io_uring.wait_nr') $(param fio '$.io_uring.reap_max') $(param fio '$.io_uring.separate_wait')" \
+	"fio 0 0 0 1 1 1 1" "params_json: the preset and the values it set (no registered buffers or files, no sqpoll, 1 a call, wait for 1, reap 1, submit and wait apart)"
 is "$(param fio '$.io_uring.fixedbufs') $(param fio '$.io_uring.submit_batch') $(param fio '$.numa')" "0 1 none" \
 	"io_uring preset fio: numa none (fio pins nothing)"
 is "$(param fio '$.numa')|$(q "$TMP/fio.db" "SELECT placement FROM steps WHERE name = 'fio'")" "none|none" \
 	"io_uring preset fio: the step placed nothing (steps.placement none)"
 is "$(param bufs '$.io_uring.fixedbufs') $(param bufs '$.io_uring.submit_batch') $(param bufs '$.numa')" "1 4 node" \
 	"options and numa given beside the preset win (fixedbufs, submit_batch, numa)"
-is "$(param native '$.io_uring.preset')|$(param native '$.io_uring.submit_batch')|$(param native '$.numa')" "|4|" \
-	"without the preset: no preset, submit_batch 4, numa left at its default (auto)"
-is "$(param aio '$.libaio.preset') $(param aio '$.libaio.submit_batch') $(param aio '$.numa')" "fio 1 none" \
-	"libaio preset fio: 1 request per io_submit, numa none"
-is "$(param aio4 '$.libaio.submit_batch') $(param aio4 '$.cpus') $(param aio4 '$.numa')" "4 0 " \
-	"libaio: submit_batch and cpus given beside the preset win (no numa none over cpus)"
+is "$(param native '$.io_uring.preset')|$(param native '$.io_uring.submit_batch')|$(param native '$.io_uring.reap_max')|$(param native '$.numa')" "|4|0|" \
+	"without the preset: no preset, submit_batch 4, reap_max 0 (all that are ready), numa left at its default (auto)"
+is "$(param aio '$.libaio.preset') $(param aio '$.libaio.submit_batch') $(param aio '$.libaio.reap_max') $(param aio '$.numa')" "fio 1 1 none" \
+	"libaio preset fio: 1 request per io_submit, 1 event per io_getevents, numa none"
+is "$(param aio4 '$.libaio.submit_batch') $(param aio4 '$.libaio.reap_max') $(param aio4 '$.cpus') $(param aio4 '$.numa')" "4 0 0 " \
+	"libaio: submit_batch, reap_max and cpus given beside the preset win (no numa none over cpus)"
 
-# one request per call, seen from outside
+# one request per call and one completion per reap, seen from outside
+# trace NAME ENGINE OPTS SYSCALLS: a traced run of a step of ENGINE with OPTS into $TMP/NAME.trace
+trace() {
+	printf '%s\n' "$(step t "$2" "$3")" > "$TMP/$1.lua"
+	traced -f -qq -e trace="$4" -o "$TMP/$1.trace" \
+		"$HB" run "$TMP/$1.lua" --db "$TMP/$1.db" --target "$F" -q
+}
+# largest TRACE CALL N: the largest N-th argument (2 or 3) of CALL in TRACE
+largest() {
+	local a='[^,]*, '
+	[ "$3" = 3 ] && a="$a$a" || :
+	sed -n "s/.*$2($a\([0-9]*\),.*/\1/p" "$TMP/$1.trace" | sort -n | tail -1
+}
+# both TRACE: the io_uring_enter calls that submit and wait in one
+both() { grep -c 'io_uring_enter([0-9]*, [1-9][0-9]*, [1-9]' "$TMP/$1.trace"; }
 if command -v strace >/dev/null; then
-	printf '%s\n' "$(step t io_uring 'preset = "fio"')" > "$TMP/t.lua"
-	traced -f -qq -e trace=io_uring_enter,io_uring_register -o "$TMP/t.trace" \
-		"$HB" run "$TMP/t.lua" --db "$TMP/t.db" --target "$F" -q
-	n=$(sed -n 's/.*io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/t.trace" | sort -n | tail -1)
-	is "$n" 1 "io_uring preset fio at QD8: no io_uring_enter submits more than 1 request (fio's iodepth_batch_submit=1)"
+	trace t io_uring 'preset = "fio"' io_uring_enter,io_uring_register
+	is "$(largest t io_uring_enter 2)" 1 "io_uring preset fio at QD8: no io_uring_enter submits more than 1 request (fio's iodepth_batch_submit=1)"
 	is "$(grep -c 'IORING_REGISTER_BUFFERS\|IORING_REGISTER_FILES' "$TMP/t.trace")" 0 \
 		"io_uring preset fio: no IORING_REGISTER_BUFFERS or _FILES call"
-	printf '%s\n' "$(step t libaio 'preset = "fio"')" > "$TMP/a.lua"
-	traced -f -qq -e trace=io_submit -o "$TMP/a.trace" \
-		"$HB" run "$TMP/a.lua" --db "$TMP/a.db" --target "$F" -q
-	is "$(sed -n 's/.*io_submit([0-9a-fx]*, \([0-9]*\),.*/\1/p' "$TMP/a.trace" | sort -n | tail -1)" 1 \
-		"libaio preset fio at QD8: no io_submit hands over more than 1 request"
+	# fio's two calls: a submission alone (taking the completions ready), a
+	# wait alone when none is; hbatest's own way puts the last batch with the wait
+	trace tb io_uring 'preset = "fio", separate_wait = false' io_uring_enter
+	n=$(both t) nb=$(both tb)
+	ok $((n > 1)) "io_uring preset fio: no io_uring_enter both submits and waits but the one that arms the ring's tick (fio's commit and getevents apart; $n)"
+	ok $((nb == 0)) "with separate_wait = false beside it, some do ($nb)"
+	trace a libaio 'preset = "fio"' io_submit,io_getevents
+	is "$(largest a io_submit 2)" 1 "libaio preset fio at QD8: no io_submit hands over more than 1 request"
+	is "$(largest a io_getevents 3)" 1 "libaio preset fio at QD8: no io_getevents takes more than 1 event (fio's iodepth_batch_complete_max)"
+	trace ab libaio 'preset = "fio", reap_max = 0' io_getevents
+	is "$(largest ab io_getevents 3)" 8 "libaio preset fio with reap_max = 0: io_getevents takes up to the depth"
 else
 	skip "strace is not installed"
 fi

@@ -173,10 +173,14 @@ bad 'hb.run{ size = "1m", duration = 1, io_uring = { submit_batch = 0 } }' 1 \
 	"io_uring: submit_batch=0 is out of range: 1 to 65536" "io_uring submit_batch 0"
 bad 'hb.run{ size = "1m", duration = 1, io_uring = { wait_nr = -1 } }' 1 \
 	"io_uring: wait_nr=-1 is out of range: 1 to 65536" "io_uring wait_nr -1"
+bad 'hb.run{ size = "1m", duration = 1, io_uring = { reap_max = -1 } }' 1 \
+	"io_uring: reap_max=-1 is out of range: 0 to 65536" "io_uring reap_max -1"
 bad 'hb.run{ size = "1m", duration = 1, io_uring = { sqpoll = true, sqpoll_idle_ms = -5 } }' 1 \
 	"io_uring: sqpoll_idle_ms=-5 is out of range: 0 to 3600000" "io_uring sqpoll_idle_ms -5"
 bad 'hb.run{ engine = "libaio", size = "1m", duration = 1, libaio = { submit_batch = 0 } }' 1 \
 	"libaio: submit_batch=0 is out of range: 1 to 65536" "libaio submit_batch 0"
+bad 'hb.run{ engine = "libaio", size = "1m", duration = 1, libaio = { reap_max = -1 } }' 1 \
+	"libaio: reap_max=-1 is out of range: 0 to 65536" "libaio reap_max -1"
 # another engine's options in a step (or its defaults): unused here, still checked
 bad 'hb.run{ engine = "psync", duration = 1, io_uring = { nosuch = 1 } }' 1 \
 	"io_uring: unknown option 'nosuch' \\(it takes: sqpoll," "a misspelt option of another engine than the step's"

@@ -1,6 +1,8 @@
 /* io_uring engine: batched submission, registered files and buffers,
- * optional SQ polling (preset = "fio": none of these, as fio's defaults); submits and waits in one system call, bounded by the
- * ring's own periodic timeout rather than a timer armed for every wait. */
+ * optional SQ polling (preset = "fio": none of these, as fio's defaults);
+ * submits and waits in one system call (separate_wait: in two, as fio),
+ * bounded by the ring's own periodic timeout rather than a timer armed for
+ * every wait. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdbool.h>
@@ -18,11 +20,13 @@ struct uring_state {
 	struct io_uring ring;
 	const int *fds;
 	bool fixed_files, fixed_bufs, sqpoll;
+	bool separate_wait;	/* submit in a call of its own, wait in another */
 	char *buf;		/* registered region, when fixed_bufs */
 	unsigned queued;	/* SQEs prepared but not yet submitted */
 	unsigned inflight;	/* submitted or queued, not yet reaped */
 	unsigned wait_nr;	/* completions to wait for at once (batching) */
 	unsigned submit_batch;	/* SQEs handed to the kernel per io_uring_enter */
+	unsigned reap_max;	/* completions taken per reap, 0: all that are ready */
 	unsigned depth;
 	/* the tick: one multishot timeout that posts a CQE every tick_ns, so a
 	 * wait ends within the core's timeout without arming a timer per wait
@@ -41,6 +45,8 @@ static const struct hb_option uring_options[] = {
 	{ "defer_taskrun", HB_OPT_BOOL, "true", "completion work runs when the worker waits (IORING_SETUP_DEFER_TASKRUN)" },
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
+	{ "separate_wait", HB_OPT_BOOL, "false", "submit in an io_uring_enter of its own (taking the completions ready) and wait in another only when none is ready, as fio does; false: the last batch goes with the wait, one call" },
+	{ "reap_max", HB_OPT_INT, "0", "completions taken per reap at most (like fio's iodepth_batch_complete_max), so as many resubmitted before the next reap; 0: all that are ready" },
 	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -117,6 +123,8 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
+	st->reap_max = (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
+	st->separate_wait = hb_opt_int(s->opts, s->nopts, "separate_wait", 0);
 	rc = uring_init(st, s);
 	if (rc < 0) {
 		s->log(HB_LOG_ERROR, "io_uring: cannot set up a ring of %u entries (%d)",
@@ -132,7 +140,9 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 /* One batch per call (submit_batch requests; every request with sqpoll):
  * handed to the kernel now when more follow, so the core stamps the next
  * batch as it offers it; the last stays queued for the wait that follows
- * (submit and wait in one io_uring_enter). */
+ * (submit and wait in one io_uring_enter), or with separate_wait goes now
+ * too, the completions ready taken in the same call, so that the wait
+ * enters the kernel only when none is ready (fio's two calls). */
 static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 {
 	struct uring_state *st = ctx;
@@ -166,7 +176,9 @@ static int uring_submit(void *ctx, struct hb_io **ios, unsigned n)
 	}
 	/* hand the device a few at a time as they are ready, not a burst of
 	 * every completion reaped (docs/benchmarks.md, "Requests per call") */
-	if (!st->sqpoll && i == take && take < n)
+	if (!st->sqpoll && i && st->separate_wait)	/* fio: io_uring_enter(n, 0, GETEVENTS) */
+		io_uring_submit_and_get_events(&st->ring);
+	else if (!st->sqpoll && i == take && take < n)
 		io_uring_submit(&st->ring);
 	st->inflight += i;
 	st->queued = io_uring_sq_ready(&st->ring);
@@ -219,6 +231,8 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 	unsigned n = 0, got;
 	int rc;
 
+	if (st->reap_max && max > st->reap_max)	/* fio's complete_max: reap, resubmit, reap */
+		max = st->reap_max;
 	if (min && st->wait_nr > min)	/* batch: wait for more, never more than are out */
 		min = st->wait_nr < st->inflight ? st->wait_nr : st->inflight;
 	if (timeout_ns && timeout_ns != st->tick_ns && !st->tick_broken)
@@ -271,6 +285,9 @@ static int uring_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
 	if (!rc)
 		rc = hb_opt_int_range(o, n, "wait_nr", 1, 65536,
 				      "completions to wait for", err, len);
+	if (!rc)
+		rc = hb_opt_int_range(o, n, "reap_max", 0, 65536,
+				      "completions taken per reap", err, len);
 	if (!rc)
 		rc = hb_opt_int_range(o, n, "sqpoll_idle_ms", 0, 3600000,
 				      "ms the poll thread spins", err, len);

@@ -16,10 +16,12 @@ struct libaio_state {
 	struct io_event *events;
 	unsigned depth;
 	unsigned submit_batch;	/* iocbs per io_submit */
+	unsigned reap_max;	/* events per io_getevents at most, 0: depth */
 };
 
 static const struct hb_option libaio_options[] = {
 	{ "submit_batch", HB_OPT_INT, "4", "requests per io_submit (like fio's iodepth_batch_submit)" },
+	{ "reap_max", HB_OPT_INT, "0", "events per io_getevents at most (like fio's iodepth_batch_complete_max), so as many resubmitted before the next reap; 0: all that are ready" },
 	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's libaio defaults submit, for a cross-check (scripts/libaio_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -37,6 +39,7 @@ static int libaio_open(const struct hb_engine_setup *s, void **ctx)
 						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
+	st->reap_max = (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
 	st->iocbs = calloc(st->depth, sizeof(*st->iocbs));
 	st->free_list = calloc(st->depth, sizeof(*st->free_list));
 	st->batch = calloc(st->depth, sizeof(*st->batch));
@@ -106,6 +109,8 @@ static int libaio_reap(void *ctx, unsigned min, unsigned max, struct hb_io **don
 
 	if (max > st->depth)
 		max = st->depth;
+	if (st->reap_max && max > st->reap_max)	/* fio's complete_max: reap, resubmit, reap */
+		max = st->reap_max;
 	n = io_getevents(st->aio, (long)min, (long)max, st->events, &ts);
 	if (n < 0)
 		return n;
@@ -132,11 +137,16 @@ static void libaio_close(void *ctx)
 	free(st);
 }
 
-/* The dry pass's check: submit_batch of 1 or more. */
+/* The dry pass's check: submit_batch of 1 or more, reap_max of 0 or more. */
 static int libaio_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
 {
-	return hb_opt_int_range(o, n, "submit_batch", 1, 65536,
-				"requests per io_submit", err, len);
+	int rc = hb_opt_int_range(o, n, "submit_batch", 1, 65536,
+				  "requests per io_submit", err, len);
+
+	if (!rc)
+		rc = hb_opt_int_range(o, n, "reap_max", 0, 65536,
+				      "events taken per io_getevents", err, len);
+	return rc;
 }
 
 static const struct hb_engine_ops libaio_ops = {

@@ -15,7 +15,10 @@
 #     fio's null ioengine (defaults and batched 16 a call), IOPS per core
 # Environment: BENCH_SECS (3 s a run), BENCH_ROUNDS (5), BENCH_ROWS (a regex
 # of row names; none matching: nothing runs), BENCH_DIR (default /var/tmp),
-# BENCH_SIZE_MB (the target file, 1024), BENCH_CPUS (taskset for every run).
+# BENCH_SIZE_MB (the target file, 1024), BENCH_CPUS (taskset for every run),
+# BENCH_CALLS=1 (perf stat counts each run's io_submit, io_getevents and
+# io_uring_enter: the calls per I/O of each run, the mean of the rounds,
+# after the table; needs perf and its syscall tracepoints, as root).
 set -euo pipefail
 shopt -s inherit_errexit
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,11 +50,26 @@ done
 DIR=$(mktemp -d "${BENCH_DIR:-/var/tmp}/hbatest-ceiling.XXXXXX")
 FILE="$DIR/file.dat"
 trap 'rm -rf "$DIR"' EXIT
+CALLS=()
+if [ "${BENCH_CALLS:-0}" = 1 ]; then
+	EV=syscalls:sys_enter_io_submit,syscalls:sys_enter_io_getevents,syscalls:sys_enter_io_uring_enter
+	perf stat -e "$EV" -o /dev/null -- true 2>/dev/null ||
+		{ echo "bench-ceiling: BENCH_CALLS=1 needs perf and the syscall tracepoints (root)" >&2; exit 1; }
+	CALLS=(perf stat -x, -o "$DIR/calls" -e "$EV" --)
+fi
+
+# calls_per_io RUN IOS: the run's counted calls (perf stat's CSV) per I/O
+calls_per_io() {
+	awk -F, -v run="$1" -v ios="$2" '!/^#/ && NF > 2 { split($3, e, "sys_enter_"); c[e[2]] = $1 }
+		END { if (ios < 1) ios = 1
+		      printf "%s\t%.3f\t%.3f\t%.3f\n", run, c["io_submit"] / ios,
+			     c["io_getevents"] / ios, c["io_uring_enter"] / ios }' "$DIR/calls"
+}
 
 # cpu_of CMD...: run it; print the user + system seconds of it and its
 # children (the builtin times, in the subshell of $(cpu_of ...): only what it ran)
 cpu_of() {
-	"${PIN[@]}" "$@" >/dev/null 2>"$DIR/err" || { cat "$DIR/err" >&2; return 1; }
+	"${PIN[@]}" "${CALLS[@]}" "$@" >/dev/null 2>"$DIR/err" || { cat "$DIR/err" >&2; return 1; }
 	times > "$DIR/times"
 	awk 'NR == 2 { split($1, u, /[ms]/); split($2, k, /[ms]/)
 		printf "%.3f", u[1] * 60 + u[2] + k[1] * 60 + k[2] }' "$DIR/times"
@@ -121,7 +139,9 @@ for r in $(seq 0 $((ROUNDS - 1))); do
 		mapfile -t vs < <(variants "$kind" "$e" "$qd")
 		for k in "${!vs[@]}"; do
 			v=${vs[$(((k + r) % ${#vs[@]}))]}
-			printf '%s\t%s\t%s\n' "$r" "${v%%|*}" "$(eval "${v#*|}")" >> "$DIR/rows.$i"
+			out=$(eval "${v#*|}") || :	# a failed run: its line as before, empty
+			printf '%s\t%s\t%s\n' "$r" "${v%%|*}" "$out" >> "$DIR/rows.$i"
+			[ ${#CALLS[@]} = 0 ] || calls_per_io "${v%%|*}" "${out##*	}" >> "$DIR/calls.$i"
 		done
 	done
 done
@@ -132,4 +152,13 @@ printf '%-28s %-14s %10s %7s %7s %8s %8s %6s  %s\n' "row" "run" "IOPS" "p50 us" 
 for i in "${!SPECS[@]}"; do
 	IFS='|' read -r label kind _ <<< "${SPECS[$i]}"
 	ceiling_summary "$label" "$kind" "$NCPU" "$DIR/rows.$i"
+done
+[ ${#CALLS[@]} -gt 0 ] || exit 0
+printf '\n%-28s %-14s %10s %12s %14s\n' "calls per I/O" "run" "io_submit" "io_getevents" "io_uring_enter"
+for i in "${!SPECS[@]}"; do
+	awk -F'\t' -v label="${SPECS[$i]%%|*}" '!($1 in n) { order[++k] = $1 }
+		{ n[$1]++; s[$1] += $2; g[$1] += $3; u[$1] += $4 }
+		END { for (j = 1; j <= k; j++) { r = order[j]
+			printf "%-28s %-14s %10.3f %12.3f %14.3f\n", j == 1 ? label : "", r,
+			       s[r] / n[r], g[r] / n[r], u[r] / n[r] } }' "$DIR/calls.$i"
 done
