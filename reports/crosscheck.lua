@@ -17,7 +17,8 @@ local PRESET = { io_uring = true, libaio = true }
 -- fio options that are not its defaults' way of submitting: name -> default
 local FIO_TUNED = { fixedbufs = "0", registerfiles = "0", sqthread_poll = "0", hipri = "0",
                     iodepth_batch_submit = "1", iodepth_batch = "1",
-                    iodepth_batch_complete_min = "1", userspace_reap = "0" }
+                    iodepth_batch_complete_min = "1", iodepth_batch_complete_max = "1",
+                    userspace_reap = "0" }
 local FIO_PINS = { "cpus_allowed", "cpumask", "numa_cpu_nodes" }
 
 local NATIVE = [[SELECT json_extract(?1, '$.engine') AS engine, json_extract(?1, '$.oio') AS oio,

@@ -15,14 +15,19 @@ dd if=/dev/zero of="$F" bs=1M count=16 status=none
 "$HB" import fio "$(dirname "$0")/fixtures/fio/mix.json" --db "$DB" --label fio >/dev/null
 ok $? "import fio's mix.json (io_uring, iodepth 4)"
 # the same job as if run with --fixedbufs=1
-python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/tuned.json" <<'PY'
+python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/tuned.json" "$TMP/reap.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["jobs"][0]["job options"]["fixedbufs"] = "1"
 json.dump(d, open(sys.argv[2], "w"))
+del d["jobs"][0]["job options"]["fixedbufs"]
+d["jobs"][0]["job options"]["iodepth_batch_complete_max"] = "4"
+json.dump(d, open(sys.argv[3], "w"))
 PY
 "$HB" import fio "$TMP/tuned.json" --db "$DB" --label fio-tuned >/dev/null
 ok $? "import it again as if run with fixedbufs=1"
+"$HB" import fio "$TMP/reap.json" --db "$DB" --label fio-reap >/dev/null
+ok $? "and as if run reaping up to 4 a call (iodepth_batch_complete_max=4)"
 # the same job as two threads of iodepth 2 (numjobs=2, grouped: oio 4 over 2
 # workers), and as one with iodepth=8 in its global options, 4 in its own
 python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/jobs.json" "$TMP/global.json" <<'PY'
@@ -89,6 +94,9 @@ is "$out" 'not like for like: hbatest io_uring without preset = "fio" (its own b
 out=$(notes fio-tuned like)
 is "$out" "not like for like: fio not at its defaults (fixedbufs=1)" \
 	"a fio job with fixedbufs=1 against the preset: fio's tuning is named"
+out=$(notes fio-reap like)
+is "$out" "not like for like: fio not at its defaults (iodepth_batch_complete_max=4)" \
+	"a fio job that reaps several a call against the preset, which reaps one as fio's defaults do"
 
 out=$(notes fio-jobs jobs)
 is "$out" "-" "fio's iodepth=2 x numjobs=2 against oio 4 over 2 workers: like for like, no note"
