@@ -12,9 +12,11 @@ truncate -s 64m "$TMP/t.dat"
 # (ops, bytes, secs), the stored histograms count each I/O once, the target's
 # counters agree, and the IOPS is the ops over the window. fio's counters in a
 # status are not taken at one instant: a second's ops (its latency bins) and
-# its bytes may disagree by the I/Os in flight, so the window's by those at
-# its two ends: 2 x OIO on each of at most two hosts (a bound of 1 % failed
-# under load, when a short step's 30 % writes were a few hundred).
+# its bytes may disagree by what completes between fio reading the two, which
+# grows with how long its status thread is kept off a CPU (20 I/Os at OIO 4
+# on a loaded host; 1 % of a short step's few hundred writes was exceeded
+# once). So 10 %: loose for that skew, tight for a unit slip (a block counted
+# as 512 bytes, a second's bytes counted twice).
 fio_sums() {
 	local db=$1 id=$2 hcount="(SELECT COALESCE(sum(json_extract(e.value, '\$[1]')), 0)
 		FROM histograms h, json_each(h.counts) e WHERE h.step_id=$id AND h.dir="
@@ -28,8 +30,8 @@ fio_sums() {
 	    AND $hcount'read') = read_ops AND $hcount'write') = write_ops
 	    AND (SELECT sum(read_ops) FROM step_targets WHERE step_id=$id) = read_ops
 	    AND (SELECT sum(write_ops) FROM step_targets WHERE step_id=$id) = write_ops
-	    AND abs(read_bytes - 4096 * read_ops) <= 4096 * 4 * oio
-	    AND abs(write_bytes - 4096 * write_ops) <= 4096 * 4 * oio
+	    AND abs(read_bytes - 4096 * read_ops) <= 0.1 * read_bytes
+	    AND abs(write_bytes - 4096 * write_ops) <= 0.1 * write_bytes
 	    AND read_ops > 0 AND write_ops > 0
 	    FROM steps WHERE id=$id"
 }
