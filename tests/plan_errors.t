@@ -235,7 +235,7 @@ bad 'hb.exec{ cmd = "true", name = {} }' 1 "hb.exec: name=a table: expected a st
 bad 'hb.exec{ cmd = "true", group = 7 }' 1 "hb.exec: group=7: expected a string" \
 	"hb.exec group that is a number" --allow-exec
 
-# a plan's Lua has limits: wall time in the dry pass, memory, and error values
+# a plan's Lua has limits: CPU time in the dry pass, memory, and error values
 # that are not strings still give a message with the plan line
 bad 'hb.run{ engine = "null", targets = "v", duration = 1 }
 local caught = pcall(function()
@@ -243,6 +243,14 @@ local caught = pcall(function()
 end)
 hb.log("a pcall does not swallow the limit")' 3 "the dry pass has run for 10 s: does the plan loop forever\?" \
 	"an endless loop in the dry pass, even inside pcall"
+# the limit is the plan's CPU time, not the wall's: a dry pass held off the CPU
+# for 11 s (SIGSTOP, as a loaded host would) and given 2 s of loop still passes
+printf 'local n = 0\nfor i = 1, 1e8 do n = n + i end\nhb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/slow.lua"
+"$HB" run "$TMP/slow.lua" --dry-run >"$TMP/slow.out" 2>&1 &
+pid=$!
+sleep 0.2; kill -STOP $pid; sleep 11; kill -CONT $pid
+wait $pid; rc=$?
+is "$rc $(grep -c 'loop forever' "$TMP/slow.out")" "0 0" "a dry pass stopped for 11 s: its Lua's CPU time is under 10 s, no limit"
 bad 'local t = {}
 while true do t[#t + 1] = string.rep("x", 1000000) .. #t end' 2 \
 	"the plan's Lua needs more memory than its limit of 64 MiB \(--lua-memory SIZE raises it\)" \

@@ -54,6 +54,16 @@ static inline uint64_t util_now_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+/* The CPU time of the calling thread: what a limit on a plan's or a report
+ * program's Lua counts, so that a loaded host's waits are not counted. */
+static inline uint64_t util_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 /* xoshiro256**: the generator every worker owns; seeded with splitmix64. */
 struct rng {
 	uint64_t s[4];

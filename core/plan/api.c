@@ -120,14 +120,15 @@ static void step_position(lua_State *L, struct step_spec *spec)
 }
 
 /* Run the step hook. Its time (a device probed, a step run) is not the
- * plan's own time in Lua, which the dry pass limits. */
+ * plan's own time in Lua, which the dry pass limits (both in this thread's
+ * CPU time). */
 static int call_step(struct plan *p, struct step_spec *spec, struct step_totals *t,
 		     int64_t *step_id, char *err, size_t len)
 {
-	uint64_t t0 = util_now_ns();
+	uint64_t t0 = plan_clock_ns();
 	int rc = p->hooks->step(p->hooks->ctx, spec, t, step_id, err, len);
 
-	p->lim.hook_ns += util_now_ns() - t0;
+	p->lim.hook_ns += plan_clock_ns() - t0;
 	return rc;
 }
 

@@ -131,7 +131,7 @@ static void set_time_msg(struct plan_limits *lim, lua_State *L)
 
 static bool past_time(const struct plan_limits *lim)
 {
-	uint64_t in_lua = util_now_ns() - lim->start_ns - lim->hook_ns;
+	uint64_t in_lua = plan_clock_ns() - lim->start_ns - lim->hook_ns;
 
 	return lim->time_limit_s && in_lua > lim->time_limit_s * NSEC_PER_SEC;
 }
@@ -256,7 +256,7 @@ lua_State *plan_limits_open(struct plan_limits *lim, const char *path, bool dry,
 		return NULL;
 	*(struct plan_limits **)lua_getextraspace(lim->L) = lim;
 	lua_atpanic(lim->L, limits_panic);
-	lim->start_ns = util_now_ns();
+	lim->start_ns = plan_clock_ns();
 	lua_sethook(lim->L, limits_hook, LUA_MASKCOUNT, HOOK_EVERY);
 	return lim->L;
 }

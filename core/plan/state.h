@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "plan/plan.h"
 
 /* Registry keys */
@@ -33,7 +34,7 @@ struct plan_limits {
 	unsigned time_limit_s;		/* of Lua (hook_ns left out); 0: none */
 	bool interrupted;		/* the stop flag was raised into Lua */
 	uint64_t mem, mem_limit, mem_hard;	/* bytes: in use, the limit, refused beyond */
-	uint64_t start_ns, hook_ns;	/* when the plan started; time in step hooks (gnuplot waits) */
+	uint64_t start_ns, hook_ns;	/* thread CPU time: at the start; in step hooks */
 	char refused_where[2 * PATH_MAX + 32];	/* where the allocator last refused ("plan.lua:3",
 						 * a module's line after it); "": never */
 	void (*tick)(void *ctx);	/* called from the instruction hook (plan_hooks) */
@@ -57,6 +58,12 @@ void plan_limits_for(struct plan_limits *lim, const char *who, unsigned seconds)
 /* For code outside Lua that may run long (a query): true when a stop was
  * asked for or the time limit has passed (then msg says so). */
 bool plan_limits_over(struct plan_limits *lim);
+/* The clock of the time limits: this thread's CPU time, so that a loaded
+ * host's waits (or a stopped process) do not count as the plan's Lua. */
+static inline uint64_t plan_clock_ns(void)
+{
+	return util_thread_cpu_ns();
+}
 /* Raise "interrupted" (a signal) into Lua; plan_limits_check() returns -EINTR. */
 int plan_raise_interrupt(struct lua_State *L);
 /* The innermost line in the plan file itself from stack level `level` out
