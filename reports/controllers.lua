@@ -163,15 +163,28 @@ local function group_bars(ctx, clusters, field, mbps, ceiling_of)
   return bars, x - 1.6
 end
 
--- "Name A / Name B" of the controllers at stack position k, cut to 60
--- characters (a key drops every title when one does not fit).
+-- The key's name of the controllers at stack position k: their label when
+-- every bar has the same one there (one machine's cards, step after step);
+-- else the address they share ("controller 1 at sim:0000:02:00.0": bars of
+-- other cards in the same slot, as a review that swaps cards), else
+-- "controller k". Cut to 60 characters (a key drops every title when one
+-- does not fit).
 local function stack_title(bars, k)
-  local seen, names = {}, {}
+  local seen, names, addrs = {}, {}, {}
   for _, b in ipairs(bars) do
     local st = b.stacks[k]
-    if st and not seen[st.label] then seen[st.label] = true; names[#names + 1] = st.label end
+    if st and not seen[st.label] then
+      seen[st.label] = true
+      names[#names + 1] = st.label
+      addrs[st.label:match("(%S+)$") or ""] = true
+    end
   end
-  local t = #names > 0 and table.concat(names, " / ") or ("controller " .. k)
+  local t = names[1] or ("controller " .. k)
+  if #names > 1 then
+    local addr = next(addrs)
+    t = next(addrs, addr) == nil and addr ~= "" and ("controller %d at %s"):format(k, addr)
+        or ("controller " .. k)
+  end
   return utf8.len(t) and utf8.len(t) > 60 and t:sub(1, utf8.offset(t, 60) - 1) .. "…" or t
 end
 

@@ -146,4 +146,8 @@ totals=$(awk -F'\t' '/^[0-9]/ && $7 != "NaN" { printf "%s ", $7 }' "$tsv")
 awk -v t="$totals" 'BEGIN { split(t, v, " "); exit !(v[1] > 0.97 * 2200 && v[1] < 1.03 * 2200 &&
 	v[2] > 0.97 * 3520 && v[2] < 1.03 * 3520 && v[3] > 0.97 * 3520 && v[3] < 1.03 * 3520) }'
 ok $? "at 2,200 and 3,520 MB/s twice within 3 % (1 s a step): $totals"
+# each pair is two other cards: the key names a stack by its position, not
+# every model in it joined ("Adaptec RAID 5808 ... / LSI SAS 9210-8i ...")
+is "$(grep '^# series' "$tsv" | tr '\n' '|')" "# series 1: controller 1|# series 2: controller 2|" \
+	"the key names the first and second controller, not each bar's models joined"
 done_testing

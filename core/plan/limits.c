@@ -131,7 +131,8 @@ static void set_time_msg(struct plan_limits *lim, lua_State *L)
 
 static bool past_time(const struct plan_limits *lim)
 {
-	uint64_t in_lua = plan_clock_ns() - lim->start_ns - lim->hook_ns;
+	uint64_t used = plan_clock_ns() - lim->start_ns;
+	uint64_t in_lua = used > lim->hook_ns ? used - lim->hook_ns : 0;
 
 	return lim->time_limit_s && in_lua > lim->time_limit_s * NSEC_PER_SEC;
 }
