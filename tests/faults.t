@@ -104,6 +104,19 @@ is "$(q "$DB" "SELECT count(*) FROM events WHERE level = 'error' AND message LIK
 is "$(check_invariant "$DB" 1) $(q "$DB" "SELECT window_s = (SELECT count(*) FROM samples WHERE step_id = 1) AND window_s < 4 FROM steps WHERE id = 1")" \
 	"1 1" "locked out: the step's totals are those of the seconds stored, not of the 4 it measured"
 
+# --- a worker whose engine cannot open: no worker starts ------------------
+# Worker 4's open fails after 0.5 s of real time, the others open at once:
+# the start waits for every worker (a futex, not a poll), sees the failure
+# and lets none begin I/O (the fixture's mark file would say one did).
+DB="$TMP/open.db"
+printf 'hb.run{ name = "o", engine = "stall", stall = { open_fail = 4, open_sleep_us = 500000, mark = "%s" }, targets = "v1", workers = 4, oio = 4, duration = 2 }\n' \
+	"$TMP/open.mark" > "$TMP/open.lua"
+"$HB" run "$TMP/open.lua" --db "$DB" --target v1 --plugin-path "$PP" -q 2>"$TMP/open.err"
+is "$? $(grep -o "engine 'stall' cannot open worker 3: Input/output error" "$TMP/open.err")" \
+	"1 engine 'stall' cannot open worker 3: Input/output error" "an engine's open failing on the last worker: exit 1, the worker named"
+is "$(q "$DB" "SELECT status FROM steps") $(q "$DB" "SELECT count(*) FROM samples") $([ -e "$TMP/open.mark" ] && echo began)" \
+	"failed 0 " "and the step is failed with no second measured: no worker began I/O"
+
 # a lock held when the run starts: a long wait is said, not silent
 DB="$TMP/held.db"
 echo 'hb.run{ name = "held", engine = "null", duration = 1 }' > "$TMP/held.lua"
