@@ -388,11 +388,12 @@ is "$? $(q "$DB" "SELECT count(*) FROM steps")" "0 1" "hb.sleep: the heartbeat t
 wait $pid; ok $? "and the run ends well"
 
 # --- a pid that another process took since (a reboot) does not hold the run --
-# (killed in its second step, whose 6 s are what --resume runs again: the
-# kill is 5 s or more before that step's end, the resume not a long wait)
+# (killed in its second step, which lasts until then in this first run,
+# HB_TEST_LONG, and 2 s in the resume: a short step could end before the
+# kill on a loaded machine, a long one made the resume last minutes)
 DB="$TMP/pid.db"
-printf 'hb.run{ name = "p1", engine = "null", duration = 1 }\nhb.run{ name = "p2", engine = "null", duration = 6 }\n' > "$TMP/pid.lua"
-"$HB" run "$TMP/pid.lua" --db "$DB" --target v1 -q 2>/dev/null &
+printf 'hb.run{ name = "p1", engine = "null", duration = 1 }\nhb.run{ name = "p2", engine = "null", duration = os.getenv("HB_TEST_LONG") == "1" and 600 or 2 }\n' > "$TMP/pid.lua"
+HB_TEST_LONG=1 "$HB" run "$TMP/pid.lua" --db "$DB" --target v1 -q 2>/dev/null &
 pid=$!
 wait_until "SELECT count(*) >= 1 FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.seq = 2" "$DB"
 kill -KILL $pid; wait $pid 2>/dev/null
