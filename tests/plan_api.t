@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The plan library: hb.sweep, hb.profile, hb.precondition, hb.steady, hb.exec,
-# several targets and workers, and the dry-run listing. The null engine and
-# small files keep it fast.
+# several targets and workers, and the dry-run listing. The plan library's
+# own steps run on the simulator (virtual seconds: a step in a few ms, not
+# the second of a real clock: what they check is the plan, not the I/O), the
+# per-target counters on the null engine and small files.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/p.db"
@@ -10,7 +12,7 @@ last_run() { q "$DB" "SELECT max(id) FROM runs"; }
 
 # --- hb.sweep -------------------------------------------------------------
 cat > "$TMP/sweep.lua" <<'LUA'
-hb.plan{ defaults = { engine = "null", duration = 1 } }
+hb.plan{ defaults = { engine = "sim", duration = 1 } }
 hb.targets = { "v" }
 local r = hb.sweep{ base = { rw = "randrw" }, bs = { "4k", "8k" }, write_pct = { 0, 50 },
                     oio = { 1, 2, 4 } }
@@ -41,7 +43,7 @@ like "$out" 'estimated time: 20s' "and estimates 20 x 1 s"
 
 # --- hb.profile -------------------------------------------------------------
 cat > "$TMP/prof.lua" <<'LUA'
-hb.plan{ defaults = { engine = "null", duration = 1, oio = 4 } }
+hb.plan{ defaults = { engine = "sim", duration = 1, oio = 4 } }
 hb.targets = { "v" }
 for _, name in ipairs{ "oltp", "email", "webserver", "fileserver" } do hb.run(hb.profile(name)) end
 hb.profile("backup", { rw = "read", bs = "1m" })
@@ -87,7 +89,7 @@ done
 
 # --- hb.steady ---------------------------------------------------------------
 cat > "$TMP/steady.lua" <<'LUA'
-hb.plan{ defaults = { engine = "null", duration = 1 } }
+hb.plan{ defaults = { engine = "sim", duration = 1 } }
 hb.targets = { "v" }
 -- a hand-made tracking series: a descent, then a plateau (steady at round 10)
 local series = { 400, 300, 220, 160, 130, 118, 112, 110, 109, 111, 110, 110 }

@@ -35,7 +35,8 @@ n=$(grep -c . <<<"$st")
 [ "$n" -ge 10 ]; ok $? "--status-interval 1: a status line about each second ($n lines, each a line of its own)"
 like "$(grep -a ' MiB of ' <<<"$st" | head -1)" '\| [0-9]+%: [0-9.]+ MiB of 40\.0 MiB \| [0-9]+s, [0-9]+s left \| [0-9]+ IOPS [0-9.]+ MB/s p99 [0-9.]+ ms \| plan ETA [0-9]+s$' \
 	"a status line: percent, bytes written of the fill's, elapsed, left, IOPS, MB/s, p99, plan ETA"
-els=$(sed -E 's/.* \| ([0-9]+)s, .*/\1/' <<<"$st" | tr '\n' ' ')
+# (the fill's own lines: a layout that takes over a second has lines too)
+els=$(grep -a ' MiB of ' <<<"$st" | sed -E 's/.* \| ([0-9]+)s, .*/\1/' | tr '\n' ' ')
 # whole seconds: two lines late and early in one second may print the same
 # (9 10 10 12 under load), so never down, and up over the fill
 perl -e 'my @e = split " ", shift; for (1 .. $#e) { exit 1 if $e[$_] < $e[$_ - 1] }
@@ -46,8 +47,22 @@ done_at=$(grep -a 'hbatest: step 1 paced fill: done' "$TMP/f.log" | cut -d' ' -f
 if [ -n "$half" ] && [ -n "$done_at" ]; then
 	left=$(secs "$(sed -E 's/.*, ([0-9hms]+) left .*/\1/' <<<"$half")")
 	real=$(perl -e 'printf "%.1f", $ARGV[1] - $ARGV[0]' "${half%% *}" "$done_at")
-	within "$left" "$real"
-	ok $? "the fill's ETA half way ($(sed -E 's/.*\| ([0-9]+%)[^|]*\|.*/\1/' <<<"$half"): ${left} s left) is within 20 % of the ${real} s it then took"
+	# judged against the wall clock only when the pace held: the whole
+	# seconds before the line and after it wrote within 10 % of each other.
+	# A worker starved of CPU falls behind the device's pace, then catches
+	# up: any ETA from the rate so far is then rightly wrong (it was, by a
+	# third, with a CPU hog on each core); the sim's fill below is judged
+	# on its own clock whatever the load.
+	el=$(sed -E 's/.* \| ([0-9]+)s, .*/\1/' <<<"$half")
+	pace=$(q "$TMP/f.db" "SELECT printf('%.0f %.0f', a.r, b.r), abs(a.r - b.r) <= 0.1 * b.r FROM
+		(SELECT avg(write_bytes) AS r FROM samples WHERE t < $el AND secs = 1) a,
+		(SELECT avg(write_bytes) AS r FROM samples WHERE t >= $el AND secs = 1) b")
+	if [ "${pace##*|}" = 1 ]; then
+		within "$left" "$real"
+		ok $? "the fill's ETA half way ($(sed -E 's/.*\| ([0-9]+%)[^|]*\|.*/\1/' <<<"$half"): ${left} s left) is within 20 % of the ${real} s it then took"
+	else
+		skip "the paced fill's pace did not hold on this loaded machine (bytes a second before ${el} s and after: ${pace%%|*}): its ETA is not judged against the wall clock"
+	fi
 else
 	ok 1 "the fill's ETA half way: no status line past 40 % or no end ($half / $done_at)"
 fi

@@ -9,15 +9,17 @@ cat > "$PLAN" <<'LUA'
 local secs = hb.set("secs", 2)
 hb.plan{ defaults = { engine = "io_uring", duration = secs, ramp = 1, size = "16m" } }
 for i = 1, 5 do
-  local r = hb.run{ name = "step " .. i, rw = "randrw", write_pct = 10 * i, oio = 4 }
+  local r = hb.run{ name = "step " .. i, rw = "randrw", write_pct = 10 * i, oio = 4, duration = i == 3 and os.getenv("HB_TEST_KILL3") == "1" and 600 or secs }
   hb.log("step " .. i .. " gave " .. r.iops)
 end
 hb.exec{ cmd = "true", name = "after" }
 LUA
 
-"$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable --allow-exec -q 2>/dev/null &
+# kill it once step 3 has stored a sample; in this first run (HB_TEST_KILL3,
+# which the resume has not) step 3 lasts until then: killed after a 2 s step
+# 3 had ended on a loaded machine, steps 1-3 were done
+HB_TEST_KILL3=1 "$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable --allow-exec -q 2>/dev/null &
 pid=$!
-# kill it once step 3 has stored a sample
 samples_of_seq "$DB" 3 1
 kill -KILL $pid; wait $pid 2>/dev/null
 uuid=$(q "$DB" "SELECT uuid FROM runs WHERE id = 1")

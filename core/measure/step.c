@@ -511,11 +511,7 @@ static bool workers_ready(struct step_run *r)
 {
 	bool opened = true;
 
-	while (atomic_load(&r->sh.ready) < r->nstarted) {
-		struct timespec ts = { 0, 100 * 1000 };
-
-		nanosleep(&ts, NULL);
-	}
+	worker_ready_wait(&r->sh, r->nstarted);
 	for (unsigned i = 0; i < r->nstarted; i++)
 		if (r->workers[i].open_rc)
 			opened = false;
@@ -588,7 +584,7 @@ int step_execute(const struct step_spec *spec, const struct step_hooks *hooks,
 		if (!open_failed && rc == 0)	/* the first sample, at second 0 */
 			telemetry_go(tele(hooks), r.sh.t0, r.sh.engine_clock,
 				     spec->wl.ramp + spec->wl.duration);
-		atomic_store_explicit(&r.sh.go, true, memory_order_release);
+		worker_go(&r.sh);
 		if (!open_failed && rc == 0 && sampler_deferred(spec))
 			join_workers(&r);	/* the seconds wait in the rings */
 		if (!open_failed && rc == 0)

@@ -1,6 +1,7 @@
 /* Worker threads: submit, reap, time every I/O, count it into its second. */
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -196,6 +197,20 @@ void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until)
 	if (atomic_load(&sh->news) == seen)
 		syscall(SYS_futex, &sh->news, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
 	atomic_store(&sh->sampler_waits, false);
+}
+
+void worker_ready_wait(struct worker_shared *sh, unsigned n)
+{
+	uint32_t seen;
+
+	while ((seen = atomic_load(&sh->ready)) < n)
+		syscall(SYS_futex, &sh->ready, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+void worker_go(struct worker_shared *sh)
+{
+	atomic_store_explicit(&sh->go, 1, memory_order_release);
+	syscall(SYS_futex, &sh->go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
 static void publish(struct worker *w, int64_t upto)
@@ -574,11 +589,9 @@ static void *worker_main(void *arg)
 	if (w->open_rc == 0)
 		w->open_rc = ops->open(&setup, &w->ctx);
 	atomic_fetch_add(&w->sh->ready, 1);
-	while (!atomic_load_explicit(&w->sh->go, memory_order_acquire)) {
-		struct timespec ts = { 0, 100 * 1000 };
-
-		nanosleep(&ts, NULL);
-	}
+	syscall(SYS_futex, &w->sh->ready, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	while (!atomic_load_explicit(&w->sh->go, memory_order_acquire))
+		syscall(SYS_futex, &w->sh->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	if (w->open_rc == 0 && !atomic_load(&w->sh->abort)) {
 		w->t0 = w->sh->engine_clock ? ops->now(w->ctx) : w->sh->t0;
 		if (ops->flags & HB_ENGINE_SYNC)

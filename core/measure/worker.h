@@ -103,8 +103,8 @@ struct worker {
 
 /* Provided by step.c: the start handshake and the stop flag every worker reads. */
 struct worker_shared {
-	_Atomic unsigned ready;		/* workers that have opened their engine */
-	_Atomic bool go;		/* the main thread has set t0: start */
+	_Atomic uint32_t ready;		/* workers that have opened their engine (or failed to) */
+	_Atomic uint32_t go;		/* 1: the main thread has set t0: start */
 	uint64_t t0;			/* ns, CLOCK_MONOTONIC: set before go */
 	_Atomic bool abort;		/* stop at once (error or interrupt) */
 	bool engine_clock;		/* each worker takes time from its engine */
@@ -119,6 +119,13 @@ struct worker_shared {
  * sh->news as read before the sampler last looked. With an engine's clock
  * (sim) it sleeps 1 ms instead: its seconds pass by the thousand. */
 void worker_news_wait(struct worker_shared *sh, uint32_t seen, uint64_t until);
+
+/* The start handshake, futexes on sh->ready and sh->go (no polling, no
+ * lost wakeup: a futex wait returns at once when the word moved since it
+ * was read). worker_ready_wait: until n workers have tried to open their
+ * engine; worker_go: let them all run (t0 and abort set before). */
+void worker_ready_wait(struct worker_shared *sh, unsigned n);
+void worker_go(struct worker_shared *sh);
 
 int worker_prepare(struct worker *w);
 int worker_start(struct worker *w);
