@@ -66,6 +66,21 @@ is "$(q "$DB" "SELECT json_extract(params_json, '\$.engine') || ' ' || json_extr
 like "$(q "$DB" "SELECT replace(json_extract(params_json, '\$.fio_job'), char(10), ' ') FROM steps WHERE id = $id")" \
 	"rwmixwrite=30.*iodepth=2.*numjobs=2.*norandommap=1" "and the job fio ran: the mix, OIO as iodepth x numjobs, the extra options"
 
+# ramp_and_window WHAT: the step $id's ramp is its first second (ramp = 1)
+# and no more, and its seconds add up to the 3 s (ramp and duration) each
+# of fio's jobs ran: not 2 s (the ramp left out of the job's runtime), not
+# 6 s (each job's runtime summed over numjobs = workers = 2, or over hosts).
+# From fio's runtimes, not the wall clock: the same on a loaded machine
+# (a host's second may be skewed against the other's; the sum of the
+# longer of the two is a little over 3 s then).
+ramp_and_window() {
+	is "$(q "$DB" "SELECT sum(ramp) FROM samples WHERE step_id = $id")" 1 "$1: one ramp second, the first"
+	local s
+	s=$(q "$DB" "SELECT round(sum(secs), 3) FROM samples WHERE step_id = $id")
+	is "$(q "$DB" "SELECT $s BETWEEN 2.6 AND 4.2")" 1 "$1: its seconds add up to fio's 3 s of runtime ($s s)"
+}
+ramp_and_window "a local fio step"
+
 # the dry pass: fio --parse-only on each fio step's job
 cat > "$TMP/bad.lua" <<LUA
 hb.run{ name = "fine", engine = "fio", duration = 2, targets = "$TMP/t.dat" }
@@ -122,6 +137,10 @@ is "$(q "$DB" "SELECT count(*) FROM samples s WHERE s.step_id = $id AND (read_op
 	 FROM json_each(s.hosts_json) e)")" 0 "each second is the sum of the hosts' parts"
 is "$(q "$DB" "SELECT count(*) FROM samples WHERE step_id = $id AND json_type(hosts_json) IS NOT 'object'")" 0 \
 	"hosts_json is an object by host"
+ramp_and_window "a step over both hosts"
+is "$(q "$DB" "SELECT count(*) FROM samples s WHERE s.step_id = $id AND abs(s.secs -
+	(SELECT max(json_extract(e.value, '\$.secs')) FROM json_each(s.hosts_json) e)) > 1e-3")" 0 \
+	"a second's secs is its longest host's (they run side by side), not their sum"
 
 # a host that is not there fails the dry pass naming it
 sed "s/$H/127.0.0.2:$P1,127.0.0.3:$P3/" "$TMP/hosts.lua" > "$TMP/gone.lua"

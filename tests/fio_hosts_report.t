@@ -53,6 +53,13 @@ h1=$(q "$DB" "SELECT CAST(round(sum(json_extract(e.value, '\$.read_ops')) / (SEL
 	FROM samples s, json_each(s.hosts_json) e WHERE s.step_id = $id AND s.ramp = 0 AND e.key = '$H1'")
 like "$table" "<td>$H1</td><td class=\"num\">$(printf '%s' "$h1" | sed 's/\B\(\([0-9]\{3\}\)\+$\)/,\1/;s/,\([0-9]\{3\}\)\([0-9]\{3\}\)$/,\1,\2/')" \
 	"a host's IOPS: its window's ops over the step's window ($h1)"
+lat1=$(q "$DB" "SELECT round(sum(json_extract(e.value, '\$.read_lat_mean_us') * json_extract(e.value, '\$.read_ops')
+	+ json_extract(e.value, '\$.write_lat_mean_us') * json_extract(e.value, '\$.write_ops'))
+	/ sum(json_extract(e.value, '\$.read_ops') + json_extract(e.value, '\$.write_ops')), 3)
+	FROM samples s, json_each(s.hosts_json) e WHERE s.step_id = $id AND s.ramp = 0 AND e.key = '$H1'")
+cell=$(printf '%s' "$table" | sed -n "s|.*<td>$H1</td><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td><td class=\"num\">\([^<]*\)</td>.*|\1|p" | tr -d ,)
+is "$(q "$DB" "SELECT $lat1 > 0 AND abs(${cell:-0} - $lat1) <= 0.5 + 0.01 * $lat1")" 1 \
+	"a host's mean latency: its seconds' means weighted by their ops ($cell against $lat1 us)"
 tsv=$(ls "$TMP"/rep/charts/*-hosts-run1-step1.tsv 2>/dev/null | head -1)
 ok $([ -n "$tsv" ]; echo $?) "a chart of the step's seconds per host: ${tsv##*/}"
 like "$(cat "$tsv" 2>/dev/null | tr '\n' ' ')" "# series 1: $H1 .*# series 2: $H2 .*# series 3: sum of the hosts" "a series per host, then their sum"
@@ -100,6 +107,16 @@ like "$(q "$DB" "SELECT message FROM events WHERE level = 'warning' AND message 
 like "$("$HB" show 2 --db "$DB")" "fio host '$H2' from second $gone dropped out" "show lists it"
 is "$(q "$DB" "SELECT (SELECT sum(read_ops) FROM samples WHERE step_id = $id AND ramp = 0) = read_ops AND read_ops > 0 FROM steps WHERE id = $id")" 1 \
 	"its seconds sum to its totals"
+
+# a gnuplot that takes 2 s a chart (a loaded host): the report program's
+# time limit counts its Lua's CPU time, its waits for gnuplot not at all
+# (they were once taken off it in wall time, which then underflowed: "has
+# run for 120 s: does it loop forever?" after a few seconds of waits)
+mkdir -p "$TMP/slowgp"
+printf '#!/bin/sh\nsleep 2\nexec %s "$@"\n' "$(command -v gnuplot)" > "$TMP/slowgp/gnuplot"
+chmod +x "$TMP/slowgp/gnuplot"
+PATH="$TMP/slowgp:$PATH" "$HB" report 1 2 --db "$DB" --out "$TMP/slowrep" >/dev/null 2>"$TMP/err"
+ok $? "the report is made with a slow gnuplot: $(head -c 300 "$TMP/err")"
 
 # a local fio step and an io_uring step of the same workload on the same
 # file: fio measures the same thing. 4k randread at QD1 and QD8, O_DIRECT on

@@ -666,10 +666,11 @@ int report_l_chart(lua_State *L)
 	report_write_file(L, rel, gp->s ? gp->s : "", gp->len);
 
 	snprintf(rel, sizeof(rel), "%s.gp", base);
+	/* in the limit's clock, this thread's CPU time (wall time underflowed it) */
 	t0 = plan_clock_ns();
 	if (r->o->gp && gnuplot_start(r->o->gp, rel, err, sizeof(err)) < 0)
 		return luaL_error(L, "%s", err);
-	r->lim->hook_ns += plan_clock_ns() - t0;	/* the limits' clock (plan/state.h) */
+	r->lim->hook_ns += plan_clock_ns() - t0;	/* a wait for gnuplot: not the program's time */
 	push_result(L, r, base, embed);
 	return 1;
 }
