@@ -148,6 +148,28 @@ out=$("$HB" run --dry-run "$TMP/gone.lua" --db "$TMP/dry.db" 2>&1)
 ok $((! $?)) "a host not listening fails the dry pass"
 like "$out" "step 'two' \(line 1\): fio host '127.0.0.3:$P3' is not reachable" "naming the step and the host"
 
+# Ctrl-C on a hosts step: fio stops on every host (no job process left under
+# either server), the step is 'aborted' with its seconds kept
+sed "s/duration = 2, ramp = 1/duration = 600, ramp = 0/" "$TMP/hosts.lua" > "$TMP/hlong.lua"
+"$HB" run "$TMP/hlong.lua" --db "$TMP/hlong.db" -q 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 600); do [ -n "$(tree_pids "${servers[0]}" "")" ] && [ -n "$(tree_pids "${servers[1]}" "")" ] && break; sleep 0.1; done
+sleep 2
+kill -INT $pid
+for _ in $(seq 300); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -KILL $pid 2>/dev/null
+wait $pid
+is $? 130 "SIGINT during a step on two hosts: exit code 130"
+is "$(q "$TMP/hlong.db" "SELECT status FROM steps")" aborted "the step is 'aborted'"
+left=x
+for _ in $(seq 300); do
+	left=$(tree_pids "${servers[0]}" ""; tree_pids "${servers[1]}" "")
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+is "$left" "" "fio stopped on both hosts: no job process left under either server"
+kill -0 "${servers[0]}" && kill -0 "${servers[1]}"; ok $? "and both servers still listen"
+
 # a server killed midway fails the step naming its host
 sed "s/duration = 2, ramp = 1/duration = 6, ramp = 0/" "$TMP/hosts.lua" > "$TMP/kill.lua"
 run_killing "$TMP/kill.lua" "$DB" 1.5
