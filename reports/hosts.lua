@@ -62,18 +62,23 @@ local function chart(r, s, figure)
   end
   if #series == 0 then return false end
   local sum = { title = "sum of the hosts", color = "#000000", rows = {} }
+  local hi = 0
   for _, x in ipairs(report.sql(SUM, s.id)) do
-    local v = x[col] and x[col] * mult
-    sum.rows[#sum.rows + 1] = { x.t or "NaN", fmt.finite(v) or "NaN" }
+    local v = fmt.finite(x[col] and x[col] * mult)
+    sum.rows[#sum.rows + 1] = { x.t or "NaN", v or "NaN" }
     tmax = math.max(tmax, x.t or 0)
+    hi = math.max(hi, v or 0)
   end
   series[#series + 1] = sum
+  -- the y axis from 0 over the sum, its ticks in k and M as every chart's
+  local ax = fmt.axis(0, hi > 0 and hi * 1.06 or 1)
   local title = ("%s — %s"):format(r.series_title, s.name)
   local c = report.chart{ name = ("hosts-run%d-step%s"):format(r.index, fmt.int(s.seq)),
     template = "telemetry", title = title .. ": " .. unit .. " per host", columns = { "t_s", unit },
     series = series, better = "higher",
     args = { ylabel = unit, tmax = tmax, nsteps = 0, nevents = 0, step_from = { 0 }, step_to = { 0 },
-             step_label = { "" }, event_t = { 0 } } }
+             step_label = { "" }, event_t = { 0 }, xfrom = "time since the step began",
+             ytv = ax.ticks, ytl = ax.labels, ylo = ax.min, yhi = ax.max } }
   figure(c, ("%s: %s second by second on each of %s and their sum (x: seconds since the step "
     .. "began, the ramp included)"):format(title, unit, fmt.plural(#series - 1, "host")))
   return true

@@ -5,11 +5,12 @@
 # Variables: ylabel, nsteps, step_from, step_to, step_label (arrays of
 # nsteps, at least one element), nevents, event_t (array of nevents, at least
 # one element), tmax (s, the run's end); optional ymax: the y axis from 0 to
-# it (host CPU in %). Past 20 minutes the time axis is in
+# it (host CPU in %); xfrom: what x counts from (default 'time since the
+# run began'); ytv, ytl, ylo, yhi: the y axis's ticks and range. Past 20 minutes the time axis is in
 # minutes, past 10 hours in hours. Each key its colour, point type and dash.
 set title chart_title
 xdiv = tmax > 36000 ? 3600 : tmax > 1200 ? 60 : 1
-set xlabel 'time since the run began ' . (xdiv == 3600 ? '(h)' : xdiv == 60 ? '(min)' : '(s)')
+set xlabel (exists('xfrom') ? xfrom : 'time since the run began') . ' ' . (xdiv == 3600 ? '(h)' : xdiv == 60 ? '(min)' : '(s)')
 set ylabel ylabel
 set border 3 lc rgb '#444444'
 set tics nomirror
@@ -20,6 +21,8 @@ set tmargin 4
 set xrange [0:(tmax > 0 ? tmax : 1) * 1.0 / xdiv]
 set offsets 0, 0, graph 0.12, graph 0.05
 if (exists("ymax")) { set yrange [0:ymax] }
+# ytv, ytl, ylo, yhi (optional): the y ticks and range the report chose (800k, 1.2M)
+if (exists('ytv')) { set ytics (); do for [k=1:|ytv|] { set ytics add (ytl[k] ytv[k]) }; set yrange [ylo:yhi] }
 do for [k=1:nsteps] {
   set object k rect from step_from[k] * 1.0 / xdiv, graph 0 to step_to[k] * 1.0 / xdiv, graph 1 behind \
       fc rgb (k % 2 == 1 ? '#e6ebf3' : '#f3f5f9') fs solid noborder
