@@ -46,22 +46,25 @@ bool util_note_line(const char **s, const char **line, size_t *len);
  * substitutions of bytes); 99 when b is 255 bytes or longer. */
 unsigned util_edit_distance(const char *a, const char *b);
 
-static inline uint64_t util_now_ns(void)
+/* Clock id's time in ns */
+static inline uint64_t util_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t util_now_ns(void)
+{
+	return util_clock_ns(CLOCK_MONOTONIC);
 }
 
 /* The CPU time of the calling thread: what a limit on a plan's or a report
  * program's Lua counts, so that a loaded host's waits are not counted. */
 static inline uint64_t util_thread_cpu_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	return util_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* xoshiro256**: the generator every worker owns; seeded with splitmix64. */
