@@ -50,6 +50,12 @@ ok() {
 	else
 		echo "not ok $tap_n - $2"
 		tap_failed=$((tap_failed + 1))
+		# make mutate needs only a test's first failure: stop here (the
+		# EXIT trap still cleans up: loop devices, servers, the folder)
+		if [ -n "${HBATEST_STOP_AT_FAIL:-}" ]; then
+			echo "# stopped at the first failure (HBATEST_STOP_AT_FAIL)"
+			exit 1
+		fi
 	fi
 }
 

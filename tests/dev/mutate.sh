@@ -85,13 +85,14 @@ main() {
 		make -C "$WORK" -j2 "${targets[@]}" >"$WORK/build.log" 2>&1
 	}
 	# run_tests TESTS: 0 when all pass; else 1 and the failing one in $failed
+	# (HBATEST_STOP_AT_FAIL: a shell test exits at its first "not ok", tests/lib.sh)
 	run_tests() {
 		local t f
 		failed=
 		for t in $1; do
 			f=$t
 			[ "${t#unit/}" != "$t" ] && f=$(unit_target "$t")
-			(cd "$WORK" && HBATEST_TEST_TIMEOUT=$LIMIT timeout -k 10 $((LIMIT + 30)) \
+			(cd "$WORK" && HBATEST_STOP_AT_FAIL=1 HBATEST_TEST_TIMEOUT=$LIMIT timeout -k 10 $((LIMIT + 30)) \
 				prove "$f" >"$WORK/prove.log" 2>&1) || { failed=$t; return 1; }
 		done
 		return 0
