@@ -67,6 +67,21 @@ svg=${tsv%.tsv}.svg
 texts=$(sed -n 's/.*<text[^>]*>[[:space:]]*\([^<]*\)<\/text>.*/\1/p' "$svg" 2>/dev/null)
 like "$texts" "^time since the step began \(s\)$" "its x axis counts from the step's start, as its seconds do"
 is "$(grep -E '^[0-9]{5,}$' <<<"$texts")" "" "its y axis counts in k, never a bare number of five digits"
+# the chart's values: a host's line is each second's ops over its own secs
+# (both directions), summed over its seconds against the same from hosts_json
+line1=$(awk -F'\t' '/^# series 1:/ { on = 1; next } /^# series/ { on = 0 } on && /^[0-9]/ { s += $2 } END { printf "%.3f", s }' "$tsv")
+want1=$(q "$DB" "SELECT round(sum((json_extract(e.value, '\$.read_ops') + json_extract(e.value, '\$.write_ops'))
+	/ max(json_extract(e.value, '\$.secs'), 1e-3)), 3) FROM samples s, json_each(s.hosts_json) e WHERE s.step_id = $id AND e.key = '$H1'")
+is "$(q "$DB" "SELECT $want1 > 0 AND abs(${line1:-0} - $want1) <= 0.005 * $want1")" 1 \
+	"the chart's line of $H1: its seconds' ops over their secs ($line1 summed, against $want1)"
+gp=${tsv%.tsv}.gp
+is "$(sed -n 's/^tmax = //p' "$gp")" "$(q "$DB" "SELECT max(t) FROM samples WHERE step_id = $id")" \
+	"the chart's time axis ends at the step's last second"
+mb1=$(q "$DB" "SELECT sum(json_extract(e.value, '\$.read_bytes') + json_extract(e.value, '\$.write_bytes')) / 1e6
+	/ (SELECT window_s FROM steps WHERE id = $id) FROM samples s, json_each(s.hosts_json) e WHERE s.step_id = $id AND s.ramp = 0 AND e.key = '$H1'")
+cell=$(printf '%s' "$table" | sed -n "s|.*<td>$H1</td><td[^>]*>[^<]*</td><td class=\"num\">\([^<]*\)</td>.*|\1|p" | tr -d ,)
+is "$(q "$DB" "SELECT $mb1 > 0 AND abs(${cell:-0} - $mb1) <= 0.01 * $mb1")" 1 \
+	"a host's MB/s: its window's bytes over the window, in 10^6 bytes ($cell against $mb1)"
 bed=$(printf '%s' "$html" | tr '\n' ' ' | sed -n 's/.*<th[^>]*>fio hosts<\/th>\(.\{0,300\}\).*/\1/p')
 like "$bed" "$H1, $H2: $VERSION \(the client(&#39;|')s" "the test bed lists the hosts and fio's version"
 ids=$(printf '%s' "$html" | grep -o ' id="[^"]*"' | sort | uniq -d | tr '\n' ' ')
@@ -90,6 +105,27 @@ sys.exit(1 if p.bad or p.stack else 0)
 PY
 	ok $? "the page's tags nest and close"
 fi
+
+# a run of two local fio steps: the test bed names this host and fio's
+# version once, not once a step
+printf 'for i = 1, 2 do hb.run{ name = "local " .. i, engine = "fio", rw = "randread", bs = "4k", duration = 1, ramp = 0,\n  targets = "%s" } end\n' \
+	"$TMP/t.dat" > "$TMP/local.lua"
+"$HB" run "$TMP/local.lua" --db "$TMP/local.db" -q 2>"$TMP/err"
+ok $? "two local fio steps run: $(head -c 300 "$TMP/err")"
+"$HB" report 1 --db "$TMP/local.db" --out "$TMP/localrep" --no-charts >/dev/null 2>"$TMP/err"
+ok $? "and their report is made: $(head -c 300 "$TMP/err")"
+bed=$(tr '\n' ' ' < "$TMP/localrep/index.html" | sed -n 's/.*<th[^>]*>fio hosts<\/th>\(.\{0,300\}\).*/\1/p')
+like "$bed" "^<td[^>]*>this host: $VERSION</td>" "the test bed: this host and fio's version, once for the two steps"
+
+# a fio whose --version is not one word (a wrapper's, a stand-in's): no
+# version recorded rather than a wrong one
+mkdir -p "$TMP/wrap"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s (wrapped)"; exit 0; }\nexec fio "$@"\n' "$VERSION" > "$TMP/wrap/fio"
+chmod +x "$TMP/wrap/fio"
+HBATEST_FIO="$TMP/wrap/fio" "$HB" run "$TMP/local.lua" --db "$TMP/wrap.db" -q 2>"$TMP/err"
+ok $? "a run with a fio that says '$VERSION (wrapped)': $(head -c 300 "$TMP/err")"
+is "$(q "$TMP/wrap.db" "SELECT count(*) FROM steps WHERE json_extract(params_json, '\$.fio_version') IS NULL")" 2 \
+	"its steps record no fio_version"
 
 # on_error = "continue": a server killed midway; the step is done with the
 # seconds it has, each second naming the hosts it had, and an event names

@@ -157,6 +157,15 @@ Sim B sim c1|1840.000" "a card probe's controllers: named by its cN.model and cN
 is "$(awk -F'\t' '/^# series 1/ { on = 1; next } /^# series/ { on = 0 } on && !/^#/ && NF > 5 { printf "%.3f\n", $9 }' "$C")" \
 	"$ceil" "their ceiling: the sum of their targets' links (run_pcie)"
 
+# --- two runs of other cards: the key names each stack by its position -----------------
+# runs a and c: at each stack a card of a's (a PCI address) and one of c's
+# (a card probe's cN), two different labels and no address they share
+"$HB" report a c --db "$DB" --out "$TMP/ac" 2>>"$TMP/rerr" >/dev/null
+ok $? "hbatest report a c exits 0"
+AC=$(ls "$TMP/ac/charts/"*-controllers-seq-read-1m.tsv)
+is "$(grep '^# series' "$AC" | tr '\n' '|')" "# series 1: controller 1|# series 2: controller 2|" \
+	"two other cards at each stack: the key says 'controller 1' and 'controller 2', not the first bar's card"
+
 # --- a report of the one-card step alone: no such chart ------------------------------
 "$HB" report a b --db "$DB" --out "$TMP/one" --only 'one card' 2>>"$TMP/rerr" >/dev/null
 ok $? "hbatest report --only 'one card' exits 0"

@@ -28,6 +28,14 @@ PY
 ok $? "import it again as if run with fixedbufs=1"
 "$HB" import fio "$TMP/reap.json" --db "$DB" --label fio-reap >/dev/null
 ok $? "and as if run reaping up to 4 a call (iodepth_batch_complete_max=4)"
+python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/pinned.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][0]["job options"]["cpus_allowed"] = "0"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$HB" import fio "$TMP/pinned.json" --db "$DB" --label fio-pinned >/dev/null
+ok $? "and as if pinned to CPU 0 (cpus_allowed=0)"
 # the same job as two threads of iodepth 2 (numjobs=2, grouped: oio 4 over 2
 # workers), and as one with iodepth=8 in its global options, 4 in its own
 python3 - "$(dirname "$0")/fixtures/fio/mix.json" "$TMP/jobs.json" "$TMP/global.json" <<'PY'
@@ -105,4 +113,7 @@ is "$out" "-" "a job's own iodepth=4 wins over the global iodepth=8: like the na
 out=$(notes fio pinned)
 is "$out" 'not like for like: hbatest pinned its workers (cpus = "0"), fio pinned nothing' \
 	"preset fio but cpus given: the pinning is named, not as numa placement"
+out=$(notes fio-pinned pinned)
+is "$out" "not like for like: fio not at its defaults (cpus_allowed=0)" \
+	"a fio job pinned with cpus_allowed against a step pinned with cpus: fio's pinning is seen (no 'fio pinned nothing') and named"
 done_testing

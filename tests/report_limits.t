@@ -56,6 +56,20 @@ else
 	skip "gnuplot is not installed"
 fi
 
+# the limit after a chart: its wait for gnuplot is taken off the program's
+# time, the rest still counts (a chart then a loop stops at 1 s)
+if command -v gnuplot >/dev/null; then
+	printf '%s\n' 'local c = report.chart{ name = "x", template = "sweep", title = "t", columns = { "OIO", "IOPS" },' \
+		'  series = { { title = "s", color = "#1f77b4", rows = { { 1, 2 }, { 2, 3 } } } }, args = { xlabel = "OIO", logx = 0 } }' \
+		'while true do end' > "$TMP/after.lua"
+	timeout 120 "$HB" report 1 --db "$DB" --out "$TMP/out-after" --template "$TMP/after.lua" --lua-time 1 >/dev/null 2>"$TMP/err"
+	is $? 1 "a loop after a chart: exit 1"
+	like "$(cat "$TMP/err")" "after.lua:3: the report program has run for 1 s" "a loop after a chart: stopped at the time limit"
+else
+	skip "gnuplot is not installed"
+	skip "gnuplot is not installed"
+fi
+
 out=$("$HB" report 1 --db "$DB" --lua-memory lots 2>&1); is $? 2 "--lua-memory takes a size"
 like "$out" "--lua-memory lots: expected a size of at least 1m" "and says so"
 out=$("$HB" report 1 --db "$DB" --lua-time 0 2>&1); is $? 2 "--lua-time takes whole seconds from 1"
