@@ -148,6 +148,29 @@ like "$("$HB" show 2 --db "$DB")" "fio host '$H2' from second $gone dropped out"
 is "$(q "$DB" "SELECT (SELECT sum(read_ops) FROM samples WHERE step_id = $id AND ramp = 0) = read_ops AND read_ops > 0 FROM steps WHERE id = $id")" 1 \
 	"its seconds sum to its totals"
 
+# on_error = "continue" keeps a step whose host dropped out midway, not one
+# where every host did before its first second: that step fails, naming them
+P3=$((P2 + 1)); P4=$((P2 + 2))
+start_server 127.0.0.2 $P3 && start_server 127.0.0.3 $P4
+ok $? "two more fio servers listen on $P3 and $P4"
+sed "s/$H1,$H2/127.0.0.2:$P3,127.0.0.3:$P4/" "$TMP/cont.lua" | sed 's/"cont"/"early"/' > "$TMP/early.lua"
+"$HB" run "$TMP/early.lua" --db "$TMP/early.db" -q 2>"$TMP/err" &
+pid=$!
+# each server killed as soon as it forks the job: a second takes fio 1 s
+for k in 2 3; do
+	for _ in $(seq 400); do [ -n "$(tree_pids "${servers[k]}" "")" ] && break; sleep 0.02; done
+	stop_server "${servers[k]}"
+done
+wait $pid; rc=$?
+# (a host that sent a second before its kill, on a loaded host: a step that
+# dropped a host midway, kept: the case above)
+if grep -q "fio host '127.0.0.2:$P3' (0 of 0 s), '127.0.0.3:$P4' (0 of 0 s)" "$TMP/err"; then
+	is "$rc $(q "$TMP/early.db" "SELECT status FROM steps WHERE name = 'early'")" "1 failed" \
+		"both hosts gone before their first second under on_error = \"continue\": the step fails, not done with no seconds"
+else
+	skip "a host sent a second before it was killed: $(head -c 200 "$TMP/err")"
+fi
+
 # a gnuplot that takes 2 s a chart (a loaded host): the report program's
 # time limit counts its Lua's CPU time, its waits for gnuplot not at all
 # (they were once taken off it in wall time, which then underflowed: "has
