@@ -62,7 +62,7 @@ if command -v gnuplot >/dev/null; then
 	printf '%s\n' 'local c = report.chart{ name = "x", template = "sweep", title = "t", columns = { "OIO", "IOPS" },' \
 		'  series = { { title = "s", color = "#1f77b4", rows = { { 1, 2 }, { 2, 3 } } } }, args = { xlabel = "OIO", logx = 0 } }' \
 		'while true do end' > "$TMP/after.lua"
-	timeout 120 "$HB" report 1 --db "$DB" --out "$TMP/out-after" --template "$TMP/after.lua" --lua-time 1 >/dev/null 2>"$TMP/err"
+	timeout 60 "$HB" report 1 --db "$DB" --out "$TMP/out-after" --template "$TMP/after.lua" --lua-time 1 >/dev/null 2>"$TMP/err"
 	is $? 1 "a loop after a chart: exit 1"
 	like "$(cat "$TMP/err")" "after.lua:3: the report program has run for 1 s" "a loop after a chart: stopped at the time limit"
 else
