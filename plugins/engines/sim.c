@@ -54,7 +54,7 @@ static const struct hb_option sim_options[] = {
 	{ "ctrl_dma_write_mibps", HB_OPT_DOUBLE, "0", "controller data path: write rate, the part per KiB; 0: no limit" },
 	{ "ctrl_parity_us_per_kib", HB_OPT_DOUBLE, "0", "controller: time per KiB of a RAID5 small write, added to 1 / ctrl_parity_iops" },
 	{ "ctrl_xor_mibps", HB_OPT_DOUBLE, "0", "controller: parity throughput of RAID5 full-stripe writes; 0: no limit" },
-	{ "ctrl_readahead_mibps", HB_OPT_DOUBLE, "0", "controller: rate of sequential reads staged through the cache by read-ahead, a stage beside the data path that random reads skip; 0: none, every read takes the data path alone" },
+	{ "ctrl_readahead_mibps", HB_OPT_DOUBLE, "0", "controller: rate of sequential reads staged through the cache by read-ahead, a stage after the data path that random reads skip; 0: none, every read takes the data path alone" },
 	{ "write_back", HB_OPT_BOOL, "true", "the cache gathers sequential RAID5 writes into full stripes; false: only when the requests in flight cover a stripe" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },

@@ -83,7 +83,7 @@ struct sim_card {
 	struct pipe link[2], ctrl, dma, xor, ra;
 	struct sim_drive *drives;
 	struct pipe *ports;	/* [nports][2]: by enum hb_op */
-	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
+	uint64_t *last_end;	/* per target: sequential host streams (full stripes, read-ahead) */
 	double written_all;	/* bytes this worker's drives have had written, summed */
 	double decay_wear, decay;	/* the last wear added and what it multiplies fresh by */
 	unsigned first;		/* its first target (the step's index) */
