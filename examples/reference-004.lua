@@ -12,8 +12,8 @@
 -- The report's "Several controllers, summed" chart is the review's: each
 -- pair's measured throughput, a stack per card, under its links' summed
 -- ceiling (2 x 2,000 MB/s for the 5808s, 2 x 4,000 for the LSI cards). Its
--- sequential bars put every step side by side, each under one card's link
--- (a pair's bar passes it: the sum is the controllers chart's). The presets
+-- sequential bars put every step side by side, a pair's under both its
+-- cards' links ("2 x PCIe2 x8 ceiling 8,000 MB/s"). The presets
 -- (adaptec5808-8x25e, lsi9210-8x25e, lsi9260-8x25e in scripts/sim_presets.lua)
 -- and what each figure sets: docs/calibration.md, tests/simcal_004.t.
 -- Simulated on a virtual clock: 1m10s of I/O in well under a second.

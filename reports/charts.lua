@@ -353,12 +353,33 @@ local function probed_ceiling(run)
   return charts.pcie_ceiling(run.pcie)
 end
 
-local function ceiling_of(run, s)
-  if s.sim_link then	-- in MB/s (MiB/s), the bars' unit
-    local bps, label = fmt.link_ceiling(s.sim_link)
-    return bps, label and (label:gsub("[%d.]+ GB/s$", charts.rate(bps)))
+-- The links a simulated step ran on: its first card's, then those of the
+-- cards after it (params sim.cards, docs/engines.md "Several cards in one
+-- step"); a card that names no link of its own has the step's.
+local function sim_links(s)
+  local links = { s.sim_link }
+  for card in tostring(s.sim_cards or ""):gmatch("[^;]+") do
+    links[#links + 1] = card:match("%f[%w]link=([^,]+)") or s.sim_link
   end
-  return probed_ceiling(run)
+  return links
+end
+
+-- A simulated step's ceiling is the sum of its cards' links ("2 x PCIe2 x8
+-- ceiling 8,000 MB/s"; "PCIe1 x8 + PCIe2 x8 ceiling ..." when they differ),
+-- in MB/s (MiB/s), the bars' unit; else the run's probed link.
+local function ceiling_of(run, s)
+  if not s.sim_link then return probed_ceiling(run) end
+  local links, sum, names = sim_links(s), 0, {}
+  for _, l in ipairs(links) do
+    local bps, label = fmt.link_ceiling(l)
+    if not bps then return nil end
+    sum = sum + bps
+    names[#names + 1] = label:match("^(.-) ceiling")
+  end
+  local same = #links > 1 and table.concat(names, "") == names[1]:rep(#links)
+  local name = #links == 1 and names[1] or same and ("%d x %s"):format(#links, names[1])
+    or table.concat(names, " + ")
+  return sum, ("%s ceiling %s"):format(name, charts.rate(sum))
 end
 
 local function sequential(s)

@@ -13,6 +13,9 @@
 --   and a wait only when no completion is ready (fio's commit and
 --   getevents), not both in one call. The step's numa defaults to "none"
 --   with it, as fio pins nothing (core/plan/step_table.c).
+--   With it the worker also times each request as fio's defaults do: a
+--   clock read after the submitting call too, fio's slat and clat told per
+--   worker as an event (core/measure/worker.c, worker_fio_timing).
 return {
   fio = {
     fixedbufs = false,

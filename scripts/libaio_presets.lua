@@ -8,6 +8,9 @@
 --   iodepth_batch_complete_max, which defaults to complete_min): two system
 --   calls per I/O, as fio makes. The step's numa defaults to "none" with it,
 --   as fio pins nothing (core/plan/step_table.c).
+--   With it the worker also times each request as fio's defaults do: a
+--   clock read after the submitting call too, fio's slat and clat told per
+--   worker as an event (core/measure/worker.c, worker_fio_timing).
 return {
   fio = {
     submit_batch = 1,

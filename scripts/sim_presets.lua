@@ -95,14 +95,19 @@ presets["lsi3108-8sas"] = {
   -- stream): 128k sequential writes 772 MiB/s at OIO 256, the parity engine
   -- (the drives would take 7 x 750 MB/s of data)
   ctrl_xor_mibps = 772,
-  -- the data path (fixed + per KiB), from reference 003's RAID0 figures at
-  -- OIO 256: 128k sequential reads 5,041 MiB/s and 8k random reads 511,493
-  -- IOPS set the read rate and fixed part (8k: 0.43 us + 8 KiB at 5,130 MiB/s
-  -- = 1/511,493 s; 128k: 0.43 us + 128 KiB = 1/(5,041 / 0.125) s); 128k
-  -- sequential writes 4,447 MiB/s and 8k random writes 445,752 IOPS the write
-  -- side. The 4k figures stay with ctrl_iops (1.80 us a read, above the data
-  -- path's 1.19 us).
-  ctrl_dma_read_us = 0.43, ctrl_dma_read_mibps = 5130,
+  -- the data path (fixed + per KiB). Reads: the 9361-8i's web server mix
+  -- (RAID0, OIO 256: 354,078 x 16,036 B) moves 1.07x the bytes of its 128k
+  -- sequential reads (5,041 MiB/s), so its sequential reads take a slower
+  -- path than its random ones: read-ahead stages them through the cache
+  -- (ctrl_readahead_mibps: the 128k sequential reads set it), where random
+  -- reads go straight to the host (MegaRAID's Direct IO). The direct path's
+  -- rate is what the RoC's 8 SAS lanes carry, 8 x 1,116 MB/s at 12 Gb/s
+  -- (8,514 MiB/s); 8k random reads (511,493 IOPS) set its fixed part
+  -- (1.0375 us + 8 KiB at 8,514 MiB/s = 1/511,493 s). Writes (through the
+  -- write-back cache): 128k sequential writes 4,447 MiB/s and 8k random
+  -- writes 445,752 IOPS. The 4k figures stay with ctrl_iops (1.80 us a
+  -- read, above the direct path's 1.50 us).
+  ctrl_dma_read_us = 1.0375, ctrl_dma_read_mibps = 8514, ctrl_readahead_mibps = 5041,
   ctrl_dma_write_us = 0.52, ctrl_dma_write_mibps = 4530,
   layout = "raid5", strip = "256k", drives = 8, drive_capacity = "400g",
   drive_read_iops = 145000, drive_write_iops = 100000, drive_write_iops_steady = 81000,
@@ -134,10 +139,13 @@ presets["asr8885-8sas"] = derive("lsi3108-8sas", {
   -- ones: no part per KiB; RAID5 128k sequential writes 852 MiB/s
   ctrl_parity_us_per_kib = 0, ctrl_xor_mibps = 852,
   ctrl_qd_penalty_mixed = 0.36,
-  -- the data path as the 9361-8i's, from the same figures of the ASR-8885:
-  -- 128k sequential reads 4,872 MiB/s and 8k random reads 535,358 IOPS;
-  -- 128k sequential writes 4,344 MiB/s and 8k random writes 401,359 IOPS
-  ctrl_dma_read_us = 0.28, ctrl_dma_read_mibps = 4925,
+  -- the data path, from the same figures of the ASR-8885: 128k sequential
+  -- reads 4,872 MiB/s and 8k random reads 535,358 IOPS (fixed + per KiB);
+  -- 128k sequential writes 4,344 MiB/s and 8k random writes 401,359 IOPS.
+  -- Its reads take one path, sequential or random: its web server mix
+  -- (309,421 x 16,036 B) moves 0.97x its 128k sequential bytes, so no
+  -- read-ahead stage
+  ctrl_dma_read_us = 0.28, ctrl_dma_read_mibps = 4925, ctrl_readahead_mibps = 0,
   ctrl_dma_write_us = 0.74, ctrl_dma_write_mibps = 4460,
   facts = card{ model = "Adaptec ASR-8885 (PM8063)", personality = "RAID", write_policy = "WriteBack",
                 read_policy = "ReadAhead", drive_model = "HGST Ultrastar SSD800MH",

@@ -28,7 +28,8 @@ run fio "$(step fio io_uring 'preset = "fio"')
 $(step bufs io_uring 'preset = "fio", fixedbufs = true, submit_batch = 4' 'numa = "node"')
 $(step native io_uring '')
 $(step aio libaio 'preset = "fio"')
-$(step aio4 libaio 'preset = "fio", submit_batch = 4, reap_max = 0' 'cpus = "0"')"
+$(step aio4 libaio 'preset = "fio", submit_batch = 4, reap_max = 0' 'cpus = "0"')
+$(step ramp io_uring 'preset = "fio"' 'ramp = 1')"
 ok $? "steps with preset = \"fio\" run (io_uring and libaio)"
 
 # what the engine did: its debug line at open
@@ -55,6 +56,29 @@ is "$(param aio '$.libaio.preset') $(param aio '$.libaio.submit_batch') $(param 
 	"libaio preset fio: 1 request per io_submit, 1 event per io_getevents, numa none"
 is "$(param aio4 '$.libaio.submit_batch') $(param aio4 '$.libaio.reap_max') $(param aio4 '$.cpus') $(param aio4 '$.numa')" "4 0 0 " \
 	"libaio: submit_batch, reap_max and cpus given beside the preset win (no numa none over cpus)"
+
+# fio's per-I/O timing: a clock read as the submitting call starts, one as it
+# returns, one at the completion; each worker's slat and clat an event of the
+# run, over the I/Os the step counts, so slat + clat is the step's lat
+ev() { q "$TMP/fio.db" "SELECT message FROM events WHERE message LIKE 'worker %, preset fio: slat%' ORDER BY id"; }
+is "$(ev | wc -l)" 5 "an event with slat and clat per step with the preset (fio, bufs, aio, aio4, ramp), none without (native)"
+grep -q 'preset fio: slat' "$TMP/fio.err"; ok $? "the same line on stderr"
+for n in "1 fio" "3 aio"; do
+	set -- $n
+	m=$(ev | sed -n "$1p")
+	like "$m" '^worker 0, preset fio: slat mean [0-9.]+ us, p50 [0-9.]+, p99 [0-9.]+; clat mean [0-9.]+ us, p50 [0-9.]+, p99 [0-9.]+ \([1-9][0-9]* I/Os after the ramp\)$' \
+		"step $2: slat and clat, mean, p50 and p99, in us"
+	is "${m##*(}" "$(q "$TMP/fio.db" "SELECT read_ops FROM steps WHERE name = '$2'") I/Os after the ramp)" \
+		"step $2: over the I/Os the step counts (its read_ops)"
+	lat=$(q "$TMP/fio.db" "SELECT lat_mean_us FROM steps WHERE name = '$2'")
+	printf '%s\n' "$m" | sed 's/.*slat mean \([0-9.]*\) us.*clat mean \([0-9.]*\) us.*/\1 \2/' |
+		awk -v lat="$lat" '{ d = $1 + $2 - lat; exit !(lat > 0 && d < 0.011 && d > -0.011) }'
+	ok $? "step $2: slat mean + clat mean = the step's lat mean ($lat us), as fio's slat + clat = lat (to the 0.01 us printed)"
+	like "$m" 'slat mean ([1-9][0-9.]*|0\.0[1-9]|0\.[1-9][0-9]) us' "step $2: a submission takes time (slat mean above 0)"
+done
+m=$(ev | sed -n 5p)
+is "${m##*(}" "$(q "$TMP/fio.db" "SELECT read_ops FROM steps WHERE name = 'ramp'") I/Os after the ramp)" \
+	"a step with a ramp: slat and clat leave out the ramp's I/Os, as its read_ops do (and fio's slat and clat)"
 
 # one request per call and one completion per reap, seen from outside
 # trace NAME ENGINE OPTS SYSCALLS: a traced run of a step of ENGINE with OPTS into $TMP/NAME.trace

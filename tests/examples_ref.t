@@ -3,7 +3,8 @@
 # done, and their reports have the review's chart kinds: reference-003.lua
 # (per card OIO curves of IOPS and latency, write-mix sweeps, 128k sequential
 # bars, server profiles, the preconditioning), reference-000.lua (the slot
-# and link bars). Shortened with --set; the figures are tests/simcal.t's.
+# and link bars), reference-004.lua (two cards a step: the bars' ceiling is
+# both links'). Shortened with --set; the figures are tests/simcal.t's.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/ref.db"
@@ -100,4 +101,31 @@ within "$b" 2750 3050; ok $? "a Xeon E5 forced to PCIe2: $b MB/s (the review's 2
 r=$(awk -v a="$(mbps "PCIe3 x8, Xeon E5, 32 workers")" -v b="$(mbps "PCIe3 x8, Xeon E5")" 'BEGIN { print a / b }')
 within "$r" 0.97 1.03; ok $? "32 workers read as fast as 4 ($r x; the review's torture test)"
 is "$(grep -c 'targets-4k-random-read' <<<"$list")" 3 "the 4k random reads' per-drive bars, one a slot"
+
+# --- reference 004: two cards a step; a pair's bar stands under both links -------
+"$HB" run "$ROOT/examples/reference-004.lua" --set seconds=2 --label ref004 --db "$DB" -q 2>>"$TMP/stderr"
+ok $? "examples/reference-004.lua runs"
+"$HB" report ref004 --format svg --out "$TMP/r004" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+ok $? "hbatest report ref004"
+tsv=$(ls "$TMP"/r004/charts/*-sequential-bars.tsv)
+# columns: cluster, MB/s, step, ceiling MB/s, its label
+ceiling() { awk -F'\t' -v s="$1" '$3 ~ s { print $4 "|" $5 }' "$tsv"; }
+is "$(ceiling 'one X25-E')" "4000|PCIe2 x8 ceiling 4,000 MB/s" "one card: its own link's ceiling"
+# (a label wider than its bar leaves out the word "ceiling")
+like "$(ceiling 'Adaptec 5808 pair')" '^4000\|2 x PCIe1 x8 (ceiling )?4,000 MB/s$' \
+	"two cards on PCIe1 x8: the sum of both links (2 x 2,000 MB/s), named so"
+like "$(ceiling 'LSI 9260-8i pair')" '^8000\|2 x PCIe2 x8 (ceiling )?8,000 MB/s$' "two cards on PCIe2 x8: 2 x 4,000 MB/s"
+# cards on different links (docs/engines.md's example): each named, summed
+cat > "$TMP/two.lua" <<'LUA'
+local t = {}
+for i = 1, 16 do t[i] = "d" .. i end
+hb.run{ name = "two links", engine = "sim", rw = "read", bs = "128k", oio = 64, targets = t, duration = 1,
+        ramp = 0, sim = { cards = { "sas2308-8ssd", { preset = "sas2308-8ssd", link = "pcie2x4" } } } }
+LUA
+"$HB" run "$TMP/two.lua" --label two --db "$DB" -q 2>>"$TMP/stderr" &&
+	"$HB" report two --format svg --out "$TMP/two" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+ok $? "a step on cards with PCIe3 x8 and PCIe2 x4 links, and its report"
+tsv=$(ls "$TMP"/two/charts/*-sequential-bars.tsv)
+like "$(ceiling 'two links')" '^9876\.92[0-9]*\|PCIe3 x8 \+ PCIe2 x4 (ceiling )?9,877 MB/s$' \
+	"its ceiling: 7,877 + 2,000 MB/s, both links named"
 done_testing

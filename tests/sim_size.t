@@ -3,7 +3,8 @@
 # (ctrl_dma_*: a fixed part and a part per KiB, per direction) is a stage of
 # its own beside the per-request work of ctrl_iops, so large requests are
 # bound by it and small ones by ctrl_iops; with none of it set the model is
-# what it was.
+# what it was. Read-ahead (ctrl_readahead_mibps) stages sequential reads
+# through the cache, a stage random reads skip.
 . "$(dirname "$0")/lib.sh"
 
 DB="$TMP/size.db"
@@ -52,6 +53,30 @@ awk -v m="$mibps" 'BEGIN { exit !(m < 2000) }'; ok $? "128k reads stay below the
 is "$(q "$DB" "SELECT count(*) FROM steps WHERE abs(iops * lat_mean_us / 1e6 - oio) <= 0.02 * oio")" 12 \
 	"Little's law holds at every step (IOPS x mean latency = OIO within 2 %)"
 
+# Read-ahead (ctrl_readahead_mibps): a read that continues its target's
+# sequential stream is staged through the cache, a stage after the data path;
+# random reads and writes skip it.
+cat > "$TMP/ra.lua" <<'LUA'
+local sim = { layout = "raid0", drives = 8, drive_read_iops = 1e7, drive_write_iops = 1e7,
+              drive_write_iops_steady = 1e7, drive_read_mbps = 1e5, drive_write_mbps = 1e5,
+              drive_latency_us = 5, drive_write_latency_us = 5, ctrl_latency_us = 1,
+              link = "pcie5x16", ctrl_iops = 1000000, jitter = 0, gc_factor = 1,
+              ctrl_dma_read_us = 1, ctrl_dma_read_mibps = 8000,
+              ctrl_readahead_mibps = hb.set("ra", 3000) }
+hb.plan{ defaults = { engine = "sim", targets = { "vol" }, oio = 64, duration = 5, sim = sim } }
+hb.run{ name = "read 128k", rw = "read", bs = "128k" }
+hb.run{ name = "randread 128k", rw = "randread", bs = "128k" }
+hb.run{ name = "write 128k", rw = "write", bs = "128k" }
+LUA
+"$HB" run "$TMP/ra.lua" --db "$DB" --label ra -q 2>>"$TMP/stderr"; ok $? "128k reads and writes with read-ahead"
+"$HB" run "$TMP/ra.lua" --db "$DB" --label nora --set ra=0 -q 2>>"$TMP/stderr"; ok $? "and without"
+near ra "read 128k" "$(awk 'BEGIN { print 3000 * 8 }')" "sequential reads at the read-ahead stage's 3,000 MiB/s"
+near ra "randread 128k" "$(per 1 128 8000)" "random reads skip it: 1 / (1 us + 128 KiB at 8,000 MiB/s)"
+near nora "read 128k" "$(per 1 128 8000)" "with none, sequential reads take the data path alone"
+near ra "write 128k" "$(iops nora "write 128k")" "sequential writes skip it: as fast as without read-ahead"
+
 printf 'hb.run{ engine = "sim", sim = { ctrl_dma_read_mibps = -1 }, targets = "v", duration = 1 }\n' > "$TMP/bad.lua"
 like "$("$HB" run "$TMP/bad.lua" --db "$DB" 2>&1)" "ctrl_dma_read_mibps -1 is out of range" "a negative data path rate fails"
+printf 'hb.run{ engine = "sim", sim = { ctrl_readahead_mibps = -1 }, targets = "v", duration = 1 }\n' > "$TMP/bad.lua"
+like "$("$HB" run "$TMP/bad.lua" --db "$DB" 2>&1)" "ctrl_readahead_mibps -1 is out of range" "and a negative read-ahead rate"
 done_testing

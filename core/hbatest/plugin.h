@@ -228,4 +228,32 @@ static inline int hb_opt_int_range(const struct hb_kv *opts, unsigned n, const c
 	return -EINVAL;
 }
 
+/* reap_max, an option of the io_uring and libaio engines alike: the
+ * completions a reap takes at most (like fio's iodepth_batch_complete_max,
+ * which their preset "fio" sets to 1), so that as many are resubmitted before
+ * the next reap; 0: all that are ready. Its line in the engine's option
+ * table, what naming a completion there: */
+#define HB_REAP_MAX_OPTION(what) { "reap_max", HB_OPT_INT, "0", what " at most (like " \
+	"fio's iodepth_batch_complete_max), so as many resubmitted before the next " \
+	"reap; 0: all that are ready" }
+
+/* reap_max as the engine opens (0 when not given) */
+static inline unsigned hb_reap_max(const struct hb_engine_setup *s)
+{
+	return (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
+}
+
+/* a reap's max (the core's, or the engine's own bound) cut to reap_max */
+static inline unsigned hb_reap_cap(unsigned max, unsigned reap_max)
+{
+	return reap_max && max > reap_max ? reap_max : max;
+}
+
+/* for the engine's check(): reap_max from 0 to 65536 */
+static inline int hb_reap_max_check(const struct hb_kv *o, unsigned n, const char *what,
+				    char *err, size_t len)
+{
+	return hb_opt_int_range(o, n, "reap_max", 0, 65536, what, err, len);
+}
+
 #endif

@@ -70,6 +70,50 @@ static inline uint64_t worker_now(struct worker *w)
 	return w->sh->engine_clock ? ops->now(w->ctx) : util_now_ns();
 }
 
+/* The engine's preset "fio" (io_uring, libaio): each request is timed as
+ * fio's defaults time it (gtod_reduce=0): a clock read as its submitting call
+ * starts (the stamp every request gets: fio's start_time, where its lat
+ * begins), one as that call returns (fio's issue_time: the submission
+ * latency, slat, ends and the completion latency, clat, begins) and one as
+ * its completion is reaped; the step's latency is fio's lat, and each
+ * worker's slat and clat are told when the step ends (fio_timing_report). */
+static bool worker_fio_timing(const struct worker *w)
+{
+	const struct hb_engine_ops *ops = w->engine->desc->ops;
+	const char *preset = hb_opt_str(w->opts, w->nopts, "preset");
+
+	return preset && !strcmp(preset, "fio") &&
+	       !(ops->flags & (HB_ENGINE_SYNC | HB_ENGINE_VIRTUAL));
+}
+
+static int fio_timing_alloc(struct worker *w)
+{
+	w->issue_ns = calloc(w->depth, sizeof(*w->issue_ns));
+	w->slat = calloc(2, sizeof(*w->slat));
+	if (!w->issue_ns || !w->slat)
+		return -ENOMEM;
+	w->clat = w->slat + 1;
+	hist_reset(w->slat);
+	hist_reset(w->clat);
+	return 0;
+}
+
+/* One info line (an event of the run) per worker, as fio prints its slat
+ * and clat beside its lat: in microseconds, of the I/Os the step counts
+ * (after the ramp, none failed), so slat + clat is their lat. */
+static void fio_timing_report(const struct worker *w)
+{
+	const struct hist *s = w->slat, *c = w->clat;
+
+	if (!c || !c->total)
+		return;
+	log_info("worker %u, preset fio: slat mean %.2f us, p50 %.2f, p99 %.2f; clat mean "
+		 "%.2f us, p50 %.2f, p99 %.2f (%llu I/Os after the ramp)", w->index,
+		 hist_mean(s) / 1e3, hist_percentile(s, 50) / 1e3, hist_percentile(s, 99) / 1e3,
+		 hist_mean(c) / 1e3, hist_percentile(c, 50) / 1e3, hist_percentile(c, 99) / 1e3,
+		 (unsigned long long)c->total);
+}
+
 int worker_prepare(struct worker *w)
 {
 	const struct workload *wl = w->wl;
@@ -90,6 +134,8 @@ int worker_prepare(struct worker *w)
 	w->slot_len = per_slot;
 	w->wbuf_off = reads && per_slot ? maxbs : 0;
 	if (!w->ios || !w->batch || !w->done || !w->flying)
+		return -ENOMEM;
+	if (worker_fio_timing(w) && fio_timing_alloc(w))
 		return -ENOMEM;
 	w->buf = buf_map(w);
 	if (!w->buf)
@@ -123,6 +169,11 @@ void worker_release(struct worker *w)
 	free(w->done);
 	free(w->flying);
 	w->flying = NULL;
+	fio_timing_report(w);
+	free(w->issue_ns);
+	free(w->slat);
+	w->issue_ns = NULL;
+	w->slat = w->clat = NULL;
 	if (w->buf && !w->stuck)	/* a request that never completed may still land in it */
 		munmap(w->buf, w->map_len);
 	w->ios = NULL;
@@ -312,6 +363,12 @@ static void account(struct worker *w, struct hb_io *io, uint64_t now)
 	b->tgt[io->target * TGT_COUNTERS + TGT_OPS + io->op] += k;
 	b->tgt[io->target * TGT_COUNTERS + TGT_BYTES + io->op] += io->len * k;
 	hist_add_n(&b->lat[io->op], lat, k);
+	if (w->clat && (uint64_t)sec >= w->wl->ramp) {	/* preset fio: fio's slat, clat */
+		uint64_t issued = w->issue_ns[io - w->ios];
+
+		hist_add_n(w->slat, issued - io->submit_ns, k);
+		hist_add_n(w->clat, now - issued, k);
+	}
 }
 
 /* The engine broke plugin.h's contract: a count past what it was given or
@@ -337,6 +394,18 @@ static bool engine_result_ok(struct worker *w, const struct hb_io *io)
 	(void)engine_broke(w, "a request of %u bytes completed with %lld", io->len,
 			   (long long)io->result);
 	return false;
+}
+
+/* Preset "fio": the submitting call has returned with n requests from the
+ * batch's from-th: the clock read as fio reads it after each commit, each
+ * request's issue time (its slat and clat are counted with its lat, in
+ * account(): the three over the same I/Os). */
+static void fio_issued(struct worker *w, unsigned from, unsigned n)
+{
+	uint64_t now = worker_now(w);
+
+	for (unsigned i = from; i < from + n; i++)
+		w->issue_ns[w->batch[i] - w->ios] = now;
 }
 
 /* Offer the batch's *n requests to the engine. Those it takes leave the
@@ -366,6 +435,8 @@ static int submit_batch(struct worker *w, unsigned *n, unsigned *inflight)
 			break;
 		for (unsigned i = off; i < off + (unsigned)rc; i++)
 			w->flying[w->batch[i] - w->ios] = true;
+		if (w->issue_ns)
+			fio_issued(w, off, (unsigned)rc);
 		off += (unsigned)rc;
 		*inflight += (unsigned)rc;
 	}

@@ -67,6 +67,10 @@ struct worker {
 	uint64_t write_seq;		/* stamped into each write buffer */
 	bool *flying;			/* depth: submitted, not yet reaped */
 	uint64_t lat_max_ns;		/* the longest I/O so far: bounds the drain */
+	/* preset "fio" (worker_fio_timing): each request also timed as fio's
+	 * defaults time it, its submission and its completion apart; NULL without */
+	uint64_t *issue_ns;		/* depth: when its submitting call returned */
+	struct hist *slat, *clat;	/* this worker's, after the ramp (fio's slat, clat) */
 
 	struct sec_bucket ring[WORKER_RING];
 	_Atomic int64_t published;	/* seconds <= this are final in the ring */

@@ -46,7 +46,7 @@ static const struct hb_option uring_options[] = {
 	{ "wait_nr", HB_OPT_INT, "1", "completions to wait for before resubmitting (like fio's iodepth_batch_complete_min): larger batches, fewer doorbells" },
 	{ "submit_batch", HB_OPT_INT, "4", "requests per submitting system call (like fio's iodepth_batch_submit)" },
 	{ "separate_wait", HB_OPT_BOOL, "false", "submit in an io_uring_enter of its own (taking the completions ready) and wait in another only when none is ready, as fio does; false: the last batch goes with the wait, one call" },
-	{ "reap_max", HB_OPT_INT, "0", "completions taken per reap at most (like fio's iodepth_batch_complete_max), so as many resubmitted before the next reap; 0: all that are ready" },
+	HB_REAP_MAX_OPTION("completions taken per reap"),
 	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's io_uring defaults submit and reap, for a cross-check (scripts/io_uring_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -123,7 +123,7 @@ static int uring_open(const struct hb_engine_setup *s, void **ctx)
 						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
-	st->reap_max = (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
+	st->reap_max = hb_reap_max(s);
 	st->separate_wait = hb_opt_int(s->opts, s->nopts, "separate_wait", 0);
 	rc = uring_init(st, s);
 	if (rc < 0) {
@@ -231,8 +231,7 @@ static int uring_reap(void *ctx, unsigned min, unsigned max, struct hb_io **done
 	unsigned n = 0, got;
 	int rc;
 
-	if (st->reap_max && max > st->reap_max)	/* fio's complete_max: reap, resubmit, reap */
-		max = st->reap_max;
+	max = hb_reap_cap(max, st->reap_max);	/* fio's complete_max: reap, resubmit, reap */
 	if (min && st->wait_nr > min)	/* batch: wait for more, never more than are out */
 		min = st->wait_nr < st->inflight ? st->wait_nr : st->inflight;
 	if (timeout_ns && timeout_ns != st->tick_ns && !st->tick_broken)
@@ -286,8 +285,7 @@ static int uring_check(const struct hb_kv *o, unsigned n, char *err, size_t len)
 		rc = hb_opt_int_range(o, n, "wait_nr", 1, 65536,
 				      "completions to wait for", err, len);
 	if (!rc)
-		rc = hb_opt_int_range(o, n, "reap_max", 0, 65536,
-				      "completions taken per reap", err, len);
+		rc = hb_reap_max_check(o, n, "completions taken per reap", err, len);
 	if (!rc)
 		rc = hb_opt_int_range(o, n, "sqpoll_idle_ms", 0, 3600000,
 				      "ms the poll thread spins", err, len);

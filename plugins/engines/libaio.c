@@ -21,7 +21,7 @@ struct libaio_state {
 
 static const struct hb_option libaio_options[] = {
 	{ "submit_batch", HB_OPT_INT, "4", "requests per io_submit (like fio's iodepth_batch_submit)" },
-	{ "reap_max", HB_OPT_INT, "0", "events per io_getevents at most (like fio's iodepth_batch_complete_max), so as many resubmitted before the next reap; 0: all that are ready" },
+	HB_REAP_MAX_OPTION("events per io_getevents"),
 	{ "preset", HB_OPT_STRING, NULL, "\"fio\": as fio's libaio defaults submit, for a cross-check (scripts/libaio_presets.lua); options given beside it win" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -39,7 +39,7 @@ static int libaio_open(const struct hb_engine_setup *s, void **ctx)
 						hb_submit_batch_default(s->depth));
 	if (st->submit_batch < 1)
 		st->submit_batch = 1;
-	st->reap_max = (unsigned)hb_opt_int(s->opts, s->nopts, "reap_max", 0);
+	st->reap_max = hb_reap_max(s);
 	st->iocbs = calloc(st->depth, sizeof(*st->iocbs));
 	st->free_list = calloc(st->depth, sizeof(*st->free_list));
 	st->batch = calloc(st->depth, sizeof(*st->batch));
@@ -109,8 +109,7 @@ static int libaio_reap(void *ctx, unsigned min, unsigned max, struct hb_io **don
 
 	if (max > st->depth)
 		max = st->depth;
-	if (st->reap_max && max > st->reap_max)	/* fio's complete_max: reap, resubmit, reap */
-		max = st->reap_max;
+	max = hb_reap_cap(max, st->reap_max);	/* fio's complete_max: reap, resubmit, reap */
 	n = io_getevents(st->aio, (long)min, (long)max, st->events, &ts);
 	if (n < 0)
 		return n;
@@ -144,8 +143,7 @@ static int libaio_check(const struct hb_kv *o, unsigned n, char *err, size_t len
 				  "requests per io_submit", err, len);
 
 	if (!rc)
-		rc = hb_opt_int_range(o, n, "reap_max", 0, 65536,
-				      "events taken per io_getevents", err, len);
+		rc = hb_reap_max_check(o, n, "events taken per io_getevents", err, len);
 	return rc;
 }
 

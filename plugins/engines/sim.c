@@ -54,6 +54,7 @@ static const struct hb_option sim_options[] = {
 	{ "ctrl_dma_write_mibps", HB_OPT_DOUBLE, "0", "controller data path: write rate, the part per KiB; 0: no limit" },
 	{ "ctrl_parity_us_per_kib", HB_OPT_DOUBLE, "0", "controller: time per KiB of a RAID5 small write, added to 1 / ctrl_parity_iops" },
 	{ "ctrl_xor_mibps", HB_OPT_DOUBLE, "0", "controller: parity throughput of RAID5 full-stripe writes; 0: no limit" },
+	{ "ctrl_readahead_mibps", HB_OPT_DOUBLE, "0", "controller: rate of sequential reads staged through the cache by read-ahead, a stage after the data path that random reads skip; 0: none, every read takes the data path alone" },
 	{ "write_back", HB_OPT_BOOL, "true", "the cache gathers sequential RAID5 writes into full stripes; false: only when the requests in flight cover a stripe" },
 	{ "layout", HB_OPT_STRING, "jbod", "jbod (a target per drive), raid0, raid5, raid10" },
 	{ "strip", HB_OPT_SIZE, "256k", "RAID strip size" },
@@ -144,6 +145,7 @@ static const struct sim_range {
 	{ "ctrl_dma_read_us", 0, 1e6 }, { "ctrl_dma_read_mibps", 0, 1e7 },
 	{ "ctrl_dma_write_us", 0, 1e6 }, { "ctrl_dma_write_mibps", 0, 1e7 },
 	{ "ctrl_parity_us_per_kib", 0, 1e6 }, { "ctrl_xor_mibps", 0, 1e7 },
+	{ "ctrl_readahead_mibps", 0, 1e7 },
 	{ "link_platform", -1, 2 }, { "drive_rpm", 0, 30000 }, { "drive_seek_ms", 0, 100 },
 	{ "drive_ncq", 1, 256 }, { "sas_ports", 0, 64 }, { "sas_port_lanes", 1, 16 },
 	{ "drive_capacity", 1 << 20, 1ull << 50 }, { "drive_read_iops", 1, 1e8 },
@@ -273,6 +275,7 @@ static void sim_config_dma(const struct hb_kv *o, unsigned n, struct sim_cfg *c)
 	c->dma_ns_per_byte[HB_OP_WRITE] = ns_per_byte(opt_d(o, n, "ctrl_dma_write_mibps"), w);
 	c->rmw_ns_per_byte = opt_d(o, n, "ctrl_parity_us_per_kib") * 1e3 / 1024 * w;
 	c->xor_ns_per_byte = ns_per_byte(opt_d(o, n, "ctrl_xor_mibps"), w);
+	c->ra_ns_per_byte = ns_per_byte(opt_d(o, n, "ctrl_readahead_mibps"), w);
 	c->write_back = hb_opt_int(o, n, "write_back", 1);
 	c->dma = c->dma_svc[0] > 0 || c->dma_svc[1] > 0 || c->dma_ns_per_byte[0] > 0 ||
 		 c->dma_ns_per_byte[1] > 0;
@@ -521,12 +524,14 @@ static int sim_submit(void *ctx, struct hb_io **ios, unsigned n)
 	for (i = 0; i < n && st->nheap < st->cap; i++) {
 		struct hb_io *io = ios[i];
 		const struct sim_cfg *c = &(st->cd = &st->cards[st->card_of[io->target]])->c;
-		bool full = full_stripe(st, io);
+		bool full = full_stripe(st, io), ahead = read_ahead(st, io);
 		double t = serve(&st->cd->ctrl, st->now, vary(st, ctrl_cost(st, io, full)));
 
 		if (c->dma)	/* not varied: the draws of the model without it stay */
 			t = serve(&st->cd->dma, t, c->dma_svc[io->op] +
 				  (double)io->len * c->dma_ns_per_byte[io->op]);
+		if (ahead)	/* read-ahead: the cache, then the host */
+			t = serve(&st->cd->ra, t, (double)io->len * c->ra_ns_per_byte);
 		t = serve(&st->cd->link[io->op], t, (double)io->len * c->link_ns_per_byte[io->op]);
 		if (full && c->xor_ns_per_byte > 0)	/* the parity engine: full stripes */
 			t = serve(&st->cd->xor, t, (double)io->len * c->xor_ns_per_byte);

@@ -22,6 +22,7 @@ struct sim_cfg {
 	bool write_back;		/* the cache gathers any sequential stream into stripes */
 	double dma_svc[2], dma_ns_per_byte[2];	/* data path, by enum hb_op: fixed + per byte */
 	bool dma;			/* the data path is a stage (any of its costs set) */
+	double ra_ns_per_byte;		/* sequential reads staged through the cache; 0: none */
 	double qd_knee, qd_penalty;	/* outstanding I/Os; share per doubling */
 	double qd_penalty_mixed;	/* the same while reads are outstanding too */
 	enum layout layout;
@@ -79,10 +80,10 @@ struct sim_card {
 	struct sim_cfg c;
 	uint64_t wear_key;	/* its entry in the wear list, looked up under the lock */
 	double *written0;	/* this worker's share of the wear when it opened */
-	struct pipe link[2], ctrl, dma, xor;
+	struct pipe link[2], ctrl, dma, xor, ra;
 	struct sim_drive *drives;
 	struct pipe *ports;	/* [nports][2]: by enum hb_op */
-	uint64_t *last_end;	/* per target: sequential host streams (RAID5 full stripes) */
+	uint64_t *last_end;	/* per target: sequential host streams (full stripes, read-ahead) */
 	double written_all;	/* bytes this worker's drives have had written, summed */
 	double decay_wear, decay;	/* the last wear added and what it multiplies fresh by */
 	unsigned first;		/* its first target (the step's index) */
@@ -247,6 +248,14 @@ static double raid5_write(struct sim_state *st, uint64_t off, uint64_t len, bool
 	r = dmax(r, drive_op(st, drive, HB_OP_WRITE, doff, len, t));
 	r = dmax(r, drive_op(st, parity, HB_OP_WRITE, doff, len, t));
 	return r + c->rd_lat;
+}
+
+/* A read that continues its target's stream: with read-ahead, the card
+ * stages it through its cache (c->ra_ns_per_byte), not the direct path. */
+static inline bool read_ahead(const struct sim_state *st, const struct hb_io *io)
+{
+	return io->op == HB_OP_READ && st->cd->c.ra_ns_per_byte > 0 &&
+	       st->cd->last_end[io->target] == io->offset;
 }
 
 /* A RAID5 write goes out as full stripes (new parity from the new data, no
