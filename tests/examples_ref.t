@@ -120,6 +120,11 @@ within "$b" 2750 3050; ok $? "a Xeon E5 forced to PCIe2: $b MB/s (the review's 2
 r=$(awk -v a="$(mbps "PCIe3 x8, Xeon E5, 32 workers")" -v b="$(mbps "PCIe3 x8, Xeon E5")" 'BEGIN { print a / b }')
 within "$r" 0.97 1.03; ok $? "32 workers read as fast as 4 ($r x; the review's torture test)"
 is "$(grep -c 'targets-4k-random-read' <<<"$list")" 3 "the 4k random reads' per-drive bars, one a slot"
+# the review's 4k IOPS per slot (361,000, 364,000, 343,000): the group's steps side by side
+tsv=$(ls "$TMP"/r000/charts/*-steps-4k-random-read.tsv 2>/dev/null)
+is "$(awk -F'\t' '!/^#/ && NF == 4 { print $1 ": " $4 }' "${tsv:-/dev/null}")" \
+	"$(printf '3: 4k random read, PCIe3 x8, Xeon E5\n2: 4k random read, PCIe3 x4, Xeon E5\n1: 4k random read, PCIe2 x8, Opteron 6172')" \
+	"the 4k random reads of the three slots side by side, a bar a slot in the plan's order"
 
 # --- reference 001: one SAS SSD on two cards; each bar under its card's lane -----
 for c in sas3008-1sas:9300-4i4e sas2308-1sas:9207-8i; do
