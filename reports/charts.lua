@@ -364,11 +364,10 @@ local function sim_links(s)
   return links
 end
 
--- A simulated step's ceiling is the sum of its cards' links ("2 x PCIe2 x8
--- ceiling 8,000 MB/s"; "PCIe1 x8 + PCIe2 x8 ceiling ..." when they differ),
--- in MB/s (MiB/s), the bars' unit; else the run's probed link.
-local function ceiling_of(run, s)
-  if not s.sim_link then return probed_ceiling(run) end
+-- The sum of a simulated step's cards' links ("2 x PCIe2 x8 ceiling 8,000
+-- MB/s"; "PCIe1 x8 + PCIe2 x8 ceiling ..." when they differ), in MB/s
+-- (MiB/s), the bars' unit.
+local function link_sum(s)
   local links, sum, names = sim_links(s), 0, {}
   for _, l in ipairs(links) do
     local bps, label = fmt.link_ceiling(l)
@@ -380,6 +379,33 @@ local function ceiling_of(run, s)
   local name = #links == 1 and names[1] or same and ("%d x %s"):format(#links, names[1])
     or table.concat(names, " + ")
   return sum, ("%s ceiling %s"):format(name, charts.rate(sum))
+end
+
+-- The SAS/SATA lanes of a simulated step on one card: each drive's lane at
+-- the lower of its own and the card's rate, 8b/10b and framing (0.93) off,
+-- as plugins/engines/sim.c's lane_ns_per_byte ("1 x 6 Gb/s lane ceiling
+-- 558 MB/s"); nil when the sim set no lane rate or the step is on several
+-- cards (their links are summed, not their lanes); wide ports behind an
+-- expander (sas_ports) are not counted.
+local function lane_ceiling(s)
+  local drive, card = tonumber(s.sim_drive_gbps) or 0, tonumber(s.sim_lane_gbps) or 0
+  local lane = drive > 0 and card > 0 and math.min(drive, card) or drive + card
+  local n = math.tointeger(tonumber(s.sim_drives))
+  if lane <= 0 or not n or n < 1 or (s.sim_cards or "") ~= "" then return nil end
+  local bps = n * lane * 1e9 * 0.8 / 8 * 0.93
+  return bps, ("%d x %g Gb/s lane%s ceiling %s"):format(n, lane, n > 1 and "s" or "",
+    charts.rate(bps))
+end
+
+-- A step's ceiling: a simulated step's links summed, or its drives' lanes
+-- when they carry less (a SAS SSD on one 6 Gb/s lane); else the run's
+-- probed link.
+local function ceiling_of(run, s)
+  if not s.sim_link then return probed_ceiling(run) end
+  local lanes, lanes_label = lane_ceiling(s)
+  local pcie, pcie_label = link_sum(s)
+  if lanes and (not pcie or lanes < pcie) then return lanes, lanes_label end
+  return pcie, pcie_label
 end
 
 local function sequential(s)
@@ -488,6 +514,7 @@ function charts.sequential_bars()
   if #clusters == 0 then return end
   local field, unit, mult = compare.throughput()	-- MB/s, or MiB/s under --units MiB
   local series, ymax, labelled, any_ceiling, from, keys = {}, 0, {}, false, {}, {}
+  local any_lanes = false	-- a simulated step's SAS/SATA lanes carry less than its link
   for i, r in ipairs(ctx.runs) do
     local pts = {}
     keys[i] = {}
@@ -503,6 +530,7 @@ function charts.sequential_bars()
         labelled[key].n, labelled[key].last = labelled[key].n + 1, i
         label = labelled[key].first == i and label or ""
         any_ceiling = true
+        any_lanes = any_lanes or labelled[key].label:find(" lanes? ceiling") ~= nil
       end
       ymax = math.max(ymax, v or 0, ceil or 0)
       -- a sweep's bar says which OIO it is (runs peak at different ones)
@@ -527,8 +555,9 @@ function charts.sequential_bars()
   ctx.add(any_ceiling and "<h2>Sequential throughput and the PCIe ceiling</h2>"
     or "<h2>Sequential throughput</h2>")
   local c = report.chart{ name = "sequential-bars", template = "bars",
-    title = ("Sequential throughput (%s)%s"):format(unit, any_ceiling and " against each run's PCIe link ceiling"
-      or ""),
+    title = ("Sequential throughput (%s)%s"):format(unit, any_lanes
+      and " against each run's ceiling, its PCIe link or its drives' SAS lanes"
+      or any_ceiling and " against each run's PCIe link ceiling" or ""),
     columns = { "cluster", unit, "step", "ceiling_" .. unit, "ceiling", "from", "ceiling_at" },
     series = series, better = "higher",
     args = bar_axis({ ylabel = mult == 1 and "MB/s (1 MB = 1,000,000 bytes)" or
@@ -537,7 +566,9 @@ function charts.sequential_bars()
              vertical = vertical_values(series, #clusters), across = chars_across(),
              pattern = patterns(series) }, ymax, mult ~= 1) }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
-    .. "(line encoding included, protocol overhead not)")
+    .. "(line encoding included, protocol overhead not)"
+    .. (any_lanes and ", or the drives' SAS/SATA lanes where they carry less (8b/10b and "
+      .. "framing included: " .. charts.rate(558e6) .. " a 6 Gb/s lane)" or ""))
     or "Throughput per run; no run's PCIe link is known, so no ceiling is drawn")
     .. (#peaks > 0 and ("; each run's best OIO of the sweep " .. table.concat(peaks, "; ")) or "") .. missing)
 end

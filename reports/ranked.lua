@@ -1,7 +1,8 @@
 -- Ranked bars: for each group swept over OIO or write % (or an axis --at
 -- names), the runs at one point (reports/at.lua), best on top, each bar
 -- labelled with its value and its delta against the baseline run; then
--- each single-point random step's runs the same way (NN-bars-STEP). Each
+-- each single-point random step's runs the same way (NN-bars-STEP), and a
+-- group's single-point random steps side by side (NN-steps-GROUP). Each
 -- run has its fill pattern besides its colour (ranked.pattern).
 local at = require("at")
 local compare = require("compare")
@@ -48,11 +49,11 @@ function ranked.pattern(run_index) return PATTERNS[(run_index - 1) % #PATTERNS +
 local function draw(ctx, bars, base, spec)
   local series, n, patterns = {}, #bars, {}
   for k, b in ipairs(bars) do
-    local d = delta_text(b.value, base, b.index == ctx.baseline)
-    local label = fmt.num(b.value) .. " " .. b.unit .. (d and ("  " .. d) or "")
+    local d = b.delta or delta_text(b.value, base, b.index == ctx.baseline)
+    local label = fmt.num(b.value) .. " " .. b.unit .. (d ~= "" and d and ("  " .. d) or "")
     b.label = label
     series[k] = { title = b.run.series_title, color = b.run.color,
-                  rows = { { n - k + 1, b.value, label, b.run.series_title } } }
+                  rows = { { n - k + 1, b.value, label, b.tic or b.run.series_title } } }
     patterns[k] = ranked.pattern(b.index)
   end
   local unit = bars[1].unit
@@ -109,6 +110,51 @@ local function singles(ctx)
   end
 end
 
+-- A group's single-point random steps side by side (reference 000's 4k
+-- reads in three slots: 361,000, 364,000 and 343,000 IOPS), a bar a step
+-- and run in the plan's order, each with its delta against the group's
+-- first step of its run (NN-steps-GROUP); a group of one such step has none.
+local function group_bars(ctx, rows)
+  local bars, first = {}, {}
+  for _, row in ipairs(rows) do
+    for i, r in ipairs(ctx.runs) do
+      local s = row.steps[i]
+      local v, unit = nil, nil
+      if s and s.status == "done" then v, unit = at.value(s) end
+      if fmt.finite(v) and (#bars == 0 or unit == bars[1].unit) then
+        local d = first[i] and (delta_text(v, first[i]) or "") or ""
+        first[i] = first[i] or v
+        bars[#bars + 1] = { run = r, index = i, value = v, unit = unit, delta = d,
+                            tic = (#ctx.runs > 1 and (r.name .. ": ") or "") .. row.first.name }
+      end
+    end
+  end
+  return bars
+end
+
+local function groups_side_by_side(ctx)
+  local groups, order = {}, {}
+  for _, row in ipairs(ctx.rows) do
+    local s, g = row.first, row.first.group_name or ""
+    if s.kind == "measure" and (not s.axis or s.axis == "") and RANDOM[s.rw] and g ~= "" then
+      if not groups[g] then groups[g] = {}; order[#order + 1] = g end
+      table.insert(groups[g], row)
+    end
+  end
+  local heading = "Random steps of a group, side by side"
+  for _, g in ipairs(order) do
+    local bars = #groups[g] >= 2 and group_bars(ctx, groups[g]) or {}
+    if #bars >= 2 then
+      if heading then ctx.add("<h2>", esc(heading), "</h2>"); heading = nil end
+      local c = draw(ctx, bars, nil, { name = "steps-" .. g, title = ("%s: %s per step"):format(g,
+        bars[1].unit) })
+      ctx.figure(c, ("%s: %s of each of its %d steps%s, in the plan's order; each bar gives its %s "
+        .. "and its delta against the group's first step"):format(g, bars[1].unit, #groups[g],
+        #ctx.runs > 1 and " in each run" or "", bars[1].unit))
+    end
+  end
+end
+
 -- ctx: { runs =, rows =, add =, figure =, baseline = (an index of runs) }
 function ranked.charts(ctx)
   at.check(ctx.rows)
@@ -129,6 +175,7 @@ function ranked.charts(ctx)
     end
   end
   singles(ctx)
+  groups_side_by_side(ctx)
 end
 
 return ranked

@@ -66,13 +66,17 @@ end
 
 -- ---- data ----------------------------------------------------------------
 -- Every step with the simulated card and link it ran on (sim_cards: the
--- cards after the first, `key=value,...` each, `;` between; the view
+-- cards after the first, `key=value,...` each, `;` between; its drives and
+-- their SAS/SATA lanes, for the sequential bars' ceiling; the view
 -- step_detail, but a params_json that is not JSON reads as none, not as an
 -- error of the whole query)
 local STEPS = [[
   SELECT s.*, CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.link') END AS sim_link,
          CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.preset') END AS sim_preset,
-         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.cards') END AS sim_cards
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.cards') END AS sim_cards,
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.drive_link_gbps') END AS sim_drive_gbps,
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.sas_lane_gbps') END AS sim_lane_gbps,
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.drives') END AS sim_drives
   FROM steps s WHERE run_id = ?1 ORDER BY seq]]
 
 -- A step on an axis the charts draw whose value the axis cannot hold (text

@@ -3,7 +3,9 @@
 # done, and their reports have the review's chart kinds: reference-003.lua
 # (per card OIO curves of IOPS and latency, write-mix sweeps, 128k sequential
 # bars, server profiles, the preconditioning), reference-000.lua (the slot
-# and link bars), reference-004.lua (two cards a step: the bars' ceiling is
+# and link bars, each under its slot's link or its drives' lanes),
+# reference-001.lua (the two cards over one SAS SSD: each bar under its
+# card's lane), reference-004.lua (two cards a step: the bars' ceiling is
 # both links'). Shortened with --set; the figures are tests/simcal.t's.
 . "$(dirname "$0")/lib.sh"
 
@@ -90,6 +92,23 @@ ok $? "hbatest report ref000"
 list=$(charts "$TMP/r000")
 has "$list" sequential-bars; ok $? "the slot and link bars"
 tsv=$(ls "$TMP"/r000/charts/*-sequential-bars.tsv)
+# columns: cluster, MB/s, step, ceiling MB/s, its label
+ceiling() { awk -F'\t' -v s="$1" '$3 ~ s { print $4 "|" $5 }' "$tsv"; }
+like "$(ceiling 'PCIe3 x8, Xeon E5$')" '^4464\|8 x 6 Gb/s lanes (ceiling )?4,464 MB/s$' \
+	"PCIe3 x8: the 8 SATA drives' 6 Gb/s lanes carry less than the link (the review's 550 MB/s a drive)"
+like "$(ceiling 'PCIe3 x4')" '^3938\.[0-9]*\|PCIe3 x4 (ceiling )?3,938 MB/s$' "PCIe3 x4: the link carries less"
+# overlaps SVG: each ceiling label ("... MB/s") within a line (13 px, the
+# labels' font) of a bar's value ("4,321") at the same x, one a line
+overlaps() {
+	awk '/<g transform="translate\(/ { split($0, a, /[(,)]/); x = a[2]; y = a[3] }
+	     /<text>/ { t = $0; sub(/.*<text>/, "", t); sub(/<\/text>.*/, "", t)
+	                if (t ~ / MB\/s$/) { cx[++nc] = x; cy[nc] = y; ct[nc] = t }
+	                else if (t ~ /^[0-9][0-9,.]*$/) { vx[++nv] = x; vy[nv] = y } }
+	     END { for (i = 1; i <= nc; i++) for (j = 1; j <= nv; j++)
+	             if (cx[i] == vx[j] && cy[i] - vy[j] < 13 && vy[j] - cy[i] < 13) print ct[i] }' "$1"
+}
+is "$(overlaps "$(ls "$TMP"/r000/charts/*-sequential-bars.svg)")" "" \
+	"a ceiling's label stands clear of the value of a bar that nearly reaches it"
 for slot in "PCIe3 x8, Xeon E5" "PCIe3 x4" "PCIe2 x8, Opteron 6172" "PCIe2 x8, Xeon E5 forced" "PCIe2 x4"; do
 	grep -q "1M sequential read, $slot" "$tsv"; ok $? "a bar for $slot"
 done
@@ -101,6 +120,28 @@ within "$b" 2750 3050; ok $? "a Xeon E5 forced to PCIe2: $b MB/s (the review's 2
 r=$(awk -v a="$(mbps "PCIe3 x8, Xeon E5, 32 workers")" -v b="$(mbps "PCIe3 x8, Xeon E5")" 'BEGIN { print a / b }')
 within "$r" 0.97 1.03; ok $? "32 workers read as fast as 4 ($r x; the review's torture test)"
 is "$(grep -c 'targets-4k-random-read' <<<"$list")" 3 "the 4k random reads' per-drive bars, one a slot"
+# the review's 4k IOPS per slot (361,000, 364,000, 343,000): the group's steps side by side
+tsv=$(ls "$TMP"/r000/charts/*-steps-4k-random-read.tsv 2>/dev/null)
+is "$(awk -F'\t' '!/^#/ && NF == 4 { print $1 ": " $4 }' "${tsv:-/dev/null}")" \
+	"$(printf '3: 4k random read, PCIe3 x8, Xeon E5\n2: 4k random read, PCIe3 x4, Xeon E5\n1: 4k random read, PCIe2 x8, Opteron 6172')" \
+	"the 4k random reads of the three slots side by side, a bar a slot in the plan's order"
+
+# --- reference 001: one SAS SSD on two cards; each bar under its card's lane -----
+for c in sas3008-1sas:9300-4i4e sas2308-1sas:9207-8i; do
+	"$HB" run "$ROOT/examples/reference-001.lua" --set card="${c%%:*}" --set seconds=2 --label "${c#*:}" \
+		--db "$DB" -q 2>>"$TMP/stderr"
+	ok $? "examples/reference-001.lua runs the ${c#*:} (${c%%:*})"
+done
+"$HB" report 9300-4i4e 9207-8i --format svg --out "$TMP/r001" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+ok $? "hbatest report 9300-4i4e 9207-8i"
+tsv=$(ls "$TMP"/r001/charts/*-sequential-bars.tsv)
+is "$(awk -F'\t' '$3 == "128k sequential read" { print $4 "|" $5 }' "$tsv")" \
+	"$(printf '1116|1 x 12 Gb/s lane 1,116 MB/s\n558|1 x 6 Gb/s lane 558 MB/s')" \
+	"the 9300-4i4e's bar under its 12 Gb/s lane, the 9207-8i's under its 6 Gb/s one (not both under PCIe3 x8)"
+grep -q "ceiling, its PCIe link or its drives" "$TMP"/r001/charts/*-sequential-bars.gp
+ok $? "and its title says so"
+is "$(overlaps "$(ls "$TMP"/r001/charts/*-sequential-bars.svg)")" "" \
+	"the lanes' labels stand clear of the values of the bars at them (1,116 and 558)"
 
 # --- reference 004: two cards a step; a pair's bar stands under both links -------
 "$HB" run "$ROOT/examples/reference-004.lua" --set seconds=2 --label ref004 --db "$DB" -q 2>>"$TMP/stderr"
@@ -108,9 +149,8 @@ ok $? "examples/reference-004.lua runs"
 "$HB" report ref004 --format svg --out "$TMP/r004" --db "$DB" >/dev/null 2>>"$TMP/stderr"
 ok $? "hbatest report ref004"
 tsv=$(ls "$TMP"/r004/charts/*-sequential-bars.tsv)
-# columns: cluster, MB/s, step, ceiling MB/s, its label
-ceiling() { awk -F'\t' -v s="$1" '$3 ~ s { print $4 "|" $5 }' "$tsv"; }
-is "$(ceiling 'one X25-E')" "4000|PCIe2 x8 ceiling 4,000 MB/s" "one card: its own link's ceiling"
+like "$(ceiling 'one X25-E')" '^279\|1 x 3 Gb/s lane (ceiling )?279 MB/s$' \
+	"one drive on one card: its 3 Gb/s lane, which carries less than the card's PCIe2 x8"
 # (a label wider than its bar leaves out the word "ceiling")
 like "$(ceiling 'Adaptec 5808 pair')" '^4000\|2 x PCIe1 x8 (ceiling )?4,000 MB/s$' \
 	"two cards on PCIe1 x8: the sum of both links (2 x 2,000 MB/s), named so"

@@ -58,17 +58,25 @@ at(c, i) = valid(c) && column(c) == column(c) ? column(c) : i	# (NaN, or no colu
 # other way are all empty (never undefined: see above)
 vertical = exists('vertical') ? vertical : 0
 flat_text(c) = vertical ? '' : (c == 2 ? barval(2) : text(6))
+# A bar that reaches within a line and a half of its ceiling (a drive at its
+# lane's rate): its value stands on the dashed line, not through it, and the
+# ceiling's label a line above the value (two: above its origin too); a line
+# of the small font is about 0.03 of the axis
+ch = 0.03 * ymax
+near(_) = strcol(2) ne 'NaN' && strcol(4) ne 'NaN' && abs(column(2) - column(4)) < 1.5 * ch
+val_y(_) = near(0) && column(4) > column(2) ? column(4) : or0(2)
+ceil_y(_) = near(0) ? val_y(0) + (text(6) ne '' && !vertical ? 2 : 1) * ch : or0(4)
 upright_text(i) = !vertical ? '' : (text(6) ne '' ? barval(2) . ' ' . text(6) : barval(2))
 plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        fs pattern hatch(i) border lc rgb colors[i] lc rgb colors[i] title key(i, ''), \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(flat_text(2)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(val_y(0)):(flat_text(2)) \
        with labels offset 0,0.7 font small_font notitle, \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(flat_text(6)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(val_y(0)):(flat_text(6)) \
        with labels offset 0,1.7 font small_font notitle, \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(or0(2)):(upright_text(i)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(val_y(0)):(upright_text(i)) \
        with labels rotate by 90 left offset 0,0.5 font small_font notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i) - bw / 2):(known(4)):(bw):(0) \
        with vectors nohead dt 2 lw 2.5 lc rgb colors[i] notitle, \
-     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(at(7, i))):(or0(4)):(text(5)) \
+     for [i=1:nseries] datafile index (i-1) using (or0(1) + off(at(7, i))):(ceil_y(0)):(text(5)) \
        with labels offset 0,0.7 font small_font tc rgb colors[i] notitle
