@@ -494,9 +494,22 @@ end
 -- (room for the values, the ceilings' labels and the key), ticks as
 -- format.axis; with gib, an axis in MiB/s reaching 1 GiB/s is ticked in
 -- GiB/s ("2 GiB/s", "2.5 GiB/s": not "2.5k" of a binary unit).
-local function bar_axis(args, ymax, gib)
+-- A rate's unit spelled out on a bar chart's y axis (unit: compare.metric's
+-- or compare.throughput's): what a MB is, and a MiB axis in GiB/s when high;
+-- IOPS as they are.
+local function rate_ylabel(unit, ymax)
+  if unit == "MB/s" then return "MB/s (1 MB = 1,000,000 bytes)" end
+  if unit ~= "MiB/s" then return unit end
+  return ymax * 1.35 + 1 >= 1024 and "MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)"
+    or "MiB/s (1 MiB = 1,048,576 bytes)"
+end
+
+-- The y axis of a bar chart of values up to ymax in unit: its ticks and
+-- their labels, room above the tallest bar for its value, and its label.
+local function bar_axis(args, ymax, unit)
+  args.ylabel = rate_ylabel(unit, ymax)
   local top = ymax * 1.35 + 1
-  if gib and top >= 1024 then
+  if unit == "MiB/s" and top >= 1024 then
     local ax = fmt.axis(0, top / 1024)
     args.ymax, args.ytv, args.ytl = ax.max * 1024, {}, {}
     for k, v in ipairs(ax.ticks) do
@@ -560,11 +573,9 @@ function charts.sequential_bars()
       or any_ceiling and " against each run's PCIe link ceiling" or ""),
     columns = { "cluster", unit, "step", "ceiling_" .. unit, "ceiling", "from", "ceiling_at" },
     series = series, better = "higher",
-    args = bar_axis({ ylabel = mult == 1 and "MB/s (1 MB = 1,000,000 bytes)" or
-               (ymax * 1.35 + 1 >= 1024 and "MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)"
-                 or "MiB/s (1 MiB = 1,048,576 bytes)"), nclusters = #clusters,
+    args = bar_axis({ nclusters = #clusters,
              vertical = vertical_values(series, #clusters), across = chars_across(),
-             pattern = patterns(series) }, ymax, mult ~= 1) }
+             pattern = patterns(series) }, ymax, unit) }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)"
     .. (any_lanes and ", or the drives' SAS/SATA lanes where they carry less (8b/10b and "
@@ -657,9 +668,9 @@ function charts.per_target()
         title = what .. ": " .. unit .. " per target", series = series,
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
         better = "higher",
-        args = bar_axis({ ylabel = unit, nclusters = #paths,
+        args = bar_axis({ nclusters = #paths,
                  vertical = vertical_values(series, #paths), across = chars_across(),
-                 pattern = patterns(series) }, ymax, field == "mibps") }
+                 pattern = patterns(series) }, ymax, unit) }
       figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
         fmt.plural(#paths, "target"), missing))
     end

@@ -81,6 +81,8 @@ cat > "$TMP/jbod.lua" <<'LUA'
 hb.targets = hb.set("two", "yes") == "yes" and { "sdb", "sdc" } or { "sdb" }
 hb.run{ name = "jbod", engine = "sim", sim = { preset = "sas2308-8ssd", drives = 2 }, rw = "randread",
         bs = "4k", oio = 8, workers = 2, duration = 1, ramp = 0 }
+hb.run{ name = "jbod seq", engine = "sim", sim = { preset = "sas2308-8ssd", drives = 2 }, rw = "read",
+        bs = "128k", oio = 8, workers = 2, duration = 1, ramp = 0 }
 LUA
 "$HB" run "$TMP/jbod.lua" --db "$TMP/j.db" --label one --set two=no -q 2>>"$TMP/stderr"; ok $? "a run on one target"
 "$HB" run "$TMP/jbod.lua" --db "$TMP/j.db" --label two -q 2>>"$TMP/stderr"; ok $? "and one on two"
@@ -88,6 +90,9 @@ LUA
 tg=$(echo "$TMP/jb/charts/"*-targets-jbod.gp)
 is "$(grep -c '^# series' "${tg%.gp}.tsv") $(grep '^nseries' "$tg")" "1 nseries = 1" "the per-target bars hold run two only"
 is "$(grep '^array titles' "$tg")" "array titles[1] = ['two [simulated]']" "under its own title"
+is "$(grep '^ylabel' "$tg")" "ylabel = 'IOPS'" "4k per-target bars: IOPS on the y axis"
+is "$(grep '^ylabel' "$TMP/jb/charts/"*-targets-jbod-seq.gp)" "ylabel = 'MB/s (1 MB = 1,000,000 bytes)'" \
+	"128k per-target bars: MB/s, saying what a MB is (as the sequential bars do)"
 
 # --- colours: ten runs, ten colours, none the black of the average lines -----------
 printf 'for i = 1, 3 do hb.run{ name = "r" .. i, engine = "sim", targets = { "v" }, rw = "read", bs = "1m", oio = 8, duration = 1, ramp = 0, sim = { preset = "lsi3108-8sas", drive_capacity = "8g" } } end\n' > "$TMP/one.lua"
