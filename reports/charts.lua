@@ -458,15 +458,26 @@ local function vertical_values(series, nclusters)
   return longest + 1 > width and 1 or 0
 end
 
+-- A ceiling's label in its forms, longest first: "8 x 6 Gb/s lanes ceiling
+-- 4,464 MB/s", "8 x 6 Gb/s lanes 4,464 MB/s", "8 x 6 Gb/s lanes 4,464" (the
+-- unit is the axis's; one lane is "6 Gb/s lane 558"), "8x6G lanes 4,464"
+-- (the compact form)
+local function ceiling_forms(label)
+  local short = label:gsub(" ceiling ", " ", 1)
+  local bare = short:gsub("^1 x ", "", 1):gsub(" Mi?B/s$", "", 1)
+  return { label, short, bare, (bare:gsub("^(%d+) x ", "%1x", 1):gsub("([%d.]+) Gb/s lane", "%1G lane", 1)) }
+end
+
 -- A ceiling shared by several runs' bars of a cluster is labelled once,
 -- centred over those bars (column 7: the series position it is centred on,
 -- NaN on the bars whose ceiling is labelled elsewhere or not at all;
--- gnuplot's off() is linear in it), in its short form ("PCIe3 x8 7.88 GB/s")
--- when the full one is wider than those bars: chars_across(true) characters
--- of the labels' small font span the chart, 0.8 of a cluster's share of
--- them its bars.
+-- gnuplot's off() is linear in it), in the longest of its forms
+-- (ceiling_forms) that fits over those bars, every label of the chart in
+-- the same form: chars_across(true) characters of the labels' small font
+-- span the chart, 0.8 of a cluster's share of them its bars, all of it (the
+-- gaps beside them) for a label over all the cluster's bars.
 local function center_ceilings(series, keys, labelled, nclusters)
-  local nseries = #series
+  local nseries, level, at = #series, 1, {}
   for i, s in ipairs(series) do
     for k, row in ipairs(s.rows) do
       local l = labelled[keys[i][k]]
@@ -475,11 +486,16 @@ local function center_ceilings(series, keys, labelled, nclusters)
         -- other run's bar is between them (else over the first)
         local n = l.last - l.first + 1 == l.n and l.n or 1
         row[7] = l.first + (n - 1) / 2
-        local width = chars_across(true) / nclusters * 0.8 * n / nseries
-        if #row[5] > width then row[5] = row[5]:gsub(" ceiling ", " ", 1) end
+        -- a label over all of a cluster's bars may reach into the gaps beside them
+        local width = chars_across(true) / nclusters * (n == nseries and 1 or 0.8 * n / nseries)
+        local forms, fit = ceiling_forms(row[5]), 1
+        while fit < #forms and #forms[fit] > width do fit = fit + 1 end
+        level, at[#at + 1] = math.max(level, fit), { row, forms }
       end
     end
   end
+  -- one form for every label of the chart: the shortest any of them needs
+  for _, x in ipairs(at) do x[1][5] = x[2][level] end
 end
 
 -- Each series' fill pattern, its run's (series[k].run; ranked.pattern), so
@@ -508,6 +524,10 @@ end
 -- their labels, room above the tallest bar for its value, and its label.
 local function bar_axis(args, ymax, unit)
   args.ylabel = rate_ylabel(unit, ymax)
+  -- a line of the labels' font as a share of the axis (bars.gp's ch): 0.03 at
+  -- 1280x720; the font follows the square root of the scale, the axis the height
+  local w, h = report.width or 1280, report.height or 720
+  args.line = 0.03 * math.sqrt(math.min(w / 1280, h / 720)) / (h / 720)
   local top = ymax * 1.35 + 1
   if unit == "MiB/s" and top >= 1024 then
     local ax = fmt.axis(0, top / 1024)

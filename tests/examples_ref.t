@@ -94,21 +94,34 @@ has "$list" sequential-bars; ok $? "the slot and link bars"
 tsv=$(ls "$TMP"/r000/charts/*-sequential-bars.tsv)
 # columns: cluster, MB/s, step, ceiling MB/s, its label
 ceiling() { awk -F'\t' -v s="$1" '$3 ~ s { print $4 "|" $5 }' "$tsv"; }
-like "$(ceiling 'PCIe3 x8, Xeon E5$')" '^4464\|8 x 6 Gb/s lanes (ceiling )?4,464 MB/s$' \
+like "$(ceiling 'PCIe3 x8, Xeon E5$')" '^4464\|8 x 6 Gb/s lanes (ceiling )?4,464( MB/s)?$' \
 	"PCIe3 x8: the 8 SATA drives' 6 Gb/s lanes carry less than the link (the review's 550 MB/s a drive)"
-like "$(ceiling 'PCIe3 x4')" '^3938\.[0-9]*\|PCIe3 x4 (ceiling )?3,938 MB/s$' "PCIe3 x4: the link carries less"
-# overlaps SVG: each ceiling label ("... MB/s") within a line (13 px, the
-# labels' font) of a bar's value ("4,321") at the same x, one a line
+like "$(ceiling 'PCIe3 x4')" '^3938\.[0-9]*\|PCIe3 x4 (ceiling )?3,938( MB/s)?$' "PCIe3 x4: the link carries less"
+# overlaps SVG: each ceiling label ("PCIe3 x4 3,938 MB/s", "6 Gb/s lane 558"; "no
+# ceiling label" when it finds none) within a line (PX, 13 px by default: the
+# labels' font at 1280x720) of a bar's value ("4,321") at the same x, one a line
 overlaps() {
-	awk '/<g transform="translate\(/ { split($0, a, /[(,)]/); x = a[2]; y = a[3] }
+	awk -v px="${2:-13}" '/<g transform="translate\(/ { split($0, a, /[(,)]/); x = a[2]; y = a[3] }
 	     /<text>/ { t = $0; sub(/.*<text>/, "", t); sub(/<\/text>.*/, "", t)
-	                if (t ~ / MB\/s$/) { cx[++nc] = x; cy[nc] = y; ct[nc] = t }
+	                if (t ~ /^([0-9]+ x )?(PCIe|[0-9.]+ Gb\/s lane)|^[0-9]+x[0-9.]+G lane/) { cx[++nc] = x; cy[nc] = y; ct[nc] = t }
 	                else if (t ~ /^[0-9][0-9,.]*$/) { vx[++nv] = x; vy[nv] = y } }
-	     END { for (i = 1; i <= nc; i++) for (j = 1; j <= nv; j++)
-	             if (cx[i] == vx[j] && cy[i] - vy[j] < 13 && vy[j] - cy[i] < 13) print ct[i] }' "$1"
+	     END { if (nc == 0) print "no ceiling label"
+	           for (i = 1; i <= nc; i++) for (j = 1; j <= nv; j++)
+	             if (cx[i] == vx[j] && cy[i] - vy[j] < px && vy[j] - cy[i] < px) print ct[i] }' "$1"
 }
 is "$(overlaps "$(ls "$TMP"/r000/charts/*-sequential-bars.svg)")" "" \
 	"a ceiling's label stands clear of the value of a bar that nearly reaches it"
+# the lanes' label (27 characters) is wider than a bar of six (25): it and, so that the
+# chart reads as one, every other label drop their unit
+is "$(awk -F'\t' '!/^#/ && NF > 4 && $5 != "" { print $5 }' "$tsv" | sort -u | tr '\n' '|')" \
+	"8 x 6 Gb/s lanes 4,464|PCIe2 x4 2,000|PCIe2 x8 4,000|PCIe3 x4 3,938|" \
+	"every ceiling label of ref000's bars in the form its widest needs"
+"$HB" report ref000 --size 800x450 --format svg --out "$TMP/r000s" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+is "$(awk -F'\t' '!/^#/ && NF > 4 && $5 != "" { print $5 }' "$TMP"/r000s/charts/*-sequential-bars.tsv | sort -u | tr '\n' '|')" \
+	"8x6G lanes 4,464|PCIe2 x4 2,000|PCIe2 x8 4,000|PCIe3 x4 3,938|" \
+	"at 800x450 (a bar 20 characters wide) the lanes' label in its compact form, 16 characters"
+# (its font 13 x sqrt(0.625) = 10.3 px: a line's share of a 450 px axis is not 720's)
+is "$(overlaps "$(ls "$TMP"/r000s/charts/*-sequential-bars.svg)" 10)" "" "and a line above the bars' values"
 for slot in "PCIe3 x8, Xeon E5" "PCIe3 x4" "PCIe2 x8, Opteron 6172" "PCIe2 x8, Xeon E5 forced" "PCIe2 x4"; do
 	grep -q "1M sequential read, $slot" "$tsv"; ok $? "a bar for $slot"
 done
@@ -142,6 +155,11 @@ grep -q "ceiling, its PCIe link or its drives" "$TMP"/r001/charts/*-sequential-b
 ok $? "and its title says so"
 is "$(overlaps "$(ls "$TMP"/r001/charts/*-sequential-bars.svg)")" "" \
 	"the lanes' labels stand clear of the values of the bars at them (1,116 and 558)"
+# at 800 px a bar is 17 of the labels' characters wide: a lane's label drops "ceiling",
+# then its unit (the axis's) and a single lane's "1 x", so it stays over its own bar
+"$HB" report 9300-4i4e 9207-8i --size 800x450 --format svg --out "$TMP/r001s" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+is "$(awk -F'\t' '$3 ~ /^128k sequential/ && $5 != "" { print $5 }' "$TMP"/r001s/charts/*-sequential-bars.tsv | sort -u | tr '\n' '|')" \
+	"12 Gb/s lane 1,116|6 Gb/s lane 558|" "at 800x450 the lanes' labels in their shortest form, no wider than their bars"
 
 # --- reference 004: two cards a step; a pair's bar stands under both links -------
 "$HB" run "$ROOT/examples/reference-004.lua" --set seconds=2 --label ref004 --db "$DB" -q 2>>"$TMP/stderr"

@@ -71,9 +71,9 @@ like "$(cat "$small")" "svg size 640,360 .* font 'Helvetica,12\.0'" "and the SVG
 bars="$TMP/rep/charts/$(cd "$TMP/rep/charts" && ls | grep -- '-sequential-bars\.tsv$')"
 # series N's first row: its ceiling label and where it is centred
 row() { awk -F'\t' -v n="$1" '/^# series/ { s++ } s == n && !/^#/ && NF > 1 { print $5 "|" $7; exit }' "$bars"; }
-is "$(row 1)" "PCIe3 x8 7,877 MB/s|1.5" "a and b share PCIe3 x8: one label, centred between their bars, short (six clusters)"
+is "$(row 1)" "PCIe3 x8 7,877|1.5" "a and b share PCIe3 x8: one label, centred between their bars, shortest (six clusters of three bars)"
 is "$(row 2)" "|NaN" "b's bar carries no label of its own"
-is "$(row 3)" "PCIe3 x4 3,938 MB/s|3" "c's own ceiling over its own bar"
+is "$(row 3)" "PCIe3 x4 3,938|3" "c's own ceiling over its own bar, in the chart's one form"
 is "$(awk -F'\t' '!/^#/ && NF > 1 && $5 != "" { n++ } END { print n }' "$bars")" 12 "two labels in each of the six clusters"
 
 # --- per-target bars: a run without points is left out, not an empty slot ---------

@@ -61,8 +61,9 @@ flat_text(c) = vertical ? '' : (c == 2 ? barval(2) : text(6))
 # A bar that reaches within a line and a half of its ceiling (a drive at its
 # lane's rate): its value stands on the dashed line, not through it, and the
 # ceiling's label a line above the value (two: above its origin too); a line
-# of the small font is about 0.03 of the axis
-ch = 0.03 * ymax
+# of the small font is about 0.03 of the axis at 1280x720 (line: the report's
+# share for the chart's size)
+ch = (exists('line') ? line : 0.03) * ymax
 near(_) = strcol(2) ne 'NaN' && strcol(4) ne 'NaN' && abs(column(2) - column(4)) < 1.5 * ch
 val_y(_) = near(0) && column(4) > column(2) ? column(4) : or0(2)
 ceil_y(_) = near(0) ? val_y(0) + (text(6) ne '' && !vertical ? 2 : 1) * ch : or0(4)
