@@ -129,7 +129,7 @@ variants() {
 
 echo "bench-ceiling: hbatest $("$HB" --version | head -1 | cut -d" " -f2) vs $(fio --version); $NCPU CPUs; $SECS s a run, $ROUNDS rounds, the order rotated every round; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if printf '%s\n' "${SPECS[@]}" | grep -qv '|null|'; then
-	dd if=/dev/urandom of="$FILE" bs=1M count="$SIZE_MB" status=none conv=fsync
+	dd if=/dev/urandom of="$FILE" bs=1M count="$SIZE_MB" status=none oflag=direct conv=fsync
 	dd if="$FILE" of=/dev/null bs=1M iflag=direct status=none
 fi
 for r in $(seq 0 $((ROUNDS - 1))); do
