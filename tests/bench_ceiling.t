@@ -57,6 +57,39 @@ is "$(ceiling_summary "null per core" null 4 "$TMP/rows" | awk '$1 == "hb" { pri
 is "$(line "null per core" null 4 "hb ")" "IOPS 2.000x, CPU/I/O 0.500x fio tuned: met (IOPS >= 1.50x)" \
 	"null: against the better fio, the target 1.50x"
 
+# BENCH_SCHED=1: a run's I/O thread from perf sched timehist --state (time,
+# [cpu], comm[tid/pid], wait, sch delay, run in ms, the state at the switch-
+# out). The tool is pid 100 (sh before its exec), its forked job 101; 200 is
+# another program's. The main thread ran more than the job (fio's start-up)
+# but is not the I/O thread.
+cat > "$TMP/timehist" <<'TH'
+           time    cpu  task name                       wait time  sch delay   run time
+                        [tid/pid]                          (msec)     (msec)     (msec)
+--------------- ------  ------------------------------  ---------  ---------  ---------
+       1.000000 [0000]  sh[100]                             0.000      0.000      1.000      R
+       1.001000 [0000]  fio[100]                            0.000      0.000    100.000      S
+       1.100000 [0001]  fio[101]                            0.000      0.000     10.000      R
+       1.200000 [0001]  fio[101]                            5.000      1.000     10.000      S
+       1.300000 [0000]  fio[101]                           20.000      2.000     10.000      D
+       1.400000 [0000]  fio[101]                            8.000      0.500     30.000      S
+       1.500000 [0001]  fio[200]                            0.000      9.000    500.000      R
+       1.600000 [0001]  fio[300/200]                        9.000      9.000    500.000      S
+TH
+# 1,000 I/Os in 2 s: on a CPU 60 ms (20 on CPU 1, 40 on CPU 0), runnable 8.5
+# (the delays 1 + 2 + 0.5 and the 5 after the preemption), asleep 28 (after
+# S and D), 4 switch-ins, one migration (CPU 1 to 0)
+is "$(sched_split "fio dflt" 1000 2 2 "100 101" < "$TMP/timehist")" \
+	"fio dflt	60.00	8.50	28.00	4.0	0.5	0:67% 1:33%" \
+	"sched: the job's time per I/O on a CPU, runnable (a preempted wait too), asleep; not the main thread's, not another program's"
+is "$(sched_split "hb" 1000 2 2 "400" < "$TMP/timehist")" "hb	-	-	-	-	-	-" \
+	"sched: no task of the run, no figures"
+sched_split "fio dflt" 1000 2 2 "100 101" < "$TMP/timehist" > "$TMP/sched"
+sched_split "fio dflt" 500 2 2 "100 101" < "$TMP/timehist" >> "$TMP/sched"
+sched_split "fio dflt" 2000 2 2 "100 101" < "$TMP/timehist" >> "$TMP/sched"
+is "$(sched_table "fio profile x" "$TMP/sched" | sed 's/^fio profile x  *fio dflt  *//')" \
+	"60.00      8.50    28.00        4.0      0.5  0:67% 1:33%" \
+	"sched: a variant's line, the medians of its rounds (the 1,000-I/O run's of 500, 1,000, 2,000)"
+
 # the script: each kind of row alone, 1 s runs, one round, a 16 MiB file
 if command -v fio >/dev/null && command -v jq >/dev/null; then
 	bench() {
@@ -85,6 +118,17 @@ if command -v fio >/dev/null && command -v jq >/dev/null; then
 		done
 	else
 		skip "perf or its syscall tracepoints are not available"
+	fi
+	# BENCH_SCHED=1: a line per run of where its I/O thread's time went
+	if perf sched record -q -o "$TMP/sched.data" -- true 2>/dev/null; then
+		out=$(BENCH_SCHED=1 bench 'fio profile io_uring QD32'); ok $? "BENCH_SCHED=1 BENCH_ROWS='fio profile io_uring QD32' runs"
+		like "$out" "I/O thread, us per I/O +run +on CPU +runnable +asleep" "the table of the I/O threads after the rows"
+		for r in "fio dflt" "hb preset fio"; do
+			like "$(grep -F "$r " <<<"$out" | tail -1)" "$r +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0:[0-9]+%" \
+				"$r: its I/O thread's figures, found among its processes"
+		done
+	else
+		skip "perf sched record is not available"
 	fi
 	out=$(bench 'nothing'); rc=$?
 	is "$rc $out" "0 " "a BENCH_ROWS matching none of these rows runs nothing"

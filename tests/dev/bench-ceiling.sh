@@ -18,11 +18,17 @@
 # BENCH_SIZE_MB (the target file, 1024), BENCH_CPUS (taskset for every run),
 # BENCH_CALLS=1 (perf stat counts each run's io_submit, io_getevents and
 # io_uring_enter: the calls per I/O of each run, the mean of the rounds,
-# after the table; needs perf and its syscall tracepoints, as root).
+# after the table; needs perf and its syscall tracepoints, as root),
+# BENCH_SCHED=1 (perf sched record around each run: where its I/O thread's
+# time went per I/O, on a CPU, runnable but waiting for one, asleep, its
+# switches, migrations and the CPUs it ran on, the medians of the rounds,
+# after the table; needs perf sched, as root; perf's own CPU then counts in
+# the runs' CPU s).
 set -euo pipefail
 shopt -s inherit_errexit
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HB="$ROOT/hbatest"
+. "$ROOT/tests/dev/bench-ceiling-summary.sh"
 SECS=${BENCH_SECS:-3}
 ROUNDS=${BENCH_ROUNDS:-5}
 SIZE_MB=${BENCH_SIZE_MB:-1024}
@@ -58,6 +64,28 @@ if [ "${BENCH_CALLS:-0}" = 1 ]; then
 	CALLS=(perf stat -x, -o "$DIR/calls" -e "$EV" --)
 fi
 
+SCHED=()
+if [ "${BENCH_SCHED:-0}" = 1 ]; then
+	perf sched record -q -o "$DIR/sched" -- true 2>/dev/null ||
+		{ echo "bench-ceiling: BENCH_SCHED=1 needs perf sched record (root)" >&2; exit 1; }
+	# the tool's pid in $DIR/pid (sh's $0), then the tool in its place
+	SCHED=(perf sched record -q -o "$DIR/sched" -- sh -c 'echo $$ > "$0"; exec "$@"' "$DIR/pid")
+fi
+
+# sched_of RUN IOS: sched_split of the run just recorded, its I/O thread
+# among the tool's pid and the processes it forked
+sched_of() {
+	local pids
+	pids=$(perf script -i "$DIR/sched" -F trace 2>/dev/null | awk -v p="$(cat "$DIR/pid")" '
+		BEGIN { s[p] = 1 }
+		/child_pid=/ { for (i = 1; i <= NF; i++) {
+				if ($i ~ /^pid=/) pp = substr($i, 5)
+				if ($i ~ /^child_pid=/) c = substr($i, 11) }
+			if (pp in s) s[c] = 1 }
+		END { printf "%s", p; for (x in s) if (x != p) printf " %s", x }')
+	perf sched timehist -i "$DIR/sched" --state 2>/dev/null | sched_split "$1" "${2:-0}" "$SECS" "$NCPU" "$pids"
+}
+
 # calls_per_io RUN IOS: the run's counted calls (perf stat's CSV) per I/O
 calls_per_io() {
 	awk -F, -v run="$1" -v ios="$2" '!/^#/ && NF > 2 { split($3, e, "sys_enter_"); c[e[2]] = $1 }
@@ -69,7 +97,7 @@ calls_per_io() {
 # cpu_of CMD...: run it; print the user + system seconds of it and its
 # children (the builtin times, in the subshell of $(cpu_of ...): only what it ran)
 cpu_of() {
-	"${PIN[@]}" "${CALLS[@]}" "$@" >/dev/null 2>"$DIR/err" || { cat "$DIR/err" >&2; return 1; }
+	"${PIN[@]}" "${CALLS[@]}" "${SCHED[@]}" "$@" >/dev/null 2>"$DIR/err" || { cat "$DIR/err" >&2; return 1; }
 	times > "$DIR/times"
 	awk 'NR == 2 { split($1, u, /[ms]/); split($2, k, /[ms]/)
 		printf "%.3f", u[1] * 60 + u[2] + k[1] * 60 + k[2] }' "$DIR/times"
@@ -129,7 +157,7 @@ variants() {
 
 echo "bench-ceiling: hbatest $("$HB" --version | head -1 | cut -d" " -f2) vs $(fio --version); $NCPU CPUs; $SECS s a run, $ROUNDS rounds, the order rotated every round; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if printf '%s\n' "${SPECS[@]}" | grep -qv '|null|'; then
-	dd if=/dev/urandom of="$FILE" bs=1M count="$SIZE_MB" status=none conv=fsync
+	dd if=/dev/urandom of="$FILE" bs=1M count="$SIZE_MB" status=none oflag=direct conv=fsync
 	dd if="$FILE" of=/dev/null bs=1M iflag=direct status=none
 fi
 for r in $(seq 0 $((ROUNDS - 1))); do
@@ -142,17 +170,22 @@ for r in $(seq 0 $((ROUNDS - 1))); do
 			out=$(eval "${v#*|}") || :	# a failed run: its line as before, empty
 			printf '%s\t%s\t%s\n' "$r" "${v%%|*}" "$out" >> "$DIR/rows.$i"
 			[ ${#CALLS[@]} = 0 ] || calls_per_io "${v%%|*}" "${out##*	}" >> "$DIR/calls.$i"
+			[ ${#SCHED[@]} = 0 ] || sched_of "${v%%|*}" "${out##*	}" >> "$DIR/sched.$i"
 		done
 	done
 done
 
-. "$ROOT/tests/dev/bench-ceiling-summary.sh"
 printf '%-28s %-14s %10s %7s %7s %8s %8s %6s  %s\n' "row" "run" "IOPS" "p50 us" "p99 us" \
 	"CPU s" "s/M I/O" "±%" "against fio (paired median ratio)"
 for i in "${!SPECS[@]}"; do
 	IFS='|' read -r label kind _ <<< "${SPECS[$i]}"
 	ceiling_summary "$label" "$kind" "$NCPU" "$DIR/rows.$i"
 done
+if [ ${#SCHED[@]} -gt 0 ]; then
+	printf '\n%-28s %-14s %8s %9s %8s %10s %8s  %s\n' "I/O thread, us per I/O" "run" "on CPU" \
+		"runnable" "asleep" "sw-in/kIO" "migr/s" "its CPU time on each CPU"
+	for i in "${!SPECS[@]}"; do sched_table "${SPECS[$i]%%|*}" "$DIR/sched.$i"; done
+fi
 [ ${#CALLS[@]} -gt 0 ] || exit 0
 printf '\n%-28s %-14s %10s %12s %14s\n' "calls per I/O" "run" "io_submit" "io_getevents" "io_uring_enter"
 for i in "${!SPECS[@]}"; do
