@@ -109,6 +109,37 @@ static int guard_step(const struct step_spec *spec, char *err, size_t len)
 	return 0;
 }
 
+/* Did the dry pass make this step, on the same targets? (A plan may make
+ * other steps in the real pass: one that branches on r.dry or hb.dry, a
+ * loop until a figure the dry pass does not have.) */
+static bool dry_pass_made(const struct run_ctx *c, const struct step_spec *spec)
+{
+	const struct step_spec *d = c->seq <= c->nsteps ? &c->steps[c->seq - 1] : NULL;
+
+	if (!d || d->wl.ntargets != spec->wl.ntargets)
+		return false;
+	for (unsigned i = 0; i < spec->wl.ntargets; i++)
+		if (strcmp(d->wl.targets[i].path, spec->wl.targets[i].path))
+			return false;
+	return true;
+}
+
+/* The guard once more as the step runs: the dry pass judged the steps it
+ * made, and the real pass may make others (its targets unseen: the
+ * database, the plan, a mounted device); a device already approved passes
+ * at once (guard_check_write). */
+static int guard_real_step(const struct run_ctx *c, const struct step_spec *spec, char *err,
+			   size_t len)
+{
+	int rc = guard_step(spec, err, len);
+	size_t n = strlen(err);
+
+	if (rc && !dry_pass_made(c, spec) && n + 1 < len)
+		snprintf(err + n, len - n, " (step %u of the real pass, which the dry pass did not "
+			 "make on these targets)", c->seq);
+	return rc;
+}
+
 static int dry_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		    int64_t *step_id, char *err, size_t len)
 {
@@ -309,9 +340,11 @@ static int real_step(void *vctx, struct step_spec *spec, struct step_totals *t,
 		      spec->name, step_simulated(spec), step_secs(spec), later, later_sim,
 		      step_fill_bytes(spec) });
 	if (!progress_enabled())
-		log_info("step %u/%u %s: %s", c->seq, c->nsteps, step_kind_name(spec->kind),
-			 spec->name);
-	if (spec->kind == STEP_EXEC)
+		log_info("step %u/%u %s: %s", c->seq, c->nsteps > c->seq ? c->nsteps : c->seq,
+			 step_kind_name(spec->kind), spec->name);
+	if ((rc = guard_real_step(c, spec, err, len)))
+		;	/* refused: recorded failed, its target untouched */
+	else if (spec->kind == STEP_EXEC)
 		rc = exec_run(spec, t, exec_tick, c, err, len);
 	else
 		rc = measure_step(c, spec, t, err, len);
