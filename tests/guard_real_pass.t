@@ -27,40 +27,40 @@ hb.run{ engine = "psync", rw = "randwrite", duration = 1, size = "1m",
 LUA
 }
 
+# refused PLAN DB WHAT MESSAGE [ARGS]: run PLAN into DB: exit 1 and stderr matching MESSAGE
+refused() {
+	out=$("$HB" run "$1" --db "$2" "${@:5}" 2>&1)
+	is "$?" 1 "$3: the run fails (exit 1)"
+	like "$out" "$4" "$3: refused, saying why"
+}
+unseen='.*\(step [12] of the real pass, which the dry pass did not make on these targets\)'
+
 # ---- the results database ----------------------------------------------------
 only_real "$TMP/db.lua" "$DB"
-out=$("$HB" run "$TMP/db.lua" --db "$DB" 2>&1); rc=$?
-is "$rc" 1 "a step only the real pass makes, writing the database: the run fails (exit 1)"
-like "$out" "db.lua:3: hb.run: refusing to write to '$DB': it is the results database .*\\(step 2 of the real pass, which the dry pass did not make on these targets\\)" \
-	"naming the plan's line, the database and why the dry pass did not refuse it"
-is "$(q "$DB" "PRAGMA integrity_check")" ok "the database is intact"
+refused "$TMP/db.lua" "$DB" "a step only the real pass makes, writing the database" \
+	"db.lua:3: hb.run: refusing to write to '$DB': it is the results database $unseen"
 is "$(q "$DB" "SELECT count(*) FROM samples WHERE step_id IN (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'first')")" \
 	"$runs1" "the first run's samples are all there"
 like "$(q "$DB" "SELECT status || ': ' || error_text FROM steps WHERE name = 'write'")" \
 	"^failed: refusing to write to '$DB'" "the refused step is stored failed with the refusal"
 [ ! -e "$DB-journal" ]; ok $? "no journal laid out"
-
 swapped "$TMP/sw.lua" "$DB"
-out2=$("$HB" run "$TMP/sw.lua" --db "$DB" 2>&1); rc2=$?
-is "$rc2" 1 "the dry pass's step on a scratch file, the real pass's on the database: refused"
-like "$out2" "refusing to write to '$DB': it is the results database .*\\(step 1 of the real pass, which the dry pass did not make on these targets\\)" \
-	"as the database, a step the dry pass made on another target"
+refused "$TMP/sw.lua" "$DB" "the dry pass's step on a scratch file, the real pass's on the database" \
+	"refusing to write to '$DB': it is the results database $unseen"
 is "$(q "$DB" "PRAGMA integrity_check")" ok "the database is intact"
 
 # ---- the plan, hbatest's own files ---------------------------------------------
 only_real "$TMP/self.lua" "$TMP/self.lua"
 sum=$(sha256sum < "$TMP/self.lua")
-out=$("$HB" run "$TMP/self.lua" --db "$TMP/s.db" 2>&1); rc=$?
-is "$rc" 1 "a real-pass step writing the plan itself: refused"
-like "$out" "refusing to write to '$TMP/self.lua': it is the plan" "as the plan"
+refused "$TMP/self.lua" "$TMP/s.db" "a real-pass step writing the plan itself" \
+	"refusing to write to '$TMP/self.lua': it is the plan $unseen"
 is "$(sha256sum < "$TMP/self.lua")" "$sum" "the plan is byte-identical"
 
 mine="$ROOT/plugins/guard-real-$$.dat"
 cleanup_hooks+=("rm -f '$mine'")
 swapped "$TMP/tree.lua" "$mine"
-out=$("$HB" run "$TMP/tree.lua" --db "$TMP/t.db" 2>&1); rc=$?
-is "$rc" 1 "a real-pass step writing into hbatest's tree: refused"
-like "$out" "refusing to write to '$mine': it is inside hbatest's own files" "as hbatest's own files"
+refused "$TMP/tree.lua" "$TMP/t.db" "a real-pass step writing into hbatest's tree" \
+	"refusing to write to '$mine': it is inside hbatest's own files $unseen"
 [ ! -e "$mine" ]; ok $? "the file was not created"
 
 # ---- a mounted device ----------------------------------------------------------
@@ -76,9 +76,8 @@ mount -o ro,noload "$FS" "$TMP/mnt"; ok $? "mounted read-only on $TMP/mnt"
 cleanup_hooks=("umount '$TMP/mnt'" "${cleanup_hooks[@]}")
 sum=$(sha256sum < "$TMP/fs.img")
 swapped "$TMP/dev.lua" "$FS"
-out=$("$HB" run "$TMP/dev.lua" --db "$TMP/d.db" --destroy-data "$FS" 2>&1); rc=$?
-is "$rc" 1 "a real-pass step writing a mounted device, even with --destroy-data: refused"
-like "$out" "refusing to write to '$FS': it is mounted on $TMP/mnt .*always refused" "naming the mount point"
+refused "$TMP/dev.lua" "$TMP/d.db" "a real-pass step writing a mounted device, even with --destroy-data" \
+	"refusing to write to '$FS': it is mounted on $TMP/mnt .*always refused$unseen" --destroy-data "$FS"
 umount "$TMP/mnt"; cleanup_hooks=("${cleanup_hooks[@]:1}")
 is "$(sha256sum < "$TMP/fs.img")" "$sum" "the file system was not written"
 
