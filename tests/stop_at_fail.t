@@ -3,8 +3,8 @@
 # with HBATEST_STOP_AT_FAIL set, ok in tests/lib.sh ends a shell test at its
 # first "not ok" (exit 1, its EXIT trap still removing its folder); without
 # it the test runs to its end; and tests/dev/mutate.sh sets it for the tests
-# it runs. The last runs mutate.sh itself on a tree of three files (a
-# Makefile that builds nothing, one mutant, one test), so it takes seconds.
+# it runs. The last runs mutate.sh itself on a tree of its own (a Makefile
+# that builds nothing, a file, one mutant of it, one test), in seconds.
 . "$(dirname "$0")/lib.sh"
 
 # a test of two failures, a mark written between them, its folder named
