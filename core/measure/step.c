@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "measure/guard.h"
 #include "measure/hostcpu.h"
 #include "measure/placement.h"
 #include "measure/step.h"
@@ -115,7 +116,10 @@ static int open_targets(struct step_run *r, const struct step_hooks *hooks,
 			continue;
 		if (t->kind == TARGET_BLOCK && writes && !target_write_allowed(t->path, err, len))
 			return -EPERM;
-		if (t->create) {
+		if (t->create) {	/* claimed as it is made (guard.h): neither pass found it */
+			if (t->kind == TARGET_FILE &&
+			    (rc = guard_claim_file(t->path, true, err, len)) < 0)
+				return rc;
 			rc = target_layout(t->path, t->size, hooks ? hooks->layout : NULL,
 					   hooks ? hooks->ctx : NULL, err, len);
 			if (rc < 0)
