@@ -45,6 +45,10 @@ like "$? $out" "^1 .*w.lua:2: hb.run: refusing to write to 'mine.lua': it is a m
 is "$(cat "$TMP/mod/mine.lua")" "return { n = 1 }" "the module is unchanged"
 [ ! -e "$DB-wal" ] && [ ! -e "$DB-journal" ]; ok $? "no journal file was laid out"
 
+out=$("$HB" run "$TMP/write.lua" --db "$TMP/dd.db" --target "$TMP/data.img" --destroy-data "$TMP/data.img" 2>&1)
+like "$? $out" "^0 .*warning: --destroy-data $TMP/data.img: no step the plan made in its dry pass writes that block device" \
+	"--destroy-data naming no device a step writes (here a file): the run goes on, with a warning"
+
 mine="$ROOT/plugins/guard-test-$$.dat"
 cleanup_hooks+=("rm -f '$mine'")
 out=$("$HB" run "$TMP/write.lua" --db "$DB" --target "$mine" 2>&1); rc=$?
@@ -136,6 +140,7 @@ if command -v mkfs.ext4 >/dev/null && mkfs.ext4 -q -F -U "$UUID" "$FS"; then
 	ok $? "with --destroy-data the dry run passes"
 	like "$out" "destroys $FS: ext4 \\(UUID $UUID\\)" "the listing says an ext4 is destroyed"
 	like "$(cat "$TMP/err")" "will destroy $FS: ext4 \\(UUID $UUID\\)" "and so does the log"
+	grep -q 'no step the plan made' "$TMP/err"; ok $((! $?)) "and no warning that --destroy-data names nothing"
 
 	sum=$(sha256sum < "$TMP/fs.img")
 	mountit "$FS" -o ro,noload	# read-only: the mount itself writes nothing

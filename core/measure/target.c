@@ -20,6 +20,7 @@
 #include "base/stop.h"
 
 static char **destroy_ok;
+static bool *destroy_used;	/* a step writes it (target_write_allowed said yes) */
 static unsigned ndestroy_ok;
 
 /* Files an earlier step of the dry pass will lay out: later steps may use them. */
@@ -340,11 +341,23 @@ void target_allow_destroy(const char *device)
 {
 	char real[PATH_MAX];
 	char **p = realloc(destroy_ok, (ndestroy_ok + 1) * sizeof(*p));
+	bool *u = p ? realloc(destroy_used, (ndestroy_ok + 1) * sizeof(*u)) : NULL;
 
-	if (!p)
+	if (p)
+		destroy_ok = p;
+	if (!u)
 		return;
-	destroy_ok = p;
+	destroy_used = u;
+	destroy_used[ndestroy_ok] = false;
 	destroy_ok[ndestroy_ok++] = strdup(realpath(device, real) ? real : device);
+}
+
+void target_warn_unused_destroy(void)
+{
+	for (unsigned i = 0; i < ndestroy_ok; i++)
+		if (!destroy_used[i] && destroy_ok[i])
+			log_warn("--destroy-data %s: no step the plan made in its dry pass writes that "
+				 "block device (nothing there is destroyed; a mistyped name?)", destroy_ok[i]);
 }
 
 bool target_write_allowed(const char *path, char *err, size_t len)
@@ -354,8 +367,8 @@ bool target_write_allowed(const char *path, char *err, size_t len)
 	if (!realpath(path, real))
 		snprintf(real, sizeof(real), "%s", path);
 	for (unsigned i = 0; i < ndestroy_ok; i++)
-		if (strcmp(destroy_ok[i], real) == 0)
-			return true;
+		if (destroy_ok[i] && strcmp(destroy_ok[i], real) == 0)
+			return destroy_used[i] = true;
 	snprintf(err, len, "refusing to write to block device '%s': its data would be "
 		 "destroyed; name it with --destroy-data %s if that is what you want",
 		 path, path);

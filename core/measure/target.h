@@ -44,6 +44,8 @@ void target_canon(const char *path, char *out, size_t len);
 
 /* Devices named with --destroy-data (guard.c asks target_write_allowed). */
 void target_allow_destroy(const char *device);
+/* A warning for each of them no step has written (after the dry pass). */
+void target_warn_unused_destroy(void);
 /* May a write step touch this block device? Sets err when not. */
 bool target_write_allowed(const char *path, char *err, size_t errlen);
 

@@ -652,6 +652,8 @@ int runner_dry_pass(struct run_ctx *c, struct plan_info *info, char *err, size_t
 	c->po.dry = true;
 	c->po.listing = c->dry_only;
 	rc = plan_execute(&c->po, &hooks, info, err, len);
+	if (!rc)
+		target_warn_unused_destroy();
 	if (!rc && info->name)	/* stored with the run (NULL when out of memory) */
 		c->plan_name = strdup(info->name);
 	return rc;
