@@ -353,59 +353,84 @@ local function probed_ceiling(run)
   return charts.pcie_ceiling(run.pcie)
 end
 
--- The links a simulated step ran on: its first card's, then those of the
--- cards after it (params sim.cards, docs/engines.md "Several cards in one
--- step"); a card that names no link of its own has the step's.
-local function sim_links(s)
-  local links = { s.sim_link }
+-- The cards a simulated step ran on, each its link and SAS/SATA options:
+-- its first card's from the step's sim options, then those of the cards
+-- after it (params sim.cards, `key=value,...` each, `;` between: docs/
+-- engines.md "Several cards in one step"); a card that names no link of its
+-- own has the step's.
+local function sim_cards(s)
+  local cards = { { link = s.sim_link, drive_gbps = s.sim_drive_gbps, lane_gbps = s.sim_lane_gbps,
+                    drives = s.sim_drives, ports = s.sim_ports, port_lanes = s.sim_port_lanes } }
   for card in tostring(s.sim_cards or ""):gmatch("[^;]+") do
-    links[#links + 1] = card:match("%f[%w]link=([^,]+)") or s.sim_link
+    local o = {}
+    for k, v in card:gmatch("([%w_]+)=([^,]*)") do o[k] = v end
+    cards[#cards + 1] = { link = o.link or s.sim_link, drive_gbps = o.drive_link_gbps,
+      lane_gbps = o.sas_lane_gbps, drives = o.drives, ports = o.sas_ports,
+      port_lanes = o.sas_port_lanes }
   end
-  return links
+  return cards
 end
 
--- The sum of a simulated step's cards' links ("2 x PCIe2 x8 ceiling 8,000
--- MB/s"; "PCIe1 x8 + PCIe2 x8 ceiling ..." when they differ), in MB/s
--- (MiB/s), the bars' unit.
-local function link_sum(s)
-  local links, sum, names = sim_links(s), 0, {}
-  for _, l in ipairs(links) do
-    local bps, label = fmt.link_ceiling(l)
-    if not bps then return nil end
-    sum = sum + bps
-    names[#names + 1] = label:match("^(.-) ceiling")
-  end
-  local same = #links > 1 and table.concat(names, "") == names[1]:rep(#links)
-  local name = #links == 1 and names[1] or same and ("%d x %s"):format(#links, names[1])
-    or table.concat(names, " + ")
-  return sum, ("%s ceiling %s"):format(name, charts.rate(sum))
-end
+-- A SAS/SATA lane's payload rate in bytes/s: 8b/10b line encoding and
+-- framing (0.93) off, as plugins/engines/sim.c's lane_ns_per_byte
+local function lane_bps(gbps) return gbps * 1e9 * 0.8 / 8 * 0.93 end
 
--- The SAS/SATA lanes of a simulated step on one card: each drive's lane at
--- the lower of its own and the card's rate, 8b/10b and framing (0.93) off,
--- as plugins/engines/sim.c's lane_ns_per_byte ("1 x 6 Gb/s lane ceiling
--- 558 MB/s"); nil when the sim set no lane rate or the step is on several
--- cards (their links are summed, not their lanes); wide ports behind an
--- expander (sas_ports) are not counted.
-local function lane_ceiling(s)
-  local drive, card = tonumber(s.sim_drive_gbps) or 0, tonumber(s.sim_lane_gbps) or 0
+-- A card's SAS/SATA lanes: each drive's lane at the lower of its own and
+-- the card's rate ("8 x 6 Gb/s lanes", n the drives), or, behind an
+-- expander (sas_ports), the card's wide ports when they carry less ("2 x
+-- 4-lane 6 Gb/s ports"); nil when the sim set no lane rate.
+local function card_lanes(c)
+  local drive, card = tonumber(c.drive_gbps) or 0, tonumber(c.lane_gbps) or 0
   local lane = drive > 0 and card > 0 and math.min(drive, card) or drive + card
-  local n = math.tointeger(tonumber(s.sim_drives))
-  if lane <= 0 or not n or n < 1 or (s.sim_cards or "") ~= "" then return nil end
-  local bps = n * lane * 1e9 * 0.8 / 8 * 0.93
-  return bps, ("%d x %g Gb/s lane%s ceiling %s"):format(n, lane, n > 1 and "s" or "",
-    charts.rate(bps))
+  local n = math.tointeger(tonumber(c.drives))
+  if lane <= 0 or not n or n < 1 then return nil end
+  local bps, name = n * lane_bps(lane), ("%d x %g Gb/s lane%s"):format(n, lane, n > 1 and "s" or "")
+  local ports, per = math.tointeger(tonumber(c.ports)) or 0, math.tointeger(tonumber(c.port_lanes)) or 4
+  if ports > 0 and card > 0 and ports * per * lane_bps(card) < bps then
+    bps = ports * per * lane_bps(card)
+    name = ("%d x %d-lane %g Gb/s port%s"):format(ports, per, card, ports > 1 and "s" or "")
+  end
+  return bps, name, n, lane
 end
 
--- A step's ceiling: a simulated step's links summed, or its drives' lanes
--- when they carry less (a SAS SSD on one 6 Gb/s lane); else the run's
--- probed link.
+-- A card's ceiling: its PCIe link, or its lanes when they carry less; the
+-- name ("PCIe2 x8", "8 x 3 Gb/s lanes") and whether the lanes set it.
+local function card_ceiling(c)
+  local pcie, label = fmt.link_ceiling(c.link)
+  local lanes, name, n, lane = card_lanes(c)
+  if lanes and (not pcie or lanes < pcie) then return lanes, name, n, lane end
+  return pcie, label and label:match("^(.-) ceiling")
+end
+
+-- A simulated step's ceiling: its cards' summed ("2 x PCIe2 x8 ceiling
+-- 8,000 MB/s"; "16 x 3 Gb/s lanes ceiling 4,464 MB/s" for two cards of 8
+-- drives on 3 Gb/s lanes; "PCIe1 x8 + 8 x 3 Gb/s lanes ceiling ..." when
+-- they differ), in MB/s (MiB/s), the bars' unit, and whether lanes set any
+-- of it; nil when a card's link is unknown.
+local function sim_ceiling(s)
+  local cards, sum, names, lanes, nlanes, rate = sim_cards(s), 0, {}, false, 0, nil
+  for _, c in ipairs(cards) do
+    local bps, name, n, lane = card_ceiling(c)
+    if not bps then return nil end
+    sum, names[#names + 1] = sum + bps, name
+    if n then
+      lanes, nlanes = true, nlanes + n
+      rate = (rate == nil or rate == lane) and lane or false
+    end
+  end
+  local same = #cards > 1 and table.concat(names, "") == names[1]:rep(#cards)
+  local name = #cards == 1 and names[1]
+    -- alike cards whose drives' lanes set it: the lanes counted together
+    or same and rate and not names[1]:find("port") and ("%d x %g Gb/s lanes"):format(nlanes, rate)
+    or same and ("%d x %s"):format(#cards, names[1]) or table.concat(names, " + ")
+  return sum, ("%s ceiling %s"):format(name, charts.rate(sum)), lanes
+end
+
+-- A step's ceiling: a simulated step's (its cards' links, or their drives'
+-- lanes where they carry less), else the run's probed link.
 local function ceiling_of(run, s)
   if not s.sim_link then return probed_ceiling(run) end
-  local lanes, lanes_label = lane_ceiling(s)
-  local pcie, pcie_label = link_sum(s)
-  if lanes and (not pcie or lanes < pcie) then return lanes, lanes_label end
-  return pcie, pcie_label
+  return sim_ceiling(s)
 end
 
 local function sequential(s)
@@ -555,7 +580,8 @@ function charts.sequential_bars()
       local s = cl.steps[i]
       local v = s and s.status == "done" and s[field] or nil
       local bps, label = nil, nil
-      if s then bps, label = ceiling_of(r, s) end
+      local lanes
+      if s then bps, label, lanes = ceiling_of(r, s) end
       local ceil = bps and bps / 1e6 * mult
       local key = k .. ":" .. tostring(ceil)
       if ceil then
@@ -563,7 +589,7 @@ function charts.sequential_bars()
         labelled[key].n, labelled[key].last = labelled[key].n + 1, i
         label = labelled[key].first == i and label or ""
         any_ceiling = true
-        any_lanes = any_lanes or labelled[key].label:find(" lanes? ceiling") ~= nil
+        any_lanes = any_lanes or lanes == true
       end
       ymax = math.max(ymax, v or 0, ceil or 0)
       -- a sweep's bar says which OIO it is (runs peak at different ones)

@@ -66,8 +66,8 @@ end
 
 -- ---- data ----------------------------------------------------------------
 -- Every step with the simulated card and link it ran on (sim_cards: the
--- cards after the first, `key=value,...` each, `;` between; its drives and
--- their SAS/SATA lanes, for the sequential bars' ceiling; the view
+-- cards after the first, `key=value,...` each, `;` between; its drives, their
+-- SAS/SATA lanes and wide ports, for the sequential bars' ceiling; the view
 -- step_detail, but a params_json that is not JSON reads as none, not as an
 -- error of the whole query)
 local STEPS = [[
@@ -76,7 +76,9 @@ local STEPS = [[
          CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.cards') END AS sim_cards,
          CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.drive_link_gbps') END AS sim_drive_gbps,
          CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.sas_lane_gbps') END AS sim_lane_gbps,
-         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.drives') END AS sim_drives
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.drives') END AS sim_drives,
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.sas_ports') END AS sim_ports,
+         CASE WHEN json_valid(s.params_json) THEN json_extract(s.params_json, '$.sim.sas_port_lanes') END AS sim_port_lanes
   FROM steps s WHERE run_id = ?1 ORDER BY seq]]
 
 -- A step on an axis the charts draw whose value the axis cannot hold (text

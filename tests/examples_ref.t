@@ -172,7 +172,12 @@ like "$(ceiling 'one X25-E')" '^279\|1 x 3 Gb/s lane (ceiling )?279 MB/s$' \
 # (a label wider than its bar leaves out the word "ceiling")
 like "$(ceiling 'Adaptec 5808 pair')" '^4000\|2 x PCIe1 x8 (ceiling )?4,000 MB/s$' \
 	"two cards on PCIe1 x8: the sum of both links (2 x 2,000 MB/s), named so"
-like "$(ceiling 'LSI 9260-8i pair')" '^8000\|2 x PCIe2 x8 (ceiling )?8,000 MB/s$' "two cards on PCIe2 x8: 2 x 4,000 MB/s"
+like "$(ceiling 'LSI 9260-8i pair')" '^4464\|16 x 3 Gb/s lanes (ceiling )?4,464 MB/s$' \
+	"two cards on PCIe2 x8 (8,000 MB/s) with 8 X25-E each on 3 Gb/s lanes: the 16 lanes, 2 x 2,232 MB/s"
+# bar|ceiling of a step: the bar under it
+under() { awk -F'\t' -v s="$1" '$3 ~ s && $2 != "NaN" { print ($2 <= $4) ? "under" : $2 " over " $4 }' "$tsv"; }
+is "$(under 'LSI 9210-8i pair') $(under 'LSI 9260-8i pair') $(under 'Adaptec 5808 pair')" "under under under" \
+	"each pair's bar stands under its ceiling (the review's 3,400 and 2,200 MB/s)"
 # cards on different links (docs/engines.md's example): each named, summed
 cat > "$TMP/two.lua" <<'LUA'
 local t = {}
@@ -184,6 +189,21 @@ LUA
 	"$HB" report two --format svg --out "$TMP/two" --db "$DB" >/dev/null 2>>"$TMP/stderr"
 ok $? "a step on cards with PCIe3 x8 and PCIe2 x4 links, and its report"
 tsv=$(ls "$TMP"/two/charts/*-sequential-bars.tsv)
-like "$(ceiling 'two links')" '^9876\.92[0-9]*\|PCIe3 x8 \+ PCIe2 x4 (ceiling )?9,877 MB/s$' \
-	"its ceiling: 7,877 + 2,000 MB/s, both links named"
+like "$(ceiling 'two links')" '^6464\|8 x 6 Gb/s lanes \+ PCIe2 x4 (ceiling )?6,464 MB/s$' \
+	"its ceiling: the first card's 8 SATA lanes (4,464 MB/s, under its PCIe3 x8) + the second's PCIe2 x4 (2,000), each named"
+is "$(under 'two links')" under "and its bar under it"
+# wide ports behind an expander carry less than the drives' lanes: 8 drives on 1 x 4-lane 6 Gb/s port
+cat > "$TMP/port.lua" <<'LUA'
+local t = {}
+for i = 1, 8 do t[i] = "d" .. i end
+hb.run{ name = "one port", engine = "sim", rw = "read", bs = "128k", oio = 64, targets = t, duration = 1,
+        ramp = 0, sim = { preset = "sas2308-8ssd", sas_ports = 1, sas_port_lanes = 2 } }
+LUA
+"$HB" run "$TMP/port.lua" --label port --db "$DB" -q 2>>"$TMP/stderr" &&
+	"$HB" report port --format svg --out "$TMP/port" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+ok $? "a step on 8 drives behind one 2-lane wide port, and its report"
+tsv=$(ls "$TMP"/port/charts/*-sequential-bars.tsv)
+like "$(ceiling 'one port')" '^1116\|1 x 2-lane 6 Gb/s port (ceiling )?1,116 MB/s$' \
+	"its ceiling: the port's 2 x 558 MB/s, not the drives' 8 lanes (4,464) nor the link"
+is "$(under 'one port')" under "and its bar under it"
 done_testing

@@ -62,4 +62,6 @@ EOF
 out=$(cd "$F" && env -u HBATEST_STOP_AT_FAIL bash tests/dev/mutate.sh --no-baseline 1 2>&1)
 like "$out" "^1 +killed .*by tests/x.t" "mutate.sh: the mutant killed"
 ok $([ ! -e "$TMP/fake-after-first" ]; echo $?) "mutate.sh runs its tests with HBATEST_STOP_AT_FAIL: nothing ran after the first failure"
+out=$(cd "$F" && bash tests/dev/mutate.sh --no-baseline 2 2>&1)
+like "$? $out" "^2 mutate.sh: no mutant 2: tests/mutants.txt has 1 to 1" "a mutant number past the list: exit 2, saying how many there are"
 done_testing

@@ -60,6 +60,11 @@ main() {
 	done
 	n=${#MUT_FILE[@]}
 	[ ${#pick[@]} -gt 0 ] || pick=($(seq "$n"))
+	for i in "${pick[@]}"; do
+		case $i in *[!0-9]*) ;; *) [ "$i" -ge 1 ] && [ "$i" -le "$n" ] && continue ;; esac
+		echo "mutate.sh: no mutant $i: tests/mutants.txt has 1 to $n (--list lists them)" >&2
+		exit 2
+	done
 	if [ $list = 1 ]; then
 		for i in "${pick[@]}"; do
 			printf '%2d  %-28s %s  [%s]\n' "$i" "${MUT_FILE[i-1]}" "${MUT_WHAT[i-1]}" "${MUT_TESTS[i-1]}"
