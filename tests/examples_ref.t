@@ -178,32 +178,26 @@ like "$(ceiling 'LSI 9260-8i pair')" '^4464\|16 x 3 Gb/s lanes (ceiling )?4,464 
 under() { awk -F'\t' -v s="$1" '$3 ~ s && $2 != "NaN" { print ($2 <= $4) ? "under" : $2 " over " $4 }' "$tsv"; }
 is "$(under 'LSI 9210-8i pair') $(under 'LSI 9260-8i pair') $(under 'Adaptec 5808 pair')" "under under under" \
 	"each pair's bar stands under its ceiling (the review's 3,400 and 2,200 MB/s)"
+# seq_step LABEL DRIVES SIM DESCRIPTION: one 128k sequential read step ("step LABEL")
+# on DRIVES simulated drives with sim options SIM, run and reported; tsv its bars
+seq_step() {
+	printf 'local t = {}\nfor i = 1, %d do t[i] = "d" .. i end\nhb.run{ name = "step %s", engine = "sim", rw = "read", bs = "128k", oio = 64, targets = t, duration = 1, ramp = 0, sim = %s }\n' \
+		"$2" "$1" "$3" > "$TMP/$1.lua"
+	"$HB" run "$TMP/$1.lua" --label "$1" --db "$DB" -q 2>>"$TMP/stderr" &&
+		"$HB" report "$1" --format svg --out "$TMP/$1" --db "$DB" >/dev/null 2>>"$TMP/stderr"
+	ok $? "$4, and its report"
+	tsv=$(ls "$TMP/$1"/charts/*-sequential-bars.tsv)
+}
 # cards on different links (docs/engines.md's example): each named, summed
-cat > "$TMP/two.lua" <<'LUA'
-local t = {}
-for i = 1, 16 do t[i] = "d" .. i end
-hb.run{ name = "two links", engine = "sim", rw = "read", bs = "128k", oio = 64, targets = t, duration = 1,
-        ramp = 0, sim = { cards = { "sas2308-8ssd", { preset = "sas2308-8ssd", link = "pcie2x4" } } } }
-LUA
-"$HB" run "$TMP/two.lua" --label two --db "$DB" -q 2>>"$TMP/stderr" &&
-	"$HB" report two --format svg --out "$TMP/two" --db "$DB" >/dev/null 2>>"$TMP/stderr"
-ok $? "a step on cards with PCIe3 x8 and PCIe2 x4 links, and its report"
-tsv=$(ls "$TMP"/two/charts/*-sequential-bars.tsv)
-like "$(ceiling 'two links')" '^6464\|8 x 6 Gb/s lanes \+ PCIe2 x4 (ceiling )?6,464 MB/s$' \
+seq_step two 16 '{ cards = { "sas2308-8ssd", { preset = "sas2308-8ssd", link = "pcie2x4" } } }' \
+	"a step on cards with PCIe3 x8 and PCIe2 x4 links"
+like "$(ceiling 'step two')" '^6464\|8 x 6 Gb/s lanes \+ PCIe2 x4 (ceiling )?6,464 MB/s$' \
 	"its ceiling: the first card's 8 SATA lanes (4,464 MB/s, under its PCIe3 x8) + the second's PCIe2 x4 (2,000), each named"
-is "$(under 'two links')" under "and its bar under it"
-# wide ports behind an expander carry less than the drives' lanes: 8 drives on 1 x 4-lane 6 Gb/s port
-cat > "$TMP/port.lua" <<'LUA'
-local t = {}
-for i = 1, 8 do t[i] = "d" .. i end
-hb.run{ name = "one port", engine = "sim", rw = "read", bs = "128k", oio = 64, targets = t, duration = 1,
-        ramp = 0, sim = { preset = "sas2308-8ssd", sas_ports = 1, sas_port_lanes = 2 } }
-LUA
-"$HB" run "$TMP/port.lua" --label port --db "$DB" -q 2>>"$TMP/stderr" &&
-	"$HB" report port --format svg --out "$TMP/port" --db "$DB" >/dev/null 2>>"$TMP/stderr"
-ok $? "a step on 8 drives behind one 2-lane wide port, and its report"
-tsv=$(ls "$TMP"/port/charts/*-sequential-bars.tsv)
-like "$(ceiling 'one port')" '^1116\|1 x 2-lane 6 Gb/s port (ceiling )?1,116 MB/s$' \
+is "$(under 'step two')" under "and its bar under it"
+# wide ports behind an expander carry less than the drives' lanes: 8 drives on 1 x 2-lane 6 Gb/s port
+seq_step port 8 '{ preset = "sas2308-8ssd", sas_ports = 1, sas_port_lanes = 2 }' \
+	"a step on 8 drives behind one 2-lane wide port"
+like "$(ceiling 'step port')" '^1116\|1 x 2-lane 6 Gb/s port (ceiling )?1,116 MB/s$' \
 	"its ceiling: the port's 2 x 558 MB/s, not the drives' 8 lanes (4,464) nor the link"
-is "$(under 'one port')" under "and its bar under it"
+is "$(under 'step port')" under "and its bar under it"
 done_testing
