@@ -1,6 +1,6 @@
 # hbatest: one non-recursive Makefile.
 #   make            ./hbatest and plugins/*.so
-#   make check      every TAP test, run by prove, JOBS=2 files at a time
+#   make check      every TAP test, run by prove, JOBS=4 files at a time
 #   make lint       the layout rules (tests/dev/lint.sh)
 #   make bench      hbatest side by side with fio (tests/dev/bench.sh), the fio
 #                   profile, ceiling and null-per-core rows (bench-ceiling.sh),
@@ -184,10 +184,13 @@ check: export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppr
 endif
 
 # Test files run JOBS at a time: each makes its own temp folder and loop
-# devices (losetup --find), so none waits on another's. tests/dev/prove-times.pl
+# devices (losetup --find), its names and ports carry its pid, so none waits
+# on another's. 4, on 2 CPUs too: many files wait (on real-clock steps, on
+# events) more than they compute, and 12 of the slowest took 0.67 of their
+# wall at -j2 with -j4 (docs/HACKING.md). tests/dev/prove-times.pl
 # is prove (same options, same exit status) that then lists the test files by
 # wall time, slowest first (HB_TIMES=N: how many; 0 for all).
-JOBS ?= 2
+JOBS ?= 4
 
 check: all $(UNIT_TESTS) $(FIXTURE_PLUGINS)
 	@rm -rf $(SAN_LOG)

@@ -36,8 +36,10 @@ run_sums() {
 
 # --- several steps, then kill -9 in the middle of one ---------------------
 DB="$TMP/kill.db"
+# the three steps before the long one only have to be done: on the simulator
+# (its seconds take milliseconds; they are stored as a real step's are)
 cat > "$TMP/steps.lua" <<'LUA'
-for i = 1, 3 do hb.run{ name = "short " .. i, engine = "null", oio = 4, duration = 2, ramp = 1 } end
+for i = 1, 3 do hb.run{ name = "short " .. i, engine = "sim", oio = 4, duration = 2, ramp = 1 } end
 hb.run{ name = "long", engine = "null", duration = 120 }
 LUA
 # (the sections that need only a run in the middle of a step run this one)
@@ -51,7 +53,7 @@ is "$(q "$DB" "SELECT group_concat(status) FROM steps ORDER BY seq")" "done,done
 	"kill -9: the three earlier steps are done, the fourth was cut off"
 is "$(for id in 1 2 3; do check_invariant "$DB" $id; done | tr -d '\n')" 111 \
 	"kill -9: each done step's samples add up to its totals"
-like "$("$HB" list --db "$DB")" '^ +1 +[0-9a-f]{8} +interrupted ' "kill -9: the run reads 'interrupted'"
+like "$("$HB" list --db "$DB")" '^ +1 +[0-9a-f]{8} +interrupted .* 3/4 ' "kill -9: the run reads 'interrupted', 3 of its 4 steps done"
 like "$("$HB" show 1 --db "$DB")" '^ +4 +measure +long +interrupted +- ' \
 	"kill -9: show gives the cut-off step the run's state, not 'running'"
 
@@ -246,10 +248,13 @@ rm -f "$TMP/lay.dat"
 
 # --- a corrupted database (defect 8) --------------------------------------
 DB="$TMP/good.db"
+# runs only to have rows in a database: on the simulator (two.lua); the four
+# first runs at once below write for real seconds side by side (null.lua)
 cat > "$TMP/two.lua" <<'LUA'
-hb.run{ name = "a", engine = "null", duration = 1 }
-hb.run{ name = "b", engine = "null", duration = 1 }
+hb.run{ name = "a", engine = "sim", duration = 1 }
+hb.run{ name = "b", engine = "sim", duration = 1 }
 LUA
+sed 's/"sim"/"null"/' "$TMP/two.lua" > "$TMP/null.lua"
 "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q && "$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q
 ok $? "corrupt: two runs in a database"
 "$HB" list --db "$DB" --check >/dev/null; ok $? "corrupt: list --check passes on the good database"
@@ -299,7 +304,7 @@ is "$(q "$DB" "PRAGMA user_version"):$(q "$DB" "SELECT group_concat(COALESCE(on_
 DB="$TMP/new.db"
 pids=""
 for i in 1 2 3 4; do
-	"$HB" run "$TMP/two.lua" --db "$DB" --target v1 -q 2>"$TMP/first$i.err" &
+	"$HB" run "$TMP/null.lua" --db "$DB" --target v1 -q 2>"$TMP/first$i.err" &
 	pids="$pids $!"
 done
 fails=0
@@ -368,12 +373,16 @@ fi
 # --- a live run during a long hb.exec keeps its heartbeat (defect 10) ------
 DB="$TMP/exec.db"
 allow=$("$HB" help | grep -o -- '--allow-exec' | head -1)
-printf 'hb.exec{ cmd = "sleep 4", name = "wait" }\n' > "$TMP/exec.lua"
+# the command runs until the test has seen the heartbeat tick and makes its
+# gate file (120 s at most), not for a fixed time a loaded machine may outlast
+printf 'hb.exec{ cmd = "i=0; while [ ! -e %s ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done", name = "wait" }\n' \
+	"$TMP/exec.gate" > "$TMP/exec.lua"
 "$HB" run "$TMP/exec.lua" --db "$DB" $allow -q 2>"$TMP/exec.err" &
 pid=$!
 wait_until "SELECT count(*) FROM steps WHERE status = 'running'" "$DB"
 wait_until "SELECT r.heartbeat_at > s.started_at FROM runs r JOIN steps s ON s.run_id = r.id WHERE s.status = 'running'" "$DB"
 ok $? "exec: the run's heartbeat ticks while the command runs"
+touch "$TMP/exec.gate"
 wait $pid; ok $? "exec: the run ends"
 
 # --- hb.sleep keeps the heartbeat; a live run reads running whatever its age --

@@ -3,8 +3,11 @@
 # built by `make fuzz-build` with clang's libFuzzer, ASan and UBSan: each
 # replays its seeds and every crash fixture of tests/fuzz/crashes/NAME/ (a
 # test each: a crash, leak, UBSan report or hang found once stays found),
-# then fuzzes from its seeds for FUZZ_SMOKE_SECONDS (10). `make fuzz` runs
-# them for minutes. Skips without clang or its libFuzzer, unless
+# then fuzzes from its seeds for FUZZ_SMOKE_RUNS (500) inputs with -seed=1:
+# the same inputs on every machine however busy, so that a finding is found
+# again (a run of N seconds did what the machine had time for). A smoke run
+# shows that every target runs and finds nothing; `make fuzz` runs them for
+# minutes. Skips without clang or its libFuzzer, unless
 # HBATEST_FUZZ_REQUIRED=1 (then that fails).
 . "$(dirname "$0")/lib.sh"
 
@@ -17,7 +20,7 @@ if [ "$(cat "$ROOT/build/mode" 2>/dev/null)" = sanitize ]; then
 fi
 
 CC=${FUZZ_CC:-clang}
-SMOKE=${FUZZ_SMOKE_SECONDS:-10}
+RUNS=${FUZZ_SMOKE_RUNS:-500}
 B="$ROOT/build/fuzz"
 
 # no_fuzzer REASON: skip, or fail when the fuzzers are required
@@ -44,9 +47,10 @@ command -v "$CC" >/dev/null ||
 	"$TMP/probe" -runs=1 >>"$TMP/probe.log" 2>&1 ||
 	no_fuzzer "$CC cannot build a libFuzzer target with ASan and UBSan (is libclang-rt-dev installed?): $(grep -m1 -iE 'error|cannot' "$TMP/probe.log")"
 
-# Built by a make of its own: the make that runs this test (make check)
-# does not share its jobserver, and the fuzz goals leave its mode alone.
-(cd "$ROOT" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s fuzz-build) >"$TMP/build.log" 2>&1
+# Built by a make of its own (-j2, as docs/HACKING.md builds): the make that
+# runs this test (make check) does not share its jobserver, and the fuzz
+# goals leave its mode alone.
+(cd "$ROOT" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 fuzz-build) >"$TMP/build.log" 2>&1
 rc=$?
 ok $rc "make fuzz-build: every target builds with $CC, libFuzzer, ASan and UBSan"
 if [ $rc -ne 0 ]; then
@@ -96,9 +100,13 @@ while read -r name max_len seeds; do
 	# a short run from the seeds; what it finds is kept in build/fuzz/smoke/
 	mkdir -p "$TMP/corpus-$name" "$B/smoke/$name"
 	"$bin" "$TMP/corpus-$name" "${dirs[@]}" "${dict[@]}" -max_len="$max_len" -timeout=10 -seed=1 \
-		-max_total_time="$SMOKE" -artifact_prefix="$B/smoke/$name/" >"$TMP/$name-run.out" 2>&1
+		-runs="$RUNS" -print_final_stats=1 -artifact_prefix="$B/smoke/$name/" >"$TMP/$name-run.out" 2>&1
 	rc=$?
-	ok $rc "$name: ${SMOKE} s of fuzzing from the seeds find no crash, leak, UBSan report or hang"
+	ok $rc "$name: ${RUNS} inputs fuzzed from the seeds find no crash, leak, UBSan report or hang"
+	# ... and it ran them all: a target that stops early (or a libFuzzer that
+	# took no -runs) would pass above having fuzzed nothing
+	is "$(sed -n 's/^stat::number_of_executed_units: *//p' "$TMP/$name-run.out")" "$RUNS" \
+		"$name: it ran its $RUNS inputs"
 	if [ $rc -ne 0 ]; then
 		what "$TMP/$name-run.out"
 		grep -E '^artifact_prefix|Test unit written' "$TMP/$name-run.out" | sed 's/^/#   /'

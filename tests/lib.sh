@@ -201,3 +201,17 @@ unlock_db() {
 	exec 7>&-
 	wait "$lock_pid"
 }
+
+# raid5_checks DB: plans/raid5.lua's short rehearsal (--set size=64m
+# --set seconds=1 --set ramp=0 --set precondition=1) as stored in DB, checked
+# alike where it runs on real I/O: tests/plans.t (a file) or tests/loop.t (a
+# loop device, as root)
+raid5_checks() {
+	is "$(q "$1" "SELECT status || ':' || (SELECT count(*) FROM steps WHERE status = 'done') FROM runs")" "done:96" \
+		"the run and its 96 steps are done"
+	is "$(q "$1" "SELECT count(*) FROM oio_sweep")" 72 "72 OIO sweep points: 4k/8k random read/write, 128k read/write, 3 profiles, 8 each"
+	is "$(q "$1" "SELECT count(*) FROM write_mix_sweep")" 22 "22 write-mix points (4k and 8k, 0..100 by 10)"
+	is "$(q "$1" "SELECT write_bytes FROM steps WHERE seq = 1")" 134217728 "the fill wrote 2 x 64 MiB"
+	is "$(q "$1" "SELECT count(*) FROM steps s WHERE kind != 'exec' AND (SELECT count(*) FROM samples WHERE step_id = s.id) = 0")" 0 \
+		"every step stored its seconds"
+}

@@ -13,8 +13,10 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 # V: this hbatest's schema version (db/schema.sql's last line)
 V=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$ROOT/db/schema.sql")
 cd "$TMP" || exit 1
+# on the simulator: its seconds take milliseconds, and no check here looks at
+# the I/O (only at the rows a run stores and at how a database opens)
 cat > plan.lua <<'LUA'
-hb.plan{ name = "old", defaults = { engine = "null", duration = 1 } }
+hb.plan{ name = "old", defaults = { engine = "sim", duration = 1 } }
 hb.targets = { "a", "b" }
 hb.run{ name = "one", rw = "randread", bs = "4k", oio = 2 }
 hb.run{ name = "two", rw = "randwrite", bs = "4k", oio = 2 }
@@ -23,29 +25,39 @@ LUA
 "$HB" run plan.lua --db fresh.db --label "old run" -q 2>>stderr; ok $? "a run in a new database"
 
 TABLES="runs targets steps step_targets samples histograms steady_state probes events"
+# Each helper below is one or two sqlite3 processes, not one a table: the
+# loops over versions started over a thousand of them.
+# cols_sql SQL: SQL run over c, every column (name) of every table of
+# $TABLES (t, at place k), in the tables' order, then the columns'
+cols_sql() {
+	local i=0 t v=""
+	for t in $TABLES; do i=$((i + 1)); v="$v${v:+, }('$t', $i)"; done
+	echo "WITH tl(t, k) AS (VALUES $v), c AS (SELECT tl.t, tl.k, p.name FROM tl, pragma_table_info(tl.t) p ORDER BY tl.k, p.cid) $1"
+}
 # make_old FILE V: a database of schema version V holding the run of fresh.db
+# (an INSERT a table, of the columns version V has; every table must be there)
 make_old() {
+	local sql
 	sqlite3 "$1" < "$ROOT/tests/fixtures/report/schema-$2.sql" || return 1
-	for t in $TABLES; do
-		cols=$(q "$1" "SELECT group_concat(name, ', ') FROM pragma_table_info('$t')")
-		q "$1" "ATTACH 'fresh.db' AS n; INSERT INTO main.$t ($cols) SELECT $cols FROM n.$t" || return 1
-	done
+	sql=$(q "$1" "$(cols_sql "SELECT 'INSERT INTO main.' || t || ' (' || group_concat(name, ', ') || ') SELECT ' ||
+		group_concat(name, ', ') || ' FROM n.' || t || ';' FROM c GROUP BY t ORDER BY min(k)")") || return 1
+	[ "$(grep -c '^INSERT' <<<"$sql")" -eq "$(wc -w <<<"$TABLES")" ] || return 1
+	sqlite3 -bail "$1" "ATTACH 'fresh.db' AS n; $sql"
 }
 # rows FILE [OLD]: every row of the columns OLD (default v1-ref.db) has, one line each
 rows() {
-	for t in $TABLES; do
-		cols=$(q "${2:-v1-ref.db}" "SELECT group_concat('quote(\"' || name || '\")', ' || ''|'' || ') FROM pragma_table_info('$t')")
-		q "$1" "SELECT '$t|' || $cols FROM $t ORDER BY 1"
-	done
+	q "$1" "$(q "${2:-v1-ref.db}" "$(cols_sql "SELECT 'SELECT ''' || t || '|'' || ' ||
+		group_concat('quote(\"' || name || '\")', ' || ''|'' || ') || ' FROM ' || t || ' ORDER BY 1;'
+		FROM c GROUP BY t ORDER BY min(k)")")"
 }
 # shape FILE: the tables, indexes and views, every column of every table
 shape() {
-	q "$1" "SELECT type, name, tbl_name FROM sqlite_master ORDER BY type, name"
-	q "$1" "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name"
-	for t in $(q "$1" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); do
-		q "$1" "SELECT '$t', cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('$t')"
-	done
+	q "$1" "SELECT type, name, tbl_name FROM sqlite_master ORDER BY type, name;
+		SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name;
+		SELECT m.name, p.cid, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk
+		FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid"
 }
+fresh_shape=$(shape fresh.db)	# fresh.db is only read from here on
 
 make_old v1-ref.db 1; ok $? "a schema-1 database (the fixture) holding the run"
 is "$(q v1-ref.db 'PRAGMA user_version') $(q v1-ref.db 'SELECT count(*) FROM steps')" "1 2" "at version 1, with its steps"
@@ -65,7 +77,7 @@ for cmd in list show run; do
 		"$cmd says it copied it to $cmd.db.bak-v1"
 	is "$(sha256sum < "$cmd.db.bak-v1")" "$sum" "$cmd: the copy is byte-identical to the original"
 	is "$(q "$cmd.db" 'PRAGMA user_version')" "$V" "$cmd: the database is at version $V"
-	is "$(shape "$cmd.db")" "$(shape fresh.db)" "$cmd: every table, column, index and view of a new database"
+	is "$(shape "$cmd.db")" "$fresh_shape" "$cmd: every table, column, index and view of a new database"
 	[ $cmd = run ] || is "$(rows "$cmd.db" | grep -c .)" "$(echo "$old_rows" | grep -c .)" "$cmd: as many rows"
 	[ "$(rows "$cmd.db" | grep -Fvxf - <(echo "$old_rows") | wc -l)" -eq 0 ]
 	ok $? "$cmd: every old row is there, unchanged"
@@ -147,7 +159,7 @@ for v in 2 3 4 5 6 7 8 9 10 11; do
 	like "$rc $(cat err)" "^0 .*database 'm$v.db' has schema version $v: copied it to 'm$v.db.bak-v$v' before migrating it to version $V" \
 		"version $v: list migrates it, after a copy"
 	is "$(sha256sum < "m$v.db.bak-v$v") $(q "m$v.db" 'PRAGMA user_version')" "$sum $V" "version $v: the copy byte-identical, the database at version $V"
-	is "$(shape "m$v.db")" "$(shape fresh.db)" "version $v: every table, column, index and view of a new database"
+	is "$(shape "m$v.db")" "$fresh_shape" "version $v: every table, column, index and view of a new database"
 	new=$(rows "m$v.db" "v$v.db")
 	is "$new" "$old" "version $v: every old row there, unchanged, no other"
 	"$HB" report 1 --db "m$v.db" --out "rep$v" --no-charts >/dev/null 2>err; ok $? "version $v: report reads the migrated database"

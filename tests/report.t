@@ -320,7 +320,10 @@ like "$(cat "$TMP/badgp/index.html")" "chart not drawn: gnuplot failed on <code>
 	"the rest of the report is written, the chart replaced by a note naming its script"
 
 # --- DIR: replaced when it is a report, refused otherwise --------------------------------
-rep 1 --out "$TMP/one"; ok $? "a report over an older report replaces it"
+# The folder is what these look at: --no-charts (gnuplot's images are the
+# time of a report; charts/ still holds the scripts and data). "one" holds
+# the report with images made above.
+rep 1 --out "$TMP/one" --no-charts; ok $? "a report over an older report replaces it"
 mkdir "$TMP/notareport"; touch "$TMP/notareport/keep"
 rep 1 --out "$TMP/notareport"; is $? 1 "a DIR that is not a report is refused"
 [ -e "$TMP/notareport/keep" ]; ok $? "and left as it was"
@@ -332,15 +335,15 @@ like "$(cat "$TMP/err")" "'$TMP/site' is not a report folder \(it holds 'photos'
 is "$(cd "$TMP/site" && find . | sort | tr '\n' ' ')" ". ./index.html ./photos ./photos/cat.jpg " "and everything in it is left"
 is "$(cat "$TMP/one/.hbatest-report")" "runs: $(q "$DB" "SELECT uuid FROM runs WHERE id = 1")" \
 	"a report folder carries a mark with its runs' uuids"
-is "$(umask 022; rep 1 --out "$TMP/mode"; stat -c %a "$TMP/mode")" 755 "DIR's mode follows the umask (not mkdtemp's 700)"
-mkdir "$TMP/emptyout"; rep 1 --out "$TMP/emptyout"; ok $? "an empty folder is written into"
-rm -f "$TMP/one/.hbatest-report"; rep 2 --out "$TMP/one"; ok $? "an older hbatest's report (no mark) is replaced too"
+is "$(umask 022; rep 1 --out "$TMP/mode" --no-charts; stat -c %a "$TMP/mode")" 755 "DIR's mode follows the umask (not mkdtemp's 700)"
+mkdir "$TMP/emptyout"; rep 1 --out "$TMP/emptyout" --no-charts; ok $? "an empty folder is written into"
+rm -f "$TMP/one/.hbatest-report"; rep 2 --out "$TMP/one" --no-charts; ok $? "an older hbatest's report (no mark) is replaced too"
 mkdir -p "$TMP/site2/data"; echo '<html>mine</html>' > "$TMP/site2/index.html"; echo x > "$TMP/site2/data/m.csv"
 rep 1 --out "$TMP/site2"; is $? 1 "index.html and data/ with no mark, the page not hbatest's: refused"
 like "$(cat "$TMP/err")" "'$TMP/site2' is not a report folder \(it holds 'index.html' that no hbatest report wrote\)" "saying whose index.html it is not"
 [ -e "$TMP/site2/data/m.csv" ]; ok $? "and its data/ is left"
-rep 1 --out "$TMP/slash/"; ok $? "--out DIR/ (a trailing slash): a new folder"
-rep 1 --out "$TMP/slash/"; ok $? "and again, over that report"
+rep 1 --out "$TMP/slash/" --no-charts; ok $? "--out DIR/ (a trailing slash): a new folder"
+rep 1 --out "$TMP/slash/" --no-charts; ok $? "and again, over that report"
 is "$(ls -A "$TMP/slash" | tr '\n' ' ')" ".hbatest-report charts data index.html " "nothing else left in it"
 # DIR made while the report is written (after check_out looked): the rename
 # never replaces it. strace holds the report's first mkdir (its temporary
@@ -360,19 +363,20 @@ else
 fi
 ln -s "$TMP/one" "$TMP/link"; rep 1 --out "$TMP/link"; is $? 1 "a symbolic link is refused"
 like "$(cat "$TMP/err")" "'$TMP/link' is a symbolic link: give the folder itself, or another --out" "and says so"
-(cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" >/dev/null 2>&1); ok $? "default DIR"
+(cd "$TMP" && "$HB" report "LSI 9361-8i" 2 --db "$DB" --no-charts >/dev/null 2>&1); ok $? "default DIR"
 [ -s "$TMP/hbatest-report-LSI-9361-8i-vs-x4-script-alert-x-script-q-second-line/index.html" ]
 ok $? "named hbatest-report-<label>-vs-<label>, made safe"
 # labels that differ only in what a file name cannot hold: the same default
 # name, so the second report goes beside the first, not over it
 cp "$DB" "$TMP/twin.db"; q "$TMP/twin.db" "UPDATE runs SET label = 'card a' WHERE id = 1; UPDATE runs SET label = 'card/a' WHERE id = 2"
-(cd "$TMP" && "$HB" report 'card a' --db "$TMP/twin.db" >/dev/null 2>&1 && "$HB" report 'card/a' --db "$TMP/twin.db" >"$TMP/out" 2>"$TMP/err"); ok $? "two runs whose labels make one default DIR"
+(cd "$TMP" && "$HB" report 'card a' --db "$TMP/twin.db" --no-charts >/dev/null 2>&1 &&
+	"$HB" report 'card/a' --db "$TMP/twin.db" --no-charts >"$TMP/out" 2>"$TMP/err"); ok $? "two runs whose labels make one default DIR"
 u2=$(q "$TMP/twin.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 2")
 is "$(cat "$TMP/out")" "hbatest-report-card-a-$u2/index.html" "the second goes to DIR-<uuid8>"
 like "$(cat "$TMP/err")" "'hbatest-report-card-a' holds the report of other runs: kept; this one goes to 'hbatest-report-card-a-$u2'" "and says so"
 like "$(cat "$TMP/hbatest-report-card-a/.hbatest-report")" "^runs: $(q "$TMP/twin.db" "SELECT uuid FROM runs WHERE id = 1")\$" "the first report is kept"
 cp "$DB" "$TMP/lab.db"; q "$TMP/lab.db" "UPDATE runs SET label = '<<..>>' WHERE id = 1"
-(cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
+(cd "$TMP" && "$HB" report 1 --db "$TMP/lab.db" --no-charts >/dev/null 2>&1); ok $? "a label with nothing fit for a file name"
 [ -s "$TMP/hbatest-report-$(q "$DB" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")/index.html" ]; ok $? "names DIR by the uuid"
 
 # two runs under one label (a plan run again): told apart by their uuids' 8

@@ -6,7 +6,7 @@
 DB="$TMP/r.db"
 PLAN="$TMP/plan.lua"
 cat > "$PLAN" <<'LUA'
-local secs = hb.set("secs", 2)
+local secs = hb.set("secs", 3)
 hb.plan{ defaults = { engine = "io_uring", duration = secs, ramp = 1, size = "16m" } }
 for i = 1, 5 do
   local r = hb.run{ name = "step " .. i, rw = "randrw", write_pct = 10 * i, oio = 4, duration = i == 3 and os.getenv("HB_TEST_KILL3") == "1" and 600 or secs }
@@ -17,8 +17,9 @@ LUA
 
 # kill it once step 3 has stored a sample; in this first run (HB_TEST_KILL3,
 # which the resume has not) step 3 lasts until then: killed after a 2 s step
-# 3 had ended on a loaded machine, steps 1-3 were done
-HB_TEST_KILL3=1 "$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=2 --label resumable --allow-exec -q 2>/dev/null &
+# 3 had ended on a loaded machine, steps 1-3 were done. --set secs=1, not the
+# plan's 3: the resume must replay it (and its steps take 1 s)
+HB_TEST_KILL3=1 "$HB" run "$PLAN" --db "$DB" --target "$TMP/t.dat" --set secs=1 --label resumable --allow-exec -q 2>/dev/null &
 pid=$!
 samples_of_seq "$DB" 3 1
 kill -KILL $pid; wait $pid 2>/dev/null
@@ -58,8 +59,8 @@ stored=$(q "$DB" "SELECT iops FROM steps WHERE seq = 2")
 awk -v a="${gave:-0}" -v b="${stored:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-6 * b) }'
 ok $? "the skipped step 2 gives the plan its stored iops ($gave, database $stored)"
 ok "$(q "$DB" "SELECT count(*) FROM steps WHERE seq <= 5 AND write_pct != 10 * seq")" "the replayed steps keep their parameters (--set secs replayed too)"
-is "$(q "$DB" "SELECT group_concat(duration_s) FROM (SELECT duration_s FROM steps WHERE seq <= 5)")" "2,2,2,2,2" \
-	"--set secs=2 was replayed from the database"
+is "$(q "$DB" "SELECT group_concat(duration_s) FROM (SELECT duration_s FROM steps WHERE seq <= 5)")" "1,1,1,1,1" \
+	"--set secs=1 was replayed from the database (the plan's default is 3)"
 for id in $(q "$DB" "SELECT id FROM steps WHERE kind = 'measure'"); do
 	is "$(check_invariant "$DB" "$id")" 1 "step id $id: samples add up after the resume"
 done
@@ -69,10 +70,11 @@ out=$("$HB" run --resume 1 --db "$DB" 2>&1); is $? 1 "a done run does not resume
 like "$out" "run 1 is done: nothing to resume" "and says so"
 
 # two resumes of one run started at once: exactly one takes it, the other is
-# refused naming the pid that holds it, and no step runs twice
+# refused naming the pid that holds it, and no step runs twice (s3, the step
+# resumed, takes a real second; s1 and s2, only done before it, the sim's)
 DB2="$TMP/race.db"
 cat > "$TMP/race.lua" <<'LUA'
-for i = 1, 3 do hb.run{ name = "s" .. i, engine = "null", targets = "v", duration = 1 } end
+for i = 1, 3 do hb.run{ name = "s" .. i, engine = i < 3 and "sim" or "null", targets = "v", duration = 1 } end
 LUA
 "$HB" run "$TMP/race.lua" --db "$DB2" -q 2>/dev/null; ok $? "a run to race over"
 for round in 1 2 3 4 5; do

@@ -8,12 +8,17 @@
 
 DB="$TMP/r.db"
 PLAN="$TMP/plan.lua"
+# Steps of 1 s, but the one a run is cut in (HB_TEST_HOLD=SEQ, which a
+# resume has not) lasts until the test cuts it: a 1 s step could end first.
 cat > "$PLAN" <<'LUA'
-hb.plan{ defaults = { engine = "null", duration = 2, ramp = 0, targets = { "a" }, workers = 1 } }
-for i = 1, 6 do hb.run{ name = "step " .. i, rw = "randread", bs = "4k", oio = 1 } end
+hb.plan{ defaults = { engine = "null", duration = 1, ramp = 0, targets = { "a" }, workers = 1 } }
+for i = 1, 6 do
+  hb.run{ name = "step " .. i, rw = "randread", bs = "4k", oio = 1,
+          duration = os.getenv("HB_TEST_HOLD") == tostring(i) and 600 or 1 }
+end
 LUA
 
-"$HB" run "$PLAN" --db "$DB" --label killed -q 2>/dev/null &
+HB_TEST_HOLD=4 "$HB" run "$PLAN" --db "$DB" --label killed -q 2>/dev/null &
 pid=$!
 samples_of_seq "$DB" 4 1	# killed once step 4 has stored a second: steps 1-3 done
 kill -KILL $pid; wait $pid 2>/dev/null
@@ -39,7 +44,7 @@ like "$idle" '^[0-9]+s$' "the idle time in words (seconds)"
 like "$(cat "$TMP/show1")" "  resumed at $at, idle $idle, steps 1-3 kept, step 4 onwards rerun" "show: when, idle, kept, rerun"
 
 # stopped with SIGINT during step 2 of the second run, resumed with --force
-"$HB" run "$PLAN" --db "$DB" --label stopped -q 2>/dev/null &
+HB_TEST_HOLD=2 "$HB" run "$PLAN" --db "$DB" --label stopped -q 2>/dev/null &
 pid=$!
 samples_of_seq "$DB" 2 1	# run 1 has step 2 too: wait for run 2's
 wait_count "$DB" "SELECT count(*) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.run_id = 2 AND t.seq = 2" 1
