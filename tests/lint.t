@@ -62,7 +62,7 @@ plant core/base/strbuf.c 'int plan_execute(void); int lint_up(void) { return pla
 # a mutant whose string no longer occurs once (the code moved on)
 copy="$TMP/tree"
 rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$ROOT/reports" "$ROOT/scripts" \
-	"$ROOT/db" "$ROOT/docs" "$ROOT/Makefile" "$copy/" && cp -R "$ROOT/tests/dev" "$copy/tests/"
+	"$ROOT/db" "$ROOT/docs" "$ROOT/Makefile" "$copy/" && cp -R "$ROOT/tests/dev" "$ROOT/tests/lib.sh" "$copy/tests/"
 cp "$ROOT/tests/mutants.txt" "$copy/tests/"
 out=$(LINT_ROOT="$copy" sh "$LINT" 2>/dev/null); ok $? "a copy with the mutant list passes"
 sed -i 's/^\(find: unsigned queues = wl->workers\) \* wl->ntargets;$/\1 * wl->ntargets_moved;/' "$copy/tests/mutants.txt"
