@@ -237,7 +237,12 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}
-	name = argc > 1 ? argv[1] : "help";
+	if (argc < 2) {	/* a usage error; `hbatest help` and --help print it to stdout */
+		fprintf(stderr, "hbatest: no command given\n\n");
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
 	for (c = commands; c->name && strcmp(c->name, name); c++)
 		;
 	if (!c->name) {
