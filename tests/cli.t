@@ -150,8 +150,8 @@ q "$TMP/lab.db" "UPDATE runs SET label = '日本語のラベル とても長い�
 out=$("$HB" list --db "$TMP/lab.db"); is $? 0 "list with a long UTF-8 label and one with a newline"
 iconv -f utf-8 -t utf-8 <<<"$out" >/dev/null; ok $? "its output is valid UTF-8 (a label cut at a character, not a byte)"
 is "$(wc -l <<<"$out")" "$(( $(q "$TMP/lab.db" "SELECT count(*) FROM runs") + 1 ))" "one line per run (and the header)"
-like "$out" '^   1  ab[0-9a-f]{6}  日本語のラベル とても長   done ' \
-	"the long label cut to 24 cells: a wide character takes two, and one that would not fit is left out"
+like "$out" '^   1  ab[0-9a-f]{6}  日本語のラベル とても\.\.\.  done ' \
+	"the long label cut to 24 cells, '...' marking the cut: a wide character takes two, and one that would not fit is left out"
 like "$out" '^   2  ef[0-9a-f]{6}  line1\\nline2 {12}  done ' "the newline shown as \\n, the column padded"
 q "$TMP/lab.db" "UPDATE runs SET label = 'café 🚀 ŁÓDŹ' WHERE id = 1"
 like "$("$HB" list --db "$TMP/lab.db")" '^   1  ab[0-9a-f]{6}  café 🚀 ŁÓDŹ {12}  done ' \

@@ -1,5 +1,6 @@
 /* `hbatest list`: one line per run in the database, its first note at its end. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,18 @@ static void steps_text(const struct db_step_counts *n, char *buf, size_t len)
 	snprintf(buf, len, "%d/%d", n->done, planned);
 }
 
+/* s in at most cells terminal cells, "..." ending it when cut (two labels
+ * that differ past the cut must not read as one); pad: padded to cells. */
+static void put_cut(const char *s, size_t cells, bool pad)
+{
+	if (rows_column_width(s) > cells) {
+		rows_put_column(stdout, s, cells - 3);
+		fputs("...", stdout);
+	} else {
+		rows_put_column(stdout, s, pad ? cells : SIZE_MAX);
+	}
+}
+
 /* After a run's plan: its first note line, cut to NOTE_CELLS terminal
  * cells ("..." when cut), and "(+N)" for the lines after it. */
 #define NOTE_CELLS 40
@@ -39,12 +52,7 @@ static void put_note(const char *notes)
 		more++;
 	snprintf(first, sizeof(first), "%.*s", (int)n, line);
 	fputs("  note: ", stdout);
-	if (rows_column_width(first) > NOTE_CELLS) {
-		rows_put_column(stdout, first, NOTE_CELLS - 3);
-		fputs("...", stdout);
-	} else {
-		rows_put_column(stdout, first, SIZE_MAX);
-	}
+	put_cut(first, NOTE_CELLS, false);
 	if (more)
 		printf(" (+%zu)", more);
 }
@@ -94,7 +102,7 @@ int cmd_list(int argc, char **argv)
 
 		steps_text(&r.steps, steps, sizeof(steps));
 		printf("%4lld  %-8s  ", (long long)r.id, r.uuid8);
-		rows_put_column(stdout, r.label, 24);
+		put_cut(r.label ? r.label : "", 24, true);
 		printf("  %-11s  %-20.19s  %-*s  ", r.state, r.started_at, wide, steps);
 		rows_put_column(stdout, r.plan_path, SIZE_MAX);
 		fputs(r.simulated ? "  [simulated]" : "", stdout);

@@ -33,8 +33,9 @@ static const struct command {
 	{ "run", cmd_run,
 	  "run PLAN.lua [--db FILE] [--label TEXT] [--target PATH]...\n"
 	  "                            [--set K=V]... [--dry-run] [--destroy-data DEVICE]...\n"
-	  "                            [--allow-exec] [--lua-memory SIZE] [--probe-opt P.K=V]...\n"
-	  "                            [--note TEXT]... [--status-interval SECONDS]\n"
+	  "                            [--allow-exec] [--lua-memory SIZE] [--max-steps N]\n"
+	  "                            [--probe-opt P.K=V]... [--note TEXT]...\n"
+	  "                            [--status-interval SECONDS]\n"
 	  "       hbatest run [PLAN.lua] --resume [RUN] [--force] [--destroy-data DEVICE]...\n"
 	  "                            [--allow-exec] [--lua-memory SIZE] [--note TEXT]...",
 	  "run: the plan runs twice: a dry pass that checks every step without I/O,\n"
@@ -54,7 +55,7 @@ static const struct command {
 	  "  --status-interval SECONDS  a status line on stderr every SECONDS (default\n"
 	  "                      60 when stderr is no terminal, none on one; 0: none)\n"
 	  "--allow-exec lets hb.exec run shell commands (a plan cannot grant it);\n"
-	  "--lua-memory SIZE raises the plan's Lua memory limit (default 1g).\n",
+	  "--lua-memory SIZE raises the Lua memory limit (1g), --max-steps N the steps.\n",
 	  "hbatest run plans/raid5.lua --target /dev/sdb --destroy-data /dev/sdb --label raid5-wb\n"
 	  "hbatest run plans/raid5.lua --target /dev/sdb --dry-run\n" },
 	{ "list", cmd_list, "list [--db FILE] [--check]", CHECK_NOTE,
@@ -236,7 +237,12 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}
-	name = argc > 1 ? argv[1] : "help";
+	if (argc < 2) {	/* a usage error; `hbatest help` and --help print it to stdout */
+		fprintf(stderr, "hbatest: no command given\n\n");
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
 	for (c = commands; c->name && strcmp(c->name, name); c++)
 		;
 	if (!c->name) {

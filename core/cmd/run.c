@@ -129,8 +129,26 @@ static int parse_lua_memory(struct run_ctx *c, const char *v)
 	return 0;
 }
 
+/* --max-steps N: the steps a pass of the plan may make (default 100,000) */
+static int parse_max_steps(struct run_ctx *c, const char *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || !isdigit((unsigned char)*v) || n < 1 || n > 100000000) {
+		cli_usage_error("run", "--max-steps %s: expected a whole number of steps, 1 to "
+				"100000000", v);
+		return -1;
+	}
+	c->po.max_steps = (unsigned)n;
+	return 0;
+}
+
 enum run_opt {
-	OPT_LABEL = CLI_OWN, OPT_TARGET, OPT_SET, OPT_DESTROY, OPT_LUA_MEMORY, OPT_DRY_RUN,
+	OPT_LABEL = CLI_OWN, OPT_TARGET, OPT_SET, OPT_DESTROY, OPT_LUA_MEMORY, OPT_MAX_STEPS,
+	OPT_DRY_RUN,
 	OPT_FORCE, OPT_ALLOW_EXEC, OPT_RESUME, OPT_PROBE_OPT, OPT_NOTE, OPT_STATUS_INTERVAL,
 };
 
@@ -140,6 +158,7 @@ static const struct option run_opts[] = {
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "destroy-data", required_argument, NULL, OPT_DESTROY },
 	{ "lua-memory", required_argument, NULL, OPT_LUA_MEMORY },
+	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "allow-exec", no_argument, NULL, OPT_ALLOW_EXEC },	/* only here: a plan cannot set it */
@@ -248,6 +267,8 @@ static int parse_one(struct run_ctx *c, struct cli_getopt *g, int code)
 		return 0;
 	case OPT_LUA_MEMORY:
 		return parse_lua_memory(c, v);
+	case OPT_MAX_STEPS:
+		return parse_max_steps(c, v);
 	case OPT_DRY_RUN:
 	case OPT_FORCE:
 		*(code == OPT_DRY_RUN ? &c->dry_only : &c->force) = true;

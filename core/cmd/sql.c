@@ -312,6 +312,12 @@ static int run_query(struct sql_args *a, const char *sql)
 		log_error("%s", err);
 		return EXIT_FAILED;
 	}
+	if (q.version > DB_SCHEMA_VERSION) {	/* as every other command refuses it */
+		log_error("database '%s' has schema version %d; this hbatest knows up to %d: "
+			  "upgrade hbatest", q.db.path, q.version, DB_SCHEMA_VERSION);
+		db_query_close(&q);
+		return EXIT_FAILED;
+	}
 	rc = db_query_prepare(&q, sql, &st, err, sizeof(err));
 	if (rc < 0) {
 		log_error("%s", err);

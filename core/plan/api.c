@@ -119,17 +119,36 @@ static void step_position(lua_State *L, struct step_spec *spec)
 		spec->module_pos = util_strdup_printf("%s:%d", module, line);
 }
 
-/* Run the step hook. Its time (a device probed, a step run) is not the
- * plan's own time in Lua, which the dry pass limits (both in this thread's
- * CPU time). */
+/* Run the step hook. In the real pass its time (a device probed, a step
+ * run) is not the plan's own; in the dry pass, where the hook only lists
+ * the step, it is: a loop of hb.run is stopped by the dry pass's time limit
+ * as a loop of Lua is (both in this thread's CPU time). */
 static int call_step(struct plan *p, struct step_spec *spec, struct step_totals *t,
 		     int64_t *step_id, char *err, size_t len)
 {
 	uint64_t t0 = plan_clock_ns();
 	int rc = p->hooks->step(p->hooks->ctx, spec, t, step_id, err, len);
 
-	p->lim.hook_ns += plan_clock_ns() - t0;
+	if (!p->o->dry)
+		p->lim.hook_ns += plan_clock_ns() - t0;
 	return rc;
+}
+
+/* One step more than --max-steps allows (a plan that makes steps forever:
+ * each one's memory is outside Lua's limit) is a limit passed, with the
+ * plan's line; like the others, no pcall swallows it. */
+static int raise_step_limit(lua_State *L, struct plan *p, const char *fn, unsigned max)
+{
+	int line = caller_line(L);
+
+	if (line > 0)
+		lua_pushfstring(L, "%s:%d: ", p->o->path, line);
+	else
+		lua_pushfstring(L, "%s: ", p->o->path);
+	lua_pushfstring(L, "%s: the plan makes more than %d steps: does it loop forever? "
+			"(--max-steps N raises the limit)", fn, (int)max);
+	lua_concat(L, 2);
+	return plan_limits_raise(L, lua_tostring(L, -1));
 }
 
 static void push_results(lua_State *L, const struct step_totals *t, int64_t step_id, bool dry)
@@ -177,7 +196,8 @@ static void push_host_share(lua_State *L, const struct step_totals *t)
 static int run_step(lua_State *L, const char *fn, struct step_spec *spec)
 {
 	struct plan *p = plan_of(L);
-	struct step_totals *t = calloc(1, sizeof(*t));
+	unsigned max = p->o->max_steps ? p->o->max_steps : PLAN_MAX_STEPS;
+	struct step_totals *t = p->steps < max ? calloc(1, sizeof(*t)) : NULL;
 	bool exec = spec->kind == STEP_EXEC;
 	int64_t step_id = 0;
 	char err[1024];
@@ -186,8 +206,11 @@ static int run_step(lua_State *L, const char *fn, struct step_spec *spec)
 	if (!t) {
 		step_spec_free(spec);
 		free(spec);
+		if (p->steps >= max)
+			return raise_step_limit(L, p, fn, max);
 		return luaL_error(L, "out of memory");
 	}
+	p->steps++;
 	step_position(L, spec);
 	plan_layout_check(p, spec);
 	rc = call_step(p, spec, t, &step_id, err, sizeof(err));	/* spec is the hook's */

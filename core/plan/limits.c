@@ -268,6 +268,15 @@ void plan_limits_for(struct plan_limits *lim, const char *who, unsigned seconds)
 	lim->time_limit_s = seconds;
 }
 
+int plan_limits_raise(lua_State *L, const char *msg)
+{
+	struct plan_limits *lim = limits_of(L);
+
+	snprintf(lim->msg, sizeof(lim->msg), "%s", msg);
+	lua_pushstring(L, lim->msg);
+	return lua_error(L);
+}
+
 bool plan_limits_over(struct plan_limits *lim)
 {
 	if (!hb_stop_requested && !lim->msg[0] && past_time(lim))

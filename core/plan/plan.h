@@ -20,12 +20,17 @@ struct plan_opts {
 	bool allow_exec;	/* --allow-exec: hb.exec may run shell commands */
 	bool listing;		/* --dry-run: list hb.exec commands even without it */
 	uint64_t lua_memory;	/* bytes the plan's Lua may use; 0: PLAN_LUA_MEMORY */
+	unsigned max_steps;	/* steps (hb.run, hb.exec) a pass may make; 0: PLAN_MAX_STEPS */
 };
 
-/* Limits on a plan's Lua: memory (--lua-memory raises it) and the wall time
- * the dry pass may spend in Lua, where a plan only lists its steps. */
+/* Limits on a plan: its Lua's memory (--lua-memory raises it), the CPU time
+ * the dry pass may spend (in Lua and in hb.run's listing of steps alike),
+ * where a plan only lists its steps, and the steps a pass may make
+ * (--max-steps raises it): a plan that makes steps forever, whose steps'
+ * memory is outside Lua's, stops at one or the other. */
 #define PLAN_LUA_MEMORY (1ull << 30)
 #define PLAN_DRY_LIMIT_S 10
+#define PLAN_MAX_STEPS 100000u
 
 /* What the plan asks the runner to do. */
 struct plan_hooks {

@@ -29,12 +29,13 @@ int plan_check_keys(struct lua_State *L, int idx, char *err, size_t errlen);
 /* What a plan's Lua may spend, and how it stopped; one per plan_execute(). */
 struct plan_limits {
 	const char *path;		/* the plan file, for "plan.lua:12" */
-	bool dry;			/* the dry pass: its time in Lua is limited */
+	bool dry;			/* the dry pass: its CPU time is limited */
 	const char *who;		/* NULL: a plan; else what runs ("the report program") */
-	unsigned time_limit_s;		/* of Lua (hook_ns left out); 0: none */
+	unsigned time_limit_s;		/* of the thread (hook_ns left out); 0: none */
 	bool interrupted;		/* the stop flag was raised into Lua */
 	uint64_t mem, mem_limit, mem_hard;	/* bytes: in use, the limit, refused beyond */
-	uint64_t start_ns, hook_ns;	/* thread CPU time: at the start; in step hooks */
+	uint64_t start_ns, hook_ns;	/* thread CPU time: at the start; in the real pass's
+					 * step hooks (the dry pass's count) */
 	char refused_where[2 * PATH_MAX + 32];	/* where the allocator last refused ("plan.lua:3",
 						 * a module's line after it); "": never */
 	void (*tick)(void *ctx);	/* called from the instruction hook (plan_hooks) */
@@ -55,6 +56,8 @@ void plan_limits_guard_pcall(struct lua_State *L);
  * pass's time `seconds` of its own (in Lua and its queries; what the caller
  * adds to hook_ns is not counted), each message naming `who`. */
 void plan_limits_for(struct plan_limits *lim, const char *who, unsigned seconds);
+/* Set msg (a limit passed: raised again after every pcall) and raise it. */
+int plan_limits_raise(struct lua_State *L, const char *msg);
 /* For code outside Lua that may run long (a query): true when a stop was
  * asked for or the time limit has passed (then msg says so). */
 bool plan_limits_over(struct plan_limits *lim);
@@ -100,6 +103,7 @@ struct plan {
 	char keys_read[256];		/* the hb.set keys read, ", "-separated */
 	char dir[PATH_MAX];		/* folder of the plan file */
 	bool layout_warned;		/* plan_layout_check has warned */
+	unsigned steps;			/* made so far (hb.run, hb.exec) */
 	struct plan_limits lim;
 };
 

@@ -2,6 +2,7 @@
  * state) turned into the store's rows, and stored. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -39,11 +40,19 @@ int record_note(struct db *db, int64_t run_id, const char *text, bool unless_kno
 	return rc;
 }
 
+/* The last step whose end could not be stored (0: none), and its error:
+ * stored with the run's end (one run a process). */
+static struct {
+	int64_t step_id;
+	char error[1024];
+} lost;
+
 int record_run_end(struct db *db, int64_t run_id, const char *status, bool plan_ended)
 {
 	char now[40];
 	struct db_run_end e = { .status = status, .finished_at = now, .heartbeat_at = now,
-				.count_planned = plan_ended };
+				.count_planned = plan_ended, .lost_step_id = lost.step_id,
+				.lost_step_error = lost.error };
 
 	util_utc_now(now, sizeof(now));
 	return db_run_end(db, run_id, &e);
@@ -169,6 +178,14 @@ int record_step_end(struct db *db, int64_t step_id, const char *status,
 	util_utc_now(now, sizeof(now));
 	rc = db_step_finish(db, step_id, &e);
 	free(tr);
+	if (rc < 0) {	/* the run's end stores it, with the step's failure */
+		lost.step_id = step_id;
+		if (error_text)
+			snprintf(lost.error, sizeof(lost.error), "%s", error_text);
+		else
+			snprintf(lost.error, sizeof(lost.error), "its end (%s) could not be "
+				 "stored: %s", status, db_errmsg(db));
+	}
 	return rc;
 }
 

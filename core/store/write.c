@@ -141,7 +141,29 @@ int64_t db_run_insert(struct db *db, const struct db_run_row *r)
 	return sqlite3_last_insert_rowid(db->h);
 }
 
-int db_run_end(struct db *db, int64_t run_id, const struct db_run_end *e)
+/* A run ends with no step of it still running: a step whose own end could
+ * not be stored (the database locked past the busy wait, a full disk) ends
+ * with the run, failed, its error text the one it could not store, else
+ * that the run ended first. */
+static int end_running_steps(struct db *db, int64_t run_id, const struct db_run_end *e)
+{
+	sqlite3_stmt *st = db_prep(db, "UPDATE steps SET status = 'failed', finished_at = "
+				   "COALESCE(finished_at, ?3), error_text = COALESCE(error_text, "
+				   "CASE WHEN id = ?4 THEN ?5 END, 'the run ended (' || ?2 || ') "
+				   "before this step''s end was stored') WHERE run_id = ?1 AND "
+				   "status = 'running'");
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_str(st, 2, e->status);
+	bind_str(st, 3, e->finished_at);
+	sqlite3_bind_int64(st, 4, e->lost_step_id);
+	bind_str(st, 5, e->lost_step_error);
+	return step_done(db, st);
+}
+
+static int run_row_end(struct db *db, int64_t run_id, const struct db_run_end *e)
 {
 	sqlite3_stmt *st = db_prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, "
 				"heartbeat_at = COALESCE(?3, heartbeat_at), host = COALESCE(?6, host), "
@@ -157,6 +179,23 @@ int db_run_end(struct db *db, int64_t run_id, const struct db_run_end *e)
 	sqlite3_bind_int(st, 5, e->count_planned);
 	bind_str(st, 6, e->host);
 	return step_done(db, st);
+}
+
+/* One transaction; inside an import's, a part of it. */
+int db_run_end(struct db *db, int64_t run_id, const struct db_run_end *e)
+{
+	bool own = sqlite3_get_autocommit(db->h);
+	int rc = own ? db_run(db, "BEGIN IMMEDIATE") : 0;
+
+	if (!rc && strcmp(e->status, "running"))
+		rc = end_running_steps(db, run_id, e);
+	if (!rc)
+		rc = run_row_end(db, run_id, e);
+	if (own && !rc)
+		rc = db_run(db, "COMMIT");
+	if (own && rc)
+		db_rollback(db);
+	return rc;
 }
 
 int db_run_planned(struct db *db, int64_t run_id)

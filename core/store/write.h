@@ -30,10 +30,16 @@ struct db_run_row {
 };
 
 /* A run's end; host NULL and heartbeat_at NULL: unchanged. count_planned:
- * steps_planned becomes the number of steps the run holds. */
+ * steps_planned becomes the number of steps the run holds. In the same
+ * transaction every step of the run still running ends (status not
+ * "running"), failed, with lost_step_error
+ * for step lost_step_id (the error its own end could not store; 0: none),
+ * else "the run ended (STATUS) before this step's end was stored". */
 struct db_run_end {
 	const char *status, *finished_at, *heartbeat_at, *host;
 	bool count_planned;
+	int64_t lost_step_id;
+	const char *lost_step_error;
 };
 
 /* What a step measured: the columns its end sets. */

@@ -110,16 +110,33 @@ static bool hb_type_ok(char want, const char *type, bool required)
 	return !strcmp(type, "text");
 }
 
+/* The tables whose every number is a count, a rate, a time, a latency, a
+ * share or a size, never below 0 (a step's, a second's, a target's). */
+static bool hb_counted_table(const char *table)
+{
+	static const char *const counted[] = { "steps", "samples", "step_targets", "targets" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(counted); k++)
+		if (!strcmp(table, counted[k]))
+			return true;
+	return false;
+}
+
 /* A number the database can hold as its column does: a real that is
  * finite (1e999 is how an export writes infinity: a report cannot draw it),
- * an integer within 64 bits (one past them reads as a real). NULL, or what
- * the value is instead. */
-static const char *hb_number_fault(char want, const char *type, sqlite3_value *v)
+ * an integer within 64 bits (one past them reads as a real), not below 0
+ * in a counted table. NULL, or what the value is instead. */
+static const char *hb_number_fault(const char *table, char want, const char *type,
+				   sqlite3_value *v)
 {
+	bool number = !strcmp(type, "real") || !strcmp(type, "integer");
+
 	if (!strcmp(type, "real") && !isfinite(sqlite3_value_double(v)))
 		return "not a finite number (an export's infinity), which no report can draw";
 	if (want == 'i' && !strcmp(type, "integer") && sqlite3_value_type(v) != SQLITE_INTEGER)
 		return "past a 64-bit integer";
+	if (number && want != 't' && hb_counted_table(table) && sqlite3_value_double(v) < 0)
+		return "below 0 (a count, rate, time, size or share is never negative)";
 	return NULL;
 }
 
@@ -153,7 +170,7 @@ static int hb_check_row(struct hbi *h, const char *table, int64_t i, const char 
 			;
 		snprintf(path, sizeof(path), "$.%s[%lld].\"%s\"", table, (long long)i, key);
 		if (k < n)
-			bad = hb_number_fault(c[k].type, type, sqlite3_column_value(st, 2));
+			bad = hb_number_fault(table, c[k].type, type, sqlite3_column_value(st, 2));
 		if (k == n && !hb_link_key(table, key)) {
 			rc = hb_fault(h, path, "%s: unknown column '%s'", table, key);
 		} else if (k < n && !hb_type_ok(c[k].type, type, c[k].required)) {
@@ -334,6 +351,35 @@ static int hb_check_axis(struct hbi *h, int64_t i, const char *row)
 	return hb_fault(h, path, "%s: %s", "steps", what);
 }
 
+/* A step's seconds (not its ramp's) add up to its totals: after sample i
+ * of step step_id, a count they sum past the step's is refused (the sums in
+ * floating point: samples of 2^62 each would overflow SQLite's sum). */
+static int hb_check_sums(struct hbi *h, int64_t i, int64_t step_id)
+{
+	static const char *const cols[] = { "read_ops", "write_ops", "read_bytes",
+					    "write_bytes", "errors" };
+	char sql[512], path[96], what[256] = "";
+	sqlite3_stmt *st;
+
+	for (size_t k = 0; !what[0] && k < ARRAY_SIZE(cols); k++) {
+		snprintf(sql, sizeof(sql), "SELECT (SELECT total(%s) FROM samples WHERE "
+			 "step_id = ?1 AND ramp = 0) AS got, %s, seq FROM steps WHERE id = ?1 "
+			 "AND got > %s", cols[k], cols[k], cols[k]);
+		if (!(st = db_prep(h->im->db, sql)))
+			return imp_db_error(h->im);
+		sqlite3_bind_int64(st, 1, step_id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			snprintf(what, sizeof(what), "'%s' of step %lld's seconds adds up to %.0f, "
+				 "past the step's total of %lld", cols[k],
+				 (long long)sqlite3_column_int64(st, 2), sqlite3_column_double(st, 0),
+				 (long long)sqlite3_column_int64(st, 1));
+		sqlite3_finalize(st);
+		if (what[0])
+			snprintf(path, sizeof(path), "$.samples[%lld].%s", (long long)i, cols[k]);
+	}
+	return what[0] ? hb_fault(h, path, "%s: %s", "samples", what) : 0;
+}
+
 static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 		  sqlite3_stmt *ins)
 {
@@ -371,7 +417,7 @@ static int hb_row(struct hbi *h, const char *table, int64_t i, const char *row,
 		sqlite3_bind_null(ins, 4);
 	if (sqlite3_step(ins) == SQLITE_DONE) {
 		h->im->nsteps += !strcmp(table, "steps");
-		return 0;
+		return strcmp(table, "samples") ? 0 : hb_check_sums(h, i, s1);
 	}
 	snprintf(path, sizeof(path), "$.%s[%lld]", table, (long long)i);
 	return hb_fault(h, path, "%s: %s", table, sqlite3_errmsg(h->im->db->h));

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# What a first night's user met at the command line (night27's cosmetic
+# items): hbatest with no command is a usage error, list marks a label it
+# cuts, the man page names report's real default folder, and the man page's
+# exit status for a --set value the plan refuses is the one given.
+. "$(dirname "$0")/lib.sh"
+
+# no command: exit 2, the usage on stderr; help, --help and -h: exit 0, stdout
+out=$("$HB" 2>"$TMP/err"); rc=$?
+is "$rc ${#out}" "2 0" "hbatest with no command: exit 2 (a usage error), nothing on stdout"
+like "$(head -3 "$TMP/err" | tr '\n' ' ')" "^hbatest: no command given  usage: hbatest run PLAN.lua" "and the usage on stderr"
+for h in help --help -h; do
+	out=$("$HB" $h 2>"$TMP/err"); rc=$?
+	is "$rc $(printf '%s' "$out" | head -1 | cut -c1-24) $(wc -c < "$TMP/err")" "0 usage: hbatest run PLAN. 0" \
+		"hbatest $h: the usage on stdout, exit 0"
+done
+
+# list: a label past the column's 24 cells is cut with "..." (as a note is),
+# so that two labels alike in their first 24 cells do not read as one label
+DB="$TMP/l.db"
+printf 'hb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/p.lua"
+for l in "LSI 9361-8i RAID5 write-back" "exactly-twenty-four-cell" "二十四セルちょうどのラベル"; do
+	"$HB" run "$TMP/p.lua" --db "$DB" --label "$l" -q 2>/dev/null
+done
+out=$("$HB" list --db "$DB")
+like "$out" "  1  [0-9a-f]{8}  LSI 9361-8i RAID5 wri\.\.\.  done " "a 28-cell label: 21 cells and '...', the columns in place"
+like "$out" "  2  [0-9a-f]{8}  exactly-twenty-four-cell  done " "a label of 24 cells is shown whole, unmarked"
+like "$out" "  3  [0-9a-f]{8}  二十四セルちょうどの \.\.\.  done " \
+	"a label of wide characters: cut at a character, padded to 21 cells, then '...'"
+
+# report's default folder is what the man page says
+cd "$TMP" || exit 1
+"$HB" report exactly-twenty-four-cell --db "$DB" --no-charts >/dev/null 2>&1
+[ -f "$TMP/hbatest-report-exactly-twenty-four-cell/index.html" ]; ok $? "report with no --out writes hbatest-report-LABEL/"
+page=$(MANWIDTH=2000 man -l "$ROOT/docs/man/hbatest.1" 2>/dev/null)
+like "$(printf '%s\n' "$page" | grep -A1 -- '^ *--out DIR$' | tr -s ' \n' '  ')" "default hbatest-report-LABEL in the working folder" \
+	"and the man page names that default (it said report/)"
+
+# a --set value the plan cannot use: exit 1 with the plan's line, as the
+# man page's EXIT STATUS says (2 is for a --set key the plan never reads)
+printf 'local s = hb.set("seconds", 5)\nhb.run{ engine = "null", targets = "v", duration = s }\n' > "$TMP/s.lua"
+for v in abc -1; do
+	"$HB" run "$TMP/s.lua" --set seconds=$v --dry-run >/dev/null 2>&1
+	is "$?" 1 "--set seconds=$v: exit 1"
+done
+"$HB" run "$TMP/s.lua" --set second=1 --dry-run >/dev/null 2>&1
+is "$?" 2 "--set second=1 (a key the plan does not read): exit 2"
+status=$(printf '%s\n' "$page" | sed -n '/^EXIT STATUS/,/^ENVIRONMENT/p' | tr -s ' \n' '  ')
+like "$status" " 1 Failed: .*--set seconds=abc where the plan reads a number, --set seconds=-1 where a step refuses it" \
+	"the man page's exit status 1 names those"
+like "$status" " 2 Usage: .*no command at all.*a --set key the plan does not read" \
+	"and its exit status 2 the usage errors"
+done_testing
