@@ -22,7 +22,7 @@ is "$(comp '')" "export help import list merge plugins probe report run show sql
 is "$(comp re)" "report" "a command's start"
 is "$(comp --)" "--db --help --plugin-path --version" "options before a command"
 out=$(comp run --)
-for o in --label --target --set --dry-run --destroy-data --allow-exec --lua-memory --resume --force --db; do
+for o in --label --target --set --dry-run --destroy-data --allow-exec --lua-memory --max-steps --resume --force --db; do
 	[[ " $out " == *" $o "* ]] || echo "missing $o"
 done > missing
 is "$(cat missing)" "" "run's options, from hbatest run --help ($out)"
@@ -42,6 +42,7 @@ is "$(comp report r --at '')" "" "report --at takes AXIS=VALUE: no file names"
 is "$(comp import '')" "fio hbatest iometer" "import: the formats"
 is "$(comp import fio '')" "a.lua b.txt plans.d" "import FORMAT: files"
 is "$(comp run x.lua --status-interval '')" "" "run --status-interval takes seconds: no file names offered"
+is "$(comp run x.lua --max-steps '')" "" "run --max-steps takes a number: no file names offered"
 out=$(comp sql '')
 like "$out" "(^| )oio-sweep( |$)" "sql: the saved queries ($out)"
 

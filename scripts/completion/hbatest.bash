@@ -62,7 +62,7 @@ _hbatest()
 		*) words="csv json" ;;
 		esac
 		IFS=' ' COMPREPLY=($(compgen -W "$words" -- "$cur")); return ;;
-	--label | --title | --set | --param | --size | --lua-memory | --lua-time | --what | --status-interval | --at | --only)
+	--label | --title | --set | --param | --size | --lua-memory | --lua-time | --max-steps | --what | --status-interval | --at | --only)
 		return ;;
 	esac
 
