@@ -2,7 +2,8 @@
 # What a first night's user met at the command line (night27's cosmetic
 # items): hbatest with no command is a usage error, list marks a label it
 # cuts, the man page names report's real default folder, and the man page's
-# exit status for a --set value the plan refuses is the one given.
+# exit status for a --set value the plan refuses is the one given; show's
+# command line pastes back as it ran.
 . "$(dirname "$0")/lib.sh"
 
 # no command: exit 2, the usage on stderr; help, --help and -h: exit 0, stdout
@@ -50,4 +51,13 @@ like "$status" " 1 Failed: .*--set seconds=abc where the plan reads a number, --
 	"the man page's exit status 1 names those"
 like "$status" " 2 Usage: .*no command at all.*a --set key the plan does not read" \
 	"and its exit status 2 the usage errors"
+# show: the stored command line pastes back as it ran, each argument one shell word
+# (a label with a space and a quote, a target with a space, an empty --set value)
+printf 'hb.run{ engine = "null", rw = "randread", duration = 1, ramp = 0, targets = { "v" }, name = hb.set("n", "x") .. "y" }\n' > "$TMP/w.lua"
+"$HB" run "$TMP/w.lua" --db "$TMP/w.db" --label "it's a night" --set "n=" --note 'a $HOME `x`' -q 2>/dev/null
+ok $? "a run with a label, a --set and a note that a shell would split or expand"
+cmd=$("$HB" show --db "$TMP/w.db" 1 | sed -n 's/^ *command  *//p')
+eval "set -- $cmd"
+is "$#|$1|$2|$3|$6|$7|$9|${11}" "12|hbatest|run|$TMP/w.lua|--label|it's a night|n=|a \$HOME \`x\`" \
+	"show's command, read back by the shell, gives each argument as it was ($cmd)"
 done_testing

@@ -94,6 +94,23 @@ void sb_json_str(struct strbuf *b, const char *s)
 	sb_json_strn(b, s ? s : "", s ? strlen(s) : 0, SB_JSON_BYTES);
 }
 
+void sb_shell_word(struct strbuf *b, const char *s)
+{
+	const char *safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@%+=:,./_-";
+
+	if (*s && strspn(s, safe) == strlen(s)) {
+		sb_add(b, s, strlen(s));
+		return;
+	}
+	sb_add(b, "'", 1);
+	for (const char *q; (q = strchr(s, '\'')); s = q + 1) {
+		sb_add(b, s, (size_t)(q - s));
+		sb_add(b, "'\\''", 4);
+	}
+	sb_add(b, s, strlen(s));
+	sb_add(b, "'", 1);
+}
+
 char *sb_take(struct strbuf *b)
 {
 	char *s = b->s ? b->s : strdup("");

@@ -28,6 +28,10 @@ void sb_json_strn(struct strbuf *b, const char *s, size_t n, enum sb_json_bad ba
  * (SB_JSON_BYTES): the JSON the database stores (params_json, tags_json,
  * targets_json, sets_json). */
 void sb_json_str(struct strbuf *b, const char *s);
+/* s as one word of a POSIX shell's command line: as it is when it holds
+ * only letters, digits and @%+=:,./_- (and is not empty), else in single
+ * quotes, each ' as '\'' : a stored command line pastes back as it ran. */
+void sb_shell_word(struct strbuf *b, const char *s);
 /* Hand the string over (never NULL); the strbuf is empty afterwards. */
 char *sb_take(struct strbuf *b);
 void sb_free(struct strbuf *b);

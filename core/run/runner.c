@@ -430,8 +430,10 @@ static char *join_args(int argc, char **argv)
 	struct strbuf b = { 0 };
 
 	sb_printf(&b, "hbatest");
-	for (int i = 0; i < argc; i++)
-		sb_printf(&b, " %s", argv[i]);
+	for (int i = 0; i < argc; i++) {
+		sb_add(&b, " ", 1);
+		sb_shell_word(&b, argv[i]);	/* pastes back as it ran (show) */
+	}
 	return sb_take(&b);
 }
 
