@@ -60,4 +60,11 @@ cmd=$("$HB" show --db "$TMP/w.db" 1 | sed -n 's/^ *command  *//p')
 eval "set -- $cmd"
 is "$#|$1|$2|$3|$6|$7|$9|${11}" "12|hbatest|run|$TMP/w.lua|--label|it's a night|n=|a \$HOME \`x\`" \
 	"show's command, read back by the shell, gives each argument as it was ($cmd)"
+# an empty argument is a word too (''), and a word a shell would expand at
+# its start (~/x: the home folder) is quoted
+"$HB" run "$TMP/w.lua" --db "$TMP/e.db" --label "" --note '~/x' -q 2>/dev/null
+ok $? "a run with an empty --label and a note that starts with ~"
+cmd=$("$HB" show --db "$TMP/e.db" 1 | sed -n 's/^ *command  *//p')
+eval "set -- $cmd"
+is "$#|$6|$7|$8|$9" "10|--label||--note|~/x" "show's command keeps the empty label and the ~ as they were ($cmd)"
 done_testing

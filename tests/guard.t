@@ -48,6 +48,11 @@ is "$(cat "$TMP/mod/mine.lua")" "return { n = 1 }" "the module is unchanged"
 out=$("$HB" run "$TMP/write.lua" --db "$TMP/dd.db" --target "$TMP/data.img" --destroy-data "$TMP/data.img" 2>&1)
 like "$? $out" "^0 .*warning: --destroy-data $TMP/data.img: no step the plan made in its dry pass writes that block device" \
 	"--destroy-data naming no device a step writes (here a file): the run goes on, with a warning"
+out=$("$HB" run "$TMP/write.lua" --db "$TMP/dd.db" --target "$TMP/dd.db" --destroy-data "$TMP/data.img" 2>&1)
+like "$? $out" "^1 .*refusing to write to '$TMP/dd.db': it is the results database" \
+	"a dry pass that a refusal stops (its steps after it never made)"
+[[ $out != *"no step the plan made"* ]]
+ok $? "does not warn that --destroy-data names a device no step writes: it cannot know"
 
 mine="$ROOT/plugins/guard-test-$$.dat"
 cleanup_hooks+=("rm -f '$mine'")

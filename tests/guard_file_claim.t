@@ -42,6 +42,15 @@ short randwrite "$TMP/alias.dat"
 out=$("$HB" run "$TMP/short.lua" --db "$TMP/b.db" --dry-run 2>&1)
 like "$? $out" "^1 .*refusing to write to '$TMP/alias.dat': another hbatest run is writing it" \
 	"the same file by another name, in a --dry-run: refused too"
+# a run that claims a file of its own first: the shared file (on the same
+# file system) is another file, refused still (a claim is the file's, not
+# its file system's)
+truncate -s 1m "$TMP/own.dat"
+printf 'hb.run{ engine = "psync", rw = "randwrite", bs = "4k", duration = 1, ramp = 0, targets = { "%s" } }\nhb.run{ engine = "psync", rw = "randwrite", bs = "4k", duration = 1, ramp = 0, targets = { "%s" } }\n' \
+	"$TMP/own.dat" "$TMP/shared.dat" > "$TMP/two.lua"
+out=$("$HB" run "$TMP/two.lua" --db "$TMP/b.db" 2>&1)
+like "$? $out" "^1 .*two.lua:2: .*refusing to write to '$TMP/shared.dat': another hbatest run is writing it" \
+	"a run writing a file of its own, then the shared one: refused at the shared one"
 short randread "$TMP/shared.dat"
 "$HB" run "$TMP/short.lua" --db "$TMP/b.db" -q 2>/dev/null
 ok $? "a read step on it runs (a read changes nothing; its figures are the reader's to judge)"
@@ -52,6 +61,9 @@ ok $? "once the first run has ended the file is free"
 
 # a file the first run lays out: claimed as it is created (neither pass found it before)
 long fresh "$TMP/fresh.dat" 4m
+"$HB" run "$TMP/fresh.lua" --dry-run >/dev/null 2>&1; rc=$?
+[ -e "$TMP/fresh.dat" ]; is "$rc $?" "0 1" \
+	"a --dry-run of the step that lays it out makes no file (the dry pass claims none it would create)"
 start fresh "$TMP/c.db"
 short randwrite "$TMP/fresh.dat"
 out=$("$HB" run "$TMP/short.lua" --db "$TMP/d.db" 2>&1)

@@ -63,6 +63,39 @@ refused "$TMP/tree.lua" "$TMP/t.db" "a real-pass step writing into hbatest's tre
 	"refusing to write to '$mine': it is inside hbatest's own files $unseen"
 [ ! -e "$mine" ]; ok $? "the file was not created"
 
+# ---- which steps the dry pass made: the note and the step count --------------------
+# the note names the step by its number in the real pass (the dry pass made
+# one step, the real pass refuses its second), and the log counts the real
+# pass's steps past the dry pass's ("step 2/2", not "2/1")
+only_real "$TMP/n.lua" "$DB"
+out=$("$HB" run "$TMP/n.lua" --db "$DB" 2>&1)
+like "$out" "refusing to write to '$DB': it is the results database .*\(step 2 of the real pass, which" \
+	"a real-pass step 2 the dry pass did not make: the note names step 2 (the dry pass made 1)"
+like "$out" "step 2/2 measure: write" "and the log counts it as step 2 of 2, not of the dry pass's 1"
+# a step the dry pass made on the same targets, but reading (hb.dry and
+# randread): judged again, refused as it writes, and no note (the dry pass
+# made it; its targets were judged for a read); a step the dry pass made
+# on the same first target and another: a step it did not make
+on_db() {
+	cat > "$1" <<LUA
+hb.plan{ name = "on db", defaults = { engine = "psync", duration = 1, ramp = 0 } }
+hb.run{ rw = "randread", name = "read", targets = { "$TMP/scratch.dat" } }
+local t = $2
+hb.run{ rw = hb.dry and "randread" or "randwrite", name = "db", targets = t, oio = #t }
+LUA
+}
+first_samples() { q "$DB" "SELECT count(*) FROM samples WHERE step_id IN (SELECT s.id FROM steps s JOIN runs r ON r.id = s.run_id WHERE r.label = 'first')"; }
+samples=$(first_samples)
+on_db "$TMP/same.lua" "{ '$DB' }"
+refused "$TMP/same.lua" "$DB" "the dry pass's last step read the database, the real pass's writes it" \
+	"same.lua:4: hb.run: refusing to write to '$DB': it is the results database \('$DB'\)$"
+[[ $out != *"of the real pass"* ]]; ok $? "no note that the dry pass did not make it: it made it on these targets"
+is "$(q "$DB" "PRAGMA integrity_check") $(first_samples)" "ok $samples" \
+	"the database is intact, the first run's samples all there"
+on_db "$TMP/fewer.lua" "hb.dry and { '$DB', '$TMP/scratch.dat' } or { '$DB' }"
+refused "$TMP/fewer.lua" "$DB" "the dry pass's step read the database and a scratch file, the real pass's writes the database alone" \
+	"fewer.lua:4: hb.run: refusing to write to '$DB': it is the results database .*\(step 2 of the real pass, which the dry pass did not make on these targets\)"
+
 # ---- a mounted device ----------------------------------------------------------
 if ! is_root; then
 	skip "loop devices need root"

@@ -88,4 +88,12 @@ accepted sum_equal "a step's seconds adding up to its total exactly are imported
 tamper sum_ramp "d['samples'][0]['ramp'] = 1; d['samples'][0]['read_ops'] = 10**9" '"ramp": 1' >/dev/null
 accepted sum_ramp "a ramp second is not summed into its step's totals: a billion reads in one is imported"
 is "$(q "$DB" "SELECT count(*) FROM samples WHERE ramp = 1 AND read_ops = 1000000000")" 1 "and stored as it was"
+# a step cut off (still running when exported: no totals) takes its seconds
+# as they are: there is no total for them to pass
+tamper sum_cut "s = d['steps'][0]; s['status'] = 'running'
+for k in ('read_ops', 'write_ops', 'read_bytes', 'write_bytes', 'errors', 'iops', 'mbps', 'window_s', 'finished_at'): s[k] = None
+d['histograms'] = [h for h in d['histograms'] if h['step_seq'] != 1]" '"status": "running"' >/dev/null
+accepted sum_cut "a cut-off step's seconds, with no totals to add up to, are imported"
+is "$(q "$DB" "SELECT count(*) || ' ' || total(s.read_ops) FROM samples s JOIN steps t ON t.id = s.step_id WHERE t.status = 'running' AND t.read_ops IS NULL")" \
+	"2 20000.0" "and stored as they were (its two seconds, 20000 reads)"
 done_testing

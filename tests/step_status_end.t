@@ -33,6 +33,18 @@ like "$("$HB" show 2 --db "$DB")" "   2  measure +lost +failed " "show says the 
 is "$(q "$DB" "SELECT group_concat(status) FROM steps WHERE run_id = 1")" done,done,done \
 	"the first run's steps are left as they were"
 
+# a step that failed on its own (a command's exit status) and whose end
+# cannot be stored: stored failed with its own failure, which says more
+# than the store's error
+DB="$TMP/own.db"
+"$HB" run "$TMP/three.lua" --db "$DB" -q 2>/dev/null
+refuse "$DB"
+printf 'hb.exec{ name = "lost", cmd = "exit 3" }\n' > "$TMP/exit3.lua"
+"$HB" run "$TMP/exit3.lua" --db "$DB" --allow-exec -q 2>/dev/null
+like "$? $(q "$DB" "SELECT status || ': ' || error_text FROM steps WHERE run_id = 2")" \
+	"^1 failed: 'exit 3' exited with status 3 after [0-9.]+ s$" \
+	"a failed step whose end cannot be stored keeps its own error ('exit 3' exited with status 3), not the store's"
+
 # a step interrupted (SIGINT) whose end cannot be stored: the run fails
 # (its last step's results are lost), and the step is failed with the
 # error; the step lasts until the signal (duration 600), which is sent once
