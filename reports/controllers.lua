@@ -144,17 +144,19 @@ end
 
 -- Each bar of a group: { x, run, cluster, stacks, total, ceiling (in the
 -- chart's unit, or nil), tic } in the order drawn; clusters 0.6 bars apart.
-local function group_bars(ctx, clusters, field, mbps, ceiling_of)
+-- col and factor: the stacks' field the chart's unit is read from and its
+-- factor (compare.stored: MiB/s from the MB/s kept); rate: a throughput chart.
+local function group_bars(ctx, clusters, col, factor, rate, ceiling_of)
   local bars, x = {}, 0
   for c, cl in ipairs(clusters) do
     cl.first_x = x
     for i, r in ipairs(ctx.runs) do
       local list = cl.stacks[i]
       local total = 0
-      for _, st in ipairs(list or {}) do st.value = st[field]; total = total + st.value end
+      for _, st in ipairs(list or {}) do st.value = st[col] * factor; total = total + st.value end
       local bps = list and ceiling_sum(ceiling_of, list)
       bars[#bars + 1] = { x = x, run = r, index = i, cluster = c, stacks = list or {},
-        total = list and total, sum_bps = bps, ceiling = mbps and bps and bps / 1e6 or nil }
+        total = list and total, sum_bps = bps, ceiling = rate and bps and bps / 1e6 * factor or nil }
       x = x + 1
     end
     cl.last_x = x - 1
@@ -188,8 +190,9 @@ local function stack_title(bars, k)
   return utf8.len(t) and utf8.len(t) > 60 and t:sub(1, utf8.offset(t, 60) - 1) .. "…" or t
 end
 
--- The template's rows (reports/gnuplot/stacked.gp names the columns).
-local function stack_series(ctx, clusters, bars, ymax, show)
+-- The template's rows (reports/gnuplot/stacked.gp names the columns); unit:
+-- the chart's (a ceiling's label is in it).
+local function stack_series(ctx, clusters, bars, ymax, show, unit)
   local nstacks = 0
   for _, b in ipairs(bars) do nstacks = math.max(nstacks, #b.stacks) end
   local many = #ctx.runs > 1
@@ -206,7 +209,7 @@ local function stack_series(ctx, clusters, bars, ymax, show)
       rows[n] = { b.x, v or NaN, base, base + (v or 0),
         v and v >= ymax * 0.04 and show(v) or "", k == 1 and tic or "",
         k == 1 and b.total or NaN, k == 1 and b.total and show(b.total) or "",
-        k == 1 and b.ceiling or NaN, k == 1 and b.ceiling and ("sum of links " .. show(b.ceiling) .. " MB/s") or "",
+        k == 1 and b.ceiling or NaN, k == 1 and b.ceiling and ("sum of links " .. show(b.ceiling) .. " " .. unit) or "",
         head and cl.label or "", head and (cl.first_x + cl.last_x) / 2 or 0,
         b.ceiling and math.max(b.ceiling, (b.total or 0) + ymax * 0.07) or 0 }
     end
@@ -216,8 +219,8 @@ local function stack_series(ctx, clusters, bars, ymax, show)
 end
 
 -- "3 of 4 bars" words for the caption: the bars whose every link is known.
-local function ceiling_words(bars, mbps)
-  if not mbps then
+local function ceiling_words(bars, rate)
+  if not rate then
     return "; a link's ceiling is in bytes/s: it is drawn on MB/s charts, and the table gives each link's share"
   end
   local known, any = 0, 0
@@ -241,17 +244,18 @@ end
 
 local function draw(ctx, g, clusters, ceiling_of)
   local field, unit = compare.metric(clusters[1].row.first)
-  local mbps = field == "mbps"
-  local show = mbps and fmt.num or fmt.si
+  local col, factor = compare.stored(field)
+  local rate = col == "mbps" -- MB/s, or MiB/s under --units MiB
+  local show = rate and fmt.num or fmt.si
   local named = false
   for _, cl in ipairs(clusters) do
     cl.name = cluster_label(ctx, cl.row)
     cl.label = without_group(cl.name, g)
     named = named or cl.label ~= ""
   end
-  local bars, xmax = group_bars(ctx, clusters, field, mbps, ceiling_of)
+  local bars, xmax = group_bars(ctx, clusters, col, factor, rate, ceiling_of)
   local ax = fmt.axis(0, headroom(bars))
-  local series = stack_series(ctx, clusters, bars, ax.max, show)
+  local series = stack_series(ctx, clusters, bars, ax.max, show, unit)
   local any_ceiling = false
   for _, b in ipairs(bars) do any_ceiling = any_ceiling or b.ceiling ~= nil end
   local title = ("%s: %s per controller, summed%s"):format(g, unit,
@@ -260,12 +264,13 @@ local function draw(ctx, g, clusters, ceiling_of)
     columns = { "x", unit, "base", "top", "value", "bar", "total", "total label", "ceiling " .. unit,
       "ceiling label", "cluster", "cluster_x", "ceiling_label_y" },
     series = series, better = "higher",
-    args = { ylabel = mbps and "MB/s (1 MB = 1,000,000 bytes)" or unit, ymax = ax.max, ytv = ax.ticks,
+    args = { ylabel = rate and (unit == "MiB/s" and "MiB/s (1 MiB = 1,048,576 bytes)"
+      or "MB/s (1 MB = 1,000,000 bytes)") or unit, ymax = ax.max, ytv = ax.ticks,
       ytl = ax.labels, xmax = xmax, has_ceiling = any_ceiling and 1 or 0,
       clusters = #ctx.runs > 1 and named and 1 or 0 } }
   ctx.figure(c, ("%s: %s per controller (a stack each, its targets summed, labelled with its model "
     .. "and PCI address), one bar per run%s, its total above it%s"):format(g, unit,
-    #clusters > 1 and " and point" or "", ceiling_words(bars, mbps)))
+    #clusters > 1 and " and point" or "", ceiling_words(bars, rate)))
   return bars, show
 end
 

@@ -166,6 +166,22 @@ AC=$(ls "$TMP/ac/charts/"*-controllers-seq-read-1m.tsv)
 is "$(grep '^# series' "$AC" | tr '\n' '|')" "# series 1: controller 1|# series 2: controller 2|" \
 	"two other cards at each stack: the key says 'controller 1' and 'controller 2', not the first bar's card"
 
+# --- --units MiB: the same stacks, totals and ceiling in MiB/s ---------------------------
+# (the stacks read a field "mibps" the step's rows do not hold: the report
+# stopped with "attempt to perform arithmetic on a nil value")
+"$HB" report a b --db "$DB" --out "$TMP/mib" --units MiB 2>"$TMP/mib.err" >/dev/null
+ok $? "hbatest report a b --units MiB exits 0: $(head -c 300 "$TMP/mib.err")"
+MIB=$(ls "$TMP/mib/charts/"*-controllers-seq-read-1m.tsv 2>/dev/null)
+is "$(stacks "$MIB")" "MegaRAID SAS 9361-8i 02:00.0|2670.288
+MegaRAID SAS 9361-8i 02:00.0|2136.230
+SAS9300-8i 03:00.0|2193.451
+SAS9300-8i 03:00.0|1754.761" "--units MiB: each stack its targets' MB/s in MiB/s (2,800 MB/s: 2,670.288 MiB/s)"
+is "$(awk -F'\t' '/^# series 1/ { on = 1; next } /^# series/ { on = 0 } on && !/^#/ && NF > 5 { printf "%.3f|%s|%s\n", $9, $10, $8 }' "$MIB" | head -1)" \
+	"11268.029|sum of links 11,268 MiB/s|4,864" "--units MiB: the links' sum (11,815 MB/s) drawn and labelled in MiB/s, the bar's total too"
+grep -q "^ylabel = 'MiB/s (1 MiB = 1,048,576 bytes)'" "${MIB%.tsv}.gp"; ok $? "--units MiB: the y axis says MiB/s and what a MiB is"
+is "$(stacks "$(ls "$TMP/mib/charts/"*-controllers-4k-randread.tsv)" | head -1)" "MegaRAID SAS 9361-8i 02:00.0|380000.000" \
+	"--units MiB: the 4k chart stays in IOPS"
+
 # --- a report of the one-card step alone: no such chart ------------------------------
 "$HB" report a b --db "$DB" --out "$TMP/one" --only 'one card' 2>>"$TMP/rerr" >/dev/null
 ok $? "hbatest report --only 'one card' exits 0"

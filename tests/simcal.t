@@ -174,6 +174,9 @@ within "$(ratio "$(value $LSI "raid0 4k randwrite" 256)" "$(peak $LSI "raid0 4k 
 ok $? "the 9361-8i's RAID0 4k writes peak at OIO 256 (\"a maximum speed of 578,287\")"
 lead ASR "raid0 4k write mix" write_pct=0; ok $? "RAID0 4k write mix: the 9361-8i trails in pure reads"
 lead LSI "raid0 4k write mix" write_pct=100; ok $? "and leads in pure writes"
+# "It trails in pure read workloads but takes the lead in heavier write
+# environments": the mixes that are mostly writes, not only the pure ones
+for p in 60 70 80 90; do lead LSI "raid0 4k write mix" write_pct=$p; ok $? "and leads the mix of $p % writes (\"heavier write environments\")"; done
 # RAID0 8k, 128k
 lead ASR "raid0 8k randread" 256; ok $? "RAID0 8k reads at OIO 256: the ASR-8885 \"beats it slightly\""
 lead LSI "raid0 8k randwrite" 256; ok $? "RAID0 8k writes at OIO 256: the 9361-8i leads"

@@ -151,7 +151,8 @@ round() {
 	cp "$DIR/placement" "$DIR/placement.$1"
 }
 
-echo "hbatest $("$HB" --version | cut -d' ' -f2) vs $(fio --version); $(date -u +%F)"
+# the version and, when built from git, the commit: --version's two lines as one
+echo "hbatest $("$HB" --version | awk 'NR == 1 { v = $2 } $1 == "commit" { c = " (" $2 ")" } END { print v c }') vs $(fio --version); $(date -u +%F)"
 echo "host: $(nproc) CPUs, kernel $(uname -r); target folder on /dev/$DEV ($(df --output=fstype "$DIR" | tail -1)), poll queues: $([ "$POLL" = 1 ] && echo yes || echo "no (fio --hipri left out)")"
 echo "${SECS} s a run, $ROUNDS rounds, each round across every row in turn, the order of the tools rotated every round; IOPS and CPU columns: medians; ratios: hbatest/fio against the better fio (higher median IOPS), the median of the rounds' ratios (hbatest's run against that fio's run of the same round)"
 echo "latency: submit to completion (fio: lat, not clat); CPU: user + system seconds of the whole process per million I/Os"
