@@ -223,7 +223,7 @@ lead ASR "raid5 8k randread" 256; ok $? "RAID5 8k reads at OIO 256: the ASR-8885
 lead LSI "raid5 8k randwrite" 128; ok $? "RAID5 8k writes: the 9361-8i leads at OIO 128"
 [ "$(best $ASR "raid5 8k randwrite")" = 64 ]
 todo $? "the ASR-8885's RAID5 8k writes peak at OIO 64 (the model's at $(best $ASR "raid5 8k randwrite"))" \
-	"its knee (ctrl_qd_knee 32) is in I/Os, set by the 4k writes' peak at 32, and its 8k writes cost what its 4k ones do; by Little's law the review's peaks put a write's time at saturation at 32 / 31,057 = 1.03 ms for 4k and 64 / 29,490 = 2.17 ms for 8k: a latency that doubles with the size while the IOPS fall 5 %, which no published figure sizes (the 8k peak is the only one)"
+	"its knee (ctrl_qd_knee 32) is in I/Os, set by the 4k writes' peak at 32, and its 8k writes cost what its 4k ones do; by Little's law the review's peaks put a write's time at saturation at 32 / 31,057 = 1.03 ms for 4k and 64 / 29,490 = 2.17 ms for 8k: a latency that doubles with the size while the IOPS fall 5 %, which no published figure sizes (the 8k peak is the only one). A knee in bytes outstanding would put the 8k peak at 16, the other way; one that moves with the size would put the ASR-8885's 8k OLTP and e-mail peaks at 64 too, where the review has both at 32 (as the model does). What would set it: the 8k curve's IOPS at OIO 32 and 128, which the review charts but does not print"
 r=$(ratio "$(value $ASR "raid5 8k randwrite" 256)" "$(peak $ASR "raid5 8k randwrite")")
 within "$r" 0 0.85; ok $? "and fall \"significantly\" past it ($r of the peak at OIO 256)"
 for card in $LSI $ASR; do
@@ -239,7 +239,7 @@ is "$wins" 11 "RAID0 128k write mix: \"closely matched, though the 9361-8i maint
 for p in 0 10; do lead LSI "raid5 128k write mix" write_pct=$p; ok $? "RAID5 128k write mix: the 9361-8i leads at $p % writes"; done
 lead LSI "raid5 128k write mix" write_pct=20
 todo $? "and at 20 % (\"taking the lead in read workloads until we mix in a 30 percent write workload\")" \
-	"at 20 % writes both cards are bound by their parity engines (the 9361-8i's 772 MiB/s of writes carry 3,860 MiB/s in all, the ASR-8885's 852 carry 4,260): the 100 % figures' ratio, 1.10, holds at every mix its writes bind, so the 9361-8i could lead at 20 % only if a write in a mix cost it 10 % less than a pure one, relative to the ASR-8885; no figure of the review gives a mixed write's cost"
+	"at 20 % writes both cards are bound by their parity engines (the 9361-8i's 772 MiB/s of writes carry 3,860 MiB/s in all, the ASR-8885's 852 carry 4,260): the 100 % figures' ratio, 1.10, holds at every mix its writes bind, so the 9361-8i could lead at 20 % only if a write in a mix cost it 10 % less than a pure one, relative to the ASR-8885; no figure of the review gives a mixed write's cost. What would set it: either card's MiB/s at 20 % or 30 % writes, which the review charts but does not print"
 wins=$(for p in 10 20 30 40 50 60 70 80 90 100; do ratio "$(value $ASR "raid5 128k write mix" write_pct=$p)" "$(value $LSI "raid5 128k write mix" write_pct=$p)"; echo; done | awk '$1 > 1' | wc -l)
 within "$wins" 6 10; ok $? "the ASR-8885 \"takes the win for the majority of the write workloads\" ($wins of 10)"
 # RAID5 128k, server profiles. The 9361-8i's RAID5 OLTP and e-mail are flat

@@ -26,7 +26,7 @@ figures=$(cat <<'TABLE'
 9300  4k_random_read_QD32     140000 IOPS  0.15 figure ("140,000", QD 32)
 9300  4k_random_read_QD32     547    MiB/s 0.15 figure ("140,000 * 4KB / 1024KB/MB ... over 500MB/s")
 ratio 128k_sequential_read    1.9    x     0.10 ratio ("almost 2x the sequential read speeds")
-ratio 128k_sequential_write   1.5    x     0.10 ratio ("about 50% higher write speeds") TODO the drive's 750 MB/s writes (the SSD800MH's published figure; reference 003 calls the MM slightly slower) over the 9207-8i's 558 MB/s lane give 1.34x; 1.5x needs the 9207-8i at 500 MB/s, 0.90 of the lane its reads fill (checked below), or the drive at 837 MB/s, above the faster MH's 750: a write-only loss on a 6 Gb/s lane that no figure of the references measures (reference 000 publishes reads only), so not fitted
+ratio 128k_sequential_write   1.5    x     0.10 ratio ("about 50% higher write speeds") TODO the drive's 750 MB/s writes (the SSD800MH's published figure; reference 003 calls the MM slightly slower) over the 9207-8i's 558 MB/s lane give 1.34x; 1.5x needs the 9207-8i at 500 MB/s, 0.90 of the lane its reads fill (checked below), or the drive at 837 MB/s, above the faster MH's 750: a write-only loss on a 6 Gb/s lane that no figure of the references measures (reference 000 publishes reads only), so not fitted; a loss of 0.5 % would pass the band and one of 10 % give the 1.5, so the ratio cannot tell a model from a fit. What would set it: the 9207-8i's write MB/s, charted here but not printed
 TABLE
 )
 while read -r card step review unit tol what rest; do
