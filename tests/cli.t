@@ -108,30 +108,32 @@ for i in 1 2; do "$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label again -
 out=$("$HB" show again --db "$TMP/names.db" 2>&1 >/dev/null)
 like "$out" "warning: label 'again' names 2 runs: using the newest, run 3 \(the others: 2; give an id" \
 	"a label of two runs: show says it uses the newest and names the other"
-# RUN: an id, then a label, then a uuid prefix. Runs 1-3 are there; run 4 is
-# labelled "ab", a label that is also the start of run 1's uuid, as a label
-# made of the letters a-f is one run in 16 or 256 times. Runs 2 and 3 are
-# relabelled "ef" and "fa", run 2's uuid starting as run 4's, run 3's as its
-# own label.
-"$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label ab -q 2>/dev/null
-q "$TMP/names.db" "UPDATE runs SET uuid = 'ab' || substr(uuid, 3) WHERE id = 1;
-	UPDATE runs SET uuid = 'ef' || substr(uuid, 3), label = 'ef' WHERE id = 2;
-	UPDATE runs SET uuid = 'fa' || substr(uuid, 3), label = 'fa' WHERE id = 3;
-	UPDATE runs SET uuid = 'ef' || substr(uuid, 3) WHERE id = 4"
+# RUN: an id, then a label, then a uuid prefix of 4 characters or more.
+# Runs 1-3 are there; run 4 is labelled "abab", a label that is also the
+# start of run 1's uuid, as a label made of the letters a-f is one run in
+# 65,536. Runs 2 and 3 are relabelled "efef" and "fafa", run 2's uuid
+# starting as run 4's (5 characters alike), run 3's as its own label.
+"$HB" run "$TMP/names.lua" --db "$TMP/names.db" --label abab -q 2>/dev/null
+q "$TMP/names.db" "UPDATE runs SET uuid = 'abab' || substr(uuid, 5) WHERE id = 1;
+	UPDATE runs SET uuid = 'efefe' || substr(uuid, 6), label = 'efef' WHERE id = 2;
+	UPDATE runs SET uuid = 'fafa' || substr(uuid, 5), label = 'fafa' WHERE id = 3;
+	UPDATE runs SET uuid = 'efefe' || substr(uuid, 6) WHERE id = 4"
 run_of() {	# the id RUN names (exit 1 when none)
 	"$HB" sql --db "$TMP/names.db" "SELECT :run AS r" --param run="$1" --format csv >"$TMP/out" 2>"$TMP/err" &&
 		tail -n +2 "$TMP/out"
 }
-is "$(run_of ab)" 4 "a label that is also the start of another run's uuid names its run"
-like "$(cat "$TMP/err")" "warning: 'ab' is the label of run 4 and the start of the uuid of run 1: using the label \(give an id for that one\)" \
+is "$(run_of abab)" 4 "a label that is also the start of another run's uuid names its run"
+like "$(cat "$TMP/err")" "warning: 'abab' is the label of run 4 and the start of the uuid of run 1: using the label \(give an id for that one\)" \
 	"and a warning names the other run"
-is "$(run_of ef)" 2 "a label that starts its own run's uuid and another's names its run"
-like "$(cat "$TMP/err")" "warning: 'ef' is the label of run 2 and the start of the uuid of run 4: using" \
+is "$(run_of efef)" 2 "a label that starts its own run's uuid and another's names its run"
+like "$(cat "$TMP/err")" "warning: 'efef' is the label of run 2 and the start of the uuid of run 4: using" \
 	"and the warning names only the other run"
-is "$(run_of fa) $(cat "$TMP/err")" "3 " "a label that starts only its own run's uuid: no warning"
+is "$(run_of fafa) $(cat "$TMP/err")" "3 " "a label that starts only its own run's uuid: no warning"
 is "$(run_of "$(q "$TMP/names.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")")" 1 "a longer uuid prefix names run 1"
-run_of e; is $? 1 "a uuid prefix of two runs is an error"
-like "$(cat "$TMP/err")" "run 'e' is ambiguous: 2 runs have a uuid starting so; give more of it" "which says so"
+run_of efefe; is $? 1 "a uuid prefix of two runs is an error"
+like "$(cat "$TMP/err")" "run 'efefe' is ambiguous: 2 runs have a uuid starting so; give more of it" "which says so"
+run_of aba; is $? 1 "a uuid prefix of 3 characters names no run (an id mistyped, '12', named the run in 256 whose uuid starts so)"
+like "$(cat "$TMP/err")" "no run 'aba' in " "and the error says it names no run"
 # a uuid prefix is text, not a LIKE pattern: a mistyped "raid_5" names no run
 u1=$(q "$TMP/names.db" "SELECT substr(uuid, 1, 8) FROM runs WHERE id = 1")
 run_of "${u1:0:3}_${u1:4:4}"; is $? 1 "'_' in RUN matches no character of a uuid"
@@ -142,20 +144,26 @@ cp "$TMP/names.db" "$TMP/upper.db"; q "$TMP/upper.db" "UPDATE runs SET uuid = up
 is "$("$HB" sql --db "$TMP/upper.db" "SELECT :run AS r" --param run="$u1" --format csv 2>/dev/null | tail -1)" 1 \
 	"and a uuid stored in capitals (an import's) by its prefix in small letters"
 is "$(run_of 2)" 2 "an id"
+cp "$TMP/names.db" "$TMP/idlabel.db"; q "$TMP/idlabel.db" "UPDATE runs SET label = '1' WHERE id = 3"
+is "$("$HB" sql --db "$TMP/idlabel.db" "SELECT :run AS r" --param run=1 --format csv 2>"$TMP/err" | tail -1)" 1 \
+	"an id that is also another run's label (one from an older hbatest) names the run of that id"
+like "$(cat "$TMP/err")" "warning: '1' is the id of run 1 and the label of run 3: using the id \(give a uuid prefix for that one\)" \
+	"and a warning names the run whose label it is"
 
-# list: a label is one column of 24 terminal cells, whatever it holds
+# list: the label column is as wide as the widest label (at most 40 terminal
+# cells), whatever it holds; a longer one is cut in its middle
 cp "$TMP/names.db" "$TMP/lab.db"
 q "$TMP/lab.db" "UPDATE runs SET label = '日本語のラベル とても長いラベル名 ŁÓDŹ 🚀🚀🚀 emoji' WHERE id = 1;
 	UPDATE runs SET label = 'line1' || char(10) || 'line2' WHERE id = 2"
 out=$("$HB" list --db "$TMP/lab.db"); is $? 0 "list with a long UTF-8 label and one with a newline"
 iconv -f utf-8 -t utf-8 <<<"$out" >/dev/null; ok $? "its output is valid UTF-8 (a label cut at a character, not a byte)"
 is "$(wc -l <<<"$out")" "$(( $(q "$TMP/lab.db" "SELECT count(*) FROM runs") + 1 ))" "one line per run (and the header)"
-like "$out" '^   1  ab[0-9a-f]{6}  日本語のラベル とても\.\.\.  done ' \
-	"the long label cut to 24 cells, '...' marking the cut: a wide character takes two, and one that would not fit is left out"
-like "$out" '^   2  ef[0-9a-f]{6}  line1\\nline2 {12}  done ' "the newline shown as \\n, the column padded"
+like "$out" '^   1  ab[0-9a-f]{6}  日本語のラベル と\.\.\.名 ŁÓDŹ 🚀🚀🚀 emoji  done ' \
+	"the 51-cell label cut in its middle to 40 cells, '...' marking the cut: a wide character takes two, one that would not fit in the head is left out and the tail takes its cell"
+like "$out" '^   2  ef[0-9a-f]{6}  line1\\nline2 {28}  done ' "the newline shown as \\n, the column padded to 40"
 q "$TMP/lab.db" "UPDATE runs SET label = 'café 🚀 ŁÓDŹ' WHERE id = 1"
-like "$("$HB" list --db "$TMP/lab.db")" '^   1  ab[0-9a-f]{6}  café 🚀 ŁÓDŹ {12}  done ' \
-	"a short label with an emoji is padded to 24 cells (the emoji counts two)"
+like "$("$HB" list --db "$TMP/lab.db")" '^   1  ab[0-9a-f]{6}  café 🚀 ŁÓDŹ  done ' \
+	"labels of at most 12 cells (one with an emoji, which counts two): a column of 12"
 # --db "" (an unset variable) or SQLite's :memory: would keep no result
 printf 'hb.run{ engine = "null", duration = 1 }\n' > "$TMP/one.lua"
 out=$(cd "$TMP" && "$HB" run one.lua --target v1 --db "" 2>&1); rc=$?

@@ -16,18 +16,45 @@ for h in help --help -h; do
 		"hbatest $h: the usage on stdout, exit 0"
 done
 
-# list: a label past the column's 24 cells is cut with "..." (as a note is),
-# so that two labels alike in their first 24 cells do not read as one label
+# list: the label column is as wide as its widest label, up to 40 cells; a
+# longer label is cut in its middle ("..."), so that two labels alike but
+# for their ends do not read as one label (they did when cut at 24 cells)
 DB="$TMP/l.db"
 printf 'hb.run{ engine = "null", targets = "v", duration = 1 }\n' > "$TMP/p.lua"
-for l in "LSI 9361-8i RAID5 write-back" "exactly-twenty-four-cell" "二十四セルちょうどのラベル"; do
+for l in "LSI 9361-8i RAID5 write-back" "exactly-twenty-four-cell" "二十四セルちょうどのラベル" \
+	"Adaptec ASR-8885 RAID5 WB 8x SSD800MH run 2" "Adaptec ASR-8885 RAID5 WB 8x SSD800MH run 3" \
+	"四十セルを超えるラベルはその真ん中で切られて両端が残るラベルです"; do
 	"$HB" run "$TMP/p.lua" --db "$DB" --label "$l" -q 2>/dev/null
 done
 out=$("$HB" list --db "$DB")
-like "$out" "  1  [0-9a-f]{8}  LSI 9361-8i RAID5 wri\.\.\.  done " "a 28-cell label: 21 cells and '...', the columns in place"
-like "$out" "  2  [0-9a-f]{8}  exactly-twenty-four-cell  done " "a label of 24 cells is shown whole, unmarked"
-like "$out" "  3  [0-9a-f]{8}  二十四セルちょうどの \.\.\.  done " \
-	"a label of wide characters: cut at a character, padded to 21 cells, then '...'"
+like "$out" "  1  [0-9a-f]{8}  LSI 9361-8i RAID5 write-back {12}  done " "a 28-cell label shown whole, padded to the 40-cell column"
+like "$out" "  2  [0-9a-f]{8}  exactly-twenty-four-cell {16}  done " "a label of 24 cells shown whole"
+like "$out" "  4  [0-9a-f]{8}  Adaptec ASR-8885 R\.\.\.B 8x SSD800MH run 2  done " \
+	"a 43-cell label: its first 18 cells, '...', its last 19: 40 cells, the columns in place"
+like "$out" "  5  [0-9a-f]{8}  Adaptec ASR-8885 R\.\.\.B 8x SSD800MH run 3  done " \
+	"and the label alike but for its end stays apart from it"
+like "$out" "  6  [0-9a-f]{8}  四十セルを超えるラ\.\.\.端が残るラベルです {3}done " \
+	"a label of wide characters: cut at characters, padded to the column (a wide character never split)"
+"$HB" run "$TMP/p.lua" --db "$TMP/s.db" --label ab -q 2>/dev/null
+out=$("$HB" list --db "$TMP/s.db")
+like "$(head -1 <<<"$out")" "^  id  uuid      label  status " "labels of 5 cells or less: the column as wide as its title"
+like "$(sed -n 2p <<<"$out")" "^   1  [0-9a-f]{8}  ab     done " "and the label padded to it"
+"$HB" run "$TMP/p.lua" --db "$TMP/s.db" --label ten-cells. -q 2>/dev/null
+out=$("$HB" list --db "$TMP/s.db")
+like "$(head -1 <<<"$out")" "^  id  uuid      label       status " "the widest label 10 cells: the column 10 cells"
+like "$(sed -n 2p <<<"$out")" "^   1  [0-9a-f]{8}  ab          done " "a shorter label padded to it"
+like "$(sed -n 3p <<<"$out")" "^   2  [0-9a-f]{8}  ten-cells\.  done " "the widest shown whole"
+
+# a label of digits only would be read as a run id by show, report and sql:
+# run and import refuse it (exit 2) before anything is written
+"$HB" run "$TMP/p.lua" --db "$TMP/digits.db" --label 2024 -q 2>"$TMP/err"
+is "$? $([ -e "$TMP/digits.db" ]; echo $?)" "2 1" "run --label 2024: exit 2, no database made"
+like "$(cat "$TMP/err")" "--label '2024': a label of digits only is read as a run id by show, report and sql, never as the label; give it a letter too \('run-2024'\)" \
+	"saying why and what to give"
+"$HB" import fio /dev/null --db "$TMP/digits.db" --label 7 2>"$TMP/err"
+is "$?" 2 "import --label 7: exit 2"
+"$HB" run "$TMP/p.lua" --db "$TMP/digits.db" --label 9361-r5 -q 2>/dev/null
+is "$?" 0 "a label with digits and more is taken"
 
 # report's default folder is what the man page says
 cd "$TMP" || exit 1

@@ -33,13 +33,13 @@ like "$(err show raid)" "did you mean 'raid5-wb' or 'raid5'\?$" "a label's start
 is "$(err show raid5-w)" "hbatest: error: no run 'raid5-w' in '$DB'; did you mean 'raid5-wb'?" \
 	"only the nearest: not 'raid5' (two edits) after 'raid5-wb' (one)"
 is "$(err show abcdraid5-wb)" \
-	"hbatest: error: no run 'abcdraid5-wb' in '$DB' (give an id, a label or a uuid prefix; see hbatest list)" \
+	"hbatest: error: no run 'abcdraid5-wb' in '$DB' (give an id, a label or a uuid prefix of 4 characters or more; see hbatest list)" \
 	"four characters before a label are four edits: not near"
 like "$(err show lsi)" "did you mean 'LSI 9361-8i RAID5'\?$" "the start of a label in another case"
 like "$(err show 'LSI 9361-8i RAID6')" "did you mean 'LSI 9361-8i RAID5'\?$" "one character off in a long label"
 like "$(err show jbdo)" "did you mean 'jbod'\?$" "two letters swapped"
 is "$(err show zz)" \
-	"hbatest: error: no run 'zz' in '$DB' (give an id, a label or a uuid prefix; see hbatest list)" \
+	"hbatest: error: no run 'zz' in '$DB' (give an id, a label or a uuid prefix of 4 characters or more; see hbatest list)" \
 	"nothing near: no suggestion, the usual advice"
 like "$(err show 99)" "no run '99' in '$DB' \(give an id" "an id that is not there: no suggestion"
 done_testing

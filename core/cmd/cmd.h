@@ -74,6 +74,8 @@ int cli_leading_options(int argc, char **argv);
 void cli_set_hoisted(int n);
 const char *cli_db_path(void);
 void cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* --label: false (and the usage error said) for a label of digits only */
+bool cli_label_ok(const char *cmd, const char *label);
 /* The common options, npos positional arguments into pos, and -v or --check
  * where verbose or check is given. */
 int cli_parse_common(const char *cmd, int argc, char **argv, const char **pos, int npos,

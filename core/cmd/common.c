@@ -38,6 +38,19 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "\n(see hbatest %s --help)\n", cmd);
 }
 
+/* --label of run and import: one of digits only ("1", "2024") would be
+ * read as a run's id by show, report and sql (db_find_run), never as the
+ * label: refused, with the usage error's exit. */
+bool cli_label_ok(const char *cmd, const char *label)
+{
+	if (!label[0] || label[strspn(label, "0123456789")])
+		return true;
+	cli_usage_error(cmd, "--label '%s': a label of digits only is read as a run id by "
+			"show, report and sql, never as the label; give it a letter too "
+			"('run-%s')", label, label);
+	return false;
+}
+
 /* --db FILE (db) or --plugin-path DIR given value v */
 static int common_apply(const char *cmd, bool db, const char *v)
 {

@@ -275,7 +275,7 @@ static int import_args(int argc, char **argv, struct import_args *a)
 			return -1;
 		if (opt == OPT_LABEL) {
 			a->label = g.arg;
-			if (!import_label_ok(a->label))
+			if (!import_label_ok(a->label) || !cli_label_ok("import", a->label))
 				return -1;
 		} else if (opt == CLI_ARG) {
 			if (a->nfiles >= (int)ARRAY_SIZE(a->files)) {

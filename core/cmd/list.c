@@ -25,16 +25,33 @@ static void steps_text(const struct db_step_counts *n, char *buf, size_t len)
 	snprintf(buf, len, "%d/%d", n->done, planned);
 }
 
-/* s in at most cells terminal cells, "..." ending it when cut (two labels
- * that differ past the cut must not read as one); pad: padded to cells. */
-static void put_cut(const char *s, size_t cells, bool pad)
+/* s in at most cells terminal cells, "..." ending it when cut. */
+static void put_cut(const char *s, size_t cells)
 {
 	if (rows_column_width(s) > cells) {
 		rows_put_column(stdout, s, cells - 3);
 		fputs("...", stdout);
 	} else {
-		rows_put_column(stdout, s, pad ? cells : SIZE_MAX);
+		rows_put_column(stdout, s, SIZE_MAX);
 	}
+}
+
+/* The label column: as wide as the widest label, 5 to LABEL_CELLS cells; a
+ * longer label is cut in its middle, "..." in place of what is left out, so
+ * that labels alike but for their ends ("... run 2", "... run 3") stay
+ * apart. */
+#define LABEL_CELLS 40
+static void put_label(const char *s, size_t cells)
+{
+	size_t head = (cells - 3) / 2;
+
+	if (rows_column_width(s) <= cells) {
+		rows_put_column(stdout, s, cells);
+		return;
+	}
+	head = rows_put_head(stdout, s, head);
+	fputs("...", stdout);
+	rows_put_tail(stdout, s, cells - 3 - head);
 }
 
 /* After a run's plan: its first note line, cut to NOTE_CELLS terminal
@@ -52,22 +69,28 @@ static void put_note(const char *notes)
 		more++;
 	snprintf(first, sizeof(first), "%.*s", (int)n, line);
 	fputs("  note: ", stdout);
-	put_cut(first, NOTE_CELLS, false);
+	put_cut(first, NOTE_CELLS);
 	if (more)
 		printf(" (+%zu)", more);
 }
 
-/* The steps column: as wide as its widest value ("1234/1234"), at least 9. */
-static int steps_width(struct db_cursor *c)
+/* The steps column: as wide as its widest value ("1234/1234"), at least 9;
+ * *label: the label column's cells (put_label). */
+static int steps_width(struct db_cursor *c, size_t *label)
 {
 	struct db_run_line r;
 	char steps[32];
 	int wide = 9;
 
+	*label = 5;
 	while (db_next_run_line(c, &r)) {
+		size_t w = rows_column_width(r.label);
+
 		steps_text(&r.steps, steps, sizeof(steps));
 		if ((int)strlen(steps) > wide)
 			wide = (int)strlen(steps);
+		if (w > *label)
+			*label = w < LABEL_CELLS ? w : LABEL_CELLS;
 	}
 	return wide;
 }
@@ -79,6 +102,7 @@ int cmd_list(int argc, char **argv)
 	struct db_run_line r;
 	bool check = false;
 	int n = 0, rc, wide;
+	size_t label;
 
 	if (cli_parse_common("list", argc, argv, NULL, 0, NULL, &check) < 0)
 		return EXIT_USAGE;
@@ -89,20 +113,20 @@ int cmd_list(int argc, char **argv)
 		db_close(&db);
 		return EXIT_FAILED;
 	}
-	wide = steps_width(c);
+	wide = steps_width(c, &label);
 	if (db_read_rewind(c) < 0) {
 		db_read_end(c);
 		db_close(&db);
 		return EXIT_FAILED;
 	}
-	printf("%4s  %-8s  %-24s  %-11s  %-20s  %-*s  %s\n", "id", "uuid", "label", "status",
-	       "started (UTC)", wide, "steps", "plan");
+	printf("%4s  %-8s  %-*s  %-11s  %-20s  %-*s  %s\n", "id", "uuid", (int)label, "label",
+	       "status", "started (UTC)", wide, "steps", "plan");
 	while (db_next_run_line(c, &r)) {
 		char steps[32];
 
 		steps_text(&r.steps, steps, sizeof(steps));
 		printf("%4lld  %-8s  ", (long long)r.id, r.uuid8);
-		put_cut(r.label ? r.label : "", 24, true);
+		put_label(r.label, label);
 		printf("  %-11s  %-20.19s  %-*s  ", r.state, r.started_at, wide, steps);
 		rows_put_column(stdout, r.plan_path, SIZE_MAX);
 		fputs(r.simulated ? "  [simulated]" : "", stdout);

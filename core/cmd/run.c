@@ -179,7 +179,7 @@ static int set_label(struct run_ctx *c, const char *label)
 				"UTF-8 text", bad + 1, (unsigned char)label[bad]);
 		return -1;
 	}
-	return 0;
+	return cli_label_ok("run", label) ? 0 : -1;
 }
 
 /* --note TEXT, repeatable: UTF-8 text that is not blank */

@@ -123,8 +123,12 @@ static int nearest_labels(struct db *db, const char *spec, char *out, size_t len
 }
 
 /* RUN as the user wrote it: an id, a label (the newest run with it) or a
- * uuid prefix. A label comes before a uuid prefix: labels such as "a", "b" or
- * "cafe" are also the start of some run's uuid, one run in 16 for "a". */
+ * uuid prefix of at least UUID_PREFIX_MIN characters. A label comes before a
+ * uuid prefix: labels such as "abba" or "cafe" are also the start of some
+ * run's uuid, one run in 65,536. A shorter prefix names no run: "12", an
+ * id mistyped, matched the one run in 256 whose uuid starts so. An id that
+ * is also another run's label is taken as the id, with a warning. */
+#define UUID_PREFIX_MIN 4
 int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 {
 	char others[128], uothers[128], near[256];
@@ -134,8 +138,18 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	if ((rc = find_runs(db, "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1", spec, -1,
 			    &id, &n, others, sizeof(others), err, len)) < 0)
 		return rc;
-	if (id > 0)
+	if (id > 0) {
+		if ((rc = find_runs(db, "SELECT id FROM runs WHERE label = ?1 AND id != ?2 "
+				    "ORDER BY id DESC", spec, id, &uid, &un, others, sizeof(others),
+				    err, len)) < 0)
+			return rc;
+		if (un > 0)
+			log_warn("'%s' is the id of run %lld and the label of %s %lld%s%s: using "
+				 "the id (give a uuid prefix for %s)", spec, (long long)id,
+				 un > 1 ? "runs" : "run", (long long)uid, un > 1 ? ", " : "", others,
+				 un > 1 ? "one of those" : "that one");
 		return id;
+	}
 	if ((rc = find_runs(db, "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC", spec, -1,
 			    &id, &n, others, sizeof(others), err, len)) < 0)
 		return rc;
@@ -145,7 +159,9 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 			 (long long)id, others);
 	/* the prefix compared as text, not a LIKE pattern: '_' and '%' in a
 	 * mistyped label ("raid_5") matched any character of some run's uuid */
-	if ((rc = find_runs(db, "SELECT id FROM runs WHERE length(?1) > 0 AND "
+	if (strlen(spec) < UUID_PREFIX_MIN) {
+		uid = un = 0;
+	} else if ((rc = find_runs(db, "SELECT id FROM runs WHERE length(?1) > 0 AND "
 			    "lower(substr(uuid, 1, length(?1))) = lower(?1) AND id != ?2 "
 			    "ORDER BY id DESC", spec, id, &uid, &un, uothers, sizeof(uothers),
 			    err, len)) < 0)
@@ -168,8 +184,9 @@ int64_t db_find_run(struct db *db, const char *spec, char *err, size_t len)
 	if (nearest_labels(db, spec, near, sizeof(near)) > 0)
 		snprintf(err, len, "no run '%s' in '%s'; did you mean %s?", spec, db->path, near);
 	else
-		snprintf(err, len, "no run '%s' in '%s' (give an id, a label or a uuid prefix; "
-			 "see hbatest list)", spec, db->path);
+		snprintf(err, len, "no run '%s' in '%s' (give an id, a label or a uuid prefix "
+			 "of %d characters or more; see hbatest list)", spec, db->path,
+			 UUID_PREFIX_MIN);
 	return -ENOENT;
 }
 

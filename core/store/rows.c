@@ -325,6 +325,15 @@ size_t rows_column_width(const char *s)
  * spaces (SIZE_MAX: neither). */
 void rows_put_column(FILE *out, const char *s, size_t width)
 {
+	size_t w = rows_put_head(out, s, width);
+
+	for (; width != SIZE_MAX && w < width; w++)
+		putc(' ', out);
+}
+
+/* s cut as rows_put_column cuts it, not padded: the cells written. */
+size_t rows_put_head(FILE *out, const char *s, size_t width)
+{
 	char *t = display_text(s ? s : "", s ? strlen(s) : 0);
 	size_t w = 0, i = 0, len;
 
@@ -337,7 +346,23 @@ void rows_put_column(FILE *out, const char *s, size_t width)
 	}
 	if (t)
 		fwrite(t, 1, i, out);
-	for (; width != SIZE_MAX && w < width; w++)
+	free(t);
+	return w;
+}
+
+/* The last width cells of s as rows_put_column shows it (a wide character
+ * that would straddle the cut left out), padded to width: the end of a
+ * label cut in its middle. */
+void rows_put_tail(FILE *out, const char *s, size_t width)
+{
+	char *t = display_text(s ? s : "", s ? strlen(s) : 0);
+	size_t w = t ? display_width(t) : 0, i = 0, len;
+
+	for (; t && t[i] && w > width; i += len)
+		w -= char_cells(t + i, &len);
+	if (t)
+		fputs(t + i, out);
+	for (; w < width; w++)
 		putc(' ', out);
 	free(t);
 }

@@ -33,6 +33,12 @@ void rows_json_string(FILE *out, const char *s, size_t len);
  * takes two) and padded to width with spaces; width SIZE_MAX: neither cut
  * nor padded. */
 void rows_put_column(FILE *out, const char *s, size_t width);
+/* s cut to width cells as rows_put_column cuts it, not padded: the cells
+ * written (less than width when a wide character would not fit). */
+size_t rows_put_head(FILE *out, const char *s, size_t width);
+/* The last width terminal cells of s (NULL: "") as rows_put_column shows
+ * it, never starting inside a character, padded to width with spaces. */
+void rows_put_tail(FILE *out, const char *s, size_t width);
 /* The terminal cells rows_put_column shows s (NULL: "") in, uncut. */
 size_t rows_column_width(const char *s);
 
