@@ -56,6 +56,20 @@ is "$?" 2 "import --label 7: exit 2"
 "$HB" run "$TMP/p.lua" --db "$TMP/digits.db" --label 9361-r5 -q 2>/dev/null
 is "$?" 0 "a label with digits and more is taken"
 
+# run --resume without RUN takes the newest unfinished run of the plan and
+# names the others it could have taken (it took the newest unsaid)
+printf 'hb.run{ name = "a", engine = "null", targets = "v", duration = 1 }\nhb.run{ name = "b", engine = "null", targets = "v", duration = 1 }\n' > "$TMP/r.lua"
+for i in 1 2 3 4; do "$HB" run "$TMP/r.lua" --db "$TMP/r.db" -q 2>/dev/null; done
+sqlite3 "$TMP/r.db" "UPDATE runs SET status = 'aborted' WHERE id != 2; DELETE FROM steps WHERE run_id != 2 AND name = 'b'"
+"$HB" run "$TMP/r.lua" --db "$TMP/r.db" --resume -q 2>"$TMP/err"
+is "$?" 0 "--resume with four runs, three unfinished"
+like "$(cat "$TMP/err")" "warning: resuming run 4, the newest unfinished run of $TMP/r.lua; runs 3, 1 are unfinished too \(--resume RUN for one of those\)" \
+	"resumes the newest and names the two others"
+"$HB" run "$TMP/r.lua" --db "$TMP/r.db" --resume -q 2>"$TMP/err"
+like "$(cat "$TMP/err")" "warning: resuming run 3, .*; run 1 is unfinished too \(--resume 1 for it\)" "then the next, naming the last"
+"$HB" run "$TMP/r.lua" --db "$TMP/r.db" --resume -q 2>"$TMP/err"
+grep -q "unfinished too" "$TMP/err"; is "$?" 1 "and the last alone: no word of others"
+
 # report's default folder is what the man page says
 cd "$TMP" || exit 1
 "$HB" report exactly-twenty-four-cell --db "$DB" --no-charts >/dev/null 2>&1

@@ -65,11 +65,14 @@ static bool same_plan(const char *stored, const char *cwd, const char *plan)
 }
 
 /* The newest run of hbatest's own (not imported) that is not done and whose
- * process is gone, of plan_path when given. */
+ * process is gone, of plan_path when given; a warning names the others that
+ * could be resumed too (--resume without RUN took the newest unsaid). */
 static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err, size_t len)
 {
 	sqlite3_stmt *st;
 	int64_t id = -ENOENT, live = -1;
+	char others[96] = "";
+	unsigned nothers = 0;
 
 	st = db_prep(db, "SELECT id, plan_path, status, host, pid, " DB_BEAT_AGE("")
 		     ", cwd FROM runs WHERE status != 'done' AND COALESCE(source, 'hbatest') = "
@@ -78,8 +81,9 @@ static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err
 		snprintf(err, len, "cannot read database '%s': %s", db->path, db_errmsg(db));
 		return -EIO;
 	}
-	while (id < 0 && sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(st, 1);
+		int64_t row = sqlite3_column_int64(st, 0);
 
 		if (plan_path && (!path || !same_plan(path, (const char *)sqlite3_column_text(st, 6),
 						      plan_path)))
@@ -87,11 +91,20 @@ static int64_t newest_unfinished(struct db *db, const char *plan_path, char *err
 		if (!strcmp((const char *)sqlite3_column_text(st, 2), "running") &&
 		    util_process_state((const char *)sqlite3_column_text(st, 3),
 				       sqlite3_column_int64(st, 4), sqlite3_column_double(st, 5)) == 1)
-			live = live < 0 ? sqlite3_column_int64(st, 0) : live;	/* not this one */
-		else
-			id = sqlite3_column_int64(st, 0);
+			live = live < 0 ? row : live;	/* not this one */
+		else if (id < 0)
+			id = row;
+		else if (nothers++ < 4)
+			snprintf(others + strlen(others), sizeof(others) - strlen(others), "%s%lld",
+				 nothers > 1 ? ", " : "", (long long)row);
 	}
 	sqlite3_finalize(st);
+	if (id >= 0 && nothers)
+		log_warn("resuming run %lld, the newest unfinished run%s%s; %s %s%s %s unfinished "
+			 "too (--resume %s for %s)", (long long)id, plan_path ? " of " : "",
+			 plan_path ? plan_path : "", nothers > 1 ? "runs" : "run", others,
+			 nothers > 4 ? ", ..." : "", nothers > 1 ? "are" : "is",
+			 nothers > 1 ? "RUN" : others, nothers > 1 ? "one of those" : "it");
 	if (id < 0) {
 		char busy[64] = "";
 
