@@ -70,6 +70,17 @@ like "$(cat "$TMP/err")" "warning: resuming run 3, .*; run 1 is unfinished too \
 "$HB" run "$TMP/r.lua" --db "$TMP/r.db" --resume -q 2>"$TMP/err"
 grep -q "unfinished too" "$TMP/err"; is "$?" 1 "and the last alone: no word of others"
 
+# a mistyped command: the nearest command in the error (two letters swapped
+# count as one edit), none when nothing is near; exit 2, the usage after it
+for w in "lsit list" "rnu run" "repotr report" "shw show" "improt import"; do
+	set -- $w
+	"$HB" "$1" >/dev/null 2>"$TMP/err"
+	is "$? $(head -1 "$TMP/err")" "2 hbatest: unknown command '$1'; did you mean '$2'?" "hbatest $1: did you mean $2"
+done
+"$HB" xyz >/dev/null 2>"$TMP/err"
+is "$? $(head -1 "$TMP/err")" "2 hbatest: unknown command 'xyz'" "hbatest xyz: nothing near, no suggestion"
+grep -q "^usage: hbatest" "$TMP/err" || grep -q "hbatest run" "$TMP/err"; ok $? "and the usage follows"
+
 # report's default folder is what the man page says
 cd "$TMP" || exit 1
 "$HB" report exactly-twenty-four-cell --db "$DB" --no-charts >/dev/null 2>&1

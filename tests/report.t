@@ -251,6 +251,10 @@ cp "$TMP/exec.db" "$TMP/exec2.db"; q "$TMP/exec2.db" "UPDATE steps SET elapsed_s
 "$HB" report ex --db "$TMP/exec2.db" --out "$TMP/ex2" --no-charts --units MiB >/dev/null 2>"$TMP/err"; ok $? "its report with --units MiB, the step made 3725.4 s at 100 MB/s"
 like "$(tr -d '\n' < "$TMP/ex2/index.html")" '<th class="num">ex time \(h:m:s\)</th><th class="num">MiB/s</th>.*<td class="num">1:02:05</td><td class="num">95\.4</td>' \
 	"an hour and more as h:m:s, and MiB/s under --units MiB"
+"$HB" report ex --db "$TMP/exec2.db" --out "$TMP/ex3" --no-charts --units mib >/dev/null 2>"$TMP/err"; ok $? "--units mib, in small letters, taken as MiB"
+like "$(tr -d '\n' < "$TMP/ex3/index.html")" '<th class="num">MiB/s</th>.*<td class="num">95\.4</td>' "(MiB/s in its report)"
+"$HB" report ex --db "$TMP/exec2.db" --out "$TMP/ex4" --no-charts --units kb >/dev/null 2>"$TMP/err"
+is "$? $(head -1 "$TMP/err")" "2 hbatest report: --units 'kb': give MB (10^6 bytes, the default) or MiB (2^20 bytes)" "--units kb: exit 2, naming both"
 
 # --- a run with no points in a chart ----------------------------------------------------
 # Run 1 lacks the 4k randwrite sweep and the sequential step that run 2 has: its

@@ -130,7 +130,7 @@ static const char usage_common[] =
 	"Options for every command, before or after it: --db FILE (default $HBATEST_DB\n"
 	"or ./hbatest.db), --plugin-path DIR[:DIR] (also $HBATEST_PLUGIN_PATH), -v (more),\n"
 	"-q (less).\n"
-	"RUN is a run id, a label or a uuid prefix (in that order).\n";
+	"RUN is a run id, a label or a uuid prefix of 4+ characters (in that order).\n";
 static const char usage_exit[] =
 	"Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted.\n"
 	"hbatest COMMAND --help: its options and examples; man hbatest: all of it.\n";
@@ -225,6 +225,38 @@ static bool hoist_command(int argc, char **argv)
 	return i == 1 || i < argc;	/* false: options and no command */
 }
 
+/* a and b alike but for two neighbouring letters swapped ("lsit", "list") */
+static bool swapped(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	return a[i] && a[i + 1] && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+	       !strcmp(a + i + 2, b + i + 2);
+}
+
+/* The command nearest a mistyped one ("lsit": "list"), by edit distance (two
+ * letters swapped count one edit): at most 2 edits and fewer than half its
+ * letters; NULL when none is. */
+static const char *nearest_command(const char *typed)
+{
+	const char *best = NULL;
+	unsigned d, bestd = 3;
+
+	if (strlen(typed) > 32)
+		return NULL;
+	for (const struct command *c = commands; c->name; c++) {
+		if (c->name[0] == '-')
+			continue;
+		d = swapped(typed, c->name) ? 1 : util_edit_distance(typed, c->name);
+		if (d >= bestd || 2 * d >= strlen(c->name))
+			continue;
+		best = c->name, bestd = d;
+	}
+	return best;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name;
@@ -246,7 +278,10 @@ int main(int argc, char **argv)
 	for (c = commands; c->name && strcmp(c->name, name); c++)
 		;
 	if (!c->name) {
-		fprintf(stderr, "hbatest: unknown command '%s'\n\n", name);
+		const char *near = nearest_command(name);
+
+		fprintf(stderr, "hbatest: unknown command '%s'%s%s%s\n\n", name,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -146,12 +147,12 @@ static int parse_point(struct report_args *a, int opt, const char *v)
 	size_t n = strcspn(v, "=");
 
 	if (opt == OPT_UNITS) {
-		if (strcmp(v, "MB") && strcmp(v, "MiB")) {
+		if (strcasecmp(v, "MB") && strcasecmp(v, "MiB")) {	/* mib as MiB */
 			cli_usage_error("report", "--units '%s': give MB (10^6 bytes, the default) "
 					"or MiB (2^20 bytes)", v);
 			return -1;
 		}
-		a->mib = !strcmp(v, "MiB");
+		a->mib = !strcasecmp(v, "MiB");
 		return 0;
 	}
 	if (!n || !v[n] || !v[n + 1] || n > 40 ||
