@@ -124,8 +124,8 @@ fi
 printf '%s\n' "$(step x io_uring 'preset = "fast"')" > "$TMP/bad.lua"
 out=$("$HB" run "$TMP/bad.lua" --db "$TMP/bad.db" --target "$F" 2>&1); rc=$?
 ok $((rc == 0)) "an unknown preset fails the plan ($rc)"
-like "$out" "bad.lua:1: .*io_uring: no preset 'fast' in scripts/io_uring_presets.lua" \
-	"the message names the key, the value and where presets are"
+like "$out" "bad.lua:1: .*io_uring: no preset 'fast' in scripts/io_uring_presets.lua \(it has fio\)" \
+	"the message names the key, the value, where presets are and which there are"
 printf '%s\n' "$(step x libaio 'preset = "fast"')" > "$TMP/bad.lua"
 like "$("$HB" run "$TMP/bad.lua" --db "$TMP/bad.db" --target "$F" 2>&1)" "libaio: no preset 'fast'" \
 	"the same for libaio"

@@ -222,6 +222,7 @@ is "$(check_invariant "$DB" "$(sid sampled write)")" 1 \
 printf 'hb.run{ engine = "sim", sim = { preset = "nope" }, targets = "v", duration = 1 }\n' > "$TMP/bad.lua"
 out=$("$HB" run "$TMP/bad.lua" --db "$DB" 2>&1); ok $((! $?)) "an unknown preset fails"
 like "$out" "bad.lua:1: hb.run: sim: no preset 'nope' in scripts/sim_presets.lua" "with the plan line"
+like "$out" "\(it has adaptec5808-8x25e, asr8885-8sas, lsi3108-8sas, .*sas3008-1sas\)$" "and the presets it has, sorted"
 printf 'hb.run{ engine = "sim", sim = { link = "pcie9x8" }, targets = "v", duration = 1 }\n' > "$TMP/bad2.lua"
 out=$("$HB" run "$TMP/bad2.lua" --db "$DB" 2>&1); ok $((! $?)) "a bad link fails"
 like "$out" "link 'pcie9x8' is not pcieGENxWIDTH" "and says what a link looks like"

@@ -20,6 +20,32 @@
 
 #define DEFAULT_ENGINE "io_uring"
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of the presets table at the top of L's stack, sorted and
+ * joined by ", " into buf ("..." past its room). */
+static void preset_names(lua_State *L, char *buf, size_t len)
+{
+	const char *names[128];
+	size_t n = 0, at = 0;
+
+	buf[0] = '\0';
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1) && n < 128)
+			names[n++] = lua_tostring(L, -2);	/* kept alive by the table */
+		lua_pop(L, 1);
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", names[i]);
+	if (at >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 /* An engine option preset="name" pulls its values from the Lua module
  * scripts/<engine>_presets.lua; options the plan gives win over the preset's. */
 static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
@@ -40,9 +66,13 @@ static int expand_preset(struct keyctx *k, const char *engine, struct hb_kv *in,
 		return -EINVAL;
 	}
 	if (lua_getfield(L, -1, preset) != LUA_TTABLE) {
-		snprintf(k->err, k->len, "%s: no preset '%s' in scripts/%s_presets.lua",
-			 engine, preset, engine);
-		lua_pop(L, 2);
+		char names[512];
+
+		lua_pop(L, 1);
+		preset_names(L, names, sizeof(names));
+		snprintf(k->err, k->len, "%s: no preset '%s' in scripts/%s_presets.lua (it has %s)",
+			 engine, preset, engine, names[0] ? names : "none");
+		lua_pop(L, 1);
 		return -EINVAL;
 	}
 	lua_pushnil(L);
