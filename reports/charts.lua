@@ -539,6 +539,18 @@ local function rate_ylabel(unit)
   return unit
 end
 
+-- An axis's tick labels (ax: format.axis's) in unit: a MiB/s axis's in
+-- plain figures, "5,000" (not "5k", a decimal prefix on a binary unit: the
+-- bars' and the controllers' charts), others as format.axis gives them.
+function charts.tick_labels(ax, unit)
+  if unit ~= "MiB/s" then return ax.labels end
+  local labels = {}
+  for k, v in ipairs(ax.ticks) do
+    labels[k] = v == math.floor(v) and fmt.num(v):gsub("%.0+$", "") or fmt.tick(v)
+  end
+  return labels
+end
+
 -- The y axis of a bar chart of values up to ymax in unit: from 0 to a third
 -- above the tallest bar or ceiling (room for its value, the ceilings'
 -- labels and the key), its ticks and their labels, and its label. One unit
@@ -552,12 +564,7 @@ local function bar_axis(args, ymax, unit)
   local w, h = report.width or 1280, report.height or 720
   args.line = 0.03 * math.sqrt(math.min(w / 1280, h / 720)) / (h / 720)
   local ax = fmt.axis(0, ymax * 1.35 + 1)
-  args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, ax.labels
-  if unit == "MiB/s" then
-    for k, v in ipairs(ax.ticks) do
-      args.ytl[k] = v == math.floor(v) and fmt.num(v):gsub("%.0+$", "") or fmt.tick(v)
-    end
-  end
+  args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, charts.tick_labels(ax, unit)
   return args
 end
 
@@ -687,6 +694,12 @@ end
 local TARGETS = [[
   SELECT path, iops, mbps FROM step_target_rate WHERE step_id = ?1 ORDER BY path]]
 
+-- A path's key for sorting in natural order: its numbers zero-padded, so
+-- that sd2 comes before sd10 (the database's order puts sd10 first)
+local function natural(path)
+  return (path:gsub("%d+", function(d) return ("0"):rep(20 - #d) .. d end))
+end
+
 -- The part the targets' paths share, up to and with a separator ("/dev/",
 -- "pcie1x8-" of "pcie1x8-sdb" and "pcie1x8-sdc"), said once in the x axis's
 -- title rather than under every bar; "" when they share none or one would
@@ -741,6 +754,7 @@ function charts.per_target()
     end
     if #paths > 1 then
       if not heading then ctx.add("<h2>Per target (JBOD)</h2>"); heading = true end
+      table.sort(paths, function(a, b) return natural(a) < natural(b) end)	-- sd2 before sd10
       local series, ymax = {}, 0
       local labels, pre, rotate, longest = target_labels(paths)
       for i, r in ipairs(ctx.runs) do

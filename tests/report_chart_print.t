@@ -24,10 +24,10 @@ for k = 1, 16 do
   shared[k] = ("pcie1x8-sd%s"):format(string.char(97 + k))
   long[k] = ("%s-enclosure%02d-slot%02d"):format(k % 2 == 0 and "left" or "right", k, k)
 end
-for k = 1, 8 do short[k] = ("sd%s"):format(string.char(97 + k)) end
+for k = 1, 10 do short[k] = ("disk%d"):format(k) end
 hb.run{ name = "shared prefix", targets = shared }
 hb.run{ name = "long names", targets = long }
-hb.run{ name = "eight short", targets = short }
+hb.run{ name = "ten short", targets = short, oio = 20 }
 -- a card whose random writes level off and whose latency then climbs at one rate
 hb.sweep{ base = { rw = "randwrite", bs = "4k", targets = { "sdb" }, sim = { preset = "lsi3108-8sas" } },
           group = "4k random write", oio = { 2, 4, 8, 16, 32, 64, 128, 256 } }
@@ -66,7 +66,10 @@ gp=$(ls "$C"/*-targets-long-names.gp)
 like "$(names "${gp%.gp}.tsv")" "^left-enclosure02-slot02 " "names sharing no prefix are kept whole"
 is "$(var "$gp" rotate)" 1 "16 names of 23-24 characters, wider than their bars: upright"
 is "$(var "$gp" label_chars)" 24 "and the room under the axis is for the longest"
-is "$(var "$(ls "$C"/*-targets-eight-short.gp)" rotate)" 0 "8 short names: level"
+gp=$(ls "$C"/*-targets-ten-short.gp)
+is "$(var "$gp" rotate)" 0 "10 short names: level"
+is "$(names "${gp%.gp}.tsv")" "disk1 disk2 disk3 disk4 disk5 disk6 disk7 disk8 disk9 disk10 " \
+	"in their numbers' order (the database's puts disk10 second)"
 
 # --- 3. the percentiles' key under the plot, where no point is
 gp=$(ls "$C"/*-percentiles.gp)
