@@ -89,6 +89,8 @@ unlike=$(printf '%s' "$climb" | grep -c below)
 is "$unlike" 0 "no label of a climbing point under it, where the line to the next OIO runs"
 like "$(awk -F'\t' '!/^#/ && NF >= 5 { print $4, $5; exit }' "$tsv")" "^2 below$" \
 	"a point where the curve runs level (OIO 2) has its label under it"
+like "$(grep '^set key' "${tsv%.tsv}.gp")" "^set key at screen 0.5, screen 0.01 center bottom" \
+	"the curves' key under the plot, not top left over a curve turning back at its highest OIO"
 
 # --- 4. a bar's value over its ceiling's dashes, clear of them
 gp=$(ls "$TMP"/lane/charts/*-sequential-bars.gp)

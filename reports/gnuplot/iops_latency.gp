@@ -12,7 +12,10 @@ set ylabel ylabel
 set border 3 lc rgb '#444444'
 set tics nomirror
 set grid xtics ytics lc rgb '#dddddd' lw 1
-set key inside left top vertical Left reverse samplen 3 spacing 1.1 opaque
+# the key under the plot: top left, it hid a card's highest OIO where its
+# curve turns back to the left (the ASR-8885's 256 at 800x450)
+set key at screen 0.5, screen 0.01 center bottom horizontal Left reverse samplen 3
+set bmargin key_margin
 if (logy) { set logscale y } else { unset logscale y }
 set xrange [0:xmax]
 set yrange [ylo:yhi]
