@@ -531,40 +531,58 @@ local function patterns(series)
   return list
 end
 
--- The bars' y axis: from 0 to a third above the highest bar or ceiling
--- (room for the values, the ceilings' labels and the key), ticks as
--- format.axis; with gib, an axis in MiB/s reaching 1 GiB/s is ticked in
--- GiB/s ("2 GiB/s", "2.5 GiB/s": not "2.5k" of a binary unit).
 -- A rate's unit spelled out on a bar chart's y axis (unit: compare.metric's
--- or compare.throughput's): what a MB is, and a MiB axis in GiB/s when high;
--- IOPS as they are.
-local function rate_ylabel(unit, ymax)
+-- or compare.throughput's): what a MB or a MiB is; IOPS as they are.
+local function rate_ylabel(unit)
   if unit == "MB/s" then return "MB/s (1 MB = 1,000,000 bytes)" end
-  if unit ~= "MiB/s" then return unit end
-  return ymax * 1.35 + 1 >= 1024 and "MiB/s on the bars, GiB/s on the axis (1 GiB = 1,024 MiB)"
-    or "MiB/s (1 MiB = 1,048,576 bytes)"
+  if unit == "MiB/s" then return "MiB/s (1 MiB = 1,048,576 bytes)" end
+  return unit
 end
 
--- The y axis of a bar chart of values up to ymax in unit: its ticks and
--- their labels, room above the tallest bar for its value, and its label.
+-- An axis's tick labels (ax: format.axis's) in unit: a MiB/s axis's in
+-- plain figures, "5,000" (not "5k", a decimal prefix on a binary unit: the
+-- bars' and the controllers' charts), others as format.axis gives them.
+function charts.tick_labels(ax, unit)
+  if unit ~= "MiB/s" then return ax.labels end
+  local labels = {}
+  for k, v in ipairs(ax.ticks) do
+    labels[k] = v == math.floor(v) and fmt.num(v):gsub("%.0+$", "") or fmt.tick(v)
+  end
+  return labels
+end
+
+-- The y axis of a bar chart of values up to ymax in unit: from 0 to a third
+-- above the tallest bar or ceiling (room for its value, the ceilings'
+-- labels and the key), its ticks and their labels, and its label. One unit
+-- on the whole chart: a MiB/s axis is ticked in MiB/s as its bars and
+-- ceilings are labelled, "5,000" (not "5k", a decimal prefix on a binary
+-- unit, nor GiB/s beside bars in MiB/s).
 local function bar_axis(args, ymax, unit)
-  args.ylabel = rate_ylabel(unit, ymax)
+  args.ylabel = rate_ylabel(unit)
   -- a line of the labels' font as a share of the axis (bars.gp's ch): 0.03 at
   -- 1280x720; the font follows the square root of the scale, the axis the height
   local w, h = report.width or 1280, report.height or 720
   args.line = 0.03 * math.sqrt(math.min(w / 1280, h / 720)) / (h / 720)
-  local top = ymax * 1.35 + 1
-  if unit == "MiB/s" and top >= 1024 then
-    local ax = fmt.axis(0, top / 1024)
-    args.ymax, args.ytv, args.ytl = ax.max * 1024, {}, {}
-    for k, v in ipairs(ax.ticks) do
-      args.ytv[k], args.ytl[k] = v * 1024, v == 0 and "0" or ax.labels[k] .. " GiB/s"
-    end
-    return args
-  end
-  local ax = fmt.axis(0, top)
-  args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, ax.labels
+  local ax = fmt.axis(0, ymax * 1.35 + 1)
+  args.ymax, args.ytv, args.ytl = ax.max, ax.ticks, charts.tick_labels(ax, unit)
   return args
+end
+
+-- Where a bar's value stands (column 8, in the axis's unit; bars.gp's
+-- val_y): on the bar, or, when the bar ends within a line and a half of the
+-- labels' font (ch, in the axis's unit) of its ceiling, under or over it,
+-- over the ceiling's dashed line or the bar's top rather than through the
+-- line, clear of it by CLEAR_LINES of a line (at the line, its text sat on
+-- the dashes).
+local NEAR_LINES, CLEAR_LINES = 1.5, 0.45
+local function value_heights(series, ch)
+  for _, s in ipairs(series) do
+    for _, row in ipairs(s.rows) do
+      local v, ceil = fmt.finite(row[2]), fmt.finite(row[4])
+      local near = v and ceil and math.abs(v - ceil) < NEAR_LINES * ch
+      row[8] = near and math.max(v, ceil) + CLEAR_LINES * ch or v or NaN
+    end
+  end
 end
 
 function charts.sequential_bars()
@@ -613,15 +631,15 @@ function charts.sequential_bars()
   -- no run's link known (a virtio disk, no pcie probe facts): no ceiling promised
   ctx.add(any_ceiling and "<h2>Sequential throughput and the PCIe ceiling</h2>"
     or "<h2>Sequential throughput</h2>")
+  local args = bar_axis({ nclusters = #clusters, vertical = vertical_values(series, #clusters),
+    across = chars_across(), pattern = patterns(series) }, ymax, unit)
+  value_heights(series, args.line * args.ymax)
   local c = report.chart{ name = "sequential-bars", template = "bars",
     title = ("Sequential throughput (%s)%s"):format(unit, any_lanes
       and " against each run's ceiling, its PCIe link or its drives' SAS lanes"
       or any_ceiling and " against each run's PCIe link ceiling" or ""),
-    columns = { "cluster", unit, "step", "ceiling_" .. unit, "ceiling", "from", "ceiling_at" },
-    series = series, better = "higher",
-    args = bar_axis({ nclusters = #clusters,
-             vertical = vertical_values(series, #clusters), across = chars_across(),
-             pattern = patterns(series) }, ymax, unit) }
+    columns = { "cluster", unit, "step", "ceiling_" .. unit, "ceiling", "from", "ceiling_at", "value_y" },
+    series = series, better = "higher", args = args }
   figure(c, (any_ceiling and ("Throughput per run; dashed: the PCIe link ceiling of the slot "
     .. "(line encoding included, protocol overhead not)"
     .. (any_lanes and ", or the drives' SAS/SATA lanes where they carry less (8b/10b and "
@@ -676,6 +694,44 @@ end
 local TARGETS = [[
   SELECT path, iops, mbps FROM step_target_rate WHERE step_id = ?1 ORDER BY path]]
 
+-- A path's key for sorting in natural order: its numbers zero-padded, so
+-- that sd2 comes before sd10 (the database's order puts sd10 first)
+local function natural(path)
+  return (path:gsub("%d+", function(d) return ("0"):rep(20 - #d) .. d end))
+end
+
+-- The part the targets' paths share, up to and with a separator ("/dev/",
+-- "pcie1x8-" of "pcie1x8-sdb" and "pcie1x8-sdc"), said once in the x axis's
+-- title rather than under every bar; "" when they share none or one would
+-- be left with nothing.
+local function common_prefix(paths)
+  local pre = paths[1] or ""
+  for _, p in ipairs(paths) do
+    local n = 0
+    while n < #pre and n < #p and pre:byte(n + 1) == p:byte(n + 1) do n = n + 1 end
+    pre = pre:sub(1, n)
+  end
+  pre = pre:match("^(.*[-_/.:])") or ""
+  for _, p in ipairs(paths) do
+    if #p == #pre then return "" end
+  end
+  return pre
+end
+
+-- The per-target bars' labels under the clusters: each path without the
+-- shared prefix, and 1 when the longest is still wider than its cluster
+-- (chars_across: 120 characters across at 1280x720, a cluster its share):
+-- then the labels are turned (bars.gp's rotate) rather than run into each
+-- other; its length, for the room under the axis.
+local function target_labels(paths)
+  local pre, labels, longest = common_prefix(paths), {}, 0
+  for k, p in ipairs(paths) do
+    labels[k] = p:sub(#pre + 1)
+    longest = math.max(longest, utf8.len(labels[k]) or #labels[k])
+  end
+  return labels, pre, longest + 1 > chars_across() / #paths and 1 or 0, longest
+end
+
 function charts.per_target()
   local heading = false
   for _, row in ipairs(ctx.rows) do
@@ -698,11 +754,13 @@ function charts.per_target()
     end
     if #paths > 1 then
       if not heading then ctx.add("<h2>Per target (JBOD)</h2>"); heading = true end
+      table.sort(paths, function(a, b) return natural(a) < natural(b) end)	-- sd2 before sd10
       local series, ymax = {}, 0
+      local labels, pre, rotate, longest = target_labels(paths)
       for i, r in ipairs(ctx.runs) do
         local pts = {}
         for k, p in ipairs(paths) do
-          pts[k] = { k - 1, per[i][p] or NaN, p, NaN, "", "", NaN }
+          pts[k] = { k - 1, per[i][p] or NaN, labels[k], NaN, "", "", NaN, per[i][p] or NaN }
           ymax = math.max(ymax, per[i][p] or 0)
         end
         series[i] = { title = r.series_title, color = r.color, rows = pts, run = i }
@@ -712,13 +770,15 @@ function charts.per_target()
       local missing = charts.left_out(series, true)	-- before the chart: no empty slot
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
-        columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at" },
+        columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at", "value_y" },
         better = "higher",
         args = bar_axis({ nclusters = #paths,
                  vertical = vertical_values(series, #paths), across = chars_across(),
-                 pattern = patterns(series) }, ymax, unit) }
-      figure(c, ("%s: %s of each of its %s over the measurement window%s"):format(what, unit,
-        fmt.plural(#paths, "target"), missing))
+                 pattern = patterns(series), rotate = rotate, label_chars = longest,
+                 xlabel = pre ~= "" and ("target (%s…)"):format(pre) or "target" }, ymax, unit) }
+      figure(c, ("%s: %s of each of its %s over the measurement window%s%s"):format(what, unit,
+        fmt.plural(#paths, "target"), pre ~= "" and (", each named without the " .. pre
+        .. " all share") or "", missing))
     end
     ::next_row::
   end

@@ -266,7 +266,7 @@ local function draw(ctx, g, clusters, ceiling_of)
     series = series, better = "higher",
     args = { ylabel = rate and (unit == "MiB/s" and "MiB/s (1 MiB = 1,048,576 bytes)"
       or "MB/s (1 MB = 1,000,000 bytes)") or unit, ymax = ax.max, ytv = ax.ticks,
-      ytl = ax.labels, xmax = xmax, has_ceiling = any_ceiling and 1 or 0,
+      ytl = require("charts").tick_labels(ax, unit), xmax = xmax, has_ceiling = any_ceiling and 1 or 0,
       clusters = #ctx.runs > 1 and named and 1 or 0 } }
   ctx.figure(c, ("%s: %s per controller (a stack each, its targets summed, labelled with its model "
     .. "and PCI address), one bar per run%s, its total above it%s"):format(g, unit,

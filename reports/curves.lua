@@ -40,14 +40,52 @@ local function y_axis(lo, hi)
   return fmt.axis(math.max(0, lo - span * 0.15), hi + span * 0.05)
 end
 
+-- Where each point's OIO label goes (column 5): "below", "right" or "left"
+-- of it, the side furthest from the lines to its neighbours on the mean
+-- curve, so that no line crosses it (below a point on a curve that climbs
+-- at one rate, the label sat on the line to the next OIO; above is the
+-- p99's point). Directions as drawn: x over the axis's width, y over its
+-- height (log or linear, as the axis), the plot about 2 times wider than high.
+local SIDES = { { "below", 0, -1 }, { "right", 1, 0 }, { "left", -1, 0 } }
+local function label_sides(series, x, y)
+  local function at(p)
+    local v = fmt.finite(p[2])
+    if not v or v <= 0 then return nil end
+    local fy = y.log and math.log(v / y.min) / math.log(y.max / y.min) or (v - y.min) / (y.max - y.min)
+    return p[1] / x.max * 2, fy
+  end
+  for _, s in ipairs(series) do
+    for k, p in ipairs(s.rows) do
+      local px, py = at(p)
+      local worst = { 0, 0, 0 }	-- per side, how straight a line to a neighbour heads at it
+      for _, q in ipairs{ s.rows[k - 1], s.rows[k + 1] } do
+        local qx, qy
+        if q then qx, qy = at(q) end
+        local len = px and qx and math.sqrt((qx - px) ^ 2 + (qy - py) ^ 2) or 0
+        if len > 0 then
+          for j, side in ipairs(SIDES) do
+            worst[j] = math.max(worst[j], ((qx - px) * side[2] + (qy - py) * side[3]) / len)
+          end
+        end
+      end
+      local best = 1	-- below unless a side is clearly freer
+      for j = 2, #SIDES do
+        if worst[j] < worst[best] - 0.05 then best = j end
+      end
+      p[5] = SIDES[best][1]
+    end
+  end
+end
+
 local function chart(ctx, g, rows)
   local series, unit, lo, hi, xmax = points(ctx, rows)
   if #series == 0 or not lo then return end
   local x, y = fmt.axis(0, xmax * 1.05), y_axis(lo, hi)
   local logy = y.log and 1 or 0
+  label_sides(series, x, y)
   local c = report.chart{ name = "iops-latency-" .. g, template = "iops_latency",
     title = ("%s: latency over %s"):format(g, unit), key_entries = 2,
-    columns = { unit, "lat_mean_us", "lat_p99_us", "oio" }, series = series,
+    columns = { unit, "lat_mean_us", "lat_p99_us", "oio", "label_side" }, series = series,
     better = "lower and further right is better",
     args = { xlabel = unit .. " (each point labelled with its OIO)",
              ylabel = logy == 1 and "latency (µs, log scale)" or "latency (µs)",

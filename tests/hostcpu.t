@@ -94,6 +94,15 @@ like "$(grep -o '<title>[^<]*' "$svg" | head -1)" "host CPU per second" "its SVG
 like "$(cat "$H")" 'alt="[^"]*: host CPU per second, the host(&#39;|.)s CPUs busy and the busiest worker on \(or waiting for\) a CPU, in % of each second; shaded and numbered: the steps; ⚠: 1 step host-bound' \
 	"its alt text says what it shows and how many steps were host-bound"
 like "$(cat "${svg%.svg}.gp")" "step 1 ⚠" "the host-bound step's band is marked"
+# the key under the plot (its lines fill it: the host's CPUs near 100 %, the
+# worker's low), the note a line over the steps' labels, not on their row
+gp=${svg%.svg}.gp
+like "$(grep '^set key' "$gp")" "^set key at screen 0.5, screen 0.01 center bottom" "the key is under the plot"
+! grep -q '^[^#]*set key .*inside' "$gp"; ok $? "never inside it, over a step's worker line"
+note=$(sed -n 's/.*set label 990 note at graph 1, graph 1 right offset 0, \([0-9.]*\) .*/\1/p' "$gp" | tail -1)
+steps=$(sed -n 's/.*set label k step_label\[k\] at .*, graph 1 center offset 0, \([0-9.]*\) .*/\1/p' "$gp")
+awk -v n="$note" -v s="$steps" 'BEGIN { exit !(n != "" && s != "" && n - s >= 1) }'
+ok $? "the note (offset $note) a line over the steps' labels (offset $steps), not over 'step 3 ⚠'"
 
 # --- merge: a schema-8 database's steps come in with NULL, a current one's keep theirs
 cp "$DB" "$TMP/v8.db"

@@ -179,6 +179,8 @@ SAS9300-8i 03:00.0|1754.761" "--units MiB: each stack its targets' MB/s in MiB/s
 is "$(awk -F'\t' '/^# series 1/ { on = 1; next } /^# series/ { on = 0 } on && !/^#/ && NF > 5 { printf "%.3f|%s|%s\n", $9, $10, $8 }' "$MIB" | head -1)" \
 	"11268.029|sum of links 11,268 MiB/s|4,864" "--units MiB: the links' sum (11,815 MB/s) drawn and labelled in MiB/s, the bar's total too"
 grep -q "^ylabel = 'MiB/s (1 MiB = 1,048,576 bytes)'" "${MIB%.tsv}.gp"; ok $? "--units MiB: the y axis says MiB/s and what a MiB is"
+like "$(grep '^array ytl' "${MIB%.tsv}.gp")" "^array ytl\[[0-9]+\] = \['0'(, '[0-9]{1,3}(,[0-9]{3})*')+\]$" \
+	"--units MiB: ticked in plain MiB/s figures, 5,000 (no k of a binary unit)"
 is "$(stacks "$(ls "$TMP/mib/charts/"*-controllers-4k-randread.tsv)" | head -1)" "MegaRAID SAS 9361-8i 02:00.0|380000.000" \
 	"--units MiB: the 4k chart stays in IOPS"
 

@@ -92,7 +92,7 @@ like "$(cat "$TMP/err")" "depth=32: no step of these runs is swept over 'depth' 
 lat=$(chart "$TMP/rep" 'iops-latency-4k-randread' tsv)
 want=$("$HB" sql --db "$DB" --format tsv "SELECT s.iops, s.lat_mean_us, s.lat_p99_us, s.axis_value FROM steps s
 	JOIN runs r ON r.id = s.run_id WHERE s.group_name = '4k randread' ORDER BY r.id DESC, s.oio" | tail -n +2)
-got=$(awk -F'\t' '!/^#/ && NF == 4' "$lat")
+got=$(awk -F'\t' -v OFS='\t' '!/^#/ && NF == 5 { print $1, $2, $3, $4 }' "$lat")	# (5: where the OIO label goes)
 paste <(echo "$want") <(echo "$got") | awk -F'\t' '{ for (i = 1; i <= 4; i++) if (($i - $(i + 4)) ^ 2 > 1e-12 * $i ^ 2) bad = 1; n++ }
 	END { exit bad || n != 8 }'
 ok $? "the curves: each run's IOPS, mean and p99 latency by OIO (runs in the report's order: c b a), as the steps hold them" || paste <(echo "$want") <(echo "$got") | sed 's/^/#   /'

@@ -3,13 +3,18 @@
 # Columns: cluster (0, 1, ...), MB/s, step, ceiling MB/s, ceiling label,
 # the bar's origin (e.g. "OIO 128": the best point of a sweep) or empty,
 # the series position the ceiling label is centred on (1.5: between the
-# bars of series 1 and 2, which share that ceiling) or NaN.
+# bars of series 1 and 2, which share that ceiling) or NaN, and the y of
+# the bar's value (its top, or over its ceiling's line when the bar is just
+# under it: the report's value_heights) or NaN.
 # Each run's bars in its colour and its fill pattern (pattern: an array, one
 # a series: 0 solid, 4 and 5 diagonals...; optional, solid without), so that
 # runs differ in a greyscale print, the key showing both.
 # Variables: ylabel, ymax, nclusters, vertical (optional: 1 turns the values
 # upright), across (optional: characters across the chart), ytv and ytl
-# (optional: the y ticks and their labels, 2,000 or 800k).
+# (optional: the y ticks and their labels, 2,000 or 800k), xlabel
+# (optional: the x axis's title), rotate and label_chars (optional: 1 turns
+# the names under the clusters upright, names of one word wider than
+# a cluster, label_chars the longest's characters).
 set title chart_title
 set ylabel ylabel
 set border 3 lc rgb '#444444'
@@ -40,7 +45,16 @@ wrap2(w, rest, out, line) = strlen(line) == 0 ? wrap_(rest, out, w) : \
 wrap(s) = strlen(s) > 300 ? s : wrap_(s, "", "")	# (gnuplot limits the recursion)
 nlines(s) = strstrt(s, "\n") == 0 ? 1 : 1 + nlines(s[strstrt(s, "\n") + 1:])
 stats datafile index 0 using (nlines(wrap(strcol(3)))) nooutput
-set bmargin (key_inside ? 2 : key_margin - 1) + STATS_max
+rotate = exists('rotate') ? rotate : 0
+# upright names (read from the bottom up, ending at their tick; slanted,
+# the first would reach past the chart's left edge): as many lines under
+# the axis as the longest is long, a character about 0.45 of a line wide;
+# the names unwrapped
+names_h = rotate ? int(label_chars * 0.45) + 1 : STATS_max
+if (rotate) { set xtics rotate by 90 right }
+if (exists('xlabel')) { set xlabel xlabel }
+set bmargin (key_inside ? 2 : key_margin - 1) + names_h + (exists('xlabel') ? 1 : 0)
+xname(s) = rotate ? s : wrap(s)
 off(i) = (i - 1 - (nseries - 1) / 2.0) * bw
 hatch(i) = !exists('pattern') || pattern[i] == 0 ? 3 : pattern[i]
 # A bar without a value or a known ceiling has NaN there (a run without
@@ -58,17 +72,18 @@ at(c, i) = valid(c) && column(c) == column(c) ? column(c) : i	# (NaN, or no colu
 # other way are all empty (never undefined: see above)
 vertical = exists('vertical') ? vertical : 0
 flat_text(c) = vertical ? '' : (c == 2 ? barval(2) : text(6))
-# A bar that reaches within a line and a half of its ceiling (a drive at its
-# lane's rate): its value stands on the dashed line, not through it, and the
-# ceiling's label a line above the value (two: above its origin too); a line
-# of the small font is about 0.03 of the axis at 1280x720 (line: the report's
-# share for the chart's size)
+# A bar that reaches within a line and a half of its ceiling (a drive at
+# its lane's rate): its value stands over the dashed line, not through it
+# nor on it (column 8, set by the report), and the ceiling's label a line
+# above the value (two: above its origin too); a line of the small font is
+# about 0.03 of the axis at 1280x720 (line: the report's share for the
+# chart's size)
 ch = (exists('line') ? line : 0.03) * ymax
 near(_) = strcol(2) ne 'NaN' && strcol(4) ne 'NaN' && abs(column(2) - column(4)) < 1.5 * ch
-val_y(_) = near(0) && column(4) > column(2) ? column(4) : or0(2)
+val_y(_) = valid(8) && strcol(8) ne 'NaN' ? column(8) : or0(2)
 ceil_y(_) = near(0) ? val_y(0) + (text(6) ne '' && !vertical ? 2 : 1) * ch : or0(4)
 upright_text(i) = !vertical ? '' : (text(6) ne '' ? barval(2) . ' ' . text(6) : barval(2))
-plot datafile index 0 using 1:(NaN):xtic(wrap(strcol(3))) notitle, \
+plot datafile index 0 using 1:(NaN):xtic(xname(strcol(3))) notitle, \
      for [i=1:nseries] datafile index (i-1) using ($1 + off(i)):2 with boxes \
        fs pattern hatch(i) border lc rgb colors[i] lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using (or0(1) + off(i)):(val_y(0)):(flat_text(2)) \

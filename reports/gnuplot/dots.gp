@@ -1,7 +1,8 @@
 # Every second of each point of a sweep as a dot (the measurement window,
 # ramp left out), one band per run inside each point, and the point's average
 # as a line across its band: the style of published OIO charts.
-# Each run its colour and point type; its averages its dash.
+# Each run its colour and point type; its averages its dash, the key's last
+# entry saying what the lines are.
 # Columns: x, value, swept value, average. Variables: xlabel, ylabel, levels,
 # ytv, ytl, ylo, yhi (optional: the y axis).
 set title chart_title
@@ -25,4 +26,5 @@ plot for [i=1:nseries] datafile index (i-1) using 1:2 with points pt ptype[i] ps
        lc rgb colors[i] title key(i, ''), \
      for [i=1:nseries] datafile index (i-1) using 1:4 with lines lw 3.5 lc rgb '#222222' \
        notitle, \
-     for [i=1:nseries] datafile index (i-1) using 1:4 with lines lw 2 dt dtype[i] lc rgb colors[i] notitle
+     for [i=1:nseries] datafile index (i-1) using 1:4 with lines lw 2 dt dtype[i] lc rgb colors[i] notitle, \
+     keyentry with lines lw 3.5 lc rgb '#222222' title "each point's average"
