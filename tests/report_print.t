@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The printed page holds every result as text (reports/html/style.css, its
-# print rule; docs/reports.md "Printing"): the summary's groups are folds
+# print rule; docs/reports.md "Summary"): the summary's groups are folds
 # (<details>) that start closed, and a closed fold prints its summary line
 # alone. Printed by headless Chromium, the page must take as many pages as
 # the same page with every fold opened by hand. Simulated runs; skipped
@@ -25,11 +25,15 @@ EOF2
 ok $? "run pr (simulated: three sweeps of 16 points)"
 "$HB" report pr --db "$DB" --out "$TMP/r" --no-charts >/dev/null 2>>"$TMP/stderr"
 ok $? "report pr"
-# the same page, every fold opened
-perl -pe 's/<details(?![^>]*\bopen\b)/<details open/g' "$TMP/r/index.html" > "$TMP/r/open.html"
-closed=$(grep -o '<details[^>]*>' "$TMP/r/index.html" | grep -vc ' open')
+# the same page, every fold after the contents opened (the contents' "N
+# more" stay folded in print)
+perl -0777 -pe 's{(</nav>.*)}{ (my $t = $1) =~ s/<details(?![^>]*\bopen\b)/<details open/g; $t }se' \
+	"$TMP/r/index.html" > "$TMP/r/open.html"
+# after FILE: its text after the contents
+after() { perl -0777 -pe 's{.*</nav>}{}s' "$1"; }
+closed=$(after "$TMP/r/index.html" | grep -o '<details[^>]*>' | grep -vc ' open')
 [ "$closed" -ge 3 ]; ok $? "the page has closed folds ($closed)"
-is "$(grep -o '<details[^>]*>' "$TMP/r/open.html" | grep -vc ' open')" 0 "the copy has none"
+is "$(after "$TMP/r/open.html" | grep -o '<details[^>]*>' | grep -vc ' open')" 0 "the copy has none after the contents"
 # pages NAME: the pages of $TMP/r/NAME.html printed by Chromium
 pages() {
 	timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
