@@ -91,12 +91,13 @@ end
 -- The row of rows to judge a group at: the one at `at` (a table axis ->
 -- value, such as { oio = 32 }) when the group is swept on that axis and has
 -- that point, else the highest point every run finished (a group of one
--- step: that step, when every run finished it).
+-- step: that step, when every run finished it). A preconditioning step is
+-- no verdict on the group: it makes no headline.
 local function point_row(rows, nruns, at)
   local best
   for _, row in ipairs(rows) do
     local s = row.first
-    local all = true
+    local all = s.kind ~= "precondition"
     for i = 1, nruns do
       if not (row.steps[i] and row.steps[i].status == "done") then all = false end
     end
@@ -132,9 +133,13 @@ function page.headline(section_rows, at, nruns)
            tied = compare.ties(vals[second], vals[lead]), row = row, field = field, unit = unit }
 end
 
--- "at OIO 256", "at write % 50", "" for a step that is no point of a sweep
+-- "at OIO 256", "at write % 50"; for a step that is no point of a sweep,
+-- its name when the group's is not (' in “first card alone”'), else ""
 local function point_words(s)
-  if not s.axis or s.axis == "" then return "" end
+  if not s.axis or s.axis == "" then
+    local g = s.group_name ~= "" and s.group_name
+    return g and s.name and s.name ~= g and (" in “%s”"):format(esc(s.name)) or ""
+  end
   local axis = ({ oio = "OIO", write_pct = "write %", bs = "bs" })[s.axis] or s.axis
   return (" at %s %s"):format(axis, s.axis_value)
 end
@@ -178,20 +183,34 @@ function page.ids()
   end
 end
 
+-- HTML text as plain text: its entities as characters (&#39; -> ')
+local ENTITY = { amp = "&", lt = "<", gt = ">", quot = '"', apos = "'", nbsp = "\u{a0}" }
+local function unescape(text)
+  return (text:gsub("&(#?)([xX]?)(%w+);", function(num, hex, name)
+    local c = num == "#" and math.tointeger(tonumber(name, hex ~= "" and 16 or 10))
+    if c and c >= 0 and c <= 0x10FFFF then return utf8.char(c) end
+    return num == "" and hex == "" and ENTITY[name] or nil
+  end))
+end
+
 -- A figure's entry: its chart's name (NN-name.svg) as id; as text its
 -- caption without the group's name the heading above says, to its first ";"
+-- (then an ellipsis), at most 80 characters (cut: 77 and an ellipsis); cut as text, then
+-- escaped, so no cut falls inside an entity ("the host&#39")
 local function figure_entry(id, inner, id_of, group)
   -- the marker: "<!--hbatest:chart NN-name.svg ALT-->" (ALT: the chart's title)
   local name = inner:match("<!%-%-hbatest:chart %d+%-([^ ]-)%.%a+[ %-]") or "chart"
   id = id and id_of(nil, id) or id_of("chart", name)
-  local text = (inner:match("<figcaption>(.-) — <code>") or inner:match("<figcaption>(.-)</figcaption>")
-    or name):gsub("<[^>]*>", "")
+  local text = unescape((inner:match("<figcaption>(.-) — <code>") or inner:match("<figcaption>(.-)</figcaption>")
+    or name):gsub("<[^>]*>", ""))
+  group = group and unescape(group)
   if group and text:sub(1, #group) == group and #text > #group then
     text = text:sub(#group + 1):gsub("^:? *", "")
   end
-  text = text:match("^(.-);") or text
+  local clause = text:match("^(.-);")
+  text = clause and clause .. "…" or text
   if utf8.len(text) and utf8.len(text) > 80 then text = text:sub(1, utf8.offset(text, 78) - 1) .. "…" end
-  return id, text
+  return id, esc(text)
 end
 
 -- Give every h2, h3 and figure of body an id (kept when it has one, unless
@@ -220,7 +239,7 @@ function page.anchor(body, id_of)
     if fig then
       local text
       id, text = figure_entry(id, m[4], id_of, h3 and h3.text)
-      entry(4, id, text)	-- (the caption is HTML already)
+      entry(4, id, text)	-- (escaped by figure_entry)
       out[#out + 1] = ('<figure id="%s"%s>%s</figure>'):format(id, attrs, m[4])
     else
       local tag, inner = m[3], m[5]

@@ -230,11 +230,12 @@ local function fact_map(list)
   return m
 end
 
--- The first target's value of a fact, and how many targets share each value.
+-- The targets' values of a fact (key: "probe.key", or a function of a
+-- target's facts), each once, with how many targets share it when they differ.
 local function target_values(m, key)
   local vals, count = {}, {}
   for _, t in ipairs(m.order) do
-    local v = t ~= "host" and m.targets[t][key]
+    local v = t ~= "host" and (type(key) == "function" and key(m.targets[t]) or m.targets[t][key])
     if v then
       if not count[v] then vals[#vals + 1] = v end
       count[v] = (count[v] or 0) + 1
@@ -242,9 +243,33 @@ local function target_values(m, key)
   end
   local parts = {}
   for _, v in ipairs(vals) do
-    parts[#parts + 1] = #vals > 1 and ("%s (x%d)"):format(v, count[v]) or v
+    parts[#parts + 1] = #vals > 1 and ("%s (%s)"):format(v, fmt.plural(count[v], "target")) or v
   end
   return #parts > 0 and table.concat(parts, ", ") or nil
+end
+
+-- The PCIe cards the targets sit on, in the order of their first target:
+-- one per PCI address (targets without one: one per link alike), each with
+-- its targets' count and the first target's pcie.* facts.
+local function pcie_cards(m)
+  local list, by = {}, {}
+  for _, t in ipairs(m.order) do
+    local f = m.targets[t]
+    if t ~= "host" and f["pcie.current_link_width"] then
+      local key = f["pcie.address"] or table.concat({ f["pcie.current_link_speed"] or "?",
+        f["pcie.current_link_width"], f["pcie.ceiling_current_bytes_per_s"] or "?" }, "|")
+      if not by[key] then by[key] = { f = f, n = 0 }; list[#list + 1] = by[key] end
+      by[key].n = by[key].n + 1
+    end
+  end
+  return list
+end
+
+-- A card's link: "2.5 GT/s PCIe x8", its maximum beside it when known
+local function link_text(f)
+  local max = f["pcie.max_link_width"] and (" (max %s x%s)"):format(f["pcie.max_link_speed"] or "?",
+    f["pcie.max_link_width"]) or ""
+  return ("%s x%s%s"):format(f["pcie.current_link_speed"] or "?", f["pcie.current_link_width"], max)
 end
 
 local testbed_rows = {
@@ -276,15 +301,39 @@ local testbed_rows = {
   { "Driver", function(m) return target_values(m, "scsi_host.driver") or target_values(m, "pcie.driver") end },
   { "Firmware", function(m) return target_values(m, "scsi_host.firmware") or target_values(m, "nvme.firmware") end },
   { "BIOS", function(m) return target_values(m, "scsi_host.bios") end },
+  -- several cards: a line each, "card 2 (ADDRESS, 8 targets): 5.0 GT/s PCIe x8 (4.00 GB/s)"
   { "PCIe link", function(m)
-      local cw, mw = target_values(m, "pcie.current_link_width"), target_values(m, "pcie.max_link_width")
-      if not cw then return nil end
-      return ("%s x%s (max %s x%s)"):format(target_values(m, "pcie.current_link_speed") or "?", cw,
-        target_values(m, "pcie.max_link_speed") or "?", mw or "?")
+      local list = pcie_cards(m)
+      if #list < 2 then return list[1] and link_text(list[1].f) end
+      local lines = {}
+      for k, c in ipairs(list) do
+        local ceil = fmt.gbps(tonumber(c.f["pcie.ceiling_current_bytes_per_s"]))
+        lines[k] = ("card %d (%s%s): %s%s"):format(k, c.f["pcie.address"] and (c.f["pcie.address"] .. ", ") or "",
+          fmt.plural(c.n, "target"), link_text(c.f), ceil and (" (" .. ceil .. ")") or "")
+      end
+      return table.concat(lines, "\n")
     end },
   { "PCIe ceiling", function(m)
-      local c = target_values(m, "pcie.ceiling_current_bytes_per_s")
-      return c and fmt.gbps(tonumber(c:match("^%d+")))
+      local list, parts = pcie_cards(m), {}
+      if #list < 2 then return list[1] and fmt.gbps(tonumber(list[1].f["pcie.ceiling_current_bytes_per_s"])) end
+      for k, c in ipairs(list) do
+        parts[k] = ("card %d: %s"):format(k, fmt.gbps(tonumber(c.f["pcie.ceiling_current_bytes_per_s"]))
+          or "not reported")
+      end
+      return #parts > 0 and table.concat(parts, "; ") or nil
+    end },
+  -- the block probe's queue: "scheduler: mq-deadline, write cache: write back, SSD"
+  { "Device queue", function(m)
+      return target_values(m, function(f)
+        local rot = ({ ["0"] = "SSD", ["1"] = "rotational" })[f["block.rotational"]]
+        local sched, wc = f["block.scheduler"], f["block.write_cache"]
+        local parts = {}
+        for _, v in ipairs{ sched and "scheduler: " .. sched or false, wc and "write cache: " .. wc or false,
+                            rot or false } do
+          if v then parts[#parts + 1] = v end
+        end
+        return #parts > 0 and table.concat(parts, ", ") or nil
+      end)
     end },
   { "Drives", function(m)
       local model = target_values(m, "block.model") or target_values(m, "nvme.model")
@@ -403,7 +452,7 @@ end
 -- shown when a row under it is).
 local bed_order = { "State", "Host", "CPU", "Memory", "Kernel", "Card", "Board", "Driver",
   "Firmware", "BIOS", "PCIe link", "PCIe ceiling", "Simulated card", "Simulated link", "Simulated array",
-  "Drives", "Targets" }
+  "Drives", "Device queue", "Targets" }
 local bed_sections = { { "", bed_order }, { "Controller", cards.controller_rows },
   { "Volume", cards.volume_rows },
   { "Run", { "Plan name", "Notes", "Engine", "fio hosts", "Plan", "Plan sha256", "--set", "hbatest", "Build commit",

@@ -31,14 +31,40 @@ local STEPS = "SELECT seq, " .. secs_since("started_at") .. " AS x0, " .. secs_s
 local EVENTS = "SELECT " .. secs_since("at") .. [[ AS x, message FROM events
   WHERE run_id = ?1 AND level IN ('warning', 'error') ORDER BY id]]
 
--- Warning and error events of run r within step s's time, each with its
+-- Warning and error events of run r, each in exactly one step, as
+-- { [seq] = { { t =, message = } } } (t: its second in the step). The
+-- events table names no step, so: an event whose message names its step
+-- ("step 3 NAME: host-bound ...", as the runner logs a step's warnings,
+-- at or just after its end) belongs to that step; any other to the first
+-- step whose window, both ends included, holds it: one logged at a step's
+-- end, the same millisecond the next one starts, is the ending step's.
+local STEP_TIMES = [[SELECT seq, julianday(started_at) AS j0, julianday(finished_at) AS j1, started_at
+  FROM steps WHERE run_id = ?1 AND started_at IS NOT NULL ORDER BY seq]]
+local RUN_EVENTS = [[SELECT julianday(at) AS j, message FROM events
+  WHERE run_id = ?1 AND level IN ('warning', 'error') ORDER BY id]]
+local by_run = {}
+local function run_events(r)
+  if by_run[r.id] then return by_run[r.id] end
+  local steps, of_seq, out = report.sql(STEP_TIMES, r.id), {}, {}
+  for _, s in ipairs(steps) do of_seq[s.seq] = s; out[s.seq] = {} end
+  for _, e in ipairs(report.sql(RUN_EVENTS, r.id)) do
+    local s = of_seq[math.tointeger(tonumber(e.message:match("^step (%d+)[ :]")))]
+    for _, w in ipairs(s and {} or steps) do
+      if e.j and w.j0 and e.j >= w.j0 and (not w.j1 or e.j <= w.j1) then s = w; break end
+    end
+    if s and e.j and s.j0 then
+      table.insert(out[s.seq], { t = math.floor((e.j - s.j0) * 86400000 + 0.5) / 1000, message = e.message })
+    end
+  end
+  by_run[r.id] = out
+  return out
+end
+
+-- Warning and error events of run r that belong to step s, each with its
 -- second in the step: { { t =, message = } }.
 function telemetry.step_events(r, s)
   if not s.started_at then return {} end
-  return report.sql("SELECT " .. secs_since("at") .. [[ AS t, message FROM events
-    WHERE run_id = ?1 AND level IN ('warning', 'error')
-      AND julianday(at) >= julianday(?2) AND (?3 IS NULL OR julianday(at) <= julianday(?3))
-    ORDER BY id]], r.id, s.started_at, s.finished_at)
+  return run_events(r)[s.seq] or {}
 end
 
 -- The ylabel: °C when every key is a temperature.
