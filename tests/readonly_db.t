@@ -86,4 +86,30 @@ else
 	is "$(files rodir)" "$before" "every file as it was, none added"
 fi
 
+# A database read while it was read-only keeps the -shm and -wal SQLite made
+# with its mode (0444); made writable again, a run's first write failed with
+# "attempt to write a readonly database", naming neither. As another user
+# (root writes any file): the run is refused before it writes, naming the file.
+# hbatest copied where that user can run it (the tree may sit in a folder of
+# mode 0700, as mktemp makes: make mutate's copy, a CI clone)
+chmod o+x "$TMP"; mkdir -m 777 "$TMP/side" && cp plan.lua "$TMP/side/" && chmod 644 "$TMP/side/plan.lua"
+mkdir -p "$TMP/hb/plugins" && cp "$HB" "$TMP/hb/" && cp "$ROOT"/plugins/*.so "$TMP/hb/plugins/" &&
+	cp -r "$ROOT/scripts" "$ROOT/db" "$TMP/hb/" && chmod -R a+rX "$TMP/hb"
+as() { (cd "$TMP/side" && runuser -u nobody -- "$@"); }
+HBX="$TMP/hb/$(basename "$HB")"
+if is_root && command -v runuser >/dev/null && as "$HBX" --version >/dev/null 2>&1; then
+	HB=$HBX
+	as "$HB" run plan.lua --db s.db -q 2>/dev/null; ok $? "a run as another user (nobody)"
+	as chmod 444 s.db; as "$HB" list --db s.db >/dev/null 2>&1; as chmod 644 s.db
+	is "$(stat -c %a "$TMP/side/s.db-shm")" 444 "a read while read-only left a -shm of mode 0444"
+	out=$(as "$HB" run plan.lua --db s.db -q 2>&1); rc=$?
+	is "$rc $(as "$HB" sql --db s.db 'SELECT count(*) FROM runs' --format csv 2>/dev/null | tail -1)" "1 1" \
+		"the database writable again: a run is refused (exit 1), nothing added"
+	is "$out" "hbatest: error: cannot write database 's.db': its 's.db-wal' and 's.db-shm' are read-only here (mode 0444, owner uid $(id -u nobody)), as SQLite makes them when the database is read while read-only; make them writable: chmod u+w 's.db-wal' 's.db-shm' (as their owner)" \
+		"naming the files and the fix"
+	as chmod u+w s.db-shm s.db-wal; as "$HB" run plan.lua --db s.db -q 2>/dev/null; ok $? "made writable, the run goes"
+else
+	for i in 1 2 3 4 5; do skip "a database's read-only -shm needs another user who can run $HB (runuser, as root)"; done
+fi
+
 done_testing

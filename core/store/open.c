@@ -42,6 +42,48 @@ static int side_stat(const char *path, unsigned i, struct stat *sb)
 	return stat(name, sb);
 }
 
+/* true when the side file i of path cannot be written by this process */
+static bool access_side(const char *path, unsigned i)
+{
+	char name[4096];
+
+	if ((size_t)snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]) >= sizeof(name))
+		return false;
+	return access(name, W_OK) != 0;
+}
+
+/* A database this process may write whose -wal or -shm it may not: a read
+ * of the database while it was read-only made them with its mode (0444),
+ * and SQLite then refuses the first write with "attempt to write a readonly
+ * database", naming neither. Said before anything is written. */
+static int side_files_writable(const char *path, char *err, size_t len)
+{
+	char said[8400] = "", args[8400] = "";
+	struct stat sb, first;
+	unsigned n = 0;
+
+	if (access(path, W_OK))
+		return 0;	/* the database itself: SQLite says so */
+	for (unsigned i = 0; i < 2; i++) {
+		if (side_stat(path, i, &sb) || !access_side(path, i))
+			continue;
+		if (!n++)
+			first = sb;
+		snprintf(said + strlen(said), sizeof(said) - strlen(said), "%s'%s%s'",
+			 n > 1 ? " and " : "", path, side_suffix[i]);
+		snprintf(args + strlen(args), sizeof(args) - strlen(args), "%s'%s%s'",
+			 n > 1 ? " " : "", path, side_suffix[i]);
+	}
+	if (!n)
+		return 0;
+	snprintf(err, len, "cannot write database '%s': its %s %s read-only here (mode %04o, "
+		 "owner uid %u), as SQLite makes %s when the database is read while read-only; "
+		 "make %s writable: chmod u+w %s (as %s owner)", path, said, n > 1 ? "are" : "is",
+		 (unsigned)(first.st_mode & 07777), (unsigned)first.st_uid, n > 1 ? "them" : "it",
+		 n > 1 ? "them" : "it", args, n > 1 ? "their" : "its");
+	return -EACCES;
+}
+
 char *db_ro_uri(const char *path, bool immutable)
 {
 	char *abs = realpath(path, NULL), *uri, *p;
@@ -365,7 +407,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 			 "when hbatest ends: give a file (./:memory: for one named so)");
 		goto fail;
 	}
-	if (db_path_ready(path, !create, err, len) < 0)
+	if (db_path_ready(path, !create, err, len) < 0 || side_files_writable(path, err, len) < 0)
 		goto fail;
 	db_shm_guard();
 	if ((v = open_handle(db, path, flags, err, len)) < 0 || db_check(db, false, err, len))
