@@ -66,7 +66,7 @@ local function controller_cells(cells, list, host_wide)
     local size = c.cache_mb and c.cache_mb > 0 and (fmt.int(c.cache_mb) .. " MB") or nil
     local prot = words(c.cache_protection, c.cache_protection_state)
     if not size and not prot then return nil end
-    return (size or "cache ?") .. (prot and (", " .. prot) or ", no protection reported")
+    return (size or "size not reported") .. (prot and (", " .. prot) or ", no protection reported")
   end)
   put("Controller temperature", function(c)
     return c.temperature_c and ("%s °C at the start"):format(fmt.int(c.temperature_c))
@@ -88,7 +88,8 @@ local function volume_cells(cells, list)
   put("Strip", function(v) return v.strip_kb and (fmt.int(v.strip_kb) .. " KiB") end)
   put("Read / I/O policy", function(v)
     if not v.read_policy and not v.io_policy then return nil end
-    return ("%s / %s"):format(v.read_policy or "?", v.io_policy or "?")
+    return ("%s / %s"):format(v.read_policy or "read policy not reported",
+      v.io_policy or "I/O policy not reported")
   end)
   put("Drive cache", function(v) return v.drive_cache end)
   put("Member drives", function(v) return v.drive_summary end)

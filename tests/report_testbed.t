@@ -36,4 +36,13 @@ is "$(row 'Device queue')" "scheduler: mq-deadline, write cache: write back, SSD
 	"the block probe's scheduler, write cache and rotational, as stored"
 if grep -q '(x[0-9]' "$TMP/two/index.html"; then ok 1 "no count of targets written as (xN)"; grep -o '.\{60\}(x[0-9].\{20\}' "$TMP/two/index.html" | sed 's/^/# /'
 else ok 0 "no count of targets written as (xN)"; fi
+
+# a simulated RAID volume gives its read policy and no I/O policy: the row
+# says which part was not reported (it printed "ReadAhead / ?")
+printf 'hb.run{ name = "r", engine = "sim", sim = { preset = "lsi3108-8sas" }, targets = "v", rw = "randread", bs = "4k", oio = 8, duration = 1 }\n' > "$TMP/raid.lua"
+"$HB" run "$TMP/raid.lua" --db "$TMP/raid.db" --label r -q 2>>"$TMP/stderr" &&
+	"$HB" report r --db "$TMP/raid.db" --out "$TMP/raid" >/dev/null 2>>"$TMP/stderr"
+ok $? "a run on a simulated RAID volume and its report"
+is "$(grep -o '<th>Read / I/O policy</th><td>[^<]*' "$TMP/raid/index.html" | sed 's/.*<td>//')" \
+	"ReadAhead / I/O policy not reported" "Read / I/O policy: the part not reported said so, no '?'"
 done_testing
