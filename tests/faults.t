@@ -113,11 +113,14 @@ is "$(check_invariant "$DB" 1) $(q "$DB" "SELECT window_s = (SELECT count(*) FRO
 	"1 1" "locked out: the step's totals are those of the seconds stored, not of the 4 it measured"
 
 # --- a worker whose engine cannot open: no worker starts ------------------
-# Worker 4's open fails after 0.5 s of real time, the others open at once:
-# the start waits for every worker (a futex, not a poll), sees the failure
-# and lets none begin I/O (the fixture's mark file would say one did).
+# Worker 4's open fails after 5 s of real time (or as soon as another
+# worker's I/O makes the fixture's mark file), the others open at once: the
+# start waits for every worker (a futex, not a poll), sees the failure and
+# lets none begin I/O (the mark would say one did). A start that did not
+# wait lets I/O begin however late it runs: a fixed 0.5 s let a start
+# delayed past it on a loaded host see the failure after all.
 DB="$TMP/open.db"
-printf 'hb.run{ name = "o", engine = "stall", stall = { open_fail = 4, open_sleep_us = 500000, mark = "%s" }, targets = "v1", workers = 4, oio = 4, duration = 2 }\n' \
+printf 'hb.run{ name = "o", engine = "stall", stall = { open_fail = 4, open_sleep_us = 5000000, mark = "%s" }, targets = "v1", workers = 4, oio = 4, duration = 2 }\n' \
 	"$TMP/open.mark" > "$TMP/open.lua"
 "$HB" run "$TMP/open.lua" --db "$DB" --target v1 --plugin-path "$PP" -q 2>"$TMP/open.err"
 is "$? $(grep -o "engine 'stall' cannot open worker 3: Input/output error" "$TMP/open.err")" \
