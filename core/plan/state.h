@@ -34,8 +34,8 @@ struct plan_limits {
 	unsigned time_limit_s;		/* of the thread (hook_ns left out); 0: none */
 	bool interrupted;		/* the stop flag was raised into Lua */
 	uint64_t mem, mem_limit, mem_hard;	/* bytes: in use, the limit, refused beyond */
-	uint64_t start_ns, hook_ns;	/* thread CPU time: at the start; in the real pass's
-					 * step hooks (the dry pass's count) */
+	uint64_t start_ns, hook_ns;	/* thread CPU time: at the start; in waits that are
+					 * not the program's (a report's gnuplot) */
 	char refused_where[2 * PATH_MAX + 32];	/* where the allocator last refused ("plan.lua:3",
 						 * a module's line after it); "": never */
 	void (*tick)(void *ctx);	/* called from the instruction hook (plan_hooks) */
