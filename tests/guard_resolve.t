@@ -170,8 +170,8 @@ if mount "$FSLOOP" "$TMP/fsmnt" 2>/dev/null; then
 	like "$("$HB" run "$TMP/w.lua" --db "$DB" --target "$TMP/fslink" --dry-run 2>&1)" \
 		"refusing to write to '$TMP/fslink': it backs the loop device $FSLOOP, mounted" "and through a symbolic link to it"
 	umount "$TMP/fsmnt"
-	"$HB" run "$TMP/w.lua" --db "$DB" --target "$fsimg" --dry-run >/dev/null 2>&1
-	ok $? "once unmounted, the file is a target again"
+	"$HB" run "$TMP/w.lua" --db "$DB" --target "$fsimg" --destroy-data "$fsimg" --dry-run >/dev/null 2>&1
+	ok $? "once unmounted, the file is a target again (with --destroy-data: mkfs wrote it, not hbatest)"
 else
 	ok 1 "as root, a loop device with ext4 can be mounted"
 fi

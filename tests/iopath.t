@@ -79,8 +79,8 @@ is "$(q "$DB" "SELECT lat_max_us < 1110 AND lat_p50_us > 1090 FROM steps WHERE i
 	"each request is timed from its own submit call: 1100 us, the first fill too (max $(q "$DB" "SELECT lat_max_us FROM steps WHERE id = $id") us)"
 
 # --- a psync fill over targets of different sizes ----------------------------
-head -c 4194304 /dev/zero > "$TMP/t4.dat"
-head -c 16777216 /dev/zero > "$TMP/t16.dat"
+truncate -s 4M "$TMP/t4.dat"	# holes: no data to lose, no --destroy-data
+truncate -s 16M "$TMP/t16.dat"
 cat > "$TMP/fill.lua" <<LUA
 hb.run{ engine = "psync", targets = { "$TMP/t4.dat", "$TMP/t16.dat" }, direct = false,
         rw = "write", bs = "64k", oio = 2, passes = 1, duration = 120 }
@@ -94,7 +94,7 @@ is "$(q "$DB" "SELECT write_bytes FROM steps WHERE id = $id")" 20971520 \
 blocks() { split -b 4096 -d -a 6 "$1" "$TMP/blk/b" && md5sum "$TMP"/blk/b* | awk '{print $1}' | sort -u | wc -l; rm -rf "$TMP/blk"; mkdir "$TMP/blk"; }
 mkdir "$TMP/blk"
 for bs in 128k 4k; do
-	head -c 8388608 /dev/zero > "$TMP/d$bs.dat"
+	truncate -s 8M "$TMP/d$bs.dat"
 	cat > "$TMP/d.lua" <<LUA
 hb.run{ engine = "psync", targets = "$TMP/d$bs.dat", direct = false, rw = "write",
         bs = "$bs", oio = 1, passes = 1, duration = 120 }

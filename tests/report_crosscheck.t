@@ -60,7 +60,8 @@ ok $? "import it with iodepth=8 in the global options, the job's own 4"
 native() {
 	printf 'hb.run{ name = "mix", group = "mix", %s, rw = "randrw", write_pct = 30, bs = "8k", oio = 4, duration = 1, size = "8m" }\n' \
 		"$2" > "$TMP/$1.lua"
-	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" --label "$1" -q 2>>"$TMP/stderr"
+	# (dd wrote $F, not hbatest: --destroy-data offers it)
+	"$HB" run "$TMP/$1.lua" --db "$DB" --target "$F" --destroy-data "$F" --label "$1" -q 2>>"$TMP/stderr"
 	ok $? "run $1 ($2)"
 }
 native native 'engine = "io_uring"'

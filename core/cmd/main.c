@@ -46,7 +46,7 @@ static const struct command {
 	  "  --set K=V           a plan setting, read by hb.set(\"K\", default) (repeat)\n"
 	  "  --dry-run           print the steps, the hb.exec commands and the time it\n"
 	  "                      would take; nothing is written\n"
-	  "  --destroy-data DEV  allow write steps on block device DEV (repeat per device)\n"
+	  "  --destroy-data DEV  allow write steps on block device or data file DEV (repeat)\n"
 	  "  --resume [RUN]      go on with an unfinished run: done steps are not rerun\n"
 	  "  --force             with --resume: replay a plan whose file has changed\n"
 	  "  --probe-opt P.K=V   probe P's option K (megaraid.tool=PATH, mpt.timeout=30;\n"

@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "measure/guard.h"
+#include "measure/guard_file.h"
 #include "base/log.h"
 #include "base/paths.h"
 #include "measure/probe.h"	/* probe_root(): sysfs, or a test's stand-in */
@@ -49,16 +49,6 @@ static struct claim {
 	char *destroys;		/* "/dev/sdb: ext4 (UUID ...)" */
 } *claims;
 static unsigned nclaims;
-
-/* A file the run writes: an open file description holding flock(LOCK_EX)
- * until guard_release, so another hbatest run writing it at the same time
- * is refused (each would measure the other's I/O). */
-static struct file_claim {
-	dev_t dev;
-	ino_t ino;
-	int fd;
-} *fclaims;
-static unsigned nfclaims;
 
 /* A device and its kin, by kernel name ("loop0", "loop0p1"). */
 struct family {
@@ -604,39 +594,6 @@ out:
 	return rc;
 }
 
-int guard_claim_file(const char *path, bool create, char *err, size_t len)
-{
-	struct file_claim *c;
-	struct stat st;
-	int fd;
-
-	if (create && (fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644)) >= 0)
-		close(fd);	/* (the layout's open says why it cannot) */
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;	/* not there yet: claimed as the step creates it */
-	for (unsigned i = 0; i < nfclaims; i++)
-		if (fclaims[i].dev == st.st_dev && fclaims[i].ino == st.st_ino)
-			return 0;
-	if (!(c = realloc(fclaims, (nfclaims + 1) * sizeof(*c))))
-		return -ENOMEM;
-	fclaims = c;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;	/* the step's own open says why */
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-
-		close(fd);
-		if (e != EWOULDBLOCK)
-			return 0;	/* a file system without flock: no claim */
-		snprintf(err, len, "refusing to write to '%s': another hbatest run is writing it "
-			 "(it holds the file's lock; two runs on one target measure each other)",
-			 path);
-		return -EBUSY;
-	}
-	fclaims[nfclaims++] = (struct file_claim){ st.st_dev, st.st_ino, fd };
-	return 0;
-}
-
 int guard_check_write(const char *path, int kind, char *err, size_t len)
 {
 	struct target_id id;
@@ -651,7 +608,7 @@ int guard_check_write(const char *path, int kind, char *err, size_t len)
 	if (!rc && kind != TARGET_BLOCK)
 		rc = check_backs_loop(path, &id, err, len);
 	if (!rc && kind == TARGET_FILE)
-		rc = guard_claim_file(path, false, err, len);
+		rc = guard_file_check(path, &id, err, len);
 	if (rc || kind != TARGET_BLOCK)
 		return rc;
 	return check_block(path, err, len);
@@ -659,7 +616,7 @@ int guard_check_write(const char *path, int kind, char *err, size_t len)
 
 const char *guard_destroys(unsigned i)
 {
-	return i < nclaims ? claims[i].destroys : NULL;
+	return i < nclaims ? claims[i].destroys : guard_file_destroys(i - nclaims);
 }
 
 void guard_release(void)
@@ -672,11 +629,7 @@ void guard_release(void)
 	free(claims);
 	claims = NULL;
 	nclaims = 0;
-	for (unsigned i = 0; i < nfclaims; i++)
-		close(fclaims[i].fd);
-	free(fclaims);
-	fclaims = NULL;
-	nfclaims = 0;
+	guard_file_release();
 	for (unsigned i = 0; i < nprotect; i++)
 		free(protect[i].path);
 	free(protect);

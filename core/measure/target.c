@@ -357,10 +357,11 @@ void target_warn_unused_destroy(void)
 	for (unsigned i = 0; i < ndestroy_ok; i++)
 		if (!destroy_used[i] && destroy_ok[i])
 			log_warn("--destroy-data %s: no step the plan made in its dry pass writes that "
-				 "block device (nothing there is destroyed; a mistyped name?)", destroy_ok[i]);
+				 "block device or file (nothing there is destroyed; a mistyped name?)",
+				 destroy_ok[i]);
 }
 
-bool target_write_allowed(const char *path, char *err, size_t len)
+bool target_destroy_offered(const char *path)
 {
 	char real[PATH_MAX];
 
@@ -369,6 +370,13 @@ bool target_write_allowed(const char *path, char *err, size_t len)
 	for (unsigned i = 0; i < ndestroy_ok; i++)
 		if (destroy_ok[i] && strcmp(destroy_ok[i], real) == 0)
 			return destroy_used[i] = true;
+	return false;
+}
+
+bool target_write_allowed(const char *path, char *err, size_t len)
+{
+	if (target_destroy_offered(path))
+		return true;
 	snprintf(err, len, "refusing to write to block device '%s': its data would be "
 		 "destroyed; name it with --destroy-data %s if that is what you want",
 		 path, path);

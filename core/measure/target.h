@@ -42,10 +42,13 @@ bool target_same_path(const char *a, const char *b);
  * written when its folder does not resolve either. */
 void target_canon(const char *path, char *out, size_t len);
 
-/* Devices named with --destroy-data (guard.c asks target_write_allowed). */
+/* Devices and files named with --destroy-data (guard.c asks
+ * target_write_allowed for a device, target_destroy_offered for a file). */
 void target_allow_destroy(const char *device);
 /* A warning for each of them no step has written (after the dry pass). */
 void target_warn_unused_destroy(void);
+/* Does --destroy-data name path (where its links lead)? Then it counts as used. */
+bool target_destroy_offered(const char *path);
 /* May a write step touch this block device? Sets err when not. */
 bool target_write_allowed(const char *path, char *err, size_t errlen);
 

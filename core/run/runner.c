@@ -287,9 +287,12 @@ static int measure_step(struct run_ctx *c, const struct step_spec *spec, struct 
 	telemetry_step_begin(c->tele, spec->telemetry, spec->temp_limit_c, spec->telemetry_fail,
 			     c->step_id, label);
 	db_set_busy_timeout(&c->db, DB_STEP_BUSY_MS);	/* the sampler retries */
-	if (fio_step_is(spec))
+	if (fio_step_is(spec)) {
 		rc = fio_step_run(spec, &hooks, t, err, len);
-	else
+		for (unsigned i = 0; !fio_step_opt(spec, "hosts") && i < spec->wl.ntargets; i++)
+			if (spec->wl.write_pct || spec->wl.targets[i].create)	/* made anew? */
+				guard_mark_file(spec->wl.targets[i].path);
+	} else
 		rc = step_execute(spec, &hooks, t, err, len);
 	telemetry_step_end(c->tele);	/* a sample in flight lands later */
 	return rc;
@@ -481,6 +484,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 		if ((rc = resume_reopen(&c->db, &c->rs, err, len)) < 0)
 			return rc;
 		c->run_id = c->rs.run_id;
+		guard_set_run(c->rs.uuid);
 		log_set_sink(events_sink, c);
 		log_info("resuming run %lld (%s) of %s", (long long)c->run_id, c->rs.uuid,
 			 c->po.path);
@@ -529,6 +533,7 @@ static int begin_run(struct run_ctx *c, int argc, char **argv, char *err, size_t
 			 db_errmsg(&c->db));
 		return -EIO;
 	}
+	guard_set_run(uuid);
 	log_set_sink(events_sink, c);
 	log_info("run %lld (%s) of %s into %s", (long long)c->run_id, r.uuid, c->po.path,
 		 c->db.path);
