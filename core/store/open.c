@@ -33,13 +33,17 @@ bool db_moved(struct db *db)
 
 static const char *const side_suffix[2] = { "-wal", "-shm" };
 
+/* path's side file i ("-wal", "-shm") in name: false when it does not fit */
+static bool side_name(const char *path, unsigned i, char *name, size_t len)
+{
+	return (size_t)snprintf(name, len, "%s%s", path, side_suffix[i]) < len;
+}
+
 static int side_stat(const char *path, unsigned i, struct stat *sb)
 {
 	char name[4096];
 
-	if ((size_t)snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]) >= sizeof(name))
-		return -1;
-	return stat(name, sb);
+	return side_name(path, i, name, sizeof(name)) ? stat(name, sb) : -1;
 }
 
 /* true when the side file i of path cannot be written by this process */
@@ -47,9 +51,7 @@ static bool access_side(const char *path, unsigned i)
 {
 	char name[4096];
 
-	if ((size_t)snprintf(name, sizeof(name), "%s%s", path, side_suffix[i]) >= sizeof(name))
-		return false;
-	return access(name, W_OK) != 0;
+	return side_name(path, i, name, sizeof(name)) && access(name, W_OK) != 0;
 }
 
 /* A database this process may write whose -wal or -shm it may not: a read
