@@ -267,6 +267,11 @@ bool util_note_line(const char **s, const char **line, size_t *len)
 	return false;
 }
 
+int util_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 unsigned util_edit_distance(const char *a, const char *b)
 {
 	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), d[256];

@@ -42,6 +42,8 @@ bool util_same_dir(const char *a, const char *b);
  * lines skipped): true with *line and *len set and *s past it, false at
  * the end. A note of several lines is stored as so many notes. */
 bool util_note_line(const char **s, const char **line, size_t *len);
+/* qsort's comparator for an array of strings (char *), in strcmp's order. */
+int util_cmp_str(const void *a, const void *b);
 /* The Levenshtein distance of a and b (insertions, deletions and
  * substitutions of bytes); 99 when b is 255 bytes or longer. */
 unsigned util_edit_distance(const char *a, const char *b);

@@ -20,11 +20,6 @@
 
 #define DEFAULT_ENGINE "io_uring"
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The names of the presets table at the top of L's stack, sorted and
  * joined by ", " into buf ("..." past its room). */
 static void preset_names(lua_State *L, char *buf, size_t len)
@@ -39,7 +34,7 @@ static void preset_names(lua_State *L, char *buf, size_t len)
 			names[n++] = lua_tostring(L, -2);	/* kept alive by the table */
 		lua_pop(L, 1);
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	qsort(names, n, sizeof(*names), util_cmp_str);
 	for (size_t i = 0; i < n && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", names[i]);
 	if (at >= len && len > 4)

@@ -427,11 +427,6 @@ static bool ident_ok(const char *k)
 	return k[strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_")] == '\0';
 }
 
-static int key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The args' keys, checked, sorted (a table's own order changes from run to
  * run, and so would the same report's scripts); the array is on the stack. */
 static const char **args_keys(lua_State *L, int args, size_t *n)
@@ -457,7 +452,7 @@ static const char **args_keys(lua_State *L, int args, size_t *n)
 		}
 		keys[(*n)++] = k;	/* the table's key: alive while args is */
 	}
-	qsort(keys, *n, sizeof(*keys), key_cmp);
+	qsort(keys, *n, sizeof(*keys), util_cmp_str);
 	return keys;
 }
 
