@@ -144,6 +144,11 @@ if command -v mkfs.ext4 >/dev/null && mkfs.ext4 -q -F -U "$UUID" "$FS"; then
 	ok $((rc == 0)) "an ext4 device is not written without --destroy-data"
 	like "$out" "write.lua:1: .*refusing to write to block device '$FS'.*--destroy-data $FS" \
 		"and the message names the flag"
+	printf '%s' "$out" | grep -q "destroy-data names"; ok $((! $?)) "and, with no --destroy-data, no list of its names"
+	out=$("$HB" run "$TMP/write.lua" --db "$TMP/none.db" --target "$FS" --destroy-data "${FS}9" --destroy-data "$TMP/x.img" 2>&1); rc=$?
+	ok $((rc == 0)) "--destroy-data naming another device (${FS}9, a typo) does not cover $FS"
+	like "$out" "refusing to write to block device '$FS'.*\\(--destroy-data names ${FS}9, $TMP/x.img, not this one: a mistyped name\\?\\)" \
+		"and the refusal lists the names it was given"
 	out=$("$HB" run "$TMP/write.lua" --target "$FS" --destroy-data "$FS" --dry-run 2>"$TMP/err")
 	ok $? "with --destroy-data the dry run passes"
 	like "$out" "destroys $FS: ext4 \\(UUID $UUID\\)" "the listing says an ext4 is destroyed"

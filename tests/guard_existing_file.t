@@ -44,6 +44,9 @@ like "$? $out" "^1 .*refusing to write to '$TMP/precious\.txt': it is an existin
 	"--dry-run says why, exit 1"
 if printf '%s' "$out" | grep -q "estimated time"; then ok 1 "and lists no plan"; else ok 0 "and lists no plan"; fi
 is "$(mark "$TMP/precious.txt")" "none: No data available" "the refused file gets no mark"
+out=$("$HB" --db "$DB" run "$ROOT/examples/quick.lua" --target "$TMP/precious.txt" --set seconds=1 --destroy-data "$TMP/precious.tx" --dry-run 2>&1)
+like "$? $out" "^1 .*refusing to write to '$TMP/precious\.txt': .* does not exist yet \(--destroy-data names $TMP/precious\.tx, not this one: a mistyped name\?\)" \
+	"--destroy-data naming a mistyped file: refused, the refusal naming what the flag was given"
 
 # ---- --destroy-data FILE ----------------------------------------------------
 out=$("$HB" run "$TMP/w.lua" --db "$DB" --target "$TMP/precious.txt" \

@@ -138,7 +138,7 @@ static bool holds_data(int fd, uint64_t *size)
 static int check_offered(const char *path, const struct target_id *id, char **destroys,
 			 char *err, size_t len)
 {
-	char size[32], how[PATH_MAX + 32] = "";
+	char size[32], how[PATH_MAX + 32] = "", hint[600];
 	bool offered, data, nomark;
 	uint64_t bytes = 0;
 	ssize_t mark;
@@ -164,11 +164,13 @@ static int check_offered(const char *path, const struct target_id *id, char **de
 					       "not lay out", path, how, size);
 		return 0;
 	}
+	target_destroy_hint(hint, sizeof(hint));
 	snprintf(err, len, "refusing to write to '%s'%s: it is an existing file of %s with "
-		 "data that hbatest did not lay out; %s --destroy-data %s %s", path, how, size,
+		 "data that hbatest did not lay out; %s --destroy-data %s %s%s", path, how, size,
 		 nomark ? "its file system keeps no extended attributes, so hbatest cannot "
 		 "mark files it lays out: name it with" : "name it with", path,
-		 nomark ? "each run" : "to overwrite it, or give a path that does not exist yet");
+		 nomark ? "each run" : "to overwrite it, or give a path that does not exist yet",
+		 hint);
 	return -EPERM;
 }
 

@@ -373,12 +373,37 @@ bool target_destroy_offered(const char *path)
 	return false;
 }
 
+/* The names --destroy-data was given, ", " between them, into buf ("" for
+ * none). */
+static void destroy_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < ndestroy_ok && off < len; i++)
+		if (destroy_ok[i])
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+						destroy_ok[i]);
+}
+
+void target_destroy_hint(char *buf, size_t len)
+{
+	char given[512];
+
+	destroy_names(given, sizeof(given));
+	snprintf(buf, len, "%s%s%s", given[0] ? " (--destroy-data names " : "", given,
+		 given[0] ? ", not this one: a mistyped name?)" : "");
+}
+
 bool target_write_allowed(const char *path, char *err, size_t len)
 {
+	char hint[600];
+
 	if (target_destroy_offered(path))
 		return true;
+	target_destroy_hint(hint, sizeof(hint));
 	snprintf(err, len, "refusing to write to block device '%s': its data would be "
-		 "destroyed; name it with --destroy-data %s if that is what you want",
-		 path, path);
+		 "destroyed; name it with --destroy-data %s if that is what you want%s",
+		 path, path, hint);
 	return false;
 }

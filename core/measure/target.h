@@ -49,6 +49,11 @@ void target_allow_destroy(const char *device);
 void target_warn_unused_destroy(void);
 /* Does --destroy-data name path (where its links lead)? Then it counts as used. */
 bool target_destroy_offered(const char *path);
+/* The end of a refusal that needs --destroy-data: " (--destroy-data names
+ * A, B, not this one: a mistyped name?)" when the flag was given (the typo
+ * of --destroy-data /dev/loop9 beside --target /dev/loop0 then shows), ""
+ * when not. */
+void target_destroy_hint(char *buf, size_t len);
 /* May a write step touch this block device? Sets err when not. */
 bool target_write_allowed(const char *path, char *err, size_t errlen);
 
