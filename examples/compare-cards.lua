@@ -24,7 +24,7 @@ local precondition, mix_oio = hb.set("precondition", 60), hb.set("mix_oio", 256)
 local oio = { 2, 4, 8, 16, 32, 64, 128, 256 }
 
 hb.plan{
-  name = "reference 003, simulated: " .. card,
+  name = "reference 003 in short, simulated: " .. card,
   description = "RAID0 and RAID5: preconditioning, 4k OIO sweeps, 4k write mix, server profiles, 1M sequential read",
   defaults = { engine = "sim", workers = 1, targets = { "volume" }, duration = secs, ramp = ramp },
 }
