@@ -112,9 +112,12 @@ LIBS_pcie     := -lpci
 .PHONY: all check lint bench bench-year bench-report install uninstall clean
 all: hbatest $(PLUGINS) $(SKELETONS)
 
+# The binary and the plugins are linked to NAME.tmp and renamed over NAME: a
+# make while tests or a run use them (a new commit relinks hbatest) never
+# leaves a half-written file to exec or dlopen (it gave "Permission denied").
 hbatest: $(MAIN_OBJ) $(CORE_OBJS) $(MODE_STAMP)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(SANFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CORE_OBJS) $(CORE_LIBS)
+	$(Q)$(CC) $(SANFLAGS) $(CFLAGS) $(LDFLAGS) -o $@.tmp $(MAIN_OBJ) $(CORE_OBJS) $(CORE_LIBS) && mv -f $@.tmp $@
 
 $(B)/core/%.o: core/%.c
 	@mkdir -p $(@D)
@@ -138,13 +141,13 @@ $(B)/core/store/migrations.o: core/store/migrations.S $(wildcard db/migrations/*
 
 plugins/%.so: plugins/engines/%.c core/hbatest/plugin.h $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
-	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@.tmp $< $(LDFLAGS) $(LIBS_$*) && mv -f $@.tmp $@
 plugins/sim.so: plugins/engines/sim_model.h plugins/engines/sim_cards.h
 
 plugins/%.so: plugins/probes/%.c core/hbatest/plugin.h core/hbatest/sysfs.h core/hbatest/tool.h \
               $(MODE_STAMP)
 	@echo "  PLUGIN  $@"
-	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(LIBS_$*)
+	$(Q)$(CC) $(BASEFLAGS) -Icore $(CFLAGS) -fPIC -shared -o $@.tmp $< $(LDFLAGS) $(LIBS_$*) && mv -f $@.tmp $@
 plugins/megaraid.so: plugins/probes/megaraid_json.h
 
 build/skeleton/skeleton.so: plugins/engines/skeleton.c core/hbatest/plugin.h $(MODE_STAMP)
@@ -296,7 +299,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf $(B) hbatest $(PLUGINS) $(SKELETONS)
+	rm -rf $(B) hbatest $(PLUGINS) $(SKELETONS) hbatest.tmp plugins/*.so.tmp
 
 -include $(wildcard $(B)/core/*/*.d $(B)/core/*/*/*.d)
 -include $(wildcard $(FUZZ_B)/core/*/*.d $(FUZZ_B)/core/*/*/*.d)
