@@ -182,6 +182,10 @@ local function trouble_line(r, s)
     local ev = report.sql([[SELECT message FROM events WHERE run_id = ?1
       AND level IN ('error', 'warning') ORDER BY id DESC LIMIT 1]], r.id)[1]
     text = ev and ev.message
+  elseif not text then	-- a step that went on through errors (on_error="continue"): its warning
+    for _, e in ipairs(require("telemetry").step_events(r, s)) do
+      if e.message:find("I/O error", 1, true) then text = e.message; break end
+    end
   end
   return what .. errs .. (text and (': <span class="errtext">' .. esc(text) .. "</span>")
     or ": no error text recorded")
@@ -555,6 +559,20 @@ end
 summary_head[#summary_head + 1] = "</tr></thead><tbody>"
 summary_head = table.concat(summary_head)
 
+-- The mark beside the summary's figure of a step that counted I/O errors
+-- (on_error="continue" went on through them): the count and its share of
+-- the step's I/Os, as its figure counts only the I/Os that succeeded.
+local errors_marked = false
+local function errors_mark(s)
+  local n = s and s.errors or 0
+  if n <= 0 then return "" end
+  errors_marked = true
+  local share = n / (n + (s.read_ops or 0) + (s.write_ops or 0)) * 100
+  return ('<br><span class="warn errors" title="the figure counts only the I/Os that succeeded">'
+    .. "&#9888; %s (%s %% of its I/Os)</span>"):format(fmt.plural(n, "I/O error"),
+      share >= 1 and fmt.int(math.floor(share + 0.5)) or "under 1")
+end
+
 -- A row of the summary: its metric's value per run, then the deltas.
 local function summary_row(row)
   local s = row.first
@@ -573,7 +591,7 @@ local function summary_row(row)
       else
         local tied = best and compare.ties(vals[i], vals[best])	-- every run within noise of it
         add(tied and '<td class="num best">' or '<td class="num">', fmt.num(vals[i]),
-            hostcpu.mark(row.steps[i]), "</td>")
+            hostcpu.mark(row.steps[i]), errors_mark(row.steps[i]), "</td>")
       end
       line[#line + 1] = vals[i] and fmt.exact(vals[i]) or ""
     end
@@ -615,6 +633,11 @@ for _, g in ipairs(groups) do
   add("</tbody></table></details>")
 end
 add(hostcpu.note())
+if errors_marked then
+  add('<p class="sub errors-note">&#9888; I/O errors: the step went on through them (on_error = ',
+      '"continue"); its figures count only the I/Os that succeeded, so they say little of the ',
+      "device. The errors themselves are listed at the top of the page.</p>")
+end
 if N > 1 then
   add('<p class="sub">★ best of the row (each run within ', compare.noise_pct,
       ' % of the best ties for it). Each delta has its arrow and sign (▲ + up, ▼ - down); ',

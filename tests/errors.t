@@ -40,6 +40,14 @@ like "$(q "$DB" "SELECT message FROM events WHERE run_id = $(last_run) AND level
 	"a warning names the target and the first error's offset (request 10: 9 x 4096); it counts the step's 299, and the one drained apart"
 is "$(q "$DB" "SELECT count(*) || ' ' || max(status) FROM steps WHERE run_id = $(last_run)") $(q "$DB" "SELECT status FROM runs WHERE id = $(last_run)")" \
 	"2 done done" "the next step runs; the run is done"
+"$HB" report "$(last_run)" --db "$DB" --out "$TMP/erep" >/dev/null 2>&1; ok $? "its report"
+page=$(cat "$TMP/erep/index.html")
+like "$page" '<td class="num">900<br><span class="warn errors"[^>]*>&#9888; 299 I/O errors \(10 % of its I/Os\)</span>' \
+	"the summary marks the step's figure with its errors and their share of its I/Os (299 of 2,999)"
+like "$page" 'class="sub errors-note">' "and says under it what the mark means"
+like "$page" '<li>step 1 “eio” done, 299 I/O errors: <span class="errtext">299 I/O errors on &#39;v&#39;, first at offset 36864' \
+	"the alert at the top gives the step's warning, not \"no error text recorded\""
+if printf '%s' "$page" | grep -q 'step 2 “after”[^<]*I/O error'; then ok 1 "the step without errors is not listed"; else ok 0 "the step without errors is not listed"; fi
 
 # --- the same with on_error = "fail" (the default) --------------------------
 sed 's/, on_error = "continue"//' "$TMP/eio.lua" > "$TMP/eiofail.lua"
