@@ -25,6 +25,22 @@ LUA
 is "$(q "$DB" "SELECT kind || ' ' || size_bytes FROM targets WHERE run_id = 1")" "block 67108864" \
 	"the target is recorded as a 64 MiB block device"
 is "$(check_invariant "$DB" 1)" 1 "block device reads: samples add up"
+# a loop device without direct I/O (losetup's default) measures the page cache
+is "$(cat "/sys/block/${LOOP#/dev/}/loop/dio")" 0 "the loop device goes through the page cache (loop/dio 0)"
+like "$(q "$DB" "SELECT group_concat(message, '|') FROM events WHERE run_id = 1 AND level = 'warning'")" \
+	"$LOOP: a loop device over '$TMP/backing\.img' without direct I/O \(its loop/dio is 0\): .*measure memory, not a disk" \
+	"the run warns that its figures measure memory, naming the backing file"
+is "$(q "$DB" "SELECT count(*) FROM events WHERE run_id = 1 AND message LIKE '%without direct I/O%'")" 1 \
+	"once, at the start (not again at the end's snapshot)"
+truncate -s 64M "$TMP/direct.img"
+mkloop DLOOP "$TMP/direct.img" --direct-io=on || { done_testing; exit; }
+if [ "$(cat "/sys/block/${DLOOP#/dev/}/loop/dio" 2>/dev/null)" = 1 ]; then
+	out=$("$HB" run "$TMP/read.lua" --db "$TMP/direct.db" --target "$DLOOP" 2>&1)
+	like "$? $out" "^0 " "a read plan on a loop device with direct I/O runs"
+	printf '%s' "$out" | grep -q "without direct I/O"; ok $((! $?)) "with no page-cache warning"
+else
+	skip "losetup --direct-io=on did not take on $TMP's file system"
+fi
 
 # range= past the device's end: refused in the dry pass (the step measured
 # the 64 MiB there while its params said 1 GiB); size= lays out files and

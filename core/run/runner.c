@@ -57,7 +57,8 @@ static void note_probe_target(struct run_ctx *c, const struct target_spec *t)
 }
 
 /* A snapshot of the test bed into the probes table; a link trained below its
- * maximum is a warning, once a run, in the events and on the live line. */
+ * maximum is a warning, once a run, in the events and on the live line, and
+ * so is each loop device that goes through the page cache (at the start). */
 static void run_probes(void *vctx, const char *phase)
 {
 	struct run_ctx *c = vctx;
@@ -74,6 +75,14 @@ static void run_probes(void *vctx, const char *phase)
 			log_warn("%s: %s", c->probe_targets[i], msg);
 			progress_note(msg);
 			c->link_warned = true;
+		}
+	}
+	for (unsigned i = 0; i < c->nprobe_targets && !strcmp(phase, "start"); i++) {
+		const char *msg = facts_find(&f, c->probe_targets[i], "block", "loop_buffered");
+
+		if (msg) {
+			log_warn("%s: %s", c->probe_targets[i], msg);
+			progress_note(msg);
 		}
 	}
 	log_debug("probes (%s): %u facts", phase, f.n);
