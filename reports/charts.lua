@@ -225,7 +225,8 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
       figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
       if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
       c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
-        title = g .. ": latency", columns = cols, series = series, key_entries = 2, better = "lower",
+        title = g .. ": latency", columns = cols, series = series, key_entries = 2, key_suffix = 5, key_own = 0,
+        better = "lower",
         args = charts.y_axis({ xlabel = xlabel, logx = logx and 1 or 0, xpts = xpts }, series, { 3, 4 }, "log") }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
       if axis == "write_pct" then charts.rw_latency(g, groups[g], xlabel) end
@@ -258,7 +259,7 @@ function charts.rw_latency(g, rows, xlabel)
   if charts.npoints(series) == 0 then return end
   local c = report.chart{ name = "write_pct-" .. g .. "-rw-latency", template = "sweep_lat",
     title = g .. ": read and write p99 latency", columns = { "write_pct", "IOPS", "read_p99_us", "write_p99_us" },
-    series = series, key_entries = 2, better = "lower",
+    series = series, key_entries = 2, key_suffix = 11, key_own = 0, better = "lower",	-- " writes p99"
     args = charts.y_axis({ xlabel = xlabel, logx = 0, key3 = " reads p99", key4 = " writes p99" }, series,
       { 3, 4 }, "log") }
   figure(c, ("%s: p99 latency of the reads (solid) and of the writes (dashed) over %s, "
@@ -312,7 +313,7 @@ function charts.dots(g, rows, field, unit, xlabel)
   if seconds == 0 then return end
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
     title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
-    series = series, better = "higher",
+    series = series, better = "higher", key_extra = 1, key_own = 20,	-- "each point's average"
     args = charts.y_axis({ xlabel = xlabel, ylabel = unit, levels = levels }, series, { 2 }, "zero") }
   figure(c, ("%s: every second of each OIO point (%d in all) and its average%s"):format(g, seconds,
     charts.left_out(series)))
@@ -322,7 +323,7 @@ function charts.dots(g, rows, field, unit, xlabel)
   args.ylabel = args.ylog and "mean latency (µs, log scale)" or "mean latency (µs)"
   c = report.chart{ name = "oio-" .. g .. "-latency-seconds", template = "dots",
     title = g .. ": mean latency second by second", columns = { "x", "lat_mean_us", "oio", "average" },
-    series = series, better = "lower", args = args }
+    series = series, better = "lower", key_extra = 1, key_own = 20, args = args }
   figure(c, ("%s: mean latency of every second of each OIO point (%d in all; a mix's reads and "
     .. "writes weighted by their operations) and its average%s"):format(g, seconds, charts.left_out(series)))
 end

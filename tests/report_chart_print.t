@@ -49,6 +49,8 @@ ok $? "hbatest report of the lanes"
 ok $? "hbatest report"
 "$HB" report 1 --db "$DB" --format svg --units MiB --out "$TMP/mib" >/dev/null 2>>"$TMP/stderr"
 ok $? "hbatest report --units MiB"
+"$HB" report 1 --db "$DB" --format svg --size 800x450 --out "$TMP/small" >/dev/null 2>>"$TMP/stderr"
+ok $? "hbatest report --size 800x450"
 C=$TMP/r/charts
 
 # var GP NAME: a variable's value as the script sets it (strings unquoted)
@@ -106,6 +108,23 @@ is "$y" "$v" "a bar well under its lane ($v of $c MB/s): its value on the bar"
 # --- 5. the dots' key names the averages' lines
 gp=$(ls "$C"/*-oio-4k-random-write-latency-seconds.gp)
 like "$(grep 'keyentry' "$gp")" "title \"each point's average\"" "the per-second dots' key names the average lines"
+
+# --- 5b. the per-second dots' key under the plot, never inside it over the first OIO's dots
+for gp in "$C"/*-oio-4k-random-write-seconds.gp "$C"/*-oio-4k-random-write-latency-seconds.gp; do
+	like "$(grep '^set key' "$gp")" "^set key at screen 0.5, screen 0.01 center bottom" "$(basename "$gp"): the dots' key is under the plot"
+	! grep -q '^[^#]*set key .*inside' "$gp"; ok $? "$(basename "$gp"): and never inside it"
+done
+
+# --- 5c. the key's margin at 800x450: the rows the key takes, no more (an
+# empty band squeezed the plot): a run's mean and p99 side by side in one
+# row, as the percentiles' one entry; one row 5.75 lines (the tic labels, the
+# x label, a gap and the row)
+S=$TMP/small/charts
+is "$(var "$(ls "$S"/*-iops-latency-4k-random-write.gp)" key_margin)" \
+	"$(var "$(ls "$S"/*-oio-4k-random-write-percentiles.gp)" key_margin)" \
+	"800x450: the key of a run's mean and p99 is one row, as the percentiles' key"
+is "$(var "$(ls "$S"/*-oio-4k-random-write-percentiles.gp)" key_margin)" 5.75 "and one row's margin is 5.75 lines"
+is "$(var "$(ls "$C"/*-iops-latency-4k-random-write.gp)" key_margin)" 5.75 "as at the default size"
 
 # --- 6. --units MiB: one unit on the bars' chart
 gp=$(ls "$TMP"/mib/charts/*-sequential-bars.gp)
