@@ -126,6 +126,17 @@ is "$(var "$(ls "$S"/*-iops-latency-4k-random-write.gp)" key_margin)" \
 is "$(var "$(ls "$S"/*-oio-4k-random-write-percentiles.gp)" key_margin)" 5.75 "and one row's margin is 5.75 lines"
 is "$(var "$(ls "$C"/*-iops-latency-4k-random-write.gp)" key_margin)" 5.75 "as at the default size"
 
+# --- 5d. upright names at 800x450 leave the plot 11 lines: the y axis says
+# the unit alone, its definition (14 lines upright) in the caption, not run
+# past the plot into the title; at the default size the axis says both
+gp=$(ls "$S"/*-targets-long-names.gp)
+is "$(var "$gp" ylabel)" "MB/s" "800x450, upright names: the y axis's title is the unit"
+is "$(grep -c 'long names: MB/s (1 MB = 1,000,000 bytes) of each of its 16 targets' "$TMP/small/index.html")" 1 \
+	"its definition in the caption"
+is "$(var "$(ls "$C"/*-targets-long-names.gp)" ylabel)" "MB/s (1 MB = 1,000,000 bytes)" "at 1280x720 the axis says both"
+is "$(var "$(ls "$S"/*-targets-shared-prefix.gp)" ylabel)" "MB/s (1 MB = 1,000,000 bytes)" \
+	"and so at 800x450 under level names"
+
 # --- 6. --units MiB: one unit on the bars' chart
 gp=$(ls "$TMP"/mib/charts/*-sequential-bars.gp)
 like "$(var "$gp" ylabel)" "^MiB/s \(1 MiB = 1,048,576 bytes\)$" "the MiB/s bars' axis says MiB/s"
@@ -133,4 +144,8 @@ like "$(grep '^array ytl' "$gp")" "'[0-9]{1,3},[0-9]{3}'" "ticked past 1,024 MiB
 like "$(grep '^array ytl' "$gp")" "^array ytl\[[0-9]+\] = \['0'(, '[0-9,.]+')+\]$" \
 	"in plain MiB/s figures, as the bars: no GiB/s, no k"
 like "$(sed -n 's/.*\t\(PCIe[^\t]*\)\t.*/\1/p' "${gp%.gp}.tsv" | head -1)" "MiB/s$" "and its ceilings in MiB/s"
+gp=$(ls "$TMP"/mib/charts/*-targets-shared-prefix.gp)
+is "$(var "$gp" ylabel)" "MiB/s (1 MiB = 1,048,576 bytes)" "the per-target bars' axis in MiB/s"
+is "$(head -1 "${gp%.gp}.tsv" | cut -f2)" "MiB/s" "their values in MiB/s"
+like "$(grep '^array ytl' "$gp")" "^array ytl\[[0-9]+\] = \['0'(, '[0-9,]+')+\]$" "ticked in plain MiB/s figures"
 done_testing
