@@ -9,7 +9,9 @@
 # label_sides); a bar's value over its ceiling's dashes, clear of them
 # (charts.lua value_heights); the per-second dots' key naming the average
 # lines (dots.gp); under --units MiB the bars' axis in MiB/s as the bars
-# (charts.lua bar_axis). The host CPU chart's key and note: tests/hostcpu.t.
+# (charts.lua bar_axis); the key's margin at 800x450 (report_chart.c
+# add_key_margin); the telemetry key without an empty entry (telemetry.gp).
+# The host CPU chart's key and note: tests/hostcpu.t.
 # Simulated: a second or two in all.
 . "$(dirname "$0")/lib.sh"
 
@@ -148,4 +150,27 @@ gp=$(ls "$TMP"/mib/charts/*-targets-shared-prefix.gp)
 is "$(var "$gp" ylabel)" "MiB/s (1 MiB = 1,048,576 bytes)" "the per-target bars' axis in MiB/s"
 is "$(head -1 "${gp%.gp}.tsv" | cut -f2)" "MiB/s" "their values in MiB/s"
 like "$(grep '^array ytl' "$gp")" "^array ytl\[[0-9]+\] = \['0'(, '[0-9,]+')+\]$" "ticked in plain MiB/s figures"
+# --- 7. the telemetry key (the host CPU chart's) holds the entries it draws
+# and no empty one: its "warning event" entry was plotted under an empty
+# iteration when a run had none, and gnuplot 5.4 kept room for it: at
+# 800x450 the host CPU chart's two entries stood in two rows of a key of
+# three. Read from the SVG, where each key title is a text at its position.
+cat > "$TMP/k.lua" <<'LUA'
+local nev = tonumber(os.getenv("NEVENTS") or "0")
+local c = report.chart{ name = "k", template = "telemetry", title = "t", columns = { "t_s", "busy_pct" },
+  series = { { title = "host CPUs busy (%)", color = "#D55E00", rows = { { 0, 99 }, { 1, 100 }, { 2, 100 } } },
+             { title = "busiest worker on CPU (%)", color = "#0072B2", rows = { { 0, 45 }, { 1, 43 }, { 2, 49 } } } },
+  args = { ylabel = "busy (% of the second)", tmax = 2, ymax = 100, nsteps = 1, nevents = nev,
+           step_from = { 0 }, step_to = { 2 }, step_label = { "step 1" }, event_t = { 1 } } }
+report.write("index.html", c.img)
+LUA
+# key_y SVG TITLE: the y of the text TITLE (its translate)
+key_y() { grep -B1 "<text>$2</text>" "$1" | sed -n 's/.*translate([0-9.]*,\([0-9.]*\)).*/\1/p' | head -1; }
+"$HB" report 1 --db "$DB" --out "$TMP/k" --template "$TMP/k.lua" --format svg --size 800x450 >/dev/null 2>>"$TMP/stderr"
+ok $? "a report program draws the host CPU chart's two series at 800x450"
+a=$(key_y "$TMP/k/charts/01-k.svg" "host CPUs busy (%)"); b=$(key_y "$TMP/k/charts/01-k.svg" "busiest worker on CPU (%)")
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "no warning event: its two entries in one row (at y $a and $b)"
+! grep -q "warning event" "$TMP/k/charts/01-k.svg"; ok $? "and no warning event entry"
+NEVENTS=1 "$HB" report 1 --db "$DB" --out "$TMP/ev" --template "$TMP/k.lua" --format svg --size 800x450 >/dev/null 2>>"$TMP/stderr"
+grep -q "<text>warning event</text>" "$TMP/ev/charts/01-k.svg"; ok $? "with a warning event, its entry in the key"
 done_testing
