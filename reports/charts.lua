@@ -225,7 +225,8 @@ function charts.sweeps(axis, heading, xlabel, logx, which)
       figure(c, ("%s: %s over %s, one line per run%s"):format(g, unit, xlabel, charts.left_out(series)))
       if axis == "oio" then charts.dots(g, groups[g], field, unit, xlabel) end
       c = report.chart{ name = axis .. "-" .. g .. "-latency", template = "sweep_lat",
-        title = g .. ": latency", columns = cols, series = series, key_entries = 2, better = "lower",
+        title = g .. ": latency", columns = cols, series = series, key_entries = 2, key_suffix = 5, key_own = 0,
+        better = "lower",
         args = charts.y_axis({ xlabel = xlabel, logx = logx and 1 or 0, xpts = xpts }, series, { 3, 4 }, "log") }
       figure(c, ("%s: mean and p99 latency over %s%s"):format(g, xlabel, charts.left_out(series)))
       if axis == "write_pct" then charts.rw_latency(g, groups[g], xlabel) end
@@ -258,7 +259,7 @@ function charts.rw_latency(g, rows, xlabel)
   if charts.npoints(series) == 0 then return end
   local c = report.chart{ name = "write_pct-" .. g .. "-rw-latency", template = "sweep_lat",
     title = g .. ": read and write p99 latency", columns = { "write_pct", "IOPS", "read_p99_us", "write_p99_us" },
-    series = series, key_entries = 2, better = "lower",
+    series = series, key_entries = 2, key_suffix = 11, key_own = 0, better = "lower",	-- " writes p99"
     args = charts.y_axis({ xlabel = xlabel, logx = 0, key3 = " reads p99", key4 = " writes p99" }, series,
       { 3, 4 }, "log") }
   figure(c, ("%s: p99 latency of the reads (solid) and of the writes (dashed) over %s, "
@@ -312,7 +313,7 @@ function charts.dots(g, rows, field, unit, xlabel)
   if seconds == 0 then return end
   local c = report.chart{ name = "oio-" .. g .. "-seconds", template = "dots",
     title = g .. ": " .. unit .. " second by second", columns = { "x", unit, "oio", "average" },
-    series = series, better = "higher",
+    series = series, better = "higher", key_extra = 1, key_own = 20,	-- "each point's average"
     args = charts.y_axis({ xlabel = xlabel, ylabel = unit, levels = levels }, series, { 2 }, "zero") }
   figure(c, ("%s: every second of each OIO point (%d in all) and its average%s"):format(g, seconds,
     charts.left_out(series)))
@@ -322,7 +323,7 @@ function charts.dots(g, rows, field, unit, xlabel)
   args.ylabel = args.ylog and "mean latency (µs, log scale)" or "mean latency (µs)"
   c = report.chart{ name = "oio-" .. g .. "-latency-seconds", template = "dots",
     title = g .. ": mean latency second by second", columns = { "x", "lat_mean_us", "oio", "average" },
-    series = series, better = "lower", args = args }
+    series = series, better = "lower", key_extra = 1, key_own = 20, args = args }
   figure(c, ("%s: mean latency of every second of each OIO point (%d in all; a mix's reads and "
     .. "writes weighted by their operations) and its average%s"):format(g, seconds, charts.left_out(series)))
 end
@@ -732,6 +733,24 @@ local function target_labels(paths)
   return labels, pre, longest + 1 > chars_across() / #paths and 1 or 0, longest
 end
 
+-- The y axis's title of per-target bars whose names stand upright under
+-- them: the unit alone ("MiB/s") when its definition would not fit the
+-- plot's height (the names take it: at 800x450, 16 names of 24 characters
+-- left 11 lines, and "MiB/s (1 MiB = 1,048,576 bytes)", 14 lines upright,
+-- ran past the plot into the title); the caption then defines the unit.
+-- Lines down a chart: 36 at 1280x720, following the font as chars_across;
+-- over and under the plot 3 lines, 2, the names' and the x label's; a
+-- character upright about 0.46 of a line (bars.gp's names_h: 0.45).
+local function upright_ylabel(args, unit)
+  local w, h = report.width or 1280, report.height or 720
+  local down = 36 * (h / 720) / math.sqrt(math.min(w / 1280, h / 720))
+  local names = args.rotate == 1 and math.floor(args.label_chars * 0.45) + 1 or 1
+  local plot = down - 5 - names - (args.xlabel and 1 or 0)
+  if (utf8.len(args.ylabel) or #args.ylabel) * 0.46 <= plot then return "" end
+  args.ylabel = unit
+  return " (" .. rate_ylabel(unit):match("%((.*)%)") .. ")"
+end
+
 function charts.per_target()
   local heading = false
   for _, row in ipairs(ctx.rows) do
@@ -768,15 +787,16 @@ function charts.per_target()
       local what = ctx.label(s0)
       if charts.npoints(series) == 0 then goto next_row end	-- no rate known (Inf in the database)
       local missing = charts.left_out(series, true)	-- before the chart: no empty slot
+      local args = bar_axis({ nclusters = #paths,
+                 vertical = vertical_values(series, #paths), across = chars_across(),
+                 pattern = patterns(series), rotate = rotate, label_chars = longest,
+                 xlabel = pre ~= "" and ("target (%s…)"):format(pre) or "target" }, ymax, unit)
+      local defined = upright_ylabel(args, unit)
       local c = report.chart{ name = "targets-" .. what, template = "bars",
         title = what .. ": " .. unit .. " per target", series = series,
         columns = { "target", unit, "path", "ceiling", "ceiling label", "from", "ceiling_at", "value_y" },
-        better = "higher",
-        args = bar_axis({ nclusters = #paths,
-                 vertical = vertical_values(series, #paths), across = chars_across(),
-                 pattern = patterns(series), rotate = rotate, label_chars = longest,
-                 xlabel = pre ~= "" and ("target (%s…)"):format(pre) or "target" }, ymax, unit) }
-      figure(c, ("%s: %s of each of its %s over the measurement window%s%s"):format(what, unit,
+        better = "higher", args = args }
+      figure(c, ("%s: %s%s of each of its %s over the measurement window%s%s"):format(what, unit, defined,
         fmt.plural(#paths, "target"), pre ~= "" and (", each named without the " .. pre
         .. " all share") or "", missing))
     end

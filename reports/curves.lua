@@ -84,7 +84,7 @@ local function chart(ctx, g, rows)
   local logy = y.log and 1 or 0
   label_sides(series, x, y)
   local c = report.chart{ name = "iops-latency-" .. g, template = "iops_latency",
-    title = ("%s: latency over %s"):format(g, unit), key_entries = 2,
+    title = ("%s: latency over %s"):format(g, unit), key_entries = 2, key_suffix = 5, key_own = 0,	-- " mean", " p99"
     columns = { unit, "lat_mean_us", "lat_p99_us", "oio", "label_side" }, series = series,
     better = "lower and further right is better",
     args = { xlabel = unit .. " (each point labelled with its OIO)",

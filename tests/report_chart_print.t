@@ -9,7 +9,9 @@
 # label_sides); a bar's value over its ceiling's dashes, clear of them
 # (charts.lua value_heights); the per-second dots' key naming the average
 # lines (dots.gp); under --units MiB the bars' axis in MiB/s as the bars
-# (charts.lua bar_axis). The host CPU chart's key and note: tests/hostcpu.t.
+# (charts.lua bar_axis); the key's margin at 800x450 (report_chart.c
+# add_key_margin); the telemetry key without an empty entry (telemetry.gp).
+# The host CPU chart's key and note: tests/hostcpu.t.
 # Simulated: a second or two in all.
 . "$(dirname "$0")/lib.sh"
 
@@ -49,6 +51,8 @@ ok $? "hbatest report of the lanes"
 ok $? "hbatest report"
 "$HB" report 1 --db "$DB" --format svg --units MiB --out "$TMP/mib" >/dev/null 2>>"$TMP/stderr"
 ok $? "hbatest report --units MiB"
+"$HB" report 1 --db "$DB" --format svg --size 800x450 --out "$TMP/small" >/dev/null 2>>"$TMP/stderr"
+ok $? "hbatest report --size 800x450"
 C=$TMP/r/charts
 
 # var GP NAME: a variable's value as the script sets it (strings unquoted)
@@ -107,6 +111,34 @@ is "$y" "$v" "a bar well under its lane ($v of $c MB/s): its value on the bar"
 gp=$(ls "$C"/*-oio-4k-random-write-latency-seconds.gp)
 like "$(grep 'keyentry' "$gp")" "title \"each point's average\"" "the per-second dots' key names the average lines"
 
+# --- 5b. the per-second dots' key under the plot, never inside it over the first OIO's dots
+for gp in "$C"/*-oio-4k-random-write-seconds.gp "$C"/*-oio-4k-random-write-latency-seconds.gp; do
+	like "$(grep '^set key' "$gp")" "^set key at screen 0.5, screen 0.01 center bottom" "$(basename "$gp"): the dots' key is under the plot"
+	! grep -q '^[^#]*set key .*inside' "$gp"; ok $? "$(basename "$gp"): and never inside it"
+done
+
+# --- 5c. the key's margin at 800x450: the rows the key takes, no more (an
+# empty band squeezed the plot): a run's mean and p99 side by side in one
+# row, as the percentiles' one entry; one row 5.75 lines (the tic labels, the
+# x label, a gap and the row)
+S=$TMP/small/charts
+is "$(var "$(ls "$S"/*-iops-latency-4k-random-write.gp)" key_margin)" \
+	"$(var "$(ls "$S"/*-oio-4k-random-write-percentiles.gp)" key_margin)" \
+	"800x450: the key of a run's mean and p99 is one row, as the percentiles' key"
+is "$(var "$(ls "$S"/*-oio-4k-random-write-percentiles.gp)" key_margin)" 5.75 "and one row's margin is 5.75 lines"
+is "$(var "$(ls "$C"/*-iops-latency-4k-random-write.gp)" key_margin)" 5.75 "as at the default size"
+
+# --- 5d. upright names at 800x450 leave the plot 11 lines: the y axis says
+# the unit alone, its definition (14 lines upright) in the caption, not run
+# past the plot into the title; at the default size the axis says both
+gp=$(ls "$S"/*-targets-long-names.gp)
+is "$(var "$gp" ylabel)" "MB/s" "800x450, upright names: the y axis's title is the unit"
+is "$(grep -c 'long names: MB/s (1 MB = 1,000,000 bytes) of each of its 16 targets' "$TMP/small/index.html")" 1 \
+	"its definition in the caption"
+is "$(var "$(ls "$C"/*-targets-long-names.gp)" ylabel)" "MB/s (1 MB = 1,000,000 bytes)" "at 1280x720 the axis says both"
+is "$(var "$(ls "$S"/*-targets-shared-prefix.gp)" ylabel)" "MB/s (1 MB = 1,000,000 bytes)" \
+	"and so at 800x450 under level names"
+
 # --- 6. --units MiB: one unit on the bars' chart
 gp=$(ls "$TMP"/mib/charts/*-sequential-bars.gp)
 like "$(var "$gp" ylabel)" "^MiB/s \(1 MiB = 1,048,576 bytes\)$" "the MiB/s bars' axis says MiB/s"
@@ -114,4 +146,31 @@ like "$(grep '^array ytl' "$gp")" "'[0-9]{1,3},[0-9]{3}'" "ticked past 1,024 MiB
 like "$(grep '^array ytl' "$gp")" "^array ytl\[[0-9]+\] = \['0'(, '[0-9,.]+')+\]$" \
 	"in plain MiB/s figures, as the bars: no GiB/s, no k"
 like "$(sed -n 's/.*\t\(PCIe[^\t]*\)\t.*/\1/p' "${gp%.gp}.tsv" | head -1)" "MiB/s$" "and its ceilings in MiB/s"
+gp=$(ls "$TMP"/mib/charts/*-targets-shared-prefix.gp)
+is "$(var "$gp" ylabel)" "MiB/s (1 MiB = 1,048,576 bytes)" "the per-target bars' axis in MiB/s"
+is "$(head -1 "${gp%.gp}.tsv" | cut -f2)" "MiB/s" "their values in MiB/s"
+like "$(grep '^array ytl' "$gp")" "^array ytl\[[0-9]+\] = \['0'(, '[0-9,]+')+\]$" "ticked in plain MiB/s figures"
+# --- 7. the telemetry key (the host CPU chart's) holds the entries it draws
+# and no empty one: its "warning event" entry was plotted under an empty
+# iteration when a run had none, and gnuplot 5.4 kept room for it: at
+# 800x450 the host CPU chart's two entries stood in two rows of a key of
+# three. Read from the SVG, where each key title is a text at its position.
+cat > "$TMP/k.lua" <<'LUA'
+local nev = tonumber(os.getenv("NEVENTS") or "0")
+local c = report.chart{ name = "k", template = "telemetry", title = "t", columns = { "t_s", "busy_pct" },
+  series = { { title = "host CPUs busy (%)", color = "#D55E00", rows = { { 0, 99 }, { 1, 100 }, { 2, 100 } } },
+             { title = "busiest worker on CPU (%)", color = "#0072B2", rows = { { 0, 45 }, { 1, 43 }, { 2, 49 } } } },
+  args = { ylabel = "busy (% of the second)", tmax = 2, ymax = 100, nsteps = 1, nevents = nev,
+           step_from = { 0 }, step_to = { 2 }, step_label = { "step 1" }, event_t = { 1 } } }
+report.write("index.html", c.img)
+LUA
+# key_y SVG TITLE: the y of the text TITLE (its translate)
+key_y() { grep -B1 "<text>$2</text>" "$1" | sed -n 's/.*translate([0-9.]*,\([0-9.]*\)).*/\1/p' | head -1; }
+"$HB" report 1 --db "$DB" --out "$TMP/k" --template "$TMP/k.lua" --format svg --size 800x450 >/dev/null 2>>"$TMP/stderr"
+ok $? "a report program draws the host CPU chart's two series at 800x450"
+a=$(key_y "$TMP/k/charts/01-k.svg" "host CPUs busy (%)"); b=$(key_y "$TMP/k/charts/01-k.svg" "busiest worker on CPU (%)")
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "no warning event: its two entries in one row (at y $a and $b)"
+! grep -q "warning event" "$TMP/k/charts/01-k.svg"; ok $? "and no warning event entry"
+NEVENTS=1 "$HB" report 1 --db "$DB" --out "$TMP/ev" --template "$TMP/k.lua" --format svg --size 800x450 >/dev/null 2>>"$TMP/stderr"
+grep -q "<text>warning event</text>" "$TMP/ev/charts/01-k.svg"; ok $? "with a warning event, its entry in the key"
 done_testing

@@ -297,15 +297,17 @@ static double font_scale(const struct report *r)
 /* key_margin: the bottom margin, in lines, that holds the x label and the
  * key under it (the templates put it there, horizontal). gnuplot gives the
  * key columns as wide as its longest title and drops a key that does not
- * fit; review.lua keeps titles to 60 characters, and the margin grows by
- * a line and a half for each row of the key (7 lines for one row) (about 11
+ * fit; review.lua keeps titles to 60 characters, and the margin is 4.5
+ * lines (the tic labels, the x label, a gap) and a line and a quarter for
+ * each row of the key (a row is a line, a little more with big points:
+ * 1.06 at 800x450; a line and a half left an empty band) (about 11
  * pixels a character at 1280x720, the SVG's font, scaled as the fonts are;
  * a sample and a gap take 7). */
 static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, int n,
 			   const struct report *r)
 {
-	size_t longest = 0;
-	unsigned per_row = (unsigned)(r->o->width / (11 * font_scale(r))), cols, rows, each;
+	size_t longest = 0, own;
+	unsigned per_row = (unsigned)(r->o->width / (11 * font_scale(r))), cols, rows, each, extra;
 	char line[64];
 
 	lua_getfield(L, spec, "key_entries");	/* a series' lines in the key (mean, p99) */
@@ -327,12 +329,26 @@ static void add_key_margin(lua_State *L, struct strbuf *b, int spec, int ser, in
 	 * goes under the plot, in key_margin */
 	snprintf(line, sizeof(line), "key_inside = %d\n", (unsigned)n * each <= 8 && longest <= 40);
 	sb_printf(b, "%s", line);
-	if (each > 1 && longest < 48)	/* the template's own entries ("±5 % of the window mean") */
-		longest = 48;
+	/* key_suffix: what the template appends to each title (" mean": 5);
+	 * key_own: its own entries' longest ("±5 % of the window mean"), 0 for
+	 * none, 48 characters when not given for a series drawing several lines
+	 * (counted so, "9361-8i [simulated] mean" took a column of 55 characters: at
+	 * 800x450 the key of two runs' mean and p99 was given four rows for two) */
+	lua_getfield(L, spec, "key_suffix");
+	longest += lua_isinteger(L, -1) && lua_tointeger(L, -1) > 0 && lua_tointeger(L, -1) < 64 ?
+		   (size_t)lua_tointeger(L, -1) : 0;
+	lua_getfield(L, spec, "key_own");
+	own = lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0 && lua_tointeger(L, -1) < 64 ?
+	      (size_t)lua_tointeger(L, -1) : each > 1 ? 48 : 0;
+	lua_getfield(L, spec, "key_extra");	/* its own entries, besides the series' */
+	extra = lua_isinteger(L, -1) && lua_tointeger(L, -1) > 0 && lua_tointeger(L, -1) < 16 ?
+		(unsigned)lua_tointeger(L, -1) : 0;
+	lua_pop(L, 3);
+	longest = own > longest ? own : longest;
 	cols = per_row / (unsigned)(longest + 7);
 	cols = cols ? cols : 1;
-	rows = n > 0 ? ((unsigned)n * each + cols - 1) / cols : 1;
-	snprintf(line, sizeof(line), "key_margin = %.2f\n", rows > 1 ? 5.0 + 1.5 * rows : 7.0);
+	rows = n > 0 ? ((unsigned)n * each + extra + cols - 1) / cols : 1;
+	snprintf(line, sizeof(line), "key_margin = %.2f\n", 4.5 + 1.25 * rows);
 	sb_printf(b, "%s", line);
 }
 
