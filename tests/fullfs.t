@@ -70,9 +70,23 @@ for free in 0 9 10 12 16; do
 	hb merge "$M/out.db" "$TMP/other.db"
 	[ $rc = 1 ] && grep -q "the file system holding '$M/out.db' is full" "$TMP/err" && [ ! -e "$M/out.db" ]
 	ok $? "$free KiB free: merge into an OUT there refuses, exit 1, and leaves no OUT"
+	hb run "$TMP/tiny.lua" --db "$M/new.db" -q
+	[ $rc = 1 ] && grep -q "the file system holding '$M/new.db' is full" "$TMP/err" && [ ! -e "$M/new.db" ]
+	ok $? "$free KiB free: a run into a new database there refuses, exit 1, says the file system is full and leaves no stub ($(cat "$TMP/err"))"
 	is "$(sha256sum "$DB" | cut -d' ' -f1)" "$hash" "$free KiB free: the database byte-identical"
 	is "$(ls "$M" | grep -v '^fill$\|^lost+found$' | tr '\n' ' ')" "r.db " "$free KiB free: nothing left beside it"
 done
 is "$(q "$TMP/arch.db" "SELECT label FROM runs")" tiny "the merge copied the run once, from the full file system"
+
+# room for the file but not for its schema: a 40 KiB tmpfs (SQLite's full
+# code, cleared by the rollback, once made the error "database or disk is
+# full" and left a 4 KiB stub that a later run took as a database)
+mkdir "$TMP/t40" && mount -t tmpfs -o size=40k tmpfs "$TMP/t40"
+ok $? "a 40 KiB tmpfs"
+cleanup_hooks=("umount '$TMP/t40'" "${cleanup_hooks[@]}")
+hb run "$TMP/tiny.lua" --db "$TMP/t40/t.db" -q
+like "$rc $(cat "$TMP/err")" "^1 .*the file system holding '$TMP/t40/t\.db' is full" \
+	"a new database with no room for its schema: refused, exit 1, naming the file system"
+is "$(ls -A "$TMP/t40" | tr '\n' ' ')" "" "and no stub is left"
 
 done_testing

@@ -290,6 +290,8 @@ int db_schema_setup(struct db *db, char *err, size_t len)
 				 sqlite3_errmsg(db->h));
 			rc = -EIO;
 		}
+		if (rc && db_full(db->h))
+			rc = -ENOSPC;	/* said before the rollback clears it */
 		if (rc)
 			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 	}

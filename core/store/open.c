@@ -400,7 +400,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	struct stat sb;
 	bool had_shm = side_stat(path, 1, &sb) == 0, had_file = stat(path, &sb) == 0, full;
-	int v;
+	int v, rc = 0;
 
 	memset(db, 0, sizeof(*db));
 	db->path = strdup(path);
@@ -417,7 +417,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	/* an older file is migrated before anything changes it, even its
 	 * journal mode, so its backup is the file as it was */
 	if (v > 0 && (v < DB_SCHEMA_VERSION || db_schema_repair_due(db)) &&
-	    db_schema_setup(db, err, len) < 0)
+	    (rc = db_schema_setup(db, err, len)) < 0)
 		goto fail;
 	if (db_use_wal(db) != SQLITE_OK ||
 	    sqlite3_exec(db->h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON", NULL,
@@ -425,7 +425,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
 		goto fail;
 	}
-	if (v == 0 && db_schema_setup(db, err, len) < 0)
+	if (v == 0 && (rc = db_schema_setup(db, err, len)) < 0)
 		goto fail;
 	if (db_write_prepare(db) < 0) {
 		snprintf(err, len, "database '%s': %s", path, sqlite3_errmsg(db->h));
@@ -434,7 +434,9 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	db_side_files_note(db);
 	return 0;
 fail:
-	full = db->h && db_full(db->h);	/* a writer is refused; db_open_read reads */
+	/* a writer is refused; db_open_read reads (a file made here and left
+	 * without its schema goes) */
+	full = db->h && (rc == -ENOSPC || db_full(db->h));
 	if (full)
 		db_full_message(path, err, len);
 	db_close(db);
