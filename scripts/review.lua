@@ -137,10 +137,13 @@ function review.raid(layout)
     end
   end
 
-  -- 3. Write-mix sweeps: 0..100% writes in steps of 10 at a fixed OIO.
+  -- 3. Write-mix sweeps: 0..100% writes in steps of 10 at a fixed OIO; each
+  --    name says its write share (the generated name leaves out 0 and 100 %,
+  --    and two steps of one run would share a name).
   for _, bs in ipairs{ "4k", "8k" } do
     for pct = 0, 100, 10 do
       hb.run{ rw = "randrw", bs = bs, write_pct = pct, oio = s.mix_oio,
+              name = ("randrw %s w%d%% oio%d"):format(bs, pct, s.mix_oio),
               workers = workers_for(s, s.mix_oio), axis = "write_pct",
               group = bs .. " write mix" }
     end
