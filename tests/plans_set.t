@@ -2,7 +2,8 @@
 # The shipped plans and their --set settings: every step of a plan has a
 # name of its own (at its defaults and with the values its header
 # documents), a bad value stops the plan with an error naming the setting,
-# its value and what it takes, and a value the plan rounds is said in a note.
+# its value and what it takes, a value the plan rounds is said in a note,
+# and jbod-hba.lua says how much memory its 1M step's buffers take.
 . "$(dirname "$0")/lib.sh"
 
 P="$ROOT/plans"
@@ -87,4 +88,18 @@ is "$(note "$out")" "" "workers=2 fits every OIO: no note"
 out=$("$HB" run "$P/raid5.lua" --dry-run --set engine=sim --set precondition=0 2>&1)
 is "$(printf '%s\n' "$out" | grep -c '  precondition ')" 1 "precondition=0: the fill alone"
 
+# jbod-hba.lua: its 1M step's buffers, workers x drives x qd x 1 MiB
+mem() { printf '%s\n' "$1" | grep '^note  the 1M sequential read step'; }
+targets=()
+for i in 1 2 3 4 5 6 7 8; do targets+=(--target "$TMP/d$i.dat"); done
+out=$("$HB" run "$P/jbod-hba.lua" --dry-run "${targets[@]}" --set size=64m 2>&1)
+is "$(mem "$out")" "note  the 1M sequential read step with 32 workers holds 32 workers x 8 drives x qd 32 x 1 MiB = 8.0 GiB of I/O buffers: check the machine has that free, or lower --set qd" \
+	"8 drives at qd 32: a note says 8 GiB"
+out=$("$HB" run "$P/jbod-hba.lua" --dry-run "${targets[@]}" --set size=64m --set qd=4 2>&1)
+like "$(mem "$out")" "32 workers x 8 drives x qd 4 x 1 MiB = 1.0 GiB" "qd=4: 1 GiB"
+out=$("$HB" run "$P/jbod-hba.lua" --dry-run "${targets[@]}" --set size=64m --set qd=2 2>&1)
+is "$(mem "$out")" "" "qd=2 (512 MiB): no note"
+out=$("$HB" run "$P/jbod-hba.lua" --dry-run --set engine=sim 2>&1)
+is "$(mem "$out")" "" "the sim holds no buffers: no note"
+grep -q '32 x 8 x 32 x 1 MiB = 8 GiB' "$P/jbod-hba.lua"; ok $? "jbod-hba.lua's header says it"
 done_testing
