@@ -14,6 +14,8 @@
 --   hbatest run plans/raid0.lua --set engine=sim --set sim=lsi3108-8sas \
 --       --set seconds=1 --set ramp=0
 -- (sim=PRESET: a card of scripts/sim_presets.lua; engine=sim alone takes
--- lsi3108-8sas and notes it). Settings (--set): seconds, ramp, precondition,
--- passes (0: no fill), mix_oio, workers, engine, sim, size.
+-- lsi3108-8sas and notes it). Settings (--set): seconds, ramp, precondition
+-- (0: none), passes (0: no fill), mix_oio, workers (fewer where they do not
+-- split a step's OIO evenly: a note says so), engine, sim, size; a number
+-- out of range is an error naming the setting.
 require("review").raid("RAID0")

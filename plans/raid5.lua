@@ -20,9 +20,9 @@
 -- 003's 48,554 IOPS at OIO 128, the model 48.6k):
 --   hbatest run plans/raid5.lua --set engine=sim --set sim=lsi3108-8sas \
 --       --set seconds=1 --set ramp=0
--- sim=PRESET is a card of scripts/sim_presets.lua (asr8885-8sas: the Adaptec
--- of the same review); engine=sim without it takes lsi3108-8sas, and a note
--- says so. Without a target, and not on the sim, the plan says what to give.
--- Settings (--set): seconds, ramp, precondition, passes (0: no fill, for an
--- array filled just before), mix_oio, workers, engine, sim, size.
+-- sim=PRESET: a card of scripts/sim_presets.lua (asr8885-8sas: the Adaptec of
+-- the review); engine=sim alone takes lsi3108-8sas, and a note says so.
+-- Settings (--set): seconds, ramp, precondition (0: none), passes (0: no
+-- fill: an array filled just before), mix_oio, workers (a note says where
+-- fewer run), engine, sim, size; a bad number is an error naming it.
 require("review").raid("RAID5")

@@ -13,19 +13,25 @@
 -- says whether it was attained and over which rounds.
 -- How long: 56 minutes a round; at least 5 rounds (4h40m), at most 25 (23h20m),
 -- plus the fill. --dry-run counts all 25. Settings (--set): round (seconds of
--- each step, 60), oio (32), max_rounds (25), passes (2), engine, size.
-local round = hb.set("round", 60)
+-- each step, 60), oio (32), max_rounds (25: 5 to 1000), passes (2), engine,
+-- size; a value out of range stops the plan with an error naming it.
+local whole, max = require("review").whole, require("review").max
+local round = whole("round", 60, 1, max.seconds, "seconds of each step")
+local oio = whole("oio", 32, 1, max.oio, "I/Os in flight of each step")
+local passes = whole("passes", 2, 1, max.passes, "the fill: x capacity")
+-- at least the 5-round window; 1000 rounds are 56,000 steps
+local max_rounds = whole("max_rounds", 25, 5, 1000, "rounds at most; the window is 5")
 local mixes = { 0, 5, 35, 50, 65, 95, 100 }       -- write_pct: 100/0 .. 0/100
 local sizes = { "1024k", "128k", "64k", "32k", "16k", "8k", "4k", "0.5k" }
 
 hb.plan{
   name = "SNIA PTS IOPS",
   description = "WIPC, then the IOPS matrix in rounds until steady state",
-  defaults = { engine = hb.set("engine", "io_uring"), oio = hb.set("oio", 32),
+  defaults = { engine = hb.set("engine", "io_uring"), oio = oio,
                size = hb.set("size", nil) },
 }
 
-hb.precondition{ name = "WIPC: 128k sequential fill", passes = hb.set("passes", 2),
+hb.precondition{ name = "WIPC: 128k sequential fill", passes = passes,
                  bs = "128k" }
 
 local matrix, tracked = {}, nil
@@ -42,7 +48,7 @@ local ss = hb.steady{
   name = "SNIA IOPS steady state (4k 100% write)",
   workloads = matrix,
   track_step = tracked,
-  max_rounds = hb.set("max_rounds", 25),
+  max_rounds = max_rounds,
 }
 if not hb.dry then
   hb.log(("steady state %s after %d rounds (window %s-%s, mean %.0f IOPS)"):format(

@@ -76,25 +76,70 @@ function review.engine(layout)
   return { engine = "sim", sim = { preset = preset, layout = layout:lower() } }
 end
 
+-- A whole-number --set setting, checked where it is read: a value out of
+-- lo..hi (or not whole) stops the plan with an error naming the setting, its
+-- value and what it takes, before any step: "--set mix_oio=0: expected a
+-- whole number from 1 to 65536 (the OIO of the write-mix sweeps)".
+function review.whole(key, default, lo, hi, what)
+  local v = hb.set(key, default)
+  local n = math.tointeger(v)
+  if not n or n < lo or n > hi then
+    error(("--set %s=%s: expected a whole number from %d to %d (%s)"):format(
+      key, tostring(v), lo, hi, what), 0)
+  end
+  return n
+end
+
+-- The limits hbatest puts on a step's keys (docs/plans.md, Step keys).
+review.max = { seconds = 100000000, passes = 1000, oio = 65536, workers = 1024 }
+
 -- The settings every review plan reads; returns them as a table.
 function review.settings()
+  local max = review.max
   return {
-    seconds = hb.set("seconds", 120),          -- measured seconds per point
-    ramp = hb.set("ramp", 30),                 -- warm-up seconds per point
-    precondition = hb.set("precondition", 9000), -- seconds of 4k random writes
-    passes = hb.set("passes", 2),              -- sequential fill: x capacity
-    mix_oio = hb.set("mix_oio", 64),           -- OIO of the write-mix sweeps
-    workers = hb.set("workers", 1),            -- threads (capped at the OIO)
+    seconds = review.whole("seconds", 120, 1, max.seconds, "measured seconds per point"),
+    ramp = review.whole("ramp", 30, 0, max.seconds, "warm-up seconds per point"),
+    precondition = review.whole("precondition", 9000, 0, max.seconds,
+                                "seconds of 4k random writes after the fill; 0: none"),
+    passes = review.whole("passes", 2, 0, max.passes, "sequential fill: x capacity; 0: no fill"),
+    mix_oio = review.whole("mix_oio", 64, 1, max.oio, "the OIO of the write-mix sweeps"),
+    workers = review.whole("workers", 1, 1, max.workers, "threads per step, capped at its OIO"),
     size = hb.set("size", nil),                -- only for file targets to create
   }
 end
 
 -- workers must divide the OIO over workers x targets (review.engine has
--- made sure of one target): use as many as fit.
+-- made sure of one target): use as many as fit, and keep the OIOs where
+-- that is fewer than --set workers asked for (review.raid notes them).
 local function workers_for(s, oio)
   local w = math.min(s.workers, oio)
   while oio % (w * #hb.targets) ~= 0 and w > 1 do w = w - 1 end
+  if w ~= s.workers then
+    s.rounded[w] = s.rounded[w] or {}
+    s.rounded[w][oio] = true
+  end
   return w
+end
+
+-- The note for --set workers= where some steps run fewer: "--set workers=3 is
+-- rounded down where the OIO does not split evenly over workers x targets
+-- (or is smaller): 2 workers at OIO 2, 4, 8 ...".
+local function rounded_note(s)
+  local counts = {}
+  for w in pairs(s.rounded) do counts[#counts + 1] = w end
+  if #counts == 0 then return end
+  table.sort(counts)
+  local parts = {}
+  for _, w in ipairs(counts) do
+    local oios = {}
+    for oio in pairs(s.rounded[w]) do oios[#oios + 1] = oio end
+    table.sort(oios)
+    parts[#parts + 1] = ("%d worker%s at OIO %s"):format(w, w == 1 and "" or "s",
+                                                       table.concat(oios, ", "))
+  end
+  hb.note(("--set workers=%d is rounded down where the OIO is smaller or does not split "
+           .. "evenly over workers x %d target%s: %s"):format(s.workers, #hb.targets,
+           #hb.targets == 1 and "" or "s", table.concat(parts, "; ")))
 end
 
 local function sweep_oio(s, base)
@@ -114,6 +159,11 @@ end
 function review.raid(layout)
   local s = review.settings()
   local rig = review.engine(layout)
+  s.rounded = {}
+  if s.mix_oio % #hb.targets ~= 0 then
+    error(("--set mix_oio=%d: expected a multiple of %d, the number of targets (each gets an "
+           .. "equal share)"):format(s.mix_oio, #hb.targets), 0)
+  end
   hb.plan{
     name = layout .. " review suite",
     description = "precondition, 4k/8k random OIO sweeps, write-mix sweeps, 128k sequential, server profiles",
@@ -124,11 +174,14 @@ function review.raid(layout)
   -- 1. Preconditioning: the SNIA fill, then timed 4k random writes whose
   --    per-second samples show the descent into steady state.
   --    --set passes=0 leaves the fill out (an array filled just before).
+  --    --set precondition=0 leaves the timed writes out.
   if s.passes ~= 0 then
     hb.precondition{ name = "fill " .. s.passes .. "x 128k sequential", passes = s.passes }
   end
-  hb.precondition{ name = "4k random write preconditioning", rw = "randwrite", bs = "4k",
-                   oio = 256, workers = workers_for(s, 256), duration = s.precondition }
+  if s.precondition ~= 0 then
+    hb.precondition{ name = "4k random write preconditioning", rw = "randwrite", bs = "4k",
+                     oio = 256, workers = workers_for(s, 256), duration = s.precondition }
+  end
 
   -- 2. Random OIO sweeps per block size, reads and writes.
   for _, bs in ipairs{ "4k", "8k" } do
@@ -137,10 +190,13 @@ function review.raid(layout)
     end
   end
 
-  -- 3. Write-mix sweeps: 0..100% writes in steps of 10 at a fixed OIO.
+  -- 3. Write-mix sweeps: 0..100% writes in steps of 10 at a fixed OIO; each
+  --    name says its write share (the generated name leaves out 0 and 100 %,
+  --    and two steps of one run would share a name).
   for _, bs in ipairs{ "4k", "8k" } do
     for pct = 0, 100, 10 do
       hb.run{ rw = "randrw", bs = bs, write_pct = pct, oio = s.mix_oio,
+              name = ("randrw %s w%d%% oio%d"):format(bs, pct, s.mix_oio),
               workers = workers_for(s, s.mix_oio), axis = "write_pct",
               group = bs .. " write mix" }
     end
@@ -155,6 +211,7 @@ function review.raid(layout)
   for _, name in ipairs{ "oltp", "webserver", "email" } do
     sweep_oio(s, hb.profile(name))
   end
+  rounded_note(s)
 end
 
 return review
