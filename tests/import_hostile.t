@@ -156,4 +156,15 @@ good fio "fio: the logs as fio wrote them import" "$FIO/qd1.json" "$FIO"/qd1_*.l
 is "$(q "$GOOD" "SELECT group_concat(t || ':' || read_ops || ':' || read_bytes, ' ') FROM (SELECT s.* FROM samples s JOIN steps p ON p.id = s.step_id JOIN runs r ON r.id = p.run_id WHERE r.source_file = '$FIO/qd1.json' ORDER BY t)")" \
 	"0:6112:25037824 1:6027:24686592 2:6426:26323968" "fio: a sample a second from those logs"
 
+# --label names one run: several result files with one label are refused
+# before anything is made (each would be a run of the same label)
+out=$("$HB" import fio "$FIO/qd1.json" "$FIO/mix.json" --label two --db "$TMP/two.db" 2>&1)
+like "$? $out" "^2 .*--label 'two' names one run, and the 2 result files given make 2: import each with a --label of its own" \
+	"--label with two result files: refused (exit 2), saying why and what to do"
+[ ! -e "$TMP/two.db" ]; ok $? "and no database made"
+"$HB" import fio "$FIO/qd1.json" "$FIO"/qd1_*.log --label one --db "$TMP/one.db" >/dev/null 2>&1
+is "$?:$(q "$TMP/one.db" "SELECT count(*) FROM runs WHERE label = 'one'")" "0:1" \
+	"--label with one result file and its logs (companions, not results): imported"
+
+
 done_testing

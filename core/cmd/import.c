@@ -197,6 +197,13 @@ static int import_files(const struct import_format *fmt, const char **files, int
 		else if (s.nextra < 256)
 			s.extra[s.nextra++] = files[i];
 	}
+	if (label && results > 1) {	/* before the database is made or opened */
+		cli_usage_error("import", "--label '%s' names one run, and the %d result files "
+				"given make %d: import each with a --label of its own, or leave "
+				"--label out (each run is then named by its file)", label, results,
+				results);
+		return EXIT_USAGE;
+	}
 	if (db_open(&db, cli_db_path(), true, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return EXIT_FAILED;
