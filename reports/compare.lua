@@ -1,6 +1,8 @@
 -- How runs compare: steps pair up across runs by (kind, group, axis, axis
--- value, workload), then by name; a delta against the baseline knows which way is
--- better; a change under 2 % is shown apart (grey), as too small to call.
+-- value, workload), then by name; a step imported from fio left alone then
+-- pairs with an hbatest step of its workload across groups (compare.match);
+-- a delta against the baseline knows which way is better; a change under
+-- 2 % is shown apart (grey), as too small to call.
 local compare = {}
 
 compare.noise_pct = 2
@@ -99,11 +101,110 @@ local function keys_of(steps)
   return keys
 end
 
+-- Was s imported from fio (its params say where they are from)?
+local function from_fio(s)
+  return (s.params_json or ""):find('^{"source":"fio"') ~= nil
+end
+
+-- A step's key without its group (and, on an axis, without its name): fio
+-- names its sweeps "randread bs=4k", a plan "4k randread"; nil for a
+-- steady-state round (fio has none).
+local function loose_key(s)
+  if s.kind == "steady-round" then return nil end
+  local work = compare.workload(s)
+  if s.axis and s.axis ~= "" then
+    local x = compare.axis_x(s.axis, s.axis_value)
+    return table.concat({ s.kind, s.axis, tostring(x or s.axis_value or ""), work }, SEP)
+  end
+  return table.concat({ s.kind, "", s.name or "", work }, SEP)
+end
+
+-- What a row paired across groups calls its steps: "group “4k randread”,
+-- step “qd2”" per run, "no group" when it has none.
+local function called(s)
+  local g = s.group_name and s.group_name ~= "" and ("group “%s”"):format(s.group_name) or "no group"
+  return ("%s, step “%s”"):format(g, s.name or "?")
+end
+
+-- Whose steps a row holds: "fio", "hbatest" or "both".
+local function source_of(row)
+  local fio, other = false, false
+  for _, s in pairs(row.steps) do
+    if from_fio(s) then fio = true else other = true end
+  end
+  return fio and other and "both" or fio and "fio" or "hbatest"
+end
+
+-- How each run calls a row the second pass paired, for the log: "fio qd32:
+-- group “qd32”, step “qd32”; hb qd32: no group, step “qd32”" (on an axis,
+-- the groups alone: a sweep's points say it once).
+local function say_paired(row, nruns)
+  local say = {}
+  for r = 1, nruns do
+    if row.paired[r] then
+      local run = report and report.runs and report.runs[r]
+      local name = run and (run.label and run.label ~= "" and run.label or run.uuid) or ("run " .. r)
+      local what = row.paired[r]
+      if row.first.axis and row.first.axis ~= "" then what = what:match("^(.-), step") end
+      say[#say + 1] = ("%s: %s"):format(name, what)
+    end
+  end
+  return table.concat(say, "; ")
+end
+
+-- The second pass: rows left out of some run pair when exactly two such
+-- rows have one loose key, one of steps imported from fio, the other of
+-- hbatest's (so of other runs). Two groups of one plan alike, or a step run
+-- twice, are more rows: they stay apart; so do two hbatest runs, or two fio
+-- runs, that group a step apart. The row takes the place of the earlier of
+-- the two, its label and group from the hbatest step (row.first), and says
+-- how the runs call it (row.paired: run -> "group “…”, step “…”"), logged
+-- once per pair of names.
+local function pair_loose(rows, runs_steps)
+  local nruns = #runs_steps
+  local cands, order = {}, {}
+  for _, row in ipairs(rows) do
+    local n, k = 0, loose_key(row.first)
+    for _ in pairs(row.steps) do n = n + 1 end
+    if k and n < nruns then
+      if not cands[k] then cands[k] = {}; order[#order + 1] = k end
+      table.insert(cands[k], row)
+    end
+  end
+  local gone, logged = {}, {}
+  for _, k in ipairs(order) do
+    local a, b = cands[k][1], cands[k][2]
+    -- (a run is imported or hbatest's: two such rows are of other runs)
+    local sa, sb = source_of(a), b and source_of(b)
+    if #cands[k] == 2 and sa ~= "both" and sb ~= "both" and sa ~= sb then
+      a.first = sa == "hbatest" and a.first or b.first
+      a.paired = {}
+      for r = 1, nruns do
+        local s = a.steps[r] or b.steps[r]
+        if s then a.steps[r], a.paired[r] = s, called(s) end
+      end
+      gone[b] = true
+      local say = say_paired(a, nruns)
+      if not logged[say] and report and report.log then
+        logged[say] = true
+        local what = a.first.axis and a.first.axis ~= "" and ("%s sweep"):format(a.first.axis)
+          or compare.workload_text(a.first)
+        report.log(("paired by workload across groups (%s): %s"):format(what, say))
+      end
+    end
+  end
+  local kept = {}
+  for _, row in ipairs(rows) do
+    if not gone[row] then kept[#kept + 1] = row end
+  end
+  return kept
+end
+
 -- runs_steps[r] = the steps of run r in plan order. Returns the rows, each
 -- { key =, steps = { [r] = step or nil }, first = a step of the row }, in the
--- order of the first run, then steps only later runs have, in theirs. Each
--- step gets its MB/s as MiB/s too (s.mibps: compare.metric's field under
--- --units MiB).
+-- order of the first run, then steps only later runs have, in theirs (a row
+-- the second pass paired: pair_loose). Each step gets its MB/s as MiB/s too
+-- (s.mibps: compare.metric's field under --units MiB).
 function compare.match(runs_steps)
   local rows, by_key = {}, {}
   for r, steps in ipairs(runs_steps) do
@@ -119,7 +220,7 @@ function compare.match(runs_steps)
       row.steps[r] = s
     end
   end
-  return rows
+  return pair_loose(rows, runs_steps)
 end
 
 -- Rows missing in some run: { { row =, missing = { run indexes } } }.
