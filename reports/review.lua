@@ -573,6 +573,18 @@ local function errors_mark(s)
       share >= 1 and fmt.int(math.floor(share + 0.5)) or "under 1")
 end
 
+-- Under the label of a row paired by its workload across groups (a fio
+-- run's job beside a plan's step: compare.lua's second pass), how each run
+-- calls it, so the reader sees two names were taken as one measurement.
+local function paired_note(row)
+  if not row.paired then return "" end
+  local say = {}
+  for i = 1, N do
+    if row.paired[i] then say[#say + 1] = ("%s: %s"):format(runs[i].name, row.paired[i]) end
+  end
+  return ('<br><span class="note paired">paired by workload (%s)</span>'):format(esc(table.concat(say, "; ")))
+end
+
 -- A row of the summary: its metric's value per run, then the deltas.
 local function summary_row(row)
   local s = row.first
@@ -582,7 +594,7 @@ local function summary_row(row)
     for i = 1, N do vals[i], part[i], note[i] = step_value(row.steps[i], m[1]) end
     local best = compare.best(vals, N, m[3])
     local line = { fmt.csv(step_label(s)), s.kind, fmt.csv(m[2]) }
-    add("<tr>", m[3] and "<td>" .. esc(step_label(s)) .. "</td>" or "<td></td>",
+    add("<tr>", m[3] and "<td>" .. esc(step_label(s)) .. paired_note(row) .. "</td>" or "<td></td>",
         '<td class="metric">', esc(m[2]), "</td>")
     for i = 1, N do
       if part[i] then

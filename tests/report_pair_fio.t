@@ -62,6 +62,9 @@ for order in "fio qd32|hb qd32" "hb qd32|fio qd32"; do
 	said=$(grep 'paired by workload across groups (randread 4k, OIO 32): ' "$TMP/lone.err")
 	like "$said" "fio qd32: group “qd32”, step “qd32”" "$first then $second: the log says fio's group and step"
 	like "$said" "hb qd32: no group, step “qd32”" "$first then $second: and hbatest's"
+	note=$(grep -o '<td>qd32<br><span class="note paired">paired by workload ([^<]*)</span>' "$TMP/lone/index.html")
+	like "$note" "fio qd32: group “qd32”, step “qd32”" "$first then $second: the page says under the row's label how fio calls it"
+	like "$note" "hb qd32: no group, step “qd32”" "$first then $second: and how hbatest does"
 done
 
 # --- fio's OIO sweep and a plan's sweep ---------------------------------------
