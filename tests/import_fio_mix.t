@@ -77,8 +77,8 @@ want=$(awk -F', ' '{ n[$1] = n[$1] " " $2 } END { for (t in n) print t n[t] }' "
 got=$(q "$DB" "SELECT t, samples.read_ops, samples.write_ops FROM samples JOIN steps ON steps.id = step_id WHERE name = 'mix70' ORDER BY t" |
 	tr '|' ' ' | tr '\n' ';')
 is "$got" "$want" "mix70's samples: each second's reads and writes from its one iops log (direction 0 and 1)"
-like "$(cat "$TMP/err")" "fio job 'mix70': 1 second with a latency entry but no IOPS or bandwidth entry" \
-	"its latency log's last, partial interval is named, not stored"
+grep -q "latency entry" "$TMP/err"; ok $((! $?)) \
+	"its latency log's last, partial interval (fio writes no rate for it) is not stored, and not warned of"
 
 # a trim job (fio on a loop device): refused, naming the job, nothing written,
 # not stored as a step of 0 IOPS
