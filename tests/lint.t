@@ -61,7 +61,7 @@ plant core/base/strbuf.c 'int plan_execute(void); int lint_up(void) { return pla
 	'calls up a layer \(base uses plan_execute of core/plan/plan.c\)' "a call up a layer"
 # a mutant whose string no longer occurs once (the code moved on)
 copy="$TMP/tree"
-rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$ROOT/reports" "$ROOT/scripts" \
+rm -rf "$copy" && mkdir -p "$copy/tests" && cp -R "$ROOT/core" "$ROOT/plugins" "$ROOT/reports" "$ROOT/scripts" "$ROOT/plans" "$ROOT/examples" \
 	"$ROOT/db" "$ROOT/docs" "$ROOT/Makefile" "$copy/" && cp -R "$ROOT/tests/dev" "$ROOT/tests/lib.sh" "$copy/tests/"
 cp "$ROOT/tests/mutants.txt" "$copy/tests/"
 out=$(LINT_ROOT="$copy" sh "$LINT" 2>/dev/null); ok $? "a copy with the mutant list passes"

@@ -400,7 +400,7 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	struct stat sb;
 	bool had_shm = side_stat(path, 1, &sb) == 0, had_file = stat(path, &sb) == 0, full;
-	int v, rc = 0;
+	int v = -1, rc = 0;
 
 	memset(db, 0, sizeof(*db));
 	db->path = strdup(path);
@@ -434,9 +434,9 @@ int db_open(struct db *db, const char *path, bool create, char *err, size_t len)
 	db_side_files_note(db);
 	return 0;
 fail:
-	/* a writer is refused; db_open_read reads (a file made here and left
-	 * without its schema goes) */
-	full = db->h && (rc == -ENOSPC || db_full(db->h));
+	/* a writer is refused; db_open_read reads (a new file left without its
+	 * schema goes; a migration's own message, its copy's failure, stays) */
+	full = db->h && ((v == 0 && rc == -ENOSPC) || db_full(db->h));
 	if (full)
 		db_full_message(path, err, len);
 	db_close(db);
