@@ -41,7 +41,7 @@ end
 -- Each I/O in flight has a buffer of its block size: the 1M step at 32
 -- workers holds most x drives x qd MiB (io_uring on two files: maximum RSS
 -- 268 MiB at qd 4, 524 MiB at qd 8, 2058 MiB at qd 32).
--- A plan cannot read the machine's memory, so it says what it needs.
+-- Above the memory available the dry pass refuses the step; below, the plan says what it needs.
 local mib = most * drives * qd
 if rig.engine ~= "sim" and rig.engine ~= "null" and mib >= 1024 then
   hb.note(("the 1M sequential read step with %d workers holds %d workers x %d drives x qd %d "

@@ -57,4 +57,21 @@ is "$(q "$DB" "SELECT status, errors, read_ops > 0, write_ops > 0 FROM steps ORD
 	"done|0|1|1" "it reads and writes without errors"
 is "$(check_invariant "$DB" 3)" 1 "its totals agree with its samples, histograms and per-target rows"
 
+
+# buffers the machine has not got: refused in the dry pass, naming the step,
+# what they take and why (oio 65536 x 1 MiB, twice for a read/write mix: 128
+# GiB, more than any machine this runs on has available), before a target
+# file or the database is made; the null engine moves no data: no buffers
+cat > "$TMP/huge.lua" <<'LUA'
+hb.run{ engine = "io_uring", rw = "randrw", write_pct = 50, bs = "1m", oio = 65536, duration = 1,
+        size = "16m" }
+LUA
+out=$("$HB" run "$TMP/huge.lua" --db "$TMP/huge.db" --target "$TMP/huge.dat" 2>&1)
+like "$? $out" "^1 .*huge\.lua:1: hb\.run: its I/O buffers take 128 GiB \(oio=65536 x bs=1m x 2, a read and a write buffer\), more than the [0-9.]+ [KMGT]iB this machine has available \(MemAvailable in /proc/meminfo\): lower oio, workers or bs" \
+	"I/O buffers over the memory available: refused in the dry pass, exit 1, with the sum and the fix"
+[ ! -e "$TMP/huge.db" ] && [ ! -e "$TMP/huge.dat" ]; ok $? "and neither the database nor the target file is made"
+sed -e 's/engine = "io_uring"/engine = "null"/' -e 's/size = "16m"/targets = "v"/' "$TMP/huge.lua" > "$TMP/hugenull.lua"
+"$HB" run "$TMP/hugenull.lua" --db "$TMP/huge.db" --dry-run >/dev/null 2>&1
+ok $? "the null engine at the same oio and bs: no buffers, no refusal"
+
 done_testing

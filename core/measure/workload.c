@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "measure/workload.h"
+#include "base/human.h"
+#include "base/util.h"
 
 static const char *const rw_names[] = {
 	[RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
@@ -114,6 +116,41 @@ static int check_split(struct workload *wl, unsigned engine_flags, char *err, si
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* MemAvailable of /proc/meminfo in bytes, 0 when it cannot be read */
+static uint64_t mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib * 1024;
+}
+
+int workload_check_memory(const struct workload *wl, char *err, size_t len)
+{
+	uint64_t per = (uint64_t)workload_max_bs(wl) * ((wl->write_pct < 100) + (wl->write_pct > 0));
+	uint64_t need = per * wl->oio, have = mem_available();
+	char n[32], h[32], bs[32];
+
+	if (!have || need <= have)
+		return 0;
+	human_bytes(need, n, sizeof(n));
+	human_bytes(have, h, sizeof(h));
+	util_format_size(workload_max_bs(wl), bs, sizeof(bs));
+	snprintf(err, len, "its I/O buffers take %s (oio=%u x bs=%s%s), more than the %s "
+		 "this machine has available (MemAvailable in /proc/meminfo): lower oio, "
+		 "workers or bs", n, wl->oio, bs,
+		 wl->write_pct > 0 && wl->write_pct < 100 ? " x 2, a read and a write buffer" : "",
+		 h);
+	return -ENOMEM;
 }
 
 int workload_check(struct workload *wl, unsigned engine_flags, char *err, size_t len)

@@ -423,7 +423,7 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 {
 	struct keyctx k = { L, lua_absindex(L, idx), def ? lua_absindex(L, def) : 0, err, len };
 	struct workload *wl = &s->wl;
-	unsigned seed;
+	unsigned seed, flags;
 	int rc = -EINVAL;
 
 	targets_idx = lua_absindex(L, targets_idx);
@@ -458,8 +458,10 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 	wl->seed = seed;
 	if ((rc = step_resolve_targets(s, err, len)))
 		goto fail;
-	rc = workload_check(wl, ((const struct hb_engine_ops *)s->engine->desc->ops)->flags,
-			    err, len);
+	flags = ((const struct hb_engine_ops *)s->engine->desc->ops)->flags;
+	rc = workload_check(wl, flags, err, len);
+	if (!rc && !(flags & HB_ENGINE_VIRTUAL))	/* virtual: one small buffer */
+		rc = workload_check_memory(wl, err, len);
 	if (rc)
 		goto fail;
 	if (step_get_str(&k, "axis", NULL, &s->axis)) {
