@@ -73,5 +73,9 @@ like "$? $out" "^1 .*huge\.lua:1: hb\.run: its I/O buffers take 128 GiB \(oio=65
 sed -e 's/engine = "io_uring"/engine = "null"/' -e 's/size = "16m"/targets = "v"/' "$TMP/huge.lua" > "$TMP/hugenull.lua"
 "$HB" run "$TMP/hugenull.lua" --db "$TMP/huge.db" --dry-run >/dev/null 2>&1
 ok $? "the null engine at the same oio and bs: no buffers, no refusal"
+printf 'hb.run{ engine = "fio", fio = { hosts = "host1:8765" }, rw = "randrw", write_pct = 50, bs = "1m", oio = 65536, duration = 1, size = "16m", targets = "'"$TMP/fiohost.dat"'" }\n' > "$TMP/hugefio.lua"
+out=$("$HB" run "$TMP/hugefio.lua" --db "$TMP/huge.db" --dry-run 2>&1)
+printf '%s' "$out" | grep -q "I/O buffers take"; ok $((! $?)) "a fio step over hosts=: fio's buffers are the hosts', not refused for this machine's memory"
+like "$out" "fio host 'host1:8765'" "(its dry pass goes on to ask for the host)"
 
 done_testing

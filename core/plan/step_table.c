@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plan/state.h"
+#include "measure/fio_job.h"
 #include "measure/loader.h"
 #include "measure/placement.h"
 #include "measure/step_spec.h"
@@ -460,7 +461,9 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 		goto fail;
 	flags = ((const struct hb_engine_ops *)s->engine->desc->ops)->flags;
 	rc = workload_check(wl, flags, err, len);
-	if (!rc && !(flags & HB_ENGINE_VIRTUAL))	/* virtual: one small buffer */
+	/* virtual engines move no data (one small buffer); fio maps its own,
+	 * on the hosts= it runs on */
+	if (!rc && !(flags & HB_ENGINE_VIRTUAL) && !fio_step_is(s))
 		rc = workload_check_memory(wl, err, len);
 	if (rc)
 		goto fail;
