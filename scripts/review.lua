@@ -164,6 +164,20 @@ function review.raid(layout)
     error(("--set mix_oio=%d: expected a multiple of %d, the number of targets (each gets an "
            .. "equal share)"):format(s.mix_oio, #hb.targets), 0)
   end
+  -- the OIO sweeps' points split evenly over the targets: say which do not
+  -- (and refuse a suite that would sweep nothing: 3 targets split none)
+  local skipped = {}
+  for _, oio in ipairs(review.oio_points) do
+    if oio % #hb.targets ~= 0 then skipped[#skipped + 1] = tostring(oio) end
+  end
+  if #skipped == #review.oio_points then
+    error(("%d targets: no point of the OIO sweeps (%s) splits evenly over them, so the "
+           .. "sweeps would have none: give 1, 2, 4 or 8 targets"):format(#hb.targets,
+           table.concat(review.oio_points, ", ")), 0)
+  elseif #skipped > 0 then
+    hb.note(("%d targets: the OIO sweeps leave out OIO %s, which %s not split evenly over "
+             .. "them"):format(#hb.targets, table.concat(skipped, ", "), #skipped == 1 and "does" or "do"))
+  end
   hb.plan{
     name = layout .. " review suite",
     description = "precondition, 4k/8k random OIO sweeps, write-mix sweeps, 128k sequential, server profiles",
