@@ -172,7 +172,7 @@ function review.raid(layout)
   end
   if #skipped == #review.oio_points then
     error(("%d targets: no point of the OIO sweeps (%s) splits evenly over them, so the "
-           .. "sweeps would have none: give 1, 2, 4 or 8 targets"):format(#hb.targets,
+           .. "sweeps would have none: give a power of two of targets (1, 2, 4, 8 ...)"):format(#hb.targets,
            table.concat(review.oio_points, ", ")), 0)
   elseif #skipped > 0 then
     hb.note(("%d targets: the OIO sweeps leave out OIO %s, which %s not split evenly over "
