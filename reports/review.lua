@@ -647,7 +647,7 @@ end
 add(hostcpu.note())
 if errors_marked then
   add('<p class="sub errors-note">&#9888; I/O errors: the step went on through them (on_error = ',
-      '"continue"); its figures count only the I/Os that succeeded, so they say little of the ',
+      '"continue", or fio’s continue_on_error); its figures count only the I/Os that succeeded, so they say little of the ',
       "device. The errors themselves are listed at the top of the page.</p>")
 end
 if N > 1 then

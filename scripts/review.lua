@@ -160,10 +160,6 @@ function review.raid(layout)
   local s = review.settings()
   local rig = review.engine(layout)
   s.rounded = {}
-  if s.mix_oio % #hb.targets ~= 0 then
-    error(("--set mix_oio=%d: expected a multiple of %d, the number of targets (each gets an "
-           .. "equal share)"):format(s.mix_oio, #hb.targets), 0)
-  end
   -- the OIO sweeps' points split evenly over the targets: say which do not
   -- (and refuse a suite that would sweep nothing: 3 targets split none)
   local skipped = {}
@@ -177,6 +173,10 @@ function review.raid(layout)
   elseif #skipped > 0 then
     hb.note(("%d targets: the OIO sweeps leave out OIO %s, which %s not split evenly over "
              .. "them"):format(#hb.targets, table.concat(skipped, ", "), #skipped == 1 and "does" or "do"))
+  end
+  if s.mix_oio % #hb.targets ~= 0 then
+    error(("--set mix_oio=%d: expected a multiple of %d, the number of targets (each gets an "
+           .. "equal share)"):format(s.mix_oio, #hb.targets), 0)
   end
   hb.plan{
     name = layout .. " review suite",

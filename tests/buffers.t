@@ -66,12 +66,22 @@ cat > "$TMP/huge.lua" <<'LUA'
 hb.run{ engine = "io_uring", rw = "randrw", write_pct = 50, bs = "1m", oio = 65536, duration = 1,
         size = "16m" }
 LUA
+AVAIL="more than the [0-9.]+ [KMGT]iB this process has available \\((MemAvailable in /proc/meminfo|its cgroup's memory\\.max less memory\\.current)\\): lower oio or bs"
 out=$("$HB" run "$TMP/huge.lua" --db "$TMP/huge.db" --target "$TMP/huge.dat" 2>&1)
-like "$? $out" "^1 .*huge\.lua:1: hb\.run: its I/O buffers take 128 GiB \(oio=65536 x bs=1m x 2, a read and a write buffer\), more than the [0-9.]+ [KMGT]iB this machine has available \(MemAvailable in /proc/meminfo\): lower oio, workers or bs" \
+like "$? $out" "^1 .*huge\\.lua:1: hb\\.run: its I/O buffers take 128 GiB \\(oio=65536 x bs=1m x 2, a read and a write buffer, in 1 worker\\), $AVAIL" \
 	"I/O buffers over the memory available: refused in the dry pass, exit 1, with the sum and the fix"
 [ ! -e "$TMP/huge.db" ] && [ ! -e "$TMP/huge.dat" ]; ok $? "and neither the database nor the target file is made"
+# each worker's buffer in whole 2 MiB pages (worker.c's buf_map, its fill
+# touches them all): 1024 workers x 64 x 1028 KiB = 64.25 MiB each, 66 MiB
+printf 'hb.run{ name = "wide", engine = "io_uring", rw = "randread", bs = "1028k", oio = 65536, workers = 1024, duration = 1, size = "16m" }\n' > "$TMP/wide.lua"
+out=$("$HB" run "$TMP/wide.lua" --db "$TMP/huge.db" --target "$TMP/huge.dat" 2>&1)
+like "$? $out" "^1 .*hb\\.run: step 'wide': its I/O buffers take 66\\.0 GiB \\(oio=65536 x bs=1028k, in 1024 workers\\), $AVAIL" \
+	"each worker's buffer counted in whole 2 MiB pages (66 GiB, not 64.25), the step named"
+sed -e 's/engine = "io_uring"/engine = "fio"/' "$TMP/huge.lua" > "$TMP/hugelocal.lua"
+out=$("$HB" run "$TMP/hugelocal.lua" --db "$TMP/huge.db" --target "$TMP/huge.dat" 2>&1)
+like "$? $out" "^1 .*its I/O buffers take 128 GiB" "a fio step on this machine (no hosts=): refused alike, fio's buffers being here"
 sed -e 's/engine = "io_uring"/engine = "null"/' -e 's/size = "16m"/targets = "v"/' "$TMP/huge.lua" > "$TMP/hugenull.lua"
-"$HB" run "$TMP/hugenull.lua" --db "$TMP/huge.db" --dry-run >/dev/null 2>&1
+"$HB" run "$TMP/hugenull.lua" --db "$TMP/huge2.db" --dry-run >/dev/null 2>&1
 ok $? "the null engine at the same oio and bs: no buffers, no refusal"
 printf 'hb.run{ engine = "fio", fio = { hosts = "host1:8765" }, rw = "randrw", write_pct = 50, bs = "1m", oio = 65536, duration = 1, size = "16m", targets = "'"$TMP/fiohost.dat"'" }\n' > "$TMP/hugefio.lua"
 out=$("$HB" run "$TMP/hugefio.lua" --db "$TMP/huge.db" --dry-run 2>&1)

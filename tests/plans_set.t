@@ -74,7 +74,7 @@ done
 
 # targets the OIO sweeps do not split over: 3 split none of 2..256 (the
 # sweeps would be empty, silently), 4 leave out OIO 2 (said in a note)
-out=$("$HB" run "$P/raid5.lua" --dry-run --set engine=null --set mix_oio=63 --target a --target b --target c 2>&1)
+out=$("$HB" run "$P/raid5.lua" --dry-run --set engine=null --target a --target b --target c 2>&1)
 like "$? $out" "^1 hbatest: error: [^ ]*plans/raid5\.lua:[0-9]+: 3 targets: no point of the OIO sweeps \(2, 4, 8, 16, 32, 64, 128, 256\) splits evenly over them, so the sweeps would have none: give a power of two of targets \(1, 2, 4, 8 \.\.\.\)" \
 	"raid5.lua on 3 targets: refused, as its sweeps would have no point"
 out=$("$HB" run "$P/raid5.lua" --dry-run --set engine=null --target a --target b --target c --target d 2>&1)

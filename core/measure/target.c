@@ -374,7 +374,7 @@ bool target_destroy_offered(const char *path)
 }
 
 /* The names --destroy-data was given, ", " between them, into buf ("" for
- * none). */
+ * none; "..." at the end when they do not fit). */
 static void destroy_names(char *buf, size_t len)
 {
 	size_t off = 0;
@@ -384,6 +384,8 @@ static void destroy_names(char *buf, size_t len)
 		if (destroy_ok[i])
 			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
 						destroy_ok[i]);
+	if (off >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
 }
 
 void target_destroy_hint(char *buf, size_t len)

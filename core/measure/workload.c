@@ -118,38 +118,80 @@ static int check_split(struct workload *wl, unsigned engine_flags, char *err, si
 	return 0;
 }
 
-/* MemAvailable of /proc/meminfo in bytes, 0 when it cannot be read */
-static uint64_t mem_available(void)
+/* The first number of a file, 0 when there is none ("max" included) */
+static uint64_t file_u64(const char *path)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long v = 0;
+	FILE *f = fopen(path, "re");
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (uint64_t)kib * 1024;
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
 }
 
-int workload_check_memory(const struct workload *wl, char *err, size_t len)
+/* What this process may still take: MemAvailable of /proc/meminfo, or less
+ * when its cgroup (v2: memory.max less memory.current) allows less, as in a
+ * container or a systemd unit with MemoryMax; 0 when neither is known. */
+static uint64_t mem_available(const char **where)
+{
+	unsigned long long kib = 0;
+	char line[4096], path[4200];
+	uint64_t have, max, cur;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	*where = "MemAvailable in /proc/meminfo";
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+				break;
+		fclose(f);
+	}
+	have = (uint64_t)kib * 1024;
+	if (!(f = fopen("/proc/self/cgroup", "re")))
+		return have;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
+		max = file_u64(path);
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", line + 3);
+		cur = file_u64(path);
+		if (max && max > cur && (!have || max - cur < have)) {
+			have = max - cur;
+			*where = "its cgroup's memory.max less memory.current";
+		}
+	}
+	fclose(f);
+	return have;
+}
+
+int workload_check_memory(const struct workload *wl, const char *name, char *err, size_t len)
 {
 	uint64_t per = (uint64_t)workload_max_bs(wl) * ((wl->write_pct < 100) + (wl->write_pct > 0));
-	uint64_t need = per * wl->oio, have = mem_available();
+	uint64_t worker = per * (wl->oio / wl->workers), have, need;
+	const char *where;
 	char n[32], h[32], bs[32];
 
+	/* worker.c's buf_map: a slot over a page gets whole 2 MiB pages, which
+	 * the buffers' fill touches */
+	if (per > 4096)
+		worker = (worker + (2ull << 20) - 1) / (2ull << 20) * (2ull << 20);
+	need = worker * wl->workers;
+	have = mem_available(&where);
 	if (!have || need <= have)
 		return 0;
 	human_bytes(need, n, sizeof(n));
 	human_bytes(have, h, sizeof(h));
 	util_format_size(workload_max_bs(wl), bs, sizeof(bs));
-	snprintf(err, len, "its I/O buffers take %s (oio=%u x bs=%s%s), more than the %s "
-		 "this machine has available (MemAvailable in /proc/meminfo): lower oio, "
-		 "workers or bs", n, wl->oio, bs,
+	snprintf(err, len, "%s%s%sits I/O buffers take %s (oio=%u x bs=%s%s, in %u worker%s), "
+		 "more than the %s this process has available (%s): lower oio or bs",
+		 name ? "step '" : "", name ? name : "", name ? "': " : "", n, wl->oio, bs,
 		 wl->write_pct > 0 && wl->write_pct < 100 ? " x 2, a read and a write buffer" : "",
-		 h);
+		 wl->workers, wl->workers == 1 ? "" : "s", h, where);
 	return -ENOMEM;
 }
 

@@ -55,9 +55,9 @@ uint32_t workload_max_bs(const struct workload *wl);
 /* The bytes of I/O buffers the step's workers map (worker.c: a slot per
  * request in flight, its read and its write buffer of the largest bs), or 0
  * when memory is not known here; refused in the dry pass when more than
- * the machine has available (a step that would send the OOM killer after
+ * the machine (or the process's cgroup) has available (a step that would send the OOM killer after
  * this or another process in the night). 0: fits; -ENOMEM with err. */
-int workload_check_memory(const struct workload *wl, char *err, size_t len);
+int workload_check_memory(const struct workload *wl, const char *name, char *err, size_t len);
 uint32_t workload_min_bs(const struct workload *wl);
 /* "4k" or "4k:60,64k:40" */
 void workload_bs_text(const struct workload *wl, char *buf, size_t len);

@@ -461,10 +461,10 @@ int plan_step_from_table(lua_State *L, int idx, int def, int targets_idx,
 		goto fail;
 	flags = ((const struct hb_engine_ops *)s->engine->desc->ops)->flags;
 	rc = workload_check(wl, flags, err, len);
-	/* virtual engines move no data (one small buffer); fio maps its own,
-	 * on the hosts= it runs on */
-	if (!rc && !(flags & HB_ENGINE_VIRTUAL) && !fio_step_is(s))
-		rc = workload_check_memory(wl, err, len);
+	/* virtual engines move no data (one small buffer); fio over hosts=
+	 * maps its buffers there, not here */
+	if (!rc && !(flags & HB_ENGINE_VIRTUAL) && !(fio_step_is(s) && fio_step_opt(s, "hosts")))
+		rc = workload_check_memory(wl, s->name, err, len);
 	if (rc)
 		goto fail;
 	if (step_get_str(&k, "axis", NULL, &s->axis)) {
