@@ -17,7 +17,8 @@
 # telemetry's (telemetry = 1 against 0).
 # Environment: BENCH_SECS (3 s a run), BENCH_ROUNDS (5), BENCH_ROWS (a regex
 # of row names to run), BENCH_DIR (a folder on the file system to test;
-# default /var/tmp, on the root file system), BENCH_CPUS (a CPU list: run
+# default /var/tmp, on the root file system), BENCH_SIZE_MB (the target
+# file, 1024: a smaller one for a quick try), BENCH_CPUS (a CPU list: run
 # both tools under taskset on it; default unpinned).
 set -euo pipefail
 shopt -s inherit_errexit	# a failed run inside $(...) stops the bench, not a line of stale figures
@@ -25,6 +26,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HB="$ROOT/hbatest"
 SECS=${BENCH_SECS:-3}
 ROUNDS=${BENCH_ROUNDS:-5}
+SIZE_MB=${BENCH_SIZE_MB:-1024}
+[[ "$SIZE_MB" =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_SIZE_MB is a whole number of at least 1 (got '$SIZE_MB')" >&2; exit 2; }
 PIN=()
 [ -n "${BENCH_CPUS:-}" ] && PIN=(taskset -c "$BENCH_CPUS")
 ROWS=${BENCH_ROWS:-.}
@@ -112,11 +115,14 @@ run_fio() {
 
 # run_hb ENGINE TARGET RW BS QD -> "iops p50_us p99_us cpu_s ios mean_us"
 run_hb() {
-	local cpu db="$DIR/hb.db"
+	local cpu db="$DIR/hb.db" offer=()
 	rm -f "$db" "$db"-wal "$db"-shm
+	# the file dd filled: data hbatest did not lay out, which a write step
+	# may overwrite only when offered (docs/safety.md)
+	[[ "$3" == *write* || "$3" == *rw ]] && offer=(--destroy-data "$2")
 	cpu=$(cpu_of "$HB" run "$ROOT/tests/dev/bench.lua" --db "$db" --target "$2" -q \
-		--set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" --set secs="$SECS" \
-		--set telemetry="${TELEMETRY:-60}")
+		"${offer[@]}" --set engine="$1" --set rw="$3" --set bs="$4" --set oio="$5" \
+		--set secs="$SECS" --set telemetry="${TELEMETRY:-60}")
 	sqlite3 "$db" "SELECT placement FROM steps" > "$DIR/placement"
 	sqlite3 -separator '	' "$db" "SELECT iops, lat_p50_us, lat_p99_us, $cpu,
 		read_ops + write_ops, lat_mean_us, cpu_busy FROM steps"
@@ -190,7 +196,7 @@ fi
 # tool's first run brings it into the caches under the disk (this virtual
 # disk's host: a cold file read at 5k IOPS where a warm one gives 200k)
 if [ $want_loop = 1 ] || [[ " ${SPECS[*]} " == *"$US$FILE$US"* ]]; then
-	dd if=/dev/urandom of="$FILE" bs=1M count=1024 status=none conv=fsync
+	dd if=/dev/urandom of="$FILE" bs=1M count="$SIZE_MB" status=none conv=fsync
 	dd if="$FILE" of=/dev/null bs=1M iflag=direct status=none
 	[ ${#PIN[@]} = 0 ] && TUNED_CPUS[$FILE]=$(hb_cpus "$FILE")
 fi

@@ -11,7 +11,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config ca-certificates perl util-linux \
 	liblua5.4-dev libsqlite3-dev sqlite3 liburing-dev libaio-dev libblkid-dev uuid-dev \
-	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio \
+	libpci-dev pci.ids libcsv-dev lua5.4 gnuplot-nox fio jq \
 	smartmontools nvme-cli \
 	python3 strace clang man-db zsh >/dev/null
 # libFuzzer for the fuzz targets (make fuzz, tests/fuzz_smoke.t): Debian 12
