@@ -31,7 +31,6 @@
  * no time passes while the worker submits, no slices. */
 #define SUBMIT_SLICE 1024u
 #define DRAIN_MIN_NS (60 * NSEC_PER_SEC)	/* the drain waits at least this long */
-#define HUGE_PAGE (2ul << 20)
 
 /* The requests' buffers, a mapping of their own (so its pages can be asked
  * for on the step's node). A slot larger than a page (a request over 4 KiB,
@@ -42,17 +41,17 @@
  * a ring of 256, and the driver requeues (docs/benchmarks.md). */
 static void *buf_map(struct worker *w)
 {
-	size_t len = w->buf_len, huge = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	size_t len = w->buf_len, huge = (len + WORKLOAD_HUGE_PAGE - 1) / WORKLOAD_HUGE_PAGE * WORKLOAD_HUGE_PAGE;
 	char *p, *a;
 
 	if (w->slot_len > (size_t)sysconf(_SC_PAGESIZE)) {
-		p = mmap(NULL, huge + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		p = mmap(NULL, huge + WORKLOAD_HUGE_PAGE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED) {	/* cut down to huge bytes from a 2 MiB boundary */
-			a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+			a = (char *)(((uintptr_t)p + WORKLOAD_HUGE_PAGE - 1) & ~(uintptr_t)(WORKLOAD_HUGE_PAGE - 1));
 			if (a > p)
 				munmap(p, (size_t)(a - p));
-			munmap(a + huge, (size_t)(p + HUGE_PAGE - a));
+			munmap(a + huge, (size_t)(p + WORKLOAD_HUGE_PAGE - a));
 			madvise(a, huge, MADV_HUGEPAGE);	/* advice: 4 KiB pages if refused */
 			w->map_len = huge;
 			return a;
@@ -118,8 +117,8 @@ int worker_prepare(struct worker *w)
 {
 	const struct workload *wl = w->wl;
 	size_t maxbs = workload_max_bs(wl);
-	bool reads = wl->write_pct < 100, writes = wl->write_pct > 0;
-	size_t per_slot = (reads ? maxbs : 0) + (writes ? maxbs : 0);
+	bool reads = wl->write_pct < 100;
+	size_t per_slot = workload_slot_bytes(wl);
 	const struct hb_engine_ops *ops = w->engine->desc->ops;
 
 	if (ops->flags & HB_ENGINE_VIRTUAL)	/* no data moves: one small shared buffer */

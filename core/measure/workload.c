@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure/workload.h"
 #include "base/human.h"
@@ -169,17 +170,21 @@ static uint64_t mem_available(const char **where)
 	return have;
 }
 
+uint64_t workload_slot_bytes(const struct workload *wl)
+{
+	return (uint64_t)workload_max_bs(wl) * ((wl->write_pct < 100) + (wl->write_pct > 0));
+}
+
 int workload_check_memory(const struct workload *wl, const char *name, char *err, size_t len)
 {
-	uint64_t per = (uint64_t)workload_max_bs(wl) * ((wl->write_pct < 100) + (wl->write_pct > 0));
-	uint64_t worker = per * (wl->oio / wl->workers), have, need;
+	uint64_t per = workload_slot_bytes(wl), worker = per * (wl->oio / wl->workers), have, need;
 	const char *where;
 	char n[32], h[32], bs[32];
 
-	/* worker.c's buf_map: a slot over a page gets whole 2 MiB pages, which
+	/* worker.c's buf_map: a slot over a page gets whole huge pages, which
 	 * the buffers' fill touches */
-	if (per > 4096)
-		worker = (worker + (2ull << 20) - 1) / (2ull << 20) * (2ull << 20);
+	if (per > (uint64_t)sysconf(_SC_PAGESIZE))
+		worker = (worker + WORKLOAD_HUGE_PAGE - 1) / WORKLOAD_HUGE_PAGE * WORKLOAD_HUGE_PAGE;
 	need = worker * wl->workers;
 	have = mem_available(&where);
 	if (!have || need <= have)

@@ -52,6 +52,11 @@ bool rw_is_random(enum rw_mode rw);
 const char *rw_name(enum rw_mode rw);
 int rw_parse(const char *s, enum rw_mode *out);
 uint32_t workload_max_bs(const struct workload *wl);
+/* A request's buffer bytes: a read and a write buffer of the largest bs,
+ * one of them when the step only reads or only writes (worker.c's slot). */
+uint64_t workload_slot_bytes(const struct workload *wl);
+/* The pages a worker's buffers are mapped in when a slot is over a page */
+#define WORKLOAD_HUGE_PAGE (2ul << 20)
 /* The bytes of I/O buffers the step's workers map (worker.c: a slot per
  * request in flight, its read and its write buffer of the largest bs), or 0
  * when memory is not known here; refused in the dry pass when more than
