@@ -59,6 +59,20 @@ static void note_probe_target(struct run_ctx *c, const struct target_spec *t)
 /* A snapshot of the test bed into the probes table; a link trained below its
  * maximum is a warning, once a run, in the events and on the live line, and
  * so is each loop device that goes through the page cache (at the start). */
+/* Target i's fact probe.key, when there is one, as a warning (events,
+ * stderr) and on the live line; whether it was. */
+static bool say_fact(const struct run_ctx *c, const struct facts *f, unsigned i,
+		     const char *probe, const char *key)
+{
+	const char *msg = facts_find(f, c->probe_targets[i], probe, key);
+
+	if (msg) {
+		log_warn("%s: %s", c->probe_targets[i], msg);
+		progress_note(msg);
+	}
+	return msg != NULL;
+}
+
 static void run_probes(void *vctx, const char *phase)
 {
 	struct run_ctx *c = vctx;
@@ -68,23 +82,10 @@ static void run_probes(void *vctx, const char *phase)
 	probe_collect(c->probe_targets, c->nprobe_targets, &f);
 	if (record_facts(&c->db, c->run_id, phase, &f) < 0)
 		log_warn("cannot store the %s probes in '%s'", phase, c->db.path);
-	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++) {
-		const char *msg = facts_find(&f, c->probe_targets[i], "pcie", "link_downtrained");
-
-		if (msg) {
-			log_warn("%s: %s", c->probe_targets[i], msg);
-			progress_note(msg);
-			c->link_warned = true;
-		}
-	}
-	for (unsigned i = 0; i < c->nprobe_targets && !strcmp(phase, "start"); i++) {
-		const char *msg = facts_find(&f, c->probe_targets[i], "block", "loop_buffered");
-
-		if (msg) {
-			log_warn("%s: %s", c->probe_targets[i], msg);
-			progress_note(msg);
-		}
-	}
+	for (unsigned i = 0; i < c->nprobe_targets && !c->link_warned; i++)
+		c->link_warned = say_fact(c, &f, i, "pcie", "link_downtrained");
+	for (unsigned i = 0; i < c->nprobe_targets && !strcmp(phase, "start"); i++)
+		say_fact(c, &f, i, "block", "loop_buffered");
 	log_debug("probes (%s): %u facts", phase, f.n);
 	facts_free(&f);
 }
