@@ -136,7 +136,7 @@ static uint64_t file_u64(const char *path)
 /* What this process may still take: MemAvailable of /proc/meminfo, or less
  * when its cgroup (v2: memory.max less memory.current) allows less, as in a
  * container or a systemd unit with MemoryMax; 0 when neither is known. */
-static uint64_t mem_available(const char **where)
+static uint64_t mem_read(const char **where)
 {
 	unsigned long long kib = 0;
 	char line[4096], path[4200];
@@ -167,6 +167,20 @@ static uint64_t mem_available(const char **where)
 		}
 	}
 	fclose(f);
+	return have;
+}
+
+/* mem_read's figure, read once: the dry pass asks for every step, and the
+ * real pass (the plan runs again) must not refuse a step the dry pass took
+ * because the figure moved. */
+static uint64_t mem_available(const char **where)
+{
+	static uint64_t have;
+	static const char *from;	/* set by the first read */
+
+	if (!from)
+		have = mem_read(&from);
+	*where = from;
 	return have;
 }
 
